@@ -1,0 +1,75 @@
+// One ESLint flat config for the whole repository. The layer rules of ARCHITECTURE.md are lint
+// errors here: a package may import only the layers below it, never a sibling service, and never
+// by relative path or into another package's src.
+import js from '@eslint/js';
+import nx from '@nx/eslint-plugin';
+import tseslint from 'typescript-eslint';
+
+export default tseslint.config(
+  {
+    ignores: ['**/dist/**', '**/node_modules/**', '**/test-results/**', '**/.nx/**', '**/coverage/**'],
+  },
+  js.configs.recommended,
+  ...tseslint.configs.recommended,
+  {
+    files: ['**/*.ts', '**/*.tsx', '**/*.mjs', '**/*.js'],
+    plugins: { '@nx': nx },
+    languageOptions: {
+      globals: { process: 'readonly', console: 'readonly', Buffer: 'readonly', URL: 'readonly' },
+    },
+    rules: {
+      '@nx/enforce-module-boundaries': [
+        'error',
+        {
+          enforceBuildableLibDependency: false,
+          allow: [],
+          banTransitiveDependencies: false,
+          checkDynamicDependenciesExceptions: [],
+          depConstraints: [
+            // layer 0 imports no workspace package
+            { sourceTag: 'layer:contract', onlyDependOnLibsWithTags: ['layer:none'] },
+            // layer 1 imports only layer 0; services never import each other
+            { sourceTag: 'layer:service', onlyDependOnLibsWithTags: ['layer:contract', 'layer:tooling'] },
+            // layer 2 imports layers 0-1
+            {
+              sourceTag: 'layer:composition',
+              onlyDependOnLibsWithTags: ['layer:contract', 'layer:service', 'layer:tooling'],
+            },
+            // apps import anything below
+            {
+              sourceTag: 'layer:app',
+              onlyDependOnLibsWithTags: ['layer:contract', 'layer:service', 'layer:composition', 'layer:tooling'],
+            },
+            // repository tooling (test helpers, benchmarks) may use any package
+            {
+              sourceTag: 'layer:tooling',
+              onlyDependOnLibsWithTags: ['layer:contract', 'layer:service', 'layer:composition', 'layer:app', 'layer:tooling'],
+            },
+          ],
+        },
+      ],
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: ['@clawsmith/*/src', '@clawsmith/*/src/*', '**/packages/*/src/*', '../../packages/*'],
+              message: "Import another package only through its published entry point ('@clawsmith/<name>').",
+            },
+          ],
+        },
+      ],
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+      '@typescript-eslint/consistent-type-imports': 'error',
+    },
+  },
+  {
+    // Package config files extend the one shared root config by relative path, on purpose.
+    files: ['**/vitest.config.ts'],
+    rules: { '@nx/enforce-module-boundaries': 'off' },
+  },
+  {
+    files: ['**/*.test.ts', '**/*.test.tsx'],
+    rules: { '@typescript-eslint/no-non-null-assertion': 'off' },
+  },
+);

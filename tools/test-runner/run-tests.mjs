@@ -1,0 +1,55 @@
+#!/usr/bin/env node
+// The root test command: lint, typecheck and every package's tests through Nx, then one closing
+// line `N passed, N failed` counted from each project's vitest JSON report. Exits non-zero on any
+// failed task, any failed test, or when no test ran at all.
+import { spawnSync } from 'node:child_process';
+import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+
+const root = resolve(import.meta.dirname, '../..');
+const projectFolders = ['packages', 'tools']
+  .flatMap((group) => {
+    const folder = join(root, group);
+    return existsSync(folder) ? readdirSync(folder).map((name) => join(folder, name)) : [];
+  })
+  .filter((folder) => existsSync(join(folder, 'package.json')));
+
+// Stale reports must not be counted: Nx restores the real ones from its cache on a cache hit.
+for (const folder of projectFolders) rmSync(join(folder, 'test-results'), { recursive: true, force: true });
+
+const env = {
+  ...process.env,
+  NX_DAEMON: 'false',
+  NX_NO_CLOUD: 'true',
+  NX_SOCKET_DIR: join(root, '.nx/sockets'),
+  NX_NATIVE_FILE_CACHE_DIRECTORY: join(root, '.nx/native-cache'),
+};
+const targets = process.env.CLAWSMITH_TEST_TARGETS ?? 'lint,typecheck,test';
+const nx = spawnSync(
+  'npx',
+  ['nx', 'run-many', '-t', targets, '--outputStyle=static', '--parallel=2', ...process.argv.slice(2)],
+  { cwd: root, env, stdio: 'inherit' },
+);
+
+let passed = 0;
+let failed = 0;
+let skipped = 0;
+const missing = [];
+for (const folder of projectFolders) {
+  const report = join(folder, 'test-results/vitest.json');
+  if (!existsSync(report)) {
+    const manifest = JSON.parse(readFileSync(join(folder, 'package.json'), 'utf8'));
+    if (manifest.scripts?.test) missing.push(manifest.name);
+    continue;
+  }
+  const result = JSON.parse(readFileSync(report, 'utf8'));
+  passed += result.numPassedTests ?? 0;
+  failed += result.numFailedTests ?? 0;
+  skipped += (result.numPendingTests ?? 0) + (result.numTodoTests ?? 0);
+}
+
+if (missing.length > 0) console.log(`No test report from: ${missing.join(', ')} (the task failed before or while testing).`);
+if (nx.status !== 0) console.log(`Nx reported failed tasks (exit ${nx.status ?? nx.signal}); see the output above.`);
+console.log(`${passed} passed, ${failed} failed${skipped > 0 ? `, ${skipped} skipped` : ''}`);
+const ok = nx.status === 0 && failed === 0 && passed > 0 && missing.length === 0;
+process.exit(ok ? 0 : 1);

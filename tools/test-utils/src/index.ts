@@ -1,0 +1,4 @@
+// Everything exported here is the public API of @clawsmith/test-utils (private to this repository).
+export { createTestdir, testdir, writeTree } from './testdir.js';
+export type { FileEntry, SymlinkEntry, TemporaryTree, TestTree } from './testdir.js';
+export { snapshotTree } from './snapshot-tree.js';

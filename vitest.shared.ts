@@ -1,0 +1,22 @@
+// The one vitest base every package extends: in-repo source resolution and a JSON report that
+// tools/test-runner counts for the closing `N passed, N failed` line.
+import { defaultServerConditions, mergeConfig, type UserConfig } from 'vite';
+import { defineConfig } from 'vitest/config';
+
+const sourceConditions = ['@clawsmith/source', ...defaultServerConditions];
+
+export function packageTestConfig(overrides: UserConfig = {}): UserConfig {
+  const base = defineConfig({
+    resolve: { conditions: sourceConditions },
+    ssr: { resolve: { conditions: sourceConditions } },
+    test: {
+      include: ['src/**/*.test.ts', 'src/**/*.test.tsx', 'test/**/*.test.ts'],
+      reporters: ['default', 'json'],
+      outputFile: { json: 'test-results/vitest.json' },
+      testTimeout: 30_000,
+      hookTimeout: 30_000,
+      pool: 'forks',
+    },
+  });
+  return mergeConfig(base, overrides);
+}
