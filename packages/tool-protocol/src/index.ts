@@ -1,5 +1,55 @@
-// Everything exported here is the public API of @clawsmith/tool-protocol.
-// This package's contract is not built yet (see README.md); it exports only its status.
+// Everything exported here is the public API of @clawsmith/tool-protocol; the surface is pinned
+// by public-surface.test.ts. A change to this list is a deliberate change with a changeset.
 
-/** Whether this package's contract is built. Until it is, nothing else is exported. */
-export const packageStatus = 'planned' as const;
+export type { ToolRisk } from './tool-risk.js';
+export { TOOL_RISKS, isToolRisk, maxRisk, riskRank } from './tool-risk.js';
+
+export type { ToolCapability } from './tool-capability.js';
+export { CAPABILITY_RISK_FLOORS, TOOL_CAPABILITIES, isToolCapability } from './tool-capability.js';
+
+export type { AnyToolDefinition, ToolDefinition, ToolDefinitionInput, ToolSearchMetadata } from './tool-definition.js';
+export { defineTool } from './tool-definition.js';
+
+export type { ResolvedToolSecurity } from './tool-security.js';
+export { resolveToolSecurity } from './tool-security.js';
+
+export type {
+  AppendableArtifact,
+  ArtifactWriteOptions,
+  ArtifactWriter,
+  FileChangeRecorder,
+  FilePostimage,
+  FilePreimage,
+  ToolExecutionContext,
+} from './execution-context.js';
+export { assertAuthorized } from './execution-context.js';
+
+export type { ArtifactReference } from './artifact-reference.js';
+
+export type { ToolDisplay, ToolDisplayField, ToolDisplayKind, ToolDisplayLimits } from './tool-display.js';
+export { DEFAULT_DISPLAY_LIMITS, TOOL_DISPLAY_KINDS } from './tool-display.js';
+
+export type { ToolExecutionResult, ToolResultCode, ToolResultExtras, ToolResultMetadata, ToolResultStatus } from './tool-result.js';
+export {
+  TOOL_RESULT_CODES,
+  TOOL_RESULT_STATUSES,
+  resultMetadata,
+  toolCancelled,
+  toolDenied,
+  toolError,
+  toolSuccess,
+} from './tool-result.js';
+
+export type { NormalizeLimits } from './normalize-tool-result.js';
+export { DEFAULT_NORMALIZE_LIMITS, normalizeToolResult } from './normalize-tool-result.js';
+export { toolResultFromError } from './error-result.js';
+
+export { REDACTED, redactSecrets } from './redact-secrets.js';
+export { sanitizeDisplay, stripControlSequences } from './sanitize-display.js';
+export { boundText, headAndTail } from './bounded-text.js';
+
+export type { JsonValue, ModelToolSchema } from './model-tool-schema.js';
+export { canonicalJson, canonicalSha256, toModelToolSchema } from './model-tool-schema.js';
+
+export type { ClawsmithErrorOptions } from './clawsmith-error.js';
+export { ClawsmithError, UnauthorizedToolError } from './clawsmith-error.js';

@@ -1,0 +1,91 @@
+import type { ArtifactReference } from './artifact-reference.js';
+import { UnauthorizedToolError } from './clawsmith-error.js';
+
+/**
+ * What a path held before a tool changed it: nothing, or a regular file's bytes and mode.
+ * Tools never change anything but regular files, so nothing else needs recording.
+ */
+export type FilePreimage =
+  | { readonly state: 'absent' }
+  | { readonly state: 'file'; readonly content: Uint8Array; readonly mode: number };
+
+/** What a path holds right after a tool wrote it: nothing, or a file with this SHA-256 (hex). */
+export type FilePostimage = { readonly state: 'absent' } | { readonly state: 'file'; readonly sha256: string };
+
+/**
+ * The port through which a tool reports every file it changes, so the change can be undone.
+ * Paths are workspace-relative with `/` separators. `checkpoints` implements it;
+ * `workspace-fs` and `command-sandbox` call it; neither knows the other.
+ *
+ * Order of calls for one change: `beforeChange` (must resolve before the first byte is
+ * written), the write, then `afterChange` at once. If `beforeChange` throws, the tool must not
+ * write: a change that cannot be undone is not made. A recorder keeps only the first pre-image
+ * of a path within a turn, so calling it again for the same path is harmless.
+ */
+export interface FileChangeRecorder {
+  /** Records what `path` held before the change. */
+  beforeChange(path: string, preimage: FilePreimage): void | Promise<void>;
+  /** Records what `path` holds right after the change. */
+  afterChange(path: string, postimage: FilePostimage): void | Promise<void>;
+}
+
+/** Options for storing one artifact through an {@link ArtifactWriter}. */
+export interface ArtifactWriteOptions {
+  /** Media type; default `text/plain; charset=utf-8`. */
+  readonly mediaType?: string;
+}
+
+/** An artifact still being written, for example a running command's log. */
+export interface AppendableArtifact {
+  /** The reference as of now; `sha256` is absent until {@link AppendableArtifact.close}. */
+  reference(): ArtifactReference;
+  /** Appends bytes at the end. */
+  append(chunk: string | Uint8Array): void | Promise<void>;
+  /** Marks the artifact complete and returns its final reference. */
+  close(): Promise<ArtifactReference>;
+}
+
+/**
+ * The port through which a tool stores large text for the current session (and tool call)
+ * and gets an {@link ArtifactReference} back. `artifacts` implements it.
+ */
+export interface ArtifactWriter {
+  /** Stores `content` whole and returns its reference. */
+  write(content: string | Uint8Array, options?: ArtifactWriteOptions): Promise<ArtifactReference>;
+  /** Opens an artifact that grows as output arrives. */
+  openAppendable(options?: ArtifactWriteOptions): Promise<AppendableArtifact>;
+}
+
+/**
+ * Everything a tool receives besides its input. Built by the host (core) for each call.
+ */
+export interface ToolExecutionContext {
+  /**
+   * True only when the host has decided this call may run (hooks and permissions passed).
+   * Side-effect tools check it again with {@link assertAuthorized}.
+   */
+  readonly authorized: boolean;
+  /** Absolute path of the workspace folder the call works in. */
+  readonly workspaceRoot: string;
+  /** The session the call belongs to. */
+  readonly sessionId: string;
+  /** The turn the call belongs to. */
+  readonly turnId: string;
+  /** The id of this tool call, as the model gave it. */
+  readonly toolCallId: string;
+  /** Aborted when the call is cancelled; long-running tools must observe it. */
+  readonly signal: AbortSignal;
+  /** Where file changes are recorded for undo, when the host wires it in. */
+  readonly fileChanges?: FileChangeRecorder;
+  /** Where large output is stored, when the host wires it in. */
+  readonly artifacts?: ArtifactWriter;
+}
+
+/**
+ * Throws `Tool <action> requires explicit authorization` (code `unauthorized`) unless
+ * `context.authorized === true`. Every tool with side effects calls it first: core has already
+ * decided, but this stops any other caller from instantiating a tool and causing side effects.
+ */
+export function assertAuthorized(context: Pick<ToolExecutionContext, 'authorized'> | undefined, action: string): void {
+  if (context?.authorized !== true) throw new UnauthorizedToolError(action);
+}

@@ -1,0 +1,73 @@
+import type { z } from 'zod';
+import type { ToolCapability } from './tool-capability.js';
+import type { ToolExecutionContext } from './execution-context.js';
+import type { ToolRisk } from './tool-risk.js';
+
+/**
+ * Words that help `search_tools` find a tool whose name does not say what it does. Data only:
+ * bounded and never interpreted.
+ */
+export interface ToolSearchMetadata {
+  /** Other names a person or model might use, for example `db migration`. */
+  readonly aliases?: readonly string[];
+  /** Topic words, for example `database`. */
+  readonly tags?: readonly string[];
+  /** One sentence on when to use the tool. */
+  readonly searchHint?: string;
+}
+
+/**
+ * A tool as its author writes it: how the model describes and calls it, how its input is
+ * validated, what risk it carries and whether it may run in a read-only parallel batch.
+ * The runtime never trusts `risk` alone: see `resolveToolSecurity`.
+ */
+export interface ToolDefinition<Input = unknown> {
+  /** Unique name the model calls, for example `read_file`. */
+  readonly name: string;
+  /** What the tool does, for the model. */
+  readonly description: string;
+  /** The declared risk; the capability floor may raise it, never lower it. */
+  readonly risk: ToolRisk;
+  /** Everything the tool can reach. Missing or unknown capabilities mean all of them. */
+  readonly capabilities: readonly ToolCapability[];
+  /** Whether the tool may run in parallel with other concurrency-safe read-only calls. */
+  readonly concurrencySafe: boolean;
+  /** The zod schema that validates input; the model sees its JSON Schema. */
+  readonly inputSchema: z.ZodType<Input>;
+  /** A one-line human summary of a call, for logs and approval prompts. */
+  summarize(input: Input): string;
+  /** Runs the call. May return a string, a ToolExecutionResult or any value (normalised). */
+  execute(input: Input, context: ToolExecutionContext): Promise<unknown>;
+  /** Extra words for `search_tools`. */
+  readonly searchMetadata?: ToolSearchMetadata;
+  /** When true, the tool is kept out of model requests until `search_tools` activates it. */
+  readonly deferred?: boolean;
+}
+
+/** A tool definition of any input type, as a tool table holds it. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export type AnyToolDefinition = ToolDefinition<any>;
+
+/** The definition {@link defineTool} takes: the input type is inferred from `inputSchema`. */
+export interface ToolDefinitionInput<Schema extends z.ZodType> {
+  readonly name: string;
+  readonly description: string;
+  readonly risk: ToolRisk;
+  readonly capabilities: readonly ToolCapability[];
+  readonly concurrencySafe: boolean;
+  readonly inputSchema: Schema;
+  summarize(input: z.output<Schema>): string;
+  execute(input: z.output<Schema>, context: ToolExecutionContext): Promise<unknown>;
+  readonly searchMetadata?: ToolSearchMetadata;
+  readonly deferred?: boolean;
+}
+
+/**
+ * Defines a tool whose `execute` and `summarize` receive input typed from its zod schema.
+ * Returns a frozen definition.
+ */
+export function defineTool<Schema extends z.ZodType>(
+  definition: ToolDefinitionInput<Schema>,
+): ToolDefinition<z.output<Schema>> {
+  return Object.freeze({ ...definition }) as ToolDefinition<z.output<Schema>>;
+}
