@@ -1,0 +1,71 @@
+import { readFileSync } from 'node:fs';
+import { basename } from 'node:path';
+import type { ModelToolCall } from './model-message.js';
+import type { ModelRequest, ModelStreamEvent, Provider } from './model-stream.js';
+import { type ModelScript, ModelScriptError, parseModelScript, validateModelScript } from './model-script.js';
+
+/** Where a scripted provider's responses come from: a JSON file, or a script object. */
+export type ScriptedProviderOptions = { readonly file: string } | { readonly script: ModelScript };
+
+/** A provider that replays a script; `remaining` tells tests how many responses are left. */
+export interface ScriptedProvider extends Provider {
+  /** Responses not yet replayed. */
+  readonly remaining: number;
+}
+
+function readScript(file: string): ModelScript {
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (error) {
+    const reason = (error as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (error as Error).message;
+    throw new ModelScriptError('script_unreadable', file, `${file}: cannot read the script (${reason}). Check the path given to --script.`, undefined, error);
+  }
+  return parseModelScript(text, file);
+}
+
+function toolCallsOf(script: ModelScript, responseIndex: number): ModelToolCall[] {
+  const response = script.responses[responseIndex];
+  return (response?.toolCalls ?? []).map((call, callIndex) => ({
+    id: call.id ?? `call_${responseIndex + 1}_${callIndex + 1}`,
+    name: call.name,
+    argumentsText: typeof call.arguments === 'string' ? call.arguments : JSON.stringify(call.arguments ?? {}),
+  }));
+}
+
+/**
+ * A provider that replays a script of model responses, one per request, whatever the request
+ * says (for demos, tests and CI). The file is read and validated here, so a malformed script
+ * fails before any request. After the last response every request gets an empty answer with
+ * finish reason `stop`.
+ */
+export function createScriptedProvider(options: ScriptedProviderOptions): ScriptedProvider {
+  const script = 'file' in options ? readScript(options.file) : validateModelScript(options.script, 'script');
+  const model = 'file' in options ? basename(options.file) : 'script';
+  let next = 0;
+  return {
+    name: 'scripted',
+    model,
+    get remaining() {
+      return script.responses.length - next;
+    },
+    async *stream(request: ModelRequest): AsyncGenerator<ModelStreamEvent> {
+      if (request.signal?.aborted) {
+        yield { type: 'finish', reason: 'cancelled' };
+        return;
+      }
+      const index = next;
+      next = Math.min(next + 1, script.responses.length);
+      const response = script.responses[index];
+      if (response === undefined) {
+        yield { type: 'finish', reason: 'stop' };
+        return;
+      }
+      if (response.text) yield { type: 'text-delta', text: response.text };
+      const toolCalls = toolCallsOf(script, index);
+      for (const toolCall of toolCalls) yield { type: 'tool-call', toolCall };
+      if (response.usage) yield { type: 'usage', usage: response.usage };
+      yield { type: 'finish', reason: toolCalls.length > 0 ? 'tool-calls' : 'stop' };
+    },
+  };
+}
