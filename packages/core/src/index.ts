@@ -1,5 +1,27 @@
 // Everything exported here is the public API of @clawsmith/core.
-// This package's contract is not built yet (see README.md); it exports only its status.
 
-/** Whether this package's contract is built. Until it is, nothing else is exported. */
-export const packageStatus = 'planned' as const;
+export type { AgentCore } from './agent-core.js';
+export { createAgentCore } from './agent-core.js';
+export type { AgentCoreOptions, RestoreScope, RunTurnOptions, TurnResult, TurnStatus } from './agent-core-options.js';
+export type { BuiltinToolsOptions } from './builtin-tools.js';
+export { createBuiltinTools } from './builtin-tools.js';
+export type { ClawsmithHome } from './clawsmith-home.js';
+export { openClawsmithHome, resolveClawsmithHome } from './clawsmith-home.js';
+
+export type { ApprovalAnswer, ApprovalHandler, ApprovalRequest } from './lifecycle/call-context.js';
+export type { ToolEntry, ToolSource, ToolTable } from './lifecycle/tool-table.js';
+export { DuplicateToolError, buildToolTable } from './lifecycle/tool-table.js';
+export { isParallelBatch } from './lifecycle/run-tool-calls.js';
+
+export type { HookVerdict, ToolHook, ToolHookDecision, ToolHookInput } from './permissions/hooks.js';
+export type { PermissionAction, PermissionDecision, PermissionMode, PermissionRequest, PermissionRule } from './permissions/permission-policy.js';
+export { PERMISSION_MODES, decidePermission } from './permissions/permission-policy.js';
+
+export type { RestoreResult } from './restore.js';
+export { renderTodos } from './session-tools/todo-tools.js';
+
+export type { NewSessionEvent, PendingApproval, SessionEvent, SessionEventType, SessionRecord, TodoItem, TurnRecord } from './store/session-records.js';
+export type { SessionEventListener } from './store/session-store.js';
+export { SessionStore } from './store/session-store.js';
+export { coreMigrations, migrateCore } from './store/core-migrations.js';
+export { openClawsmithDatabase } from './store/open-database.js';

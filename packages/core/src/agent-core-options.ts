@@ -1,0 +1,75 @@
+import type { ArtifactStore } from '@clawsmith/artifacts';
+import type { CheckpointStore } from '@clawsmith/checkpoints';
+import type { CommandExecutionService } from '@clawsmith/command-sandbox';
+import type { Provider } from '@clawsmith/providers';
+import type { AnyToolDefinition } from '@clawsmith/tool-protocol';
+import type { Kysely } from 'kysely';
+import type { ApprovalHandler } from './lifecycle/call-context.js';
+import type { ToolSource } from './lifecycle/tool-table.js';
+import type { ToolHook } from './permissions/hooks.js';
+import type { PermissionMode, PermissionRule } from './permissions/permission-policy.js';
+
+/** Options of {@link createAgentCore}. */
+export interface AgentCoreOptions {
+  /** The embedded database, migrated (see `openClawsmithHome`). */
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  readonly db: Kysely<any>;
+  /** The model. */
+  readonly provider: Provider;
+  /** The checkpoint store that makes file changes undoable. */
+  readonly checkpoints: CheckpointStore;
+  /** Where large tool output goes; adds `read_artifact`. */
+  readonly artifacts?: ArtifactStore;
+  /** Background commands; adds the eight background command tools. */
+  readonly commands?: CommandExecutionService;
+  /** The base tools, usually `createBuiltinTools(...)`. */
+  readonly builtinTools: readonly AnyToolDefinition[];
+  /** Extension tools (MCP, LSP, plugins), each group with its source name; deferred ones wait for `search_tools`. */
+  readonly extensions?: readonly ToolSource[];
+  /** Deferred tools that should be sent with every request anyway. */
+  readonly alwaysLoadedTools?: readonly string[];
+  /** Default `default`. */
+  readonly permissionMode?: PermissionMode;
+  readonly rules?: readonly PermissionRule[];
+  readonly hooks?: readonly ToolHook[];
+  /** Asks a person; without one, every `ask` is denied. */
+  readonly approvalHandler?: ApprovalHandler;
+  /** Model requests per turn before the turn stops with `step_limit`; default 50. */
+  readonly maxSteps?: number;
+  /** Tool content above this many bytes goes to an artifact; default 50,000. */
+  readonly inlineContentLimit?: number;
+  /** System prompt sent with every request. */
+  readonly systemPrompt?: string;
+}
+
+/** How a turn ended. */
+export type TurnStatus = 'completed' | 'cancelled' | 'failed' | 'step_limit';
+
+/** What a turn returns. */
+export interface TurnResult {
+  readonly sessionId: string;
+  readonly turnId: string;
+  readonly status: TurnStatus;
+  /** The model's last text. */
+  readonly text: string;
+  /** Model requests made. */
+  readonly steps: number;
+  readonly restorePointId: string;
+  /** Files the turn changed, with stats. */
+  readonly changedFiles: readonly { path: string; change: string; linesAdded: number; linesRemoved: number }[];
+  /** Why the turn failed, when it did. */
+  readonly error?: { readonly code: string; readonly message: string; readonly retryable: boolean };
+}
+
+/** Options of one turn. */
+export interface RunTurnOptions {
+  readonly sessionId: string;
+  readonly prompt: string;
+  /** Cancels the turn: the running tool sees it, later calls are cancelled, the turn closes. */
+  readonly signal?: AbortSignal;
+  /** Receives the model's text as it streams. */
+  readonly onTextDelta?: (text: string) => void;
+}
+
+/** What `restore` reverts: the conversation, the files, or both. */
+export type RestoreScope = 'session' | 'files' | 'all';

@@ -1,0 +1,131 @@
+import { createReadArtifactTool } from '@clawsmith/artifacts';
+import { createBackgroundCommandTools } from '@clawsmith/command-sandbox';
+import { SessionActivation, createDeferredToolCatalog, createSearchToolsTool } from '@clawsmith/deferred-tools';
+import type { ModelMessage } from '@clawsmith/providers';
+import type { AnyToolDefinition } from '@clawsmith/tool-protocol';
+import type { AgentCoreOptions, RestoreScope, RunTurnOptions, TurnResult } from './agent-core-options.js';
+import type { CoreServices } from './core-services.js';
+import { buildToolTable, type ToolSource } from './lifecycle/tool-table.js';
+import { recoverSession } from './recovery.js';
+import { forkSession, restoreTurn, type RestoreResult } from './restore.js';
+import { createTodoTools } from './session-tools/todo-tools.js';
+import type { SessionEvent, SessionRecord, TodoItem, TurnRecord } from './store/session-records.js';
+import { SessionStore, type SessionEventListener } from './store/session-store.js';
+import { runTurn } from './turn-loop.js';
+
+/** The agent runtime: a frozen tool table, the session store, and the turn loop. */
+export interface AgentCore {
+  /** Names of every tool in the frozen table, in table order. */
+  readonly toolNames: readonly string[];
+  createSession(options: { workspaceRoot: string; title?: string }): Promise<SessionRecord>;
+  /** Opens a session, closing what a crashed process left open (see recovery). */
+  openSession(sessionId: string): Promise<SessionRecord>;
+  listSessions(): Promise<SessionRecord[]>;
+  runTurn(options: RunTurnOptions): Promise<TurnResult>;
+  restore(sessionId: string, turnId: string, scope: RestoreScope): Promise<RestoreResult>;
+  fork(sessionId: string, options?: { atTurnId?: string }): Promise<SessionRecord>;
+  listTurns(sessionId: string): Promise<TurnRecord[]>;
+  listMessages(sessionId: string): Promise<ModelMessage[]>;
+  listEvents(sessionId: string, options?: { afterSequence?: number }): Promise<SessionEvent[]>;
+  getTodos(sessionId: string): Promise<TodoItem[]>;
+  /** Follows every event as it is persisted; returns the unsubscribe function. */
+  subscribe(listener: SessionEventListener): () => void;
+  /** Ends the background commands of every session this core ran. */
+  close(): Promise<void>;
+}
+
+/**
+ * Composes the services into an agent. The tool table is built here, once: base tools, the
+ * session tools, `read_artifact` with an artifact store, the background command tools with a
+ * command service, extension tools, and `search_tools` when any tool is deferred. A duplicate
+ * name is a startup error naming both sources; nothing can be added afterwards.
+ */
+export function createAgentCore(options: AgentCoreOptions): AgentCore {
+  const store = new SessionStore(options.db);
+  const activations = new Map<string, SessionActivation>();
+  const allowances = new Map<string, Set<string>>();
+  const activationFor = async (sessionId: string): Promise<SessionActivation> => {
+    let activation = activations.get(sessionId);
+    if (!activation) {
+      activation = new SessionActivation(await store.getActivation(sessionId));
+      activations.set(sessionId, activation);
+    }
+    return activation;
+  };
+
+  const sources: ToolSource[] = [
+    { source: 'builtin', tools: options.builtinTools },
+    { source: 'session', tools: createTodoTools(store, async (sessionId, todos) => void (await store.appendEvent(sessionId, { type: 'todos.updated', todos }))) },
+  ];
+  if (options.artifacts) sources.push({ source: 'artifacts', tools: [createReadArtifactTool(options.artifacts)] });
+  if (options.commands) sources.push({ source: 'command-service', tools: createBackgroundCommandTools(options.commands) });
+  for (const extension of options.extensions ?? []) sources.push(extension);
+  const withoutSearch = sources.flatMap((source) => source.tools);
+  const catalog = createDeferredToolCatalog(withoutSearch, { alwaysLoaded: options.alwaysLoadedTools ?? [] });
+  if (withoutSearch.some((tool: AnyToolDefinition) => catalog.isDeferred(tool.name))) {
+    // Activation lives in memory per session; the turn loop persists it after each batch.
+    const activationCache = (sessionId: string) => {
+      const activation = activations.get(sessionId);
+      if (!activation) throw new Error(`The activation of session ${sessionId} was not loaded before search_tools ran.`);
+      return activation;
+    };
+    sources.push({ source: 'deferred-tools', tools: [createSearchToolsTool({ catalog, activationFor: activationCache })] });
+  }
+  const table = buildToolTable(sources);
+  const finalCatalog = createDeferredToolCatalog(table.tools, { alwaysLoaded: options.alwaysLoadedTools ?? [] });
+
+  const services: CoreServices = {
+    store,
+    checkpoints: options.checkpoints,
+    ...(options.artifacts ? { artifacts: options.artifacts } : {}),
+    provider: options.provider,
+    table,
+    catalog: finalCatalog,
+    activationFor,
+    permissionMode: options.permissionMode ?? 'default',
+    rules: options.rules ?? [],
+    hooks: options.hooks ?? [],
+    ...(options.approvalHandler ? { approvalHandler: options.approvalHandler } : {}),
+    sessionAllowances: (sessionId) => {
+      let set = allowances.get(sessionId);
+      if (!set) allowances.set(sessionId, (set = new Set()));
+      return set;
+    },
+    maxSteps: options.maxSteps ?? 50,
+    inlineContentLimit: options.inlineContentLimit ?? 50_000,
+    ...(options.systemPrompt ? { systemPrompt: options.systemPrompt } : {}),
+    runningSessions: new Set(),
+  };
+  const touchedSessions = new Set<string>();
+
+  return Object.freeze({
+    toolNames: table.names,
+    async createSession(input: { workspaceRoot: string; title?: string }) {
+      const session = await store.createSession({ workspaceRoot: input.workspaceRoot, title: input.title ?? null });
+      await store.appendEvent(session.id, { type: 'session.created', workspaceRoot: session.workspaceRoot });
+      return session;
+    },
+    async openSession(sessionId: string) {
+      const session = await store.requireSession(sessionId);
+      await recoverSession(services, sessionId);
+      return session;
+    },
+    listSessions: () => store.listSessions(),
+    runTurn(turnOptions: RunTurnOptions) {
+      touchedSessions.add(turnOptions.sessionId);
+      return runTurn(services, turnOptions);
+    },
+    async restore(sessionId: string, turnId: string, scope: RestoreScope) {
+      return restoreTurn(services, sessionId, turnId, scope);
+    },
+    fork: (sessionId: string, forkOptions: { atTurnId?: string } = {}) => forkSession(services, sessionId, forkOptions.atTurnId),
+    listTurns: (sessionId: string) => store.listTurns(sessionId),
+    listMessages: (sessionId: string) => store.listMessages(sessionId),
+    listEvents: (sessionId: string, listOptions?: { afterSequence?: number }) => store.listEvents(sessionId, listOptions),
+    getTodos: (sessionId: string) => store.getTodos(sessionId),
+    subscribe: (listener: SessionEventListener) => store.subscribe(listener),
+    async close() {
+      if (options.commands) for (const sessionId of touchedSessions) await options.commands.endSession(sessionId);
+    },
+  });
+}

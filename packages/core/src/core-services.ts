@@ -1,0 +1,30 @@
+import type { ArtifactStore } from '@clawsmith/artifacts';
+import type { CheckpointStore } from '@clawsmith/checkpoints';
+import type { DeferredToolCatalog, SessionActivation } from '@clawsmith/deferred-tools';
+import type { Provider } from '@clawsmith/providers';
+import type { ApprovalHandler } from './lifecycle/call-context.js';
+import type { ToolTable } from './lifecycle/tool-table.js';
+import type { ToolHook } from './permissions/hooks.js';
+import type { PermissionMode, PermissionRule } from './permissions/permission-policy.js';
+import type { SessionStore } from './store/session-store.js';
+
+/** Everything one AgentCore composed, shared by the turn loop, recovery and restore. */
+export interface CoreServices {
+  readonly store: SessionStore;
+  readonly checkpoints: CheckpointStore;
+  readonly artifacts?: ArtifactStore;
+  readonly provider: Provider;
+  readonly table: ToolTable;
+  readonly catalog: DeferredToolCatalog;
+  activationFor(sessionId: string): Promise<SessionActivation>;
+  readonly permissionMode: PermissionMode;
+  readonly rules: readonly PermissionRule[];
+  readonly hooks: readonly ToolHook[];
+  readonly approvalHandler?: ApprovalHandler;
+  sessionAllowances(sessionId: string): Set<string>;
+  readonly maxSteps: number;
+  readonly inlineContentLimit: number;
+  readonly systemPrompt?: string;
+  /** Sessions with a turn running in this process (recovery leaves them alone). */
+  readonly runningSessions: Set<string>;
+}

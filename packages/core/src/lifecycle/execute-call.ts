@@ -1,0 +1,80 @@
+import { headAndTail, normalizeToolResult, resultMetadata, toModelToolSchema, toolCancelled, toolResultFromError, type ToolExecutionResult } from '@clawsmith/tool-protocol';
+import type { CallOutcome, CallRuntime } from './call-context.js';
+import type { ReadyCall } from './prepare-call.js';
+
+/** Persists `tool.started`: only reached after validation, hooks and permission passed. */
+export async function recordStarted(runtime: CallRuntime, ready: ReadyCall): Promise<void> {
+  const security = ready.entry.security;
+  let toolSchemaSha256: string | undefined;
+  try {
+    toolSchemaSha256 = toModelToolSchema(ready.entry.tool).schemaSha256;
+  } catch {
+    toolSchemaSha256 = undefined;
+  }
+  await runtime.store.appendEvent(runtime.sessionId, {
+    type: 'tool.started',
+    turnId: runtime.turnId,
+    toolCallId: ready.call.id,
+    toolName: ready.call.name,
+    summary: ready.summary,
+    risk: security.risk,
+    capabilities: security.capabilities,
+    sideEffect: security.sideEffect,
+    ...(toolSchemaSha256 ? { toolSchemaSha256 } : {}),
+  });
+}
+
+async function keepInlineBounded(runtime: CallRuntime, callId: string, result: ToolExecutionResult): Promise<ToolExecutionResult> {
+  if (Buffer.byteLength(result.content, 'utf8') <= runtime.inlineContentLimit) return result;
+  if (runtime.artifacts) {
+    const stored = await runtime.artifacts.externalize(result.content, { sessionId: runtime.sessionId, toolCallId: callId, threshold: runtime.inlineContentLimit });
+    return { ...result, content: stored.content, ...(stored.artifact ? { artifact: stored.artifact } : {}) };
+  }
+  const preview = headAndTail(result.content, runtime.inlineContentLimit);
+  return { ...result, content: `${preview}\n[The output was ${result.content.length} characters; no artifact store is configured, so the middle is gone.]` };
+}
+
+/**
+ * Runs an authorised call: the tool gets `authorized: true`, the turn's recorder and the turn's
+ * abort signal; its return value is normalised and large content externalised. Never throws.
+ */
+export async function executeCall(runtime: CallRuntime, ready: ReadyCall): Promise<ToolExecutionResult> {
+  if (runtime.signal.aborted) return toolCancelled();
+  let result: ToolExecutionResult;
+  try {
+    const value = await ready.entry.tool.execute(ready.input, {
+      authorized: true,
+      workspaceRoot: runtime.workspaceRoot,
+      sessionId: runtime.sessionId,
+      turnId: runtime.turnId,
+      toolCallId: ready.call.id,
+      signal: runtime.signal,
+      ...(runtime.recorder ? { fileChanges: runtime.recorder } : {}),
+      ...(runtime.artifacts ? { artifacts: runtime.artifacts.writerFor({ sessionId: runtime.sessionId, toolCallId: ready.call.id }) } : {}),
+    });
+    result = normalizeToolResult(value);
+  } catch (error) {
+    result = toolResultFromError(error, runtime.signal);
+  }
+  try {
+    return await keepInlineBounded(runtime, ready.call.id, result);
+  } catch {
+    const preview = headAndTail(result.content, runtime.inlineContentLimit);
+    return { ...result, content: `${preview}\n[The artifact store failed to keep the full output; only this preview remains.]` };
+  }
+}
+
+/** Persists `tool.completed` with the result metadata, and the older top-level fields. */
+export async function recordCompleted(runtime: CallRuntime, outcome: CallOutcome): Promise<void> {
+  const metadata = resultMetadata(outcome.result);
+  await runtime.store.appendEvent(runtime.sessionId, {
+    type: 'tool.completed',
+    turnId: runtime.turnId,
+    toolCallId: outcome.call.id,
+    toolName: outcome.call.name,
+    result: metadata,
+    status: metadata.status,
+    output: outcome.result.content,
+    ...(metadata.artifact ? { artifact: metadata.artifact } : {}),
+  });
+}

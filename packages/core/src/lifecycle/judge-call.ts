@@ -1,0 +1,102 @@
+import { TOOL_RESULT_CODES, toolDenied, type ToolExecutionResult } from '@clawsmith/tool-protocol';
+import { hookInput, runHooks } from '../permissions/hooks.js';
+import { decidePermission, type PermissionDecision } from '../permissions/permission-policy.js';
+import type { ApprovalAnswer, CallRuntime } from './call-context.js';
+import type { ReadyCall } from './prepare-call.js';
+
+/** The verdict on a ready call: run it, or the denied result. */
+export type Judgment = { readonly allowed: true } | { readonly allowed: false; readonly result: ToolExecutionResult };
+
+async function recordDecision(runtime: CallRuntime, ready: ReadyCall, stage: 'hook' | 'permission' | 'approval', action: string, reason: string): Promise<void> {
+  await runtime.store.appendEvent(runtime.sessionId, {
+    type: 'tool.decision',
+    turnId: runtime.turnId,
+    toolCallId: ready.call.id,
+    toolName: ready.call.name,
+    stage,
+    action,
+    reason,
+  });
+}
+
+async function askPerson(runtime: CallRuntime, ready: ReadyCall, reason: string): Promise<{ answer: ApprovalAnswer; reason: string }> {
+  if (!runtime.approvalHandler) return { answer: 'deny', reason: `${reason}; no one can approve in a non-interactive run, so it is denied (choose another --permission-mode or add a rule)` };
+  const pending = await runtime.store.addApproval({
+    sessionId: runtime.sessionId,
+    turnId: runtime.turnId,
+    toolCallId: ready.call.id,
+    toolName: ready.call.name,
+    summary: ready.summary,
+    risk: ready.entry.security.risk,
+    reason,
+  });
+  await runtime.store.appendEvent(runtime.sessionId, {
+    type: 'approval.requested',
+    turnId: runtime.turnId,
+    approvalId: pending.id,
+    toolCallId: ready.call.id,
+    toolName: ready.call.name,
+    summary: ready.summary,
+    risk: ready.entry.security.risk,
+    reason,
+  });
+  let answer: ApprovalAnswer;
+  try {
+    answer = await runtime.approvalHandler(
+      {
+        approvalId: pending.id,
+        sessionId: runtime.sessionId,
+        turnId: runtime.turnId,
+        toolCallId: ready.call.id,
+        toolName: ready.call.name,
+        summary: ready.summary,
+        input: ready.input,
+        risk: ready.entry.security.risk,
+        capabilities: ready.entry.security.capabilities,
+        reason,
+      },
+      runtime.signal,
+    );
+    if (answer !== 'allow' && answer !== 'allow-session' && answer !== 'deny') answer = 'deny';
+  } catch {
+    answer = 'deny';
+  }
+  await runtime.store.removeApproval(pending.id);
+  await runtime.store.appendEvent(runtime.sessionId, { type: 'approval.resolved', turnId: runtime.turnId, approvalId: pending.id, toolCallId: ready.call.id, answer });
+  if (answer === 'allow-session') runtime.sessionAllowances.add(ready.call.name);
+  return { answer, reason: answer === 'deny' ? 'the person declined' : answer === 'allow-session' ? `allowed for this session by the person` : 'allowed by the person' };
+}
+
+/**
+ * Hooks first (they see the effective risk and capabilities; the first deny wins; a failing hook
+ * denies), then the permission policy, then a person when either asks. Every decision is
+ * written to the event log with its reason.
+ */
+export async function judgeCall(runtime: CallRuntime, ready: ReadyCall): Promise<Judgment> {
+  const security = ready.entry.security;
+  const verdict = await runHooks(
+    runtime.hooks,
+    hookInput({ toolName: ready.call.name, input: ready.input, summary: ready.summary, sessionId: runtime.sessionId, turnId: runtime.turnId, toolCallId: ready.call.id }, security),
+  );
+  if (runtime.hooks.length > 0) {
+    await recordDecision(runtime, ready, 'hook', verdict.outcome, verdict.outcome === 'allow' ? 'every hook allowed' : `${verdict.hook}: ${verdict.reason}`);
+  }
+  if (verdict.outcome === 'deny') {
+    return { allowed: false, result: toolDenied(TOOL_RESULT_CODES.hookDenied, `A hook denied ${ready.call.name}: ${verdict.reason}. Do not retry this call unchanged.`) };
+  }
+  let decision: PermissionDecision = decidePermission(runtime.permissionMode, runtime.rules, { toolName: ready.call.name, input: ready.input, security });
+  if (decision.action !== 'deny' && runtime.sessionAllowances.has(ready.call.name) && runtime.permissionMode !== 'read-only') {
+    decision = decision.action === 'ask' ? { action: 'allow', reason: `allowed for this session by the person (${decision.reason})` } : decision;
+  }
+  if (verdict.outcome === 'ask' && decision.action === 'allow') decision = { action: 'ask', reason: `${verdict.hook}: ${verdict.reason}` };
+  await recordDecision(runtime, ready, 'permission', decision.action, decision.reason);
+  if (decision.action === 'deny') {
+    return { allowed: false, result: toolDenied(TOOL_RESULT_CODES.permissionDenied, `Permission denied for ${ready.call.name}: ${decision.reason}.`) };
+  }
+  if (decision.action === 'ask') {
+    const { answer, reason } = await askPerson(runtime, ready, decision.reason);
+    await recordDecision(runtime, ready, 'approval', answer === 'deny' ? 'deny' : 'allow', reason);
+    if (answer === 'deny') return { allowed: false, result: toolDenied(TOOL_RESULT_CODES.permissionDenied, `Permission denied for ${ready.call.name}: ${reason}.`) };
+  }
+  return { allowed: true };
+}

@@ -1,0 +1,83 @@
+import type { ModelToolCall } from '@clawsmith/providers';
+import { TOOL_RESULT_CODES, canonicalJson, toolError, type ToolExecutionResult } from '@clawsmith/tool-protocol';
+import type { CallRuntime } from './call-context.js';
+import type { ToolEntry } from './tool-table.js';
+
+/** A call that passed every check before judgment, with its parsed input. */
+export interface ReadyCall {
+  readonly kind: 'ready';
+  readonly call: ModelToolCall;
+  readonly entry: ToolEntry;
+  readonly input: unknown;
+  readonly summary: string;
+}
+
+/** A call refused before judgment, with its result. */
+export interface RefusedCall {
+  readonly kind: 'refused';
+  readonly call: ModelToolCall;
+  readonly result: ToolExecutionResult;
+}
+
+export type PreparedCall = ReadyCall | RefusedCall;
+
+function callKey(call: ModelToolCall): string {
+  try {
+    return `${call.name}\u0000${canonicalJson(JSON.parse(call.argumentsText))}`;
+  } catch {
+    return `${call.name}\u0000${call.argumentsText}`;
+  }
+}
+
+function describeIssues(issues: readonly { path: readonly PropertyKey[]; message: string }[]): string {
+  return issues
+    .slice(0, 10)
+    .map((issue) => `${issue.path.length > 0 ? issue.path.map(String).join('.') : '(input)'}: ${issue.message}`)
+    .join('; ');
+}
+
+function safeSummary(entry: ToolEntry, input: unknown): string {
+  try {
+    const summary = entry.tool.summarize(input);
+    return typeof summary === 'string' ? summary.slice(0, 300) : entry.tool.name;
+  } catch {
+    return entry.tool.name;
+  }
+}
+
+/**
+ * Checks one call in the contract's order: unknown name, deferred and inactive, duplicate in
+ * this turn, arguments that are not JSON, arguments that fail the schema.
+ */
+export function prepareCall(runtime: CallRuntime, call: ModelToolCall): PreparedCall {
+  const refuse = (result: ToolExecutionResult): RefusedCall => ({ kind: 'refused', call, result });
+  const entry = runtime.table.get(call.name);
+  const gate = entry ? runtime.gate(call.name) : 'unknown';
+  if (!entry || gate === 'unknown') {
+    return refuse(toolError(TOOL_RESULT_CODES.unknownTool, `There is no tool named ${JSON.stringify(call.name.slice(0, 100))}. Call one of the tools you were given.`));
+  }
+  if (gate === 'inactive') {
+    return refuse(
+      toolError(TOOL_RESULT_CODES.inactiveTool, `The tool ${call.name} is deferred and not active in this session. Call search_tools first (for example "select:${call.name}"); its schema arrives with the next request.`, { retryable: true }),
+    );
+  }
+  const key = callKey(call);
+  if (runtime.seenCalls.has(key)) {
+    return refuse(toolError(TOOL_RESULT_CODES.duplicateCall, `This exact ${call.name} call was already made in this turn; use its result instead of repeating it.`));
+  }
+  runtime.seenCalls.add(key);
+  let parsed: unknown;
+  try {
+    parsed = call.argumentsText.trim() === '' ? {} : JSON.parse(call.argumentsText);
+  } catch (error) {
+    const detail = error instanceof Error ? error.message : 'unparseable';
+    return refuse(toolError(TOOL_RESULT_CODES.invalidJson, `The arguments of ${call.name} are not valid JSON (${detail}). Send one JSON object that matches the tool's schema.`, { retryable: true }));
+  }
+  const validated = entry.tool.inputSchema.safeParse(parsed);
+  if (!validated.success) {
+    return refuse(
+      toolError(TOOL_RESULT_CODES.invalidArguments, `The arguments of ${call.name} do not match its schema: ${describeIssues(validated.error.issues)}. Fix them and call again.`, { retryable: true }),
+    );
+  }
+  return { kind: 'ready', call, entry, input: validated.data, summary: safeSummary(entry, validated.data) };
+}

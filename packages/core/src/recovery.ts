@@ -1,0 +1,75 @@
+import type { AssistantModelMessage, ToolModelMessage } from '@clawsmith/providers';
+import { TOOL_RESULT_CODES, type ToolResultMetadata } from '@clawsmith/tool-protocol';
+import type { CoreServices } from './core-services.js';
+import type { TurnRecord } from './store/session-records.js';
+
+function ownerIsAlive(turn: TurnRecord, services: CoreServices): boolean {
+  if (turn.ownerPid === process.pid) return services.runningSessions.has(turn.sessionId);
+  try {
+    process.kill(turn.ownerPid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+function interruptedResult(toolName: string, started: boolean, sideEffect: boolean): { content: string; metadata: ToolResultMetadata } {
+  if (!started) {
+    return {
+      content: `The process stopped before ${toolName} ran; it did not run. Call it again if it is still needed.`,
+      metadata: { version: 1, status: 'error', code: TOOL_RESULT_CODES.interrupted, retryable: false },
+    };
+  }
+  if (sideEffect) {
+    return {
+      content: `The process stopped while ${toolName} was running, so whether it took effect is unknown. It will not be replayed automatically: check the workspace (or the outside service) before doing anything that depends on it.`,
+      metadata: { version: 1, status: 'unknown', code: TOOL_RESULT_CODES.interrupted, retryable: false },
+    };
+  }
+  return {
+    content: `The process stopped while ${toolName} was running; it read nothing that can be trusted. Call it again if its result is still needed.`,
+    metadata: { version: 1, status: 'error', code: TOOL_RESULT_CODES.interrupted, retryable: false },
+  };
+}
+
+/**
+ * Closes what a dead process left open in a session: every started call without a completion
+ * becomes `unknown`/`interrupted` (side effects) or `error`/`interrupted` (reads), every
+ * assistant tool call without a result gets one, and a turn left running is marked
+ * interrupted. Nothing is replayed. Returns the number of calls it closed.
+ */
+export async function recoverSession(services: CoreServices, sessionId: string): Promise<number> {
+  const { store } = services;
+  const running = (await store.listTurns(sessionId)).filter((turn) => turn.status === 'running' && !ownerIsAlive(turn, services));
+  if (running.length === 0) return 0;
+  let closed = 0;
+  for (const turn of running) {
+    const events = await store.listEvents(sessionId, { turnId: turn.turnId });
+    const started = new Map<string, { toolName: string; sideEffect: boolean }>();
+    const completed = new Set<string>();
+    for (const event of events) {
+      if (event.type === 'tool.started') started.set(String(event.toolCallId), { toolName: String(event.toolName), sideEffect: event.sideEffect === true });
+      if (event.type === 'tool.completed') completed.add(String(event.toolCallId));
+    }
+    const messages = await store.listMessages(sessionId);
+    const answered = new Set(messages.filter((message): message is ToolModelMessage => message.role === 'tool').map((message) => message.toolCallId));
+    const lastAssistant = [...messages].reverse().find((message): message is AssistantModelMessage => message.role === 'assistant');
+    const missing: ToolModelMessage[] = [];
+    for (const call of lastAssistant?.toolCalls ?? []) {
+      if (answered.has(call.id)) continue;
+      const start = started.get(call.id);
+      const { content, metadata } = interruptedResult(call.name, start !== undefined, start?.sideEffect ?? false);
+      if (!completed.has(call.id)) {
+        await store.appendEvent(sessionId, { type: 'tool.completed', turnId: turn.turnId, toolCallId: call.id, toolName: call.name, result: metadata, status: metadata.status, output: content, recovered: true });
+      }
+      missing.push({ role: 'tool', toolCallId: call.id, toolName: call.name, content, toolResult: metadata });
+      closed += 1;
+    }
+    await store.appendMessages(sessionId, turn.turnId, missing);
+    await services.checkpoints.completeInterruptedTurn(sessionId, turn.turnId);
+    await store.completeTurn(sessionId, turn.turnId, 'interrupted');
+    await store.appendEvent(sessionId, { type: 'turn.completed', turnId: turn.turnId, status: 'interrupted', recovered: true });
+  }
+  await store.appendEvent(sessionId, { type: 'session.recovered', interruptedCalls: closed, turns: running.map((turn) => turn.turnId) });
+  return closed;
+}

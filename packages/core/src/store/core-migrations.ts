@@ -1,0 +1,96 @@
+import { Migrator, sql, type Kysely, type Migration } from 'kysely';
+
+/** The session store's schema. Portable SQL types only (text, integer), so PostgreSQL can run it. */
+export const coreMigrations: Record<string, Migration> = {
+  '0001_sessions': {
+    // eslint-disable-next-line @typescript-eslint/no-explicit-any
+    async up(db: Kysely<any>) {
+      await db.schema
+        .createTable('session')
+        .addColumn('id', 'text', (column) => column.primaryKey())
+        .addColumn('workspace_root', 'text', (column) => column.notNull())
+        .addColumn('title', 'text')
+        .addColumn('parent_session_id', 'text')
+        .addColumn('forked_at_turn_id', 'text')
+        .addColumn('activation_json', 'text', (column) => column.notNull().defaultTo('[]'))
+        .addColumn('created_at', 'text', (column) => column.notNull())
+        .addColumn('updated_at', 'text', (column) => column.notNull())
+        .execute();
+      await db.schema
+        .createTable('session_message')
+        .addColumn('session_id', 'text', (column) => column.notNull())
+        .addColumn('position', 'integer', (column) => column.notNull())
+        .addColumn('turn_id', 'text')
+        .addColumn('role', 'text', (column) => column.notNull())
+        .addColumn('message_json', 'text', (column) => column.notNull())
+        .addColumn('created_at', 'text', (column) => column.notNull())
+        .addPrimaryKeyConstraint('session_message_pk', ['session_id', 'position'])
+        .execute();
+      await db.schema
+        .createTable('session_event')
+        .addColumn('session_id', 'text', (column) => column.notNull())
+        .addColumn('sequence', 'integer', (column) => column.notNull())
+        .addColumn('type', 'text', (column) => column.notNull())
+        .addColumn('turn_id', 'text')
+        .addColumn('payload_json', 'text', (column) => column.notNull())
+        .addColumn('created_at', 'text', (column) => column.notNull())
+        .addPrimaryKeyConstraint('session_event_pk', ['session_id', 'sequence'])
+        .execute();
+      await db.schema
+        .createTable('session_turn')
+        .addColumn('session_id', 'text', (column) => column.notNull())
+        .addColumn('turn_id', 'text', (column) => column.notNull())
+        .addColumn('ordinal', 'integer', (column) => column.notNull())
+        .addColumn('prompt', 'text', (column) => column.notNull())
+        .addColumn('status', 'text', (column) => column.notNull())
+        .addColumn('activation_json', 'text', (column) => column.notNull())
+        .addColumn('owner_pid', 'integer', (column) => column.notNull())
+        .addColumn('started_at', 'text', (column) => column.notNull())
+        .addColumn('completed_at', 'text')
+        .addPrimaryKeyConstraint('session_turn_pk', ['session_id', 'turn_id'])
+        .execute();
+      await db.schema
+        .createTable('session_approval')
+        .addColumn('id', 'text', (column) => column.primaryKey())
+        .addColumn('session_id', 'text', (column) => column.notNull())
+        .addColumn('turn_id', 'text', (column) => column.notNull())
+        .addColumn('tool_call_id', 'text', (column) => column.notNull())
+        .addColumn('tool_name', 'text', (column) => column.notNull())
+        .addColumn('summary', 'text', (column) => column.notNull())
+        .addColumn('risk', 'text', (column) => column.notNull())
+        .addColumn('reason', 'text', (column) => column.notNull())
+        .addColumn('created_at', 'text', (column) => column.notNull())
+        .execute();
+      await db.schema
+        .createTable('session_todos')
+        .addColumn('session_id', 'text', (column) => column.notNull())
+        .addColumn('position', 'integer', (column) => column.notNull())
+        .addColumn('content', 'text', (column) => column.notNull())
+        .addColumn('status', 'text', (column) => column.notNull())
+        .addColumn('updated_at', 'text', (column) => column.notNull())
+        .addPrimaryKeyConstraint('session_todos_pk', ['session_id', 'position'])
+        .execute();
+      await db.schema.createIndex('session_event_turn').on('session_event').columns(['session_id', 'turn_id']).execute();
+      await db.schema.createIndex('session_approval_session').on('session_approval').column('session_id').execute();
+    },
+    // eslint-disable-next-line @typescript-eslint/no-explicit-any
+    async down(db: Kysely<any>) {
+      for (const table of ['session_todos', 'session_approval', 'session_turn', 'session_event', 'session_message', 'session']) {
+        await sql`drop table if exists ${sql.table(table)}`.execute(db);
+      }
+    },
+  },
+};
+
+/** Brings the session store's tables up to date, in their own migration table. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export async function migrateCore(db: Kysely<any>): Promise<void> {
+  const migrator = new Migrator({
+    db,
+    provider: { getMigrations: async () => coreMigrations },
+    migrationTableName: 'clawsmith_core_migration',
+    migrationLockTableName: 'clawsmith_core_migration_lock',
+  });
+  const { error } = await migrator.migrateToLatest();
+  if (error) throw error;
+}
