@@ -118,6 +118,7 @@ describe('DeferredToolCatalog.search with hostile tool text', () => {
     ]);
     const [match] = catalog.search('weather');
     expect(match!.name).toBe('weather_lookup');
+    // eslint-disable-next-line no-control-regex
     expect(match!.excerpt).not.toMatch(/[\u0000-\u001f]/);
     expect(catalog.search('weather').map((hit) => hit.name)).toEqual(['weather_lookup']);
   });
