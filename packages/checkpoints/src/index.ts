@@ -1,5 +1,21 @@
-// Everything exported here is the public API of @clawsmith/checkpoints.
-// This package's contract is not built yet (see README.md); it exports only its status.
+// Everything exported here is the public API of @clawsmith/checkpoints; the surface is pinned by
+// public-surface.test.ts. A change to this list is a deliberate change with a changeset.
 
-/** Whether this package's contract is built. Until it is, nothing else is exported. */
-export const packageStatus = 'planned' as const;
+export type { CheckpointStore, CheckpointStoreOptions, RestorePoint, RestorePointSummary } from './checkpoint-store.js';
+export { createCheckpointStore } from './checkpoint-store.js';
+
+export type { BeginTurnInput, TurnCheckpoint } from './turn-checkpoint.js';
+export type { FileChangeKind, ManifestFile, TurnManifest } from './turn-manifest.js';
+export type { FileState, FoundState, UndoConflict } from './file-state.js';
+export type { UndoOptions, UndoProgress, UndoResult } from './restore-journal.js';
+export type { DiffSide, FileDiff } from './file-diff.js';
+export { DIFF_TEXT_LIMIT_BYTES } from './file-diff.js';
+export type { ForkOptions, ForkResult } from './fork-session.js';
+export type { PruneResult, RetentionPolicy } from './retention.js';
+export { DEFAULT_RETENTION } from './retention.js';
+
+export type { CheckpointErrorCode } from './checkpoint-errors.js';
+export { CHECKPOINT_ERROR_CODES, CheckpointConflictError, CheckpointError } from './checkpoint-errors.js';
+
+export { CHECKPOINT_MIGRATION_TABLES, checkpointMigrations, migrateCheckpoints } from './checkpoint-migrations.js';
+export { openCheckpointDatabase } from './checkpoint-database.js';

@@ -1,0 +1,38 @@
+// Child process for crash tests: runs undoFiles or a batch of turns against a shared database.
+// Usage: undo-child.ts undo <db> <session> <turn> [pause-after-entries]
+//        undo-child.ts turns <db> <workspace> <session> <count> <prefix>
+import { createHash } from 'node:crypto';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { createCheckpointStore, openCheckpointDatabase } from '../index.js';
+
+const [mode, file, ...rest] = process.argv.slice(2);
+const db = await openCheckpointDatabase(file!);
+const store = createCheckpointStore({ db });
+
+if (mode === 'undo') {
+  const [sessionId, turnId, pauseAfter] = rest;
+  const pauseAt = pauseAfter === undefined ? -1 : Number(pauseAfter);
+  const result = await store.undoFiles(sessionId!, turnId!, {
+    onProgress: async ({ index }) => {
+      if (index === 0) process.stdout.write('started\n');
+      if (index === pauseAt) {
+        process.stdout.write('paused\n');
+        await new Promise(() => setInterval(() => undefined, 1000));
+      }
+    },
+  });
+  process.stdout.write(`${JSON.stringify({ restored: result.restored.length })}\n`);
+} else if (mode === 'turns') {
+  const [workspace, sessionId, count, prefix] = rest;
+  for (let index = 0; index < Number(count); index += 1) {
+    const turn = await store.beginTurn({ sessionId: sessionId!, turnId: `${prefix}-${index}`, workspaceRoot: workspace!, messageCount: index, eventSequence: index, todoSnapshot: null });
+    const path = `${prefix}-${index}.txt`;
+    await turn.recorder.beforeChange(path, { state: 'absent' });
+    writeFileSync(join(workspace!, path), `${prefix} ${index}\n`);
+    await turn.recorder.afterChange(path, { state: 'file', sha256: createHash('sha256').update(`${prefix} ${index}\n`).digest('hex') });
+    await turn.complete();
+  }
+  process.stdout.write('done\n');
+}
+await db.destroy();

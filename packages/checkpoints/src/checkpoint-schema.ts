@@ -1,0 +1,80 @@
+// Row shapes of the tables this package owns (all prefixed `checkpoint_`). Integers that may
+// come back as strings from PostgreSQL's bigint are read through Number() where used.
+
+/** One restore point: the state before one turn of one session. */
+export interface RestorePointRow {
+  session_id: string;
+  turn_id: string;
+  sequence: number;
+  workspace_root: string;
+  message_count: number;
+  event_sequence: number;
+  todo_snapshot: string;
+  created_at: number;
+  completed_at: number | null;
+  undone_at: number | null;
+  bytes: number;
+  forked_from_session_id: string | null;
+}
+
+/** One path a turn changed: its first pre-image and latest post-image. */
+export interface FileChangeRow {
+  session_id: string;
+  turn_id: string;
+  path: string;
+  ordinal: number;
+  before_state: 'absent' | 'file';
+  before_sha256: string | null;
+  before_mode: number | null;
+  before_bytes: number | null;
+  after_state: 'absent' | 'file' | 'unknown' | null;
+  after_sha256: string | null;
+  after_bytes: number | null;
+  after_stored: number;
+  lines_added: number | null;
+  lines_removed: number | null;
+  binary: number;
+}
+
+/** A content-addressed body, stored once whatever refers to it. */
+export interface BlobRow {
+  sha256: string;
+  content: Uint8Array;
+  bytes: number;
+  created_at: number;
+}
+
+/** One undo batch, kept until it is wholly applied so a killed process can finish it. */
+export interface RestoreJournalRow {
+  journal_id: string;
+  session_id: string;
+  turn_id: string;
+  state: 'applying' | 'done' | 'discarded';
+  undone_turn_ids: string;
+  owner_host: string;
+  owner_pid: number;
+  created_at: number;
+  finished_at: number | null;
+}
+
+/** One file of an undo batch: what must be there before, and what to put there. */
+export interface RestoreEntryRow {
+  journal_id: string;
+  ordinal: number;
+  workspace_root: string;
+  path: string;
+  expected_state: string;
+  expected_sha256: string | null;
+  target_state: 'absent' | 'file';
+  target_sha256: string | null;
+  target_mode: number | null;
+}
+
+/** The tables, as Kysely sees them. */
+export interface CheckpointTables {
+  checkpoint_restore_point: RestorePointRow;
+  checkpoint_file_change: FileChangeRow;
+  checkpoint_blob: BlobRow;
+  checkpoint_restore_journal: RestoreJournalRow;
+  checkpoint_restore_entry: RestoreEntryRow;
+}

@@ -1,0 +1,208 @@
+import type { Kysely } from 'kysely';
+import { CheckpointConflictError, CheckpointError } from './checkpoint-errors.js';
+import type { CheckpointTables, RestorePointRow } from './checkpoint-schema.js';
+import type { UndoConflict } from './file-state.js';
+import { diffFile, type FileDiff } from './file-diff.js';
+import { forkSession, type ForkOptions, type ForkResult } from './fork-session.js';
+import { applyJournal, claimJournal, journalOwnerAlive, startJournal, type UndoOptions, type UndoResult } from './restore-journal.js';
+import { DEFAULT_RETENTION, pruneCheckpoints, type PruneResult, type RetentionPolicy } from './retention.js';
+import { completeTurn, RecordingTurn, type BeginTurnInput, type TurnCheckpoint } from './turn-checkpoint.js';
+import { buildManifest, type TurnManifest } from './turn-manifest.js';
+import { planUndo, requireRestorePoint } from './undo-plan.js';
+import { writeTransaction } from './write-transaction.js';
+
+/** Options of {@link createCheckpointStore}. */
+export interface CheckpointStoreOptions {
+  /** A database the host opened (WAL, busy_timeout, synchronous=NORMAL) and migrated; the store never closes it. */
+  readonly db: Kysely<any>;
+  /** Clock in milliseconds; default `Date.now`. */
+  readonly now?: () => number;
+  /** Retention overrides; see {@link DEFAULT_RETENTION}. */
+  readonly retention?: Partial<RetentionPolicy>;
+}
+
+/** A restore point as listed: the state of a session before one turn. */
+export interface RestorePointSummary {
+  /** Opaque id (`sessionId/turnId`). */
+  readonly restorePointId: string;
+  readonly sessionId: string;
+  readonly turnId: string;
+  /** Position of the turn in its session, from 1. */
+  readonly sequence: number;
+  readonly workspaceRoot: string;
+  readonly messageCount: number;
+  readonly eventSequence: number;
+  readonly createdAt: number;
+  /** Null while the turn runs (or when its process died before completing it). */
+  readonly completedAt: number | null;
+  readonly undone: boolean;
+  readonly undoneAt: number | null;
+  /** Bytes of pre- and post-images this point refers to (counted per reference). */
+  readonly bytes: number;
+  /** The session it was copied from by a fork, if any. */
+  readonly forkedFromSessionId: string | null;
+}
+
+/** A restore point with its todo snapshot and manifest. */
+export interface RestorePoint extends RestorePointSummary {
+  /** The todo list at the turn's start, exactly as given to `beginTurn`. */
+  readonly todoSnapshot: unknown;
+  readonly manifest: TurnManifest;
+}
+
+/** Per-turn restore points of one database; see the package README for the contract. */
+export interface CheckpointStore {
+  beginTurn(input: BeginTurnInput): Promise<TurnCheckpoint>;
+  /** Completes a turn whose process died before `complete()` (core's crash recovery). */
+  completeTurn(sessionId: string, turnId: string): Promise<TurnManifest>;
+  listRestorePoints(sessionId: string): Promise<RestorePointSummary[]>;
+  getRestorePoint(sessionId: string, turnId: string): Promise<RestorePoint>;
+  /** The conflicts that would stop `undoFiles` now; empty when it can proceed. */
+  precheckUndo(sessionId: string, turnId: string): Promise<UndoConflict[]>;
+  /** Reverts `turnId` and every later turn not undone yet, or throws before changing anything. */
+  undoFiles(sessionId: string, turnId: string, options?: UndoOptions): Promise<UndoResult>;
+  /** Finishes undo batches whose process died (all sessions, or one). */
+  resumeInterruptedUndo(sessionId?: string, options?: UndoOptions): Promise<UndoResult[]>;
+  diff(sessionId: string, turnId: string, path: string): Promise<FileDiff>;
+  forkSession(parentSessionId: string, childSessionId: string, options?: ForkOptions): Promise<ForkResult>;
+  prune(options?: Partial<RetentionPolicy> & { readonly now?: number }): Promise<PruneResult>;
+}
+
+function summary(row: RestorePointRow): RestorePointSummary {
+  return {
+    restorePointId: `${row.session_id}/${row.turn_id}`,
+    sessionId: row.session_id,
+    turnId: row.turn_id,
+    sequence: Number(row.sequence),
+    workspaceRoot: row.workspace_root,
+    messageCount: Number(row.message_count),
+    eventSequence: Number(row.event_sequence),
+    createdAt: Number(row.created_at),
+    completedAt: row.completed_at === null ? null : Number(row.completed_at),
+    undone: row.undone_at !== null,
+    undoneAt: row.undone_at === null ? null : Number(row.undone_at),
+    bytes: Number(row.bytes),
+    forkedFromSessionId: row.forked_from_session_id,
+  };
+}
+
+function assertIdentifier(name: string, value: unknown): asserts value is string {
+  if (typeof value !== 'string' || value.length === 0) throw new TypeError(`${name} must be a non-empty string`);
+}
+
+function assertCount(name: string, value: unknown): asserts value is number {
+  if (!Number.isSafeInteger(value) || (value as number) < 0) throw new TypeError(`${name} must be a non-negative integer`);
+}
+
+/** Creates the checkpoint store over a database it does not own. */
+export function createCheckpointStore(options: CheckpointStoreOptions): CheckpointStore {
+  const db = options.db as Kysely<CheckpointTables>;
+  const now = options.now ?? Date.now;
+  const retention: RetentionPolicy = { ...DEFAULT_RETENTION, ...options.retention };
+
+  async function resume(sessionId: string | undefined, undoOptions: UndoOptions | undefined, failIfBusy: boolean): Promise<UndoResult[]> {
+    let query = db.selectFrom('checkpoint_restore_journal').selectAll().where('state', '=', 'applying').orderBy('created_at');
+    if (sessionId !== undefined) query = query.where('session_id', '=', sessionId);
+    const results: UndoResult[] = [];
+    for (const journal of await query.execute()) {
+      if (journalOwnerAlive(journal, now())) {
+        if (!failIfBusy) continue;
+        throw new CheckpointError('checkpoint_undo_in_progress', `Another process is undoing files of session ${journal.session_id}; retry when it finishes.`, { retryable: true });
+      }
+      if (await claimJournal(db, journal)) results.push(await applyJournal(db, now, journal, true, undoOptions));
+    }
+    return results;
+  }
+
+  return {
+    async beginTurn(input) {
+      for (const name of ['sessionId', 'turnId', 'workspaceRoot'] as const) assertIdentifier(name, input[name]);
+      assertCount('messageCount', input.messageCount);
+      assertCount('eventSequence', input.eventSequence);
+      const todoSnapshot = JSON.stringify(input.todoSnapshot ?? null);
+      await writeTransaction(db, async (transaction) => {
+        const existing = await transaction
+          .selectFrom('checkpoint_restore_point')
+          .select('turn_id')
+          .where('session_id', '=', input.sessionId)
+          .where('turn_id', '=', input.turnId)
+          .executeTakeFirst();
+        if (existing !== undefined) {
+          throw new CheckpointError('checkpoint_turn_exists', `Session ${input.sessionId} already has a restore point for turn ${input.turnId}; every turn needs a new id.`);
+        }
+        const last = await transaction
+          .selectFrom('checkpoint_restore_point')
+          .select((expression) => expression.fn.max('sequence').as('sequence'))
+          .where('session_id', '=', input.sessionId)
+          .executeTakeFirst();
+        await transaction
+          .insertInto('checkpoint_restore_point')
+          .values({
+            session_id: input.sessionId,
+            turn_id: input.turnId,
+            sequence: Number(last?.sequence ?? 0) + 1,
+            workspace_root: input.workspaceRoot,
+            message_count: input.messageCount,
+            event_sequence: input.eventSequence,
+            todo_snapshot: todoSnapshot,
+            created_at: now(),
+            completed_at: null,
+            undone_at: null,
+            bytes: 0,
+            forked_from_session_id: null,
+          })
+          .execute();
+      });
+      return new RecordingTurn(db, now, input.sessionId, input.turnId, input.workspaceRoot);
+    },
+
+    async completeTurn(sessionId, turnId) {
+      const point = await requireRestorePoint(db, sessionId, turnId);
+      return completeTurn(db, now, sessionId, turnId, point.workspace_root);
+    },
+
+    async listRestorePoints(sessionId) {
+      const rows = await db.selectFrom('checkpoint_restore_point').selectAll().where('session_id', '=', sessionId).orderBy('sequence', 'asc').execute();
+      return rows.map(summary);
+    },
+
+    async getRestorePoint(sessionId, turnId) {
+      const row = await requireRestorePoint(db, sessionId, turnId);
+      const changes = await db.selectFrom('checkpoint_file_change').selectAll().where('session_id', '=', sessionId).where('turn_id', '=', turnId).execute();
+      return { ...summary(row), todoSnapshot: JSON.parse(row.todo_snapshot) as unknown, manifest: buildManifest(sessionId, turnId, changes) };
+    },
+
+    async precheckUndo(sessionId, turnId) {
+      return [...(await planUndo(db, sessionId, turnId)).conflicts];
+    },
+
+    async undoFiles(sessionId, turnId, undoOptions) {
+      // A batch a killed process left behind is finished first; if it was this very undo, that is the retry.
+      const finished = await resume(sessionId, undoOptions, true);
+      const retried = finished.find((result) => result.turnId === turnId);
+      if (retried !== undefined) return retried;
+      const plan = await planUndo(db, sessionId, turnId);
+      if (plan.conflicts.length > 0) throw new CheckpointConflictError(plan.conflicts);
+      const journalId = await startJournal(db, now(), plan);
+      const journal = await db.selectFrom('checkpoint_restore_journal').selectAll().where('journal_id', '=', journalId).executeTakeFirstOrThrow();
+      return applyJournal(db, now, journal, false, undoOptions);
+    },
+
+    resumeInterruptedUndo(sessionId, undoOptions) {
+      return resume(sessionId, undoOptions, false);
+    },
+
+    diff(sessionId, turnId, path) {
+      return diffFile(db, sessionId, turnId, path);
+    },
+
+    forkSession(parentSessionId, childSessionId, forkOptions) {
+      return forkSession(db, parentSessionId, childSessionId, forkOptions);
+    },
+
+    prune(pruneOptions = {}) {
+      const { now: at, ...overrides } = pruneOptions;
+      return pruneCheckpoints(db, { ...retention, ...overrides }, at ?? now());
+    },
+  };
+}

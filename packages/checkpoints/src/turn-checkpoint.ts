@@ -1,0 +1,220 @@
+import type { Kysely } from 'kysely';
+import type { FileChangeRecorder, FilePostimage, FilePreimage } from '@clawsmith/tool-protocol';
+import { getBlob, putBlob } from './blob-store.js';
+import { CheckpointError } from './checkpoint-errors.js';
+import type { CheckpointTables, FileChangeRow } from './checkpoint-schema.js';
+import { assertWorkspacePath, inspectPath, sha256Hex } from './file-state.js';
+import { decodeText, lineStats } from './line-diff.js';
+import { buildManifest, type TurnManifest } from './turn-manifest.js';
+import { writeTransaction } from './write-transaction.js';
+
+/** What core hands over at the start of a turn; kept with the restore point. */
+export interface BeginTurnInput {
+  readonly sessionId: string;
+  readonly turnId: string;
+  /** Absolute path of the workspace the turn's tools write in. */
+  readonly workspaceRoot: string;
+  /** Number of session messages before the turn. */
+  readonly messageCount: number;
+  /** Sequence number of the last session event before the turn. */
+  readonly eventSequence: number;
+  /** The todo list at the start of the turn; opaque JSON to this package. */
+  readonly todoSnapshot: unknown;
+}
+
+/** The checkpoint of a running turn: hand `recorder` to the tools, then `complete()` at turn end. */
+export interface TurnCheckpoint {
+  /** Opaque id of the restore point (`sessionId/turnId`). */
+  readonly restorePointId: string;
+  readonly sessionId: string;
+  readonly turnId: string;
+  /** The tool-protocol port; keeps the first pre-image and the latest post-image of each path. */
+  readonly recorder: FileChangeRecorder;
+  /** Ends the turn: computes the manifest (paths and statistics) and marks the point complete. */
+  complete(): Promise<TurnManifest>;
+}
+
+const SHA256_PATTERN = /^[0-9a-f]{64}$/;
+/** Bodies kept in memory between recording and `complete()` so it need not read them back. */
+const BODY_CACHE_BYTES = 32 * 1024 * 1024;
+
+/** Recorder and completion of one turn, bound to the store's database. */
+export class RecordingTurn implements TurnCheckpoint {
+  readonly restorePointId: string;
+  readonly recorder: FileChangeRecorder;
+  private readonly recorded = new Set<string>();
+  private readonly bodies = new Map<string, Buffer>();
+  private cachedBytes = 0;
+  private completed: Promise<TurnManifest> | undefined;
+
+  constructor(
+    private readonly db: Kysely<CheckpointTables>,
+    private readonly now: () => number,
+    readonly sessionId: string,
+    readonly turnId: string,
+    private readonly workspaceRoot: string,
+  ) {
+    this.restorePointId = `${sessionId}/${turnId}`;
+    this.recorder = {
+      beforeChange: (path, preimage) => this.beforeChange(path, preimage),
+      afterChange: (path, postimage) => this.afterChange(path, postimage),
+    };
+  }
+
+  private assertOpen(path: string): void {
+    assertWorkspacePath(path);
+    if (this.completed !== undefined) {
+      throw new CheckpointError('checkpoint_turn_completed', `Turn ${this.turnId} is complete; record ${path} in the checkpoint of the turn that changes it.`);
+    }
+  }
+
+  private remember(sha256: string, content: Buffer): void {
+    if (this.bodies.has(sha256) || this.cachedBytes + content.byteLength > BODY_CACHE_BYTES) return;
+    this.bodies.set(sha256, content);
+    this.cachedBytes += content.byteLength;
+  }
+
+  private async beforeChange(path: string, preimage: FilePreimage): Promise<void> {
+    this.assertOpen(path);
+    if (this.recorded.has(path)) return;
+    const ordinal = this.recorded.size;
+    const base = { session_id: this.sessionId, turn_id: this.turnId, path, ordinal, after_stored: 0, binary: 0 };
+    if (preimage.state === 'file') {
+      const content = Buffer.from(preimage.content.buffer, preimage.content.byteOffset, preimage.content.byteLength);
+      const sha256 = sha256Hex(content);
+      await writeTransaction(this.db, async (transaction) => {
+        await putBlob(transaction, sha256, content, this.now());
+        await transaction
+          .insertInto('checkpoint_file_change')
+          .values({ ...base, before_state: 'file', before_sha256: sha256, before_mode: preimage.mode & 0o7777, before_bytes: content.byteLength })
+          .onConflict((conflict) => conflict.columns(['session_id', 'turn_id', 'path']).doNothing())
+          .execute();
+      });
+      this.remember(sha256, Buffer.from(content));
+    } else {
+      await this.db
+        .insertInto('checkpoint_file_change')
+        .values({ ...base, before_state: 'absent' })
+        .onConflict((conflict) => conflict.columns(['session_id', 'turn_id', 'path']).doNothing())
+        .execute();
+    }
+    this.recorded.add(path);
+  }
+
+  private async afterChange(path: string, postimage: FilePostimage): Promise<void> {
+    this.assertOpen(path);
+    if (!this.recorded.has(path)) {
+      throw new CheckpointError(
+        'checkpoint_missing_preimage',
+        `No pre-image was recorded for ${path} in turn ${this.turnId}; call beforeChange before writing so the change can be undone.`,
+      );
+    }
+    const where = (transaction: Kysely<CheckpointTables>) =>
+      transaction
+        .updateTable('checkpoint_file_change')
+        .where('session_id', '=', this.sessionId)
+        .where('turn_id', '=', this.turnId)
+        .where('path', '=', path);
+    if (postimage.state === 'absent') {
+      await where(this.db).set({ after_state: 'absent', after_sha256: null, after_bytes: null, after_stored: 0 }).execute();
+      return;
+    }
+    if (!SHA256_PATTERN.test(postimage.sha256)) {
+      throw new CheckpointError('checkpoint_invalid_path', `The post-write hash of ${path} must be 64 lowercase hex digits (SHA-256).`);
+    }
+    // Keep the written bytes when the file still holds them, so diffs and statistics never
+    // depend on what the workspace holds later.
+    const { found, file } = inspectPath(this.workspaceRoot, path);
+    if (file !== undefined && found.state === 'file' && found.sha256 === postimage.sha256) {
+      await writeTransaction(this.db, async (transaction) => {
+        await putBlob(transaction, postimage.sha256, file.content, this.now());
+        await where(transaction)
+          .set({ after_state: 'file', after_sha256: postimage.sha256, after_bytes: file.content.byteLength, after_stored: 1 })
+          .execute();
+      });
+      this.remember(postimage.sha256, file.content);
+    } else {
+      await where(this.db).set({ after_state: 'file', after_sha256: postimage.sha256, after_bytes: null, after_stored: 0 }).execute();
+    }
+  }
+
+  complete(): Promise<TurnManifest> {
+    this.completed ??= completeTurn(this.db, this.now, this.sessionId, this.turnId, this.workspaceRoot, (sha256) => this.bodies.get(sha256));
+    return this.completed;
+  }
+}
+
+/**
+ * Completes a turn: settles paths whose tool never reported a result (from what the disk holds),
+ * computes line statistics and marks the restore point complete. Idempotent.
+ */
+export async function completeTurn(
+  db: Kysely<CheckpointTables>,
+  now: () => number,
+  sessionId: string,
+  turnId: string,
+  workspaceRoot: string,
+  cached: (sha256: string) => Buffer | undefined = () => undefined,
+): Promise<TurnManifest> {
+  const rows = await db.selectFrom('checkpoint_file_change').selectAll().where('session_id', '=', sessionId).where('turn_id', '=', turnId).execute();
+  const body = async (sha256: string | null) => (sha256 === null ? undefined : (cached(sha256) ?? (await getBlob(db, sha256))));
+  const settled: FileChangeRow[] = [];
+  const dropped: string[] = [];
+  const newBlobs: Array<[string, Buffer]> = [];
+  for (const original of rows) {
+    let row = { ...original };
+    if (row.after_state === null) {
+      // The tool announced a change and never reported its result: trust only what is on disk.
+      const { found, file } = inspectPath(workspaceRoot, row.path);
+      if (found.state === row.before_state && (found.state === 'absent' || (found.state === 'file' && found.sha256 === row.before_sha256))) {
+        dropped.push(row.path);
+        continue;
+      }
+      if (found.state === 'file' && file !== undefined) {
+        newBlobs.push([found.sha256, file.content]);
+        row = { ...row, after_state: 'file', after_sha256: found.sha256, after_bytes: file.content.byteLength, after_stored: 1 };
+      } else {
+        row = { ...row, after_state: found.state === 'absent' ? 'absent' : 'unknown' };
+      }
+    }
+    const before = row.before_state === 'file' ? await body(row.before_sha256) : Buffer.alloc(0);
+    const after =
+      row.after_state === 'absent' ? Buffer.alloc(0) : Number(row.after_stored) === 1 ? (newBlobs.find(([sha]) => sha === row.after_sha256)?.[1] ?? (await body(row.after_sha256))) : undefined;
+    const beforeText = before === undefined ? undefined : decodeText(before);
+    const afterText = after === undefined ? undefined : decodeText(after);
+    const binary = (before !== undefined && beforeText === undefined) || (after !== undefined && afterText === undefined);
+    const stats = beforeText !== undefined && afterText !== undefined ? lineStats(beforeText, afterText) : undefined;
+    settled.push({ ...row, binary: binary ? 1 : 0, lines_added: stats?.linesAdded ?? null, lines_removed: stats?.linesRemoved ?? null });
+  }
+  const bytes = settled.reduce((total, row) => total + Number(row.before_bytes ?? 0) + Number(row.after_bytes ?? 0), 0);
+  await writeTransaction(db, async (transaction) => {
+    for (const [sha256, content] of newBlobs) await putBlob(transaction, sha256, content, now());
+    for (const path of dropped) {
+      await transaction.deleteFrom('checkpoint_file_change').where('session_id', '=', sessionId).where('turn_id', '=', turnId).where('path', '=', path).execute();
+    }
+    for (const row of settled) {
+      await transaction
+        .updateTable('checkpoint_file_change')
+        .set({
+          after_state: row.after_state,
+          after_sha256: row.after_sha256,
+          after_bytes: row.after_bytes,
+          after_stored: row.after_stored,
+          lines_added: row.lines_added,
+          lines_removed: row.lines_removed,
+          binary: row.binary,
+        })
+        .where('session_id', '=', sessionId)
+        .where('turn_id', '=', turnId)
+        .where('path', '=', row.path)
+        .execute();
+    }
+    await transaction
+      .updateTable('checkpoint_restore_point')
+      .set((expression) => ({ bytes, completed_at: expression.fn.coalesce('completed_at', expression.val(now())) }))
+      .where('session_id', '=', sessionId)
+      .where('turn_id', '=', turnId)
+      .execute();
+  });
+  return buildManifest(sessionId, turnId, settled);
+}

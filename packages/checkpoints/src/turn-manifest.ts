@@ -1,0 +1,75 @@
+import type { FileChangeRow } from './checkpoint-schema.js';
+
+/** How a turn changed one path, judged from its first pre-image and latest post-image. */
+export type FileChangeKind = 'created' | 'modified' | 'deleted' | 'unchanged';
+
+/** One changed path of a turn: numbers only, never file bodies. */
+export interface ManifestFile {
+  /** Workspace-relative path with `/` separators. */
+  readonly path: string;
+  readonly change: FileChangeKind;
+  /** Size before the turn; null when the path was absent. */
+  readonly bytesBefore: number | null;
+  /** Size after the turn; null when absent or when the tool's result was not readable. */
+  readonly bytesAfter: number | null;
+  /** Lines added; null when unknown (binary or unreadable result). */
+  readonly linesAdded: number | null;
+  /** Lines removed; null when unknown. */
+  readonly linesRemoved: number | null;
+  /** Whether either side is binary (a NUL byte or invalid UTF-8). */
+  readonly binary: boolean;
+}
+
+/** What a turn changed: the paths with their statistics and the totals. */
+export interface TurnManifest {
+  readonly sessionId: string;
+  readonly turnId: string;
+  /** In the order the turn first touched them. */
+  readonly files: readonly ManifestFile[];
+  readonly totals: {
+    readonly files: number;
+    readonly linesAdded: number;
+    readonly linesRemoved: number;
+    readonly bytesBefore: number;
+    readonly bytesAfter: number;
+  };
+}
+
+function changeKind(row: FileChangeRow): FileChangeKind {
+  const after = row.after_state ?? 'unknown';
+  if (row.before_state === 'absent') return after === 'absent' ? 'unchanged' : 'created';
+  if (after === 'absent') return 'deleted';
+  return after === 'file' && row.after_sha256 === row.before_sha256 ? 'unchanged' : 'modified';
+}
+
+const numberOrNull = (value: number | string | null): number | null => (value === null ? null : Number(value));
+
+/** Builds the manifest of one turn from its change rows. */
+export function buildManifest(sessionId: string, turnId: string, rows: readonly FileChangeRow[]): TurnManifest {
+  const files = [...rows]
+    .sort((left, right) => Number(left.ordinal) - Number(right.ordinal))
+    .map(
+      (row): ManifestFile => ({
+        path: row.path,
+        change: changeKind(row),
+        bytesBefore: numberOrNull(row.before_bytes),
+        bytesAfter: numberOrNull(row.after_bytes),
+        linesAdded: numberOrNull(row.lines_added),
+        linesRemoved: numberOrNull(row.lines_removed),
+        binary: Number(row.binary) === 1,
+      }),
+    );
+  const sum = (pick: (file: ManifestFile) => number | null) => files.reduce((total, file) => total + (pick(file) ?? 0), 0);
+  return {
+    sessionId,
+    turnId,
+    files,
+    totals: {
+      files: files.length,
+      linesAdded: sum((file) => file.linesAdded),
+      linesRemoved: sum((file) => file.linesRemoved),
+      bytesBefore: sum((file) => file.bytesBefore),
+      bytesAfter: sum((file) => file.bytesAfter),
+    },
+  };
+}
