@@ -23,7 +23,8 @@ export function isLocalBaseURL(baseURL: string): boolean {
   if (hostname === 'localhost' || hostname.endsWith('.localhost') || hostname.endsWith('.local')) return true;
   if (hostname === '::1' || hostname === 'host.docker.internal' || hostname === '0.0.0.0') return true;
   if (/^(fc|fd)[0-9a-f]{2}:/.test(hostname)) return true;
-  return PRIVATE_IPV4.some((pattern) => pattern.test(hostname));
+  // The URL parser has already normalised IPv4 forms such as `2130706433` to dotted quads.
+  return /^\d{1,3}(\.\d{1,3}){3}$/.test(hostname) && PRIVATE_IPV4.some((pattern) => pattern.test(hostname));
 }
 
 /** What an adapter needs to find its key and base URL. */

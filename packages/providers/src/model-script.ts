@@ -1,5 +1,6 @@
 import { ClawsmithError } from '@clawsmith/tool-protocol';
 import { z } from 'zod';
+import { findJsonSyntaxError } from './json-syntax-error.js';
 
 const toolCallSchema = z.strictObject({
   id: z.string().min(1).optional(),
@@ -81,14 +82,12 @@ export function parseModelScript(text: string, sourceName = 'script'): ModelScri
   try {
     value = JSON.parse(body);
   } catch (error) {
-    const detail = error instanceof Error ? error.message : String(error);
-    const offset = /at position (\d+)/.exec(detail)?.[1];
-    const { line, column } = lineAndColumn(body, offset === undefined ? body.length : Number(offset));
-    const reason = detail.replace(/ in JSON at position \d+.*$/s, '').replace(/^Unexpected end of JSON input$/, 'the JSON ends too early');
+    const located = findJsonSyntaxError(body) ?? { offset: body.length, reason: error instanceof Error ? error.message : String(error) };
+    const { line, column } = lineAndColumn(body, located.offset);
     throw new ModelScriptError(
       'invalid_script',
       sourceName,
-      `${sourceName}:${line}:${column}: not valid JSON: ${reason}. Fix the syntax there. ${FORMAT_HINT}`,
+      `${sourceName}:${line}:${column}: not valid JSON: ${located.reason}. Fix the syntax there. ${FORMAT_HINT}`,
       { kind: 'position', line, column },
       error,
     );
