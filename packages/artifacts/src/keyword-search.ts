@@ -1,0 +1,185 @@
+import { closeSync, openSync } from 'node:fs';
+import { Script, createContext } from 'node:vm';
+import type { ArtifactReadLimits } from './artifact-limits.js';
+import { InvalidArtifactRangeError, InvalidSearchPatternError } from './artifact-errors.js';
+import { readAt } from './content-files.js';
+import { seekLine } from './range-reads.js';
+import { SearchCollector, type SearchLine } from './search-collector.js';
+
+const NEWLINE = 0x0a;
+const SCAN_BLOCK = 1024 * 1024;
+
+/** A keyword search: a literal (default) or a regular expression, tested line by line. */
+export interface SearchOptions {
+  readonly pattern: string;
+  /** Treat `pattern` as a JavaScript regular expression. Default false (literal text). */
+  readonly regex?: boolean;
+  readonly ignoreCase?: boolean;
+  /** Matches to return; default `limits.defaultMatches`, at most `limits.maxMatches`. */
+  readonly maxMatches?: number;
+  /** Lines of context before and after each match; default 0, at most `limits.maxContextLines`. */
+  readonly contextLines?: number;
+  /** First line to search (1-based); default 1. Continue a search with the `nextLine` it gave. */
+  readonly fromLine?: number;
+}
+
+/** Why a search ended. */
+export type SearchStop = 'end' | 'maxMatches' | 'scanLimit' | 'timeLimit' | 'outputLimit';
+
+/** The outcome of a search, with where a continued search should start. */
+export interface SearchResult {
+  /** Matching lines and their context, in order. */
+  readonly lines: readonly SearchLine[];
+  readonly matchCount: number;
+  readonly fromLine: number;
+  /** The last line searched. */
+  readonly lastLine: number;
+  /** Where to continue (`fromLine`), when the search stopped before the end. */
+  readonly nextLine?: number;
+  readonly stoppedBy: SearchStop;
+  readonly scannedBytes: number;
+  /** Lines longer than `limits.searchLineBytes`, searched only in their beginning. */
+  readonly longLines: number;
+  readonly lineCount: number;
+  readonly byteLength: number;
+  /** True when `maxMatches` or `contextLines` asked for more than the caps and were cut. */
+  readonly capped: boolean;
+}
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
+
+/** Compiles the matcher; a literal becomes an escaped expression only when case is ignored. */
+function compileMatcher(options: SearchOptions, limits: ArtifactReadLimits): (line: string) => number {
+  const { pattern } = options;
+  if (typeof pattern !== 'string' || pattern.length === 0) throw new InvalidSearchPatternError('The search pattern is empty; give the text to look for.');
+  if (pattern.length > limits.maxPatternLength) {
+    throw new InvalidSearchPatternError(`The search pattern has ${pattern.length} characters; use at most ${limits.maxPatternLength}.`);
+  }
+  if (!options.regex && !options.ignoreCase) return (line) => line.indexOf(pattern);
+  let expression: RegExp;
+  try {
+    expression = new RegExp(options.regex ? pattern : escapeRegExp(pattern), options.ignoreCase ? 'i' : '');
+  } catch (error) {
+    throw new InvalidSearchPatternError(
+      `The pattern is not a valid JavaScript regular expression (${(error as Error).message}). Fix it, or search for literal text with regex: false.`,
+      error,
+    );
+  }
+  return (line) => line.search(expression);
+}
+
+function requireWhole(name: string, value: number | undefined, minimum: number): void {
+  if (value !== undefined && (!Number.isSafeInteger(value) || value < minimum)) {
+    throw new InvalidArtifactRangeError(`${name} must be a whole number of at least ${minimum}; got ${String(value)}.`);
+  }
+}
+
+/**
+ * Searches the stored bytes line by line from `fromLine`. The work is bounded three ways: bytes
+ * scanned (`searchScanBytes`), bytes of one line (`searchLineBytes`), and time spent matching
+ * (`searchTimeMs`). Matching runs inside a `vm` script with a timeout, which V8 enforces even in
+ * the middle of a backtracking regular expression, so `(a+)+$` cannot hang the process.
+ */
+export async function searchContent(
+  path: string,
+  totals: { byteLength: number; lineCount: number },
+  mark: { lineNumber: number; byteOffset: number },
+  options: SearchOptions,
+  limits: ArtifactReadLimits,
+): Promise<SearchResult> {
+  const matcher = compileMatcher(options, limits);
+  requireWhole('maxMatches', options.maxMatches, 1);
+  requireWhole('contextLines', options.contextLines, 0);
+  requireWhole('fromLine', options.fromLine, 1);
+  const maxMatches = Math.min(options.maxMatches ?? limits.defaultMatches, limits.maxMatches);
+  const contextLines = Math.min(options.contextLines ?? 0, limits.maxContextLines);
+  const capped = (options.maxMatches ?? 0) > limits.maxMatches || (options.contextLines ?? 0) > limits.maxContextLines;
+  const fromLine = options.fromLine ?? 1;
+  const { byteLength, lineCount } = totals;
+  const collector = new SearchCollector(matcher, { maxMatches, contextLines, maxOutput: limits.maxBytes, maxLineCharacters: limits.maxLineCharacters });
+  const base = { fromLine, lineCount, byteLength, capped };
+  const descriptor = openSync(path, 'r');
+  try {
+    const start = fromLine <= lineCount ? seekLine(descriptor, byteLength, mark, fromLine) : undefined;
+    if (start === undefined) {
+      return { ...base, lines: [], matchCount: 0, lastLine: fromLine - 1, stoppedBy: 'end', scannedBytes: 0, longLines: 0 };
+    }
+    const context = createContext({ task: undefined as undefined | (() => void) });
+    const runner = new Script('task()');
+    const deadline = Date.now() + limits.searchTimeMs;
+    let position = start;
+    let lineNumber = fromLine;
+    let partial: Buffer[] = [];
+    let partialLength = 0;
+    let longLines = 0;
+    let stoppedBy: SearchStop = 'end';
+    const lines: { text: string; cut: boolean }[] = [];
+    const finishLine = (): void => {
+      const cut = partialLength > limits.searchLineBytes;
+      if (cut) longLines += 1;
+      const bytes = Buffer.concat(partial);
+      lines.push({ text: (cut ? bytes.subarray(0, limits.searchLineBytes) : bytes).toString('utf8'), cut });
+      partial = [];
+      partialLength = 0;
+    };
+    while (position < byteLength && stoppedBy === 'end') {
+      if (position - start >= limits.searchScanBytes) { stoppedBy = 'scanLimit'; break; }
+      const block = readAt(descriptor, position, Math.min(SCAN_BLOCK, byteLength - position));
+      if (block.length === 0) break;
+      position += block.length;
+      let lineStart = 0;
+      for (let index = block.indexOf(NEWLINE); index !== -1; index = block.indexOf(NEWLINE, lineStart)) {
+        keepPart(block.subarray(lineStart, index));
+        finishLine();
+        lineStart = index + 1;
+      }
+      if (lineStart < block.length) {
+        keepPart(block.subarray(lineStart));
+        if (position >= byteLength) finishLine();
+      }
+      const batch = lines.splice(0);
+      const remaining = deadline - Date.now();
+      if (remaining <= 0) { stoppedBy = 'timeLimit'; lineNumber = collector.nextLine ?? lineNumber; break; }
+      context.task = () => {
+        for (const line of batch) {
+          if (!collector.feed(lineNumber, line.text, line.cut)) break;
+          lineNumber += 1;
+        }
+      };
+      try {
+        runner.runInContext(context, { timeout: Math.max(1, remaining) });
+      } catch (error) {
+        if ((error as { code?: string }).code !== 'ERR_SCRIPT_EXECUTION_TIMEOUT') throw error;
+        stoppedBy = 'timeLimit';
+        lineNumber += 1; // the line that was too slow is given up
+        break;
+      }
+      if (collector.stoppedBy) { stoppedBy = collector.stoppedBy; break; }
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+    if (stoppedBy === 'end' && collector.stoppedBy) stoppedBy = collector.stoppedBy;
+    const nextLine = stoppedBy === 'end' ? undefined : collector.nextLine ?? lineNumber;
+    return {
+      ...base,
+      lines: collector.lines,
+      matchCount: collector.matchCount,
+      lastLine: (nextLine ?? lineNumber) - 1,
+      ...(nextLine !== undefined && nextLine <= lineCount ? { nextLine } : {}),
+      stoppedBy,
+      scannedBytes: position - start,
+      longLines,
+    };
+
+    function keepPart(part: Buffer): void {
+      const room = limits.searchLineBytes + 1 - partialLength;
+      if (room <= 0) return;
+      const kept = part.length > room ? part.subarray(0, room) : part;
+      partial.push(kept);
+      partialLength += kept.length;
+    }
+  } finally {
+    closeSync(descriptor);
+  }
+}
