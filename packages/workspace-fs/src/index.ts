@@ -1,5 +1,18 @@
-// Everything exported here is the public API of @clawsmith/workspace-fs.
-// This package's contract is not built yet (see README.md); it exports only its status.
+// Everything exported here is the public API of @clawsmith/workspace-fs; the surface is pinned
+// by public-surface.test.ts. A change to this list is a deliberate change with a changeset.
 
-/** Whether this package's contract is built. Until it is, nothing else is exported. */
-export const packageStatus = 'planned' as const;
+export { createWorkspaceTools } from './create-workspace-tools.js';
+export type { WorkspaceToolsOptions } from './tool-options.js';
+export { DEFAULT_SKIPPED_FOLDERS } from './tool-options.js';
+
+export type { WorkspaceLimits } from './workspace-limits.js';
+export { DEFAULT_WORKSPACE_LIMITS } from './workspace-limits.js';
+
+export type { ResolveWorkspacePathOptions, WorkspacePath } from './path-boundary.js';
+export { isInsideFolder, resolveWorkspacePath, resolveWorkspaceRoot } from './path-boundary.js';
+
+export type { ProtectedPathMatcher } from './protected-paths.js';
+export { DEFAULT_PROTECTED_PATHS, createProtectedPathMatcher, isProtectedPath } from './protected-paths.js';
+
+export type { WorkspaceFsErrorCode, WorkspaceFsErrorOptions } from './workspace-fs-error.js';
+export { ProtectedPathError, WORKSPACE_FS_ERROR_CODES, WorkspaceBoundaryError, WorkspaceFsError } from './workspace-fs-error.js';

@@ -1,0 +1,28 @@
+import type { AnyToolDefinition } from '@clawsmith/tool-protocol';
+import { createDeleteFileTool } from './delete-file-tool.js';
+import { createEditFileTool } from './edit-file-tool.js';
+import { createGlobFilesTool } from './glob-files-tool.js';
+import { createReadFileTool } from './read-file-tool.js';
+import { createRenameFileTool } from './rename-file-tool.js';
+import { createSearchFilesTool } from './search-files-tool.js';
+import { resolveToolOptions, type WorkspaceToolsOptions } from './tool-options.js';
+import { createWriteFileTool } from './write-file-tool.js';
+
+/**
+ * The seven workspace file tools, in this order: `read_file`, `search_files`, `glob_files`,
+ * `edit_file`, `write_file`, `rename_file`, `delete_file`. Every path goes through the
+ * workspace boundary; write tools also refuse protected paths, call `assertAuthorized` first
+ * and report each change through `context.fileChanges`. Throws a `TypeError` on invalid limits.
+ */
+export function createWorkspaceTools(options: WorkspaceToolsOptions = {}): AnyToolDefinition[] {
+  const resolved = resolveToolOptions(options);
+  return [
+    createReadFileTool(resolved),
+    createSearchFilesTool(resolved),
+    createGlobFilesTool(resolved),
+    createEditFileTool(resolved),
+    createWriteFileTool(resolved),
+    createRenameFileTool(resolved),
+    createDeleteFileTool(resolved),
+  ];
+}

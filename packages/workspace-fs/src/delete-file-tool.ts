@@ -1,0 +1,46 @@
+import { lstatSync, unlinkSync } from 'node:fs';
+import { assertAuthorized, defineTool, toolSuccess } from '@clawsmith/tool-protocol';
+import { z } from 'zod';
+import { recordAfterChange, recordBeforeChange } from './file-change-recording.js';
+import { assertRegularFile, readWholeFile, sameFile } from './regular-file.js';
+import type { ResolvedToolOptions } from './tool-options.js';
+import { assertNotSymlink, resolveWritablePath } from './writable-path.js';
+import { WORKSPACE_FS_ERROR_CODES, WorkspaceFsError } from './workspace-fs-error.js';
+
+const deleteInput = z.strictObject({
+  path: z.string().describe('Path of the regular file to delete, relative to the workspace. Folders are never deleted.'),
+});
+
+/** Builds `delete_file`: deletes one regular file (never a folder), recording it for undo. */
+export function createDeleteFileTool(options: ResolvedToolOptions) {
+  const { limits } = options;
+  return defineTool({
+    name: 'delete_file',
+    description: `Delete one regular file in the workspace (at most ${limits.recordBytes} bytes, kept for undo). Folders and symlinks are never deleted.`,
+    risk: 'workspace-write',
+    capabilities: ['filesystem.write'],
+    concurrencySafe: false,
+    inputSchema: deleteInput,
+    summarize: (input) => `delete ${input.path}`,
+    async execute(input, context) {
+      assertAuthorized(context, 'delete_file');
+      const path = resolveWritablePath(options, context, input.path);
+      assertNotSymlink(path, 'delete');
+      assertRegularFile(path, 'delete');
+      const { content, stats } = readWholeFile(path, 'delete', limits.recordBytes);
+      await recordBeforeChange(context, path.relative, { state: 'file', content, mode: stats.mode & 0o7777 });
+      const current = lstatSync(path.real);
+      if (!sameFile(current, stats) || current.mtimeMs !== stats.mtimeMs || current.size !== stats.size) {
+        throw new WorkspaceFsError(WORKSPACE_FS_ERROR_CODES.fileChanged, `${path.relative} changed while the tool ran; nothing was deleted. Re-read it and try again.`, {
+          path: path.requested,
+          retryable: true,
+        });
+      }
+      unlinkSync(path.real);
+      await recordAfterChange(context, path.relative, { state: 'absent' });
+      return toolSuccess(`Deleted ${path.relative} (${content.length} bytes).`, {
+        display: { kind: 'diff', title: `Deleted ${path.relative}`, fields: [{ label: 'bytes', value: String(content.length) }] },
+      });
+    },
+  });
+}

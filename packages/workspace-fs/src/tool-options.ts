@@ -1,0 +1,37 @@
+import type { ToolExecutionContext } from '@clawsmith/tool-protocol';
+import { createProtectedPathMatcher, type ProtectedPathMatcher } from './protected-paths.js';
+import { resolveLimits, type WorkspaceLimits } from './workspace-limits.js';
+
+/** Folders that search and glob skip unless configured otherwise. */
+export const DEFAULT_SKIPPED_FOLDERS: readonly string[] = Object.freeze(['node_modules', '.git', 'dist', 'coverage']);
+
+/** Options of `createWorkspaceTools`. */
+export interface WorkspaceToolsOptions {
+  /** The workspace folder; when omitted, each call uses `context.workspaceRoot`. */
+  readonly workspaceRoot?: string;
+  /** Overrides of the contract's default limits. */
+  readonly limits?: Partial<WorkspaceLimits>;
+  /** Folder names that search and glob skip, added to node_modules, .git, dist and coverage. */
+  readonly skippedFolders?: readonly string[];
+  /** Globs that write tools refuse, added to the default protected paths. */
+  readonly protectedPaths?: readonly string[];
+}
+
+/** The options every tool works with, resolved once. */
+export interface ResolvedToolOptions {
+  readonly limits: WorkspaceLimits;
+  readonly skippedFolders: ReadonlySet<string>;
+  readonly protectedPaths: ProtectedPathMatcher;
+  rootFor(context: ToolExecutionContext): string;
+}
+
+/** Resolves {@link WorkspaceToolsOptions} once, at tool construction. */
+export function resolveToolOptions(options: WorkspaceToolsOptions = {}): ResolvedToolOptions {
+  const configuredRoot = options.workspaceRoot;
+  return {
+    limits: resolveLimits(options.limits),
+    skippedFolders: new Set([...DEFAULT_SKIPPED_FOLDERS, ...(options.skippedFolders ?? [])]),
+    protectedPaths: createProtectedPathMatcher(options.protectedPaths ?? []),
+    rootFor: (context) => configuredRoot ?? context.workspaceRoot,
+  };
+}
