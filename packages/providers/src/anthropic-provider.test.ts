@@ -189,6 +189,16 @@ describe('createAnthropicProvider', () => {
     ]);
   });
 
+  it.each([
+    ['max_tokens', 'length'],
+    ['refusal', 'error'],
+    ['stop_sequence', 'stop'],
+  ])('maps stop_reason %s to %s', async (wireReason, reason) => {
+    const wire = await serve((_request, response) => streamEvents(response, [messageStart, messageDelta(wireReason, 3), messageStop]));
+    const provider = createAnthropicProvider({ model: 'claude-test', apiKey: 'sk-ant-test', baseURL: wire.baseURL });
+    expect((await collectModelResponse(provider.stream(request()))).finishReason).toBe(reason);
+  });
+
   it('refuses a stream whose data is not JSON as a protocol error', async () => {
     const wire = await serve((_request, response) => streamEvents(response, [messageStart, textStart(0), ['content_block_delta', '{"type": "content_block_delta", "index": 0, "delta": {']]));
     const provider = createAnthropicProvider({ model: 'claude-test', apiKey: 'sk-ant-test', baseURL: wire.baseURL });

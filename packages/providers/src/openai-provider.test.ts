@@ -113,6 +113,41 @@ describe('createOpenAIProvider', () => {
     });
   });
 
+  it('splits whole calls that a local server sends each at index 0 by their ids', async () => {
+    const wire = await serve((_request, response) =>
+      streamChunks(response, [
+        chunk({ tool_calls: [{ index: 0, id: 'call_x', type: 'function', function: { name: 'read_file', arguments: '{"path":"x"}' } }] }),
+        chunk({ tool_calls: [{ index: 0, id: 'call_y', type: 'function', function: { name: 'read_file', arguments: '{"path":"y"}' } }] }),
+        chunk({}, 'stop'),
+      ]),
+    );
+    const provider = createOpenAIProvider({ model: 'qwen3:8b', apiKey: 'k', baseURL: wire.baseURL });
+    const response = await collectModelResponse(provider.stream(request()));
+    expect(response.toolCalls.map((call) => [call.id, call.argumentsText])).toEqual([
+      ['call_x', '{"path":"x"}'],
+      ['call_y', '{"path":"y"}'],
+    ]);
+    // The server said stop, but the model is waiting for its tool results.
+    expect(response.finishReason).toBe('tool-calls');
+  });
+
+  it.each([
+    ['length', 'length'],
+    ['content_filter', 'error'],
+  ])('maps finish_reason %s to %s', async (wireReason, reason) => {
+    const wire = await serve((_request, response) => streamChunks(response, [chunk({ content: 'cut' }), chunk({}, wireReason)]));
+    const provider = createOpenAIProvider({ model: 'gpt-test', apiKey: 'sk-test', baseURL: wire.baseURL });
+    expect((await collectModelResponse(provider.stream(request()))).finishReason).toBe(reason);
+  });
+
+  it('reports a server that never answers within the timeout as unavailable', async () => {
+    const wire = await serve(() => undefined);
+    const provider = createOpenAIProvider({ model: 'gpt-test', apiKey: 'sk-test', baseURL: wire.baseURL, timeout: 200, maxRetries: 0 });
+    const error = await caught(collectModelResponse(provider.stream(request())));
+    expect([error.code, error.retryable]).toEqual(['provider_unavailable', true]);
+    expect(error.message).toMatch(/timed out/);
+  });
+
   it('sends tool results back as tool messages after the assistant tool calls', async () => {
     const wire = await serve((_request, response) => streamChunks(response, [chunk({ content: 'Both read.' }), chunk({}, 'stop')]));
     const provider = createOpenAIProvider({ model: 'gpt-test', apiKey: 'sk-test', baseURL: wire.baseURL });

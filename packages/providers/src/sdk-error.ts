@@ -1,4 +1,4 @@
-import { PROVIDER_ERROR_CODES, type ProviderError, providerCodeForErrorType, providerCodeForStatus, providerError } from './provider-error.js';
+import { PROVIDER_ERROR_CODES, ProviderError, providerCodeForErrorType, providerCodeForStatus, providerError } from './provider-error.js';
 
 type ErrorClass = abstract new (...parameters: never[]) => Error;
 
@@ -24,7 +24,7 @@ function errorType(error: object): string | undefined {
 
 /** Maps whatever an SDK call or stream threw to a {@link ProviderError} (kept as is if it is one). */
 export function mapSdkError(provider: string, error: unknown, classes: SdkErrorClasses): ProviderError {
-  if (error instanceof Error && error.name === 'ProviderError') return error as ProviderError;
+  if (error instanceof ProviderError) return error;
   if (error instanceof classes.APIUserAbortError) {
     return providerError(provider, PROVIDER_ERROR_CODES.cancelled, 'the request was aborted', { cause: error });
   }
