@@ -66,7 +66,7 @@ function globFiles(options: ResolvedToolOptions, input: GlobInput, context: Tool
     }
   }
 
-  const lines: string[] = results.length === 0 ? [`No files match ${pattern}.`] : [`${results.length} file${results.length === 1 ? '' : 's'} match ${pattern}:`, ...results];
+  const lines: string[] = results.length === 0 ? [`No files match ${pattern}.`] : [`${results.length} ${results.length === 1 ? 'file matches' : 'files match'} ${pattern}:`, ...results];
   const notes: string[] = [];
   if (stoppedBy === 'results') notes.push(`Stopped at the ${cap}-path limit; more files match. Narrow the pattern (a deeper folder or a file extension).`);
   if (stoppedBy === 'entries') {
