@@ -90,6 +90,13 @@ describe('DeferredToolCatalog.search ranking', () => {
     expect(catalog.search('zebra')).toEqual([]);
     expect(catalog.search('')).toEqual([]);
     expect(names(catalog.search('ledger', { limit: 2 }))).toEqual(['e_ledger', 'd_in_aliases']);
+    expect(names(catalog.search('ledger', { limit: Number.NaN }))).toHaveLength(5);
+  });
+
+  it('treats control characters in a query as separators and ignores words past the term cap', () => {
+    expect(names(catalog.search('\u0000ledger\u001b[0m'))[0]).toBe('e_ledger');
+    const flood = `${Array.from({ length: 16 }, (_, index) => `noise${index}`).join(' ')} ledger`;
+    expect(catalog.search(flood)).toEqual([]);
   });
 
   it('is deterministic across catalogs built from the same tools in another order', () => {

@@ -57,6 +57,15 @@ describe('createSearchToolsTool', () => {
     expect(capped.activationFor('s1').activeTools()).toEqual(['github_close_issue']);
   });
 
+  it('ends with the same activation whichever order parallel calls run in (why it is concurrency-safe)', async () => {
+    const forward = setup({ maxActivationsPerSearch: 2 });
+    await Promise.all([forward.run('github issue'), forward.run('select:db_apply,github_create_issue')]);
+    const backward = setup({ maxActivationsPerSearch: 2 });
+    await Promise.all([backward.run('select:db_apply,github_create_issue'), backward.run('github issue')]);
+    expect(forward.activationFor('s1').activeTools()).toEqual(['db_apply', 'github_close_issue', 'github_create_issue']);
+    expect(backward.activationFor('s1').activeTools()).toEqual(forward.activationFor('s1').activeTools());
+  });
+
   it('finds a tool by its aliases, tags and hint', async () => {
     const { run, activationFor } = setup({ maxActivationsPerSearch: 1 });
     await run('apply database migration');

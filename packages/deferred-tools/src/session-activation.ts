@@ -52,7 +52,13 @@ export class SessionActivation {
   static fromJSON(value: unknown): SessionActivation {
     if (value === undefined || value === null) return new SessionActivation();
     if (typeof value !== 'object' || Array.isArray(value)) throw new InvalidActivationStateError(`expected an object, got ${Array.isArray(value) ? 'an array' : `a ${typeof value}`}`);
-    const { version, activeTools } = value as { version?: unknown; activeTools?: unknown };
+    let version: unknown;
+    let activeTools: unknown;
+    try {
+      ({ version, activeTools } = value as { version?: unknown; activeTools?: unknown });
+    } catch {
+      throw new InvalidActivationStateError('its fields cannot be read');
+    }
     if (version !== 1) throw new InvalidActivationStateError(`version ${JSON.stringify(version) ?? 'undefined'} is not 1`);
     if (!Array.isArray(activeTools)) throw new InvalidActivationStateError('activeTools is not an array');
     if (activeTools.length > MAX_STORED_NAMES) throw new InvalidActivationStateError(`activeTools holds ${activeTools.length} names (at most ${MAX_STORED_NAMES})`);
