@@ -74,7 +74,7 @@ export async function externalizeContent(content: string, options: ExternalizeOp
   const lastLine = totalNewlines - countNewlines(tailBytes) - (bytes[tail - 1] === NEWLINE ? 1 : 0) + 1;
   const id = artifact.id;
   const marker =
-    `\n… [${format(tail - head)} bytes left out (bytes ${format(head)}-${format(tail - 1)}, lines ${format(firstLine)}-${format(lastLine)}` +
+    `${bytes[head - 1] === NEWLINE ? '' : '\n'}… [${format(tail - head)} bytes left out (bytes ${format(head)}-${format(tail - 1)}, lines ${format(firstLine)}-${format(lastLine)}` +
     ` of ${format(artifact.lineCount)}). The full output (${format(artifact.byteLength)} bytes) is artifact ${id}. Read the rest with read_artifact:` +
     ` {"id":"${id}","startLine":${firstLine}} for lines, {"id":"${id}","offset":${head}} for bytes, or {"id":"${id}","pattern":"<text>"} to search.] …\n`;
   return { content: `${headBytes.toString('utf8')}${marker}${tailBytes.toString('utf8')}`, artifact };

@@ -17,6 +17,7 @@ export { DEFAULT_EXTERNALIZE_THRESHOLD, DEFAULT_LINE_INDEX_INTERVAL, DEFAULT_REA
 
 export type { ReadArtifactInput } from './read-artifact-input.js';
 export { readArtifactInputSchema } from './read-artifact-input.js';
+export type { ReadArtifactTool } from './read-artifact-tool.js';
 export { createReadArtifactTool } from './read-artifact-tool.js';
 
 export {

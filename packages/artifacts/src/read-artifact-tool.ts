@@ -4,6 +4,7 @@ import {
   toolResultFromError,
   toolSuccess,
   type ToolDefinition,
+  type ToolExecutionContext,
   type ToolExecutionResult,
 } from '@clawsmith/tool-protocol';
 import { InvalidArtifactRangeError } from './artifact-errors.js';
@@ -12,13 +13,18 @@ import { formatByteRange, formatLineRange, formatSearch } from './read-artifact-
 import { readArtifactInputSchema, type ReadArtifactInput } from './read-artifact-input.js';
 import { utf8BoundaryBefore } from './range-reads.js';
 
+/** The `read_artifact` definition; its `execute` always resolves to a {@link ToolExecutionResult}. */
+export interface ReadArtifactTool extends ToolDefinition<ReadArtifactInput> {
+  execute(input: ReadArtifactInput, context: ToolExecutionContext): Promise<ToolExecutionResult>;
+}
+
 /**
  * The `read_artifact` tool over `store`: reads an artifact of the calling session
  * (`context.sessionId`) by byte range, line range or keyword search. Risk `read`, capability
  * `session.read`, safe to run in parallel. Every answer is bounded by the store's limits and
  * says where the next read starts.
  */
-export function createReadArtifactTool(store: ArtifactStore): ToolDefinition<ReadArtifactInput> {
+export function createReadArtifactTool(store: ArtifactStore): ReadArtifactTool {
   return defineTool({
     name: 'read_artifact',
     description:
@@ -64,5 +70,5 @@ export function createReadArtifactTool(store: ArtifactStore): ToolDefinition<Rea
         throw error;
       }
     },
-  });
+  }) as ReadArtifactTool;
 }

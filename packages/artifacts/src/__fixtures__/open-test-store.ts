@@ -5,11 +5,19 @@ import Database from 'better-sqlite3';
 import { Kysely, SqliteDialect } from 'kysely';
 import { onTestFinished } from 'vitest';
 import { testdir } from '@clawsmith/test-utils';
-import { createArtifactStore, type ArtifactStoreOptions } from '../artifact-store.js';
+import { createArtifactStore, type ArtifactStore, type ArtifactStoreOptions } from '../artifact-store.js';
 import { migrateArtifacts } from '../migrations.js';
 
 /** A migrated database and a store over it, for one test. */
-export async function openTestStore(options: Partial<Omit<ArtifactStoreOptions, 'db' | 'directory'>> = {}) {
+export interface TestStore {
+  readonly root: string;
+  readonly db: Kysely<any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+  readonly directory: string;
+  readonly store: ArtifactStore;
+}
+
+/** Opens a migrated database and a store over it, both removed after the current test. */
+export async function openTestStore(options: Partial<Omit<ArtifactStoreOptions, 'db' | 'directory'>> = {}): Promise<TestStore> {
   const root = testdir({});
   const sqlite = new Database(join(root, 'clawsmith.db'));
   sqlite.pragma('journal_mode = WAL');
@@ -19,5 +27,5 @@ export async function openTestStore(options: Partial<Omit<ArtifactStoreOptions, 
   await migrateArtifacts(db);
   const directory = join(root, 'artifacts');
   const store = createArtifactStore({ db, directory, ...options });
-  return { root, db, sqlite, directory, store };
+  return { root, db, directory, store };
 }
