@@ -1,5 +1,16 @@
-// Everything exported here is the public API of @clawsmith/cli.
-// This package's contract is not built yet (see README.md); it exports only its status.
+// Everything exported here is the public API of @clawsmith/cli: the command tree (to embed or
+// test the `clawsmith` command) and the terminal helpers the command uses. The binary itself is
+// `dist/bin.js`.
 
-/** Whether this package's contract is built. Until it is, nothing else is exported. */
-export const packageStatus = 'planned' as const;
+export { CLI_PERMISSION_MODES, CLI_PROVIDERS, EXIT_CODES, createProgram, runCli } from './cli-program.js';
+export type { CliErrorCode } from './cli-errors.js';
+export { CLI_ERROR_CODES, CliError, reportError } from './cli-errors.js';
+export type { SlashCommand } from './chat/slash-commands.js';
+export { SLASH_HELP, parseApprovalAnswer, parseSlashCommand } from './chat/slash-commands.js';
+export type { TerminalStyle } from './terminal/terminal-style.js';
+export { terminalStyle } from './terminal/terminal-style.js';
+export { oneLine, terminalSafe } from './terminal/terminal-text.js';
+export type { TranscriptEvent } from './terminal/event-summary.js';
+export { formatTodos, summarizeEvent } from './terminal/event-summary.js';
+export type { DemoScript } from './demo/demo-script.js';
+export { DEMO_SCRIPT_URL, loadDemoScript } from './demo/demo-script.js';

@@ -1,0 +1,247 @@
+import { createInterface, type Interface } from 'node:readline';
+import type { ApprovalAnswer, ApprovalRequest, PermissionMode, SessionEvent } from '@clawsmith/core';
+import { reportError } from '../cli-errors.js';
+import { EXIT_CODES } from '../cli-program.js';
+import { openAgentRuntime, openOrCreateSession, resolveTurn, resolveWorkspace, type AgentRuntime } from '../commands/agent-runtime.js';
+import { selectProvider } from '../commands/provider-selection.js';
+import { checkpointLines, formatDiff, sessionLines } from '../commands/store-commands.js';
+import { formatTodos } from '../terminal/event-summary.js';
+import { oneLine, terminalSafe } from '../terminal/terminal-text.js';
+import { terminalStyle, type TerminalStyle } from '../terminal/terminal-style.js';
+import { TranscriptPrinter } from '../terminal/transcript-printer.js';
+import { parseApprovalAnswer, parseSlashCommand, SLASH_HELP } from './slash-commands.js';
+
+interface ChatOptions {
+  readonly home?: string;
+  readonly workspace: string;
+  readonly script?: string;
+  readonly provider?: 'openai' | 'anthropic';
+  readonly model?: string;
+  readonly session?: string;
+  readonly permissionMode: PermissionMode;
+}
+
+const EXIT = Symbol('exit');
+
+/** Lines typed by the person: answers to an approval go to it, everything else waits in order. */
+class LineSource {
+  readonly #queue: string[] = [];
+  #waiting: ((line: string | null) => void) | undefined;
+  #answer: ((line: string) => void) | undefined;
+  #closed = false;
+
+  push(line: string): void {
+    if (this.#answer) {
+      const answer = this.#answer;
+      this.#answer = undefined;
+      answer(line);
+    } else if (this.#waiting) {
+      const waiting = this.#waiting;
+      this.#waiting = undefined;
+      waiting(line);
+    } else this.#queue.push(line);
+  }
+
+  close(): void {
+    this.#closed = true;
+    this.#waiting?.(null);
+    this.#waiting = undefined;
+  }
+
+  /** The next line, or null at the end of input. */
+  next(): Promise<string | null> {
+    const queued = this.#queue.shift();
+    if (queued !== undefined) return Promise.resolve(queued);
+    if (this.#closed) return Promise.resolve(null);
+    return new Promise((resolve) => (this.#waiting = resolve));
+  }
+
+  /** The next line typed while a turn waits for an answer (never queued input typed earlier). */
+  answer(signal: AbortSignal): Promise<string | null> {
+    if (this.#closed || signal.aborted) return Promise.resolve(null);
+    return new Promise((resolve) => {
+      const onAbort = () => {
+        this.#answer = undefined;
+        resolve(null);
+      };
+      signal.addEventListener('abort', onAbort, { once: true });
+      this.#answer = (line) => {
+        signal.removeEventListener('abort', onAbort);
+        resolve(line);
+      };
+    });
+  }
+}
+
+/** The interactive session: a prompt loop over one agent session. */
+class ChatLoop {
+  readonly #style: TerminalStyle = terminalStyle(process.stdout);
+  readonly #printer = new TranscriptPrinter(process.stdout, this.#style);
+  readonly #lines = new LineSource();
+  #readline: Interface | undefined;
+  #runtime: AgentRuntime | undefined;
+  #sessionId = '';
+  #turn: AbortController | undefined;
+  #exitArmed = false;
+  #exitRequested: (() => void) | undefined;
+
+  async run(options: ChatOptions): Promise<number> {
+    const workspaceRoot = options.session === undefined ? resolveWorkspace(options.workspace) : '';
+    const provider = await selectProvider(options);
+    this.#runtime = await openAgentRuntime({
+      home: options.home,
+      provider,
+      permissionMode: options.permissionMode,
+      approvalHandler: (request, signal) => this.#approve(request, signal),
+    });
+    const { core } = this.#runtime;
+    const unsubscribe = core.subscribe((event: SessionEvent) => {
+      if (event.sessionId === this.#sessionId) this.#printer.event(event);
+    });
+    const terminal = process.stdin.isTTY === true && process.stdout.isTTY === true;
+    const readline = createInterface({ input: process.stdin, output: process.stdout, terminal });
+    this.#readline = readline;
+    readline.on('line', (line) => this.#lines.push(line));
+    readline.on('close', () => this.#lines.close());
+    readline.on('SIGINT', () => this.#interrupt());
+    process.on('SIGINT', this.#interrupt);
+    try {
+      const session = await openOrCreateSession(core, options.session, workspaceRoot);
+      this.#sessionId = session.id;
+      this.#say(`${this.#style.bold('clawsmith')} · session ${session.id} · workspace ${oneLine(session.workspaceRoot, 200)}`);
+      this.#say(this.#style.dim(`mode ${options.permissionMode} · model ${provider.name}/${oneLine(provider.model, 60)} · /help for commands · Ctrl-C cancels, twice exits`));
+      return await this.#loop();
+    } finally {
+      process.off('SIGINT', this.#interrupt);
+      unsubscribe();
+      readline.close();
+      await this.#runtime.close();
+    }
+  }
+
+  async #loop(): Promise<number> {
+    const exit = new Promise<typeof EXIT>((resolve) => (this.#exitRequested = () => resolve(EXIT)));
+    for (;;) {
+      this.#prompt();
+      const line = await Promise.race([this.#lines.next(), exit]);
+      if (line === EXIT) return EXIT_CODES.interrupted;
+      if (line === null) return EXIT_CODES.ok;
+      this.#exitArmed = false;
+      const text = line.trim();
+      if (text === '') continue;
+      if (text.startsWith('/')) {
+        if ((await this.#slash(text)) === 'exit') return EXIT_CODES.ok;
+        continue;
+      }
+      if ((await Promise.race([this.#runTurn(text), exit])) === EXIT) return EXIT_CODES.interrupted;
+    }
+  }
+
+  async #runTurn(prompt: string): Promise<void> {
+    const { core } = this.#runtime!;
+    const controller = new AbortController();
+    this.#turn = controller;
+    try {
+      const result = await core.runTurn({ sessionId: this.#sessionId, prompt, signal: controller.signal, onTextDelta: (text) => this.#printer.textDelta(text) });
+      this.#printer.stop();
+      const color = result.status === 'completed' ? this.#style.dim : this.#style.yellow;
+      const error = result.error ? `: ${oneLine(result.error.message, 200)} [${result.error.code}]` : '';
+      const number = (await this.#turnNumber(result.turnId)) ?? '';
+      this.#say(color(`turn ${number} ${result.turnId} ${result.status}${error}; ${result.changedFiles.length} file(s) changed`));
+    } catch (error) {
+      this.#printer.stop();
+      reportError(error);
+    } finally {
+      this.#turn = undefined;
+    }
+  }
+
+  async #turnNumber(turnId: string): Promise<string | undefined> {
+    const turn = (await this.#runtime!.core.listTurns(this.#sessionId)).find((candidate) => candidate.turnId === turnId);
+    return turn ? `#${turn.ordinal}` : undefined;
+  }
+
+  async #slash(text: string): Promise<'exit' | void> {
+    const { core } = this.#runtime!;
+    const command = parseSlashCommand(text);
+    try {
+      switch (command.kind) {
+        case 'help':
+          return this.#say(SLASH_HELP);
+        case 'exit':
+          return 'exit';
+        case 'invalid':
+          return this.#say(this.#style.yellow(command.message));
+        case 'todos':
+          return this.#say(formatTodos(await core.getTodos(this.#sessionId), this.#style));
+        case 'sessions':
+          return this.#say(sessionLines(await core.listSessions(), this.#style));
+        case 'checkpoints': {
+          const turns = new Map((await core.listTurns(this.#sessionId)).map((turn) => [turn.turnId, turn]));
+          return this.#say(checkpointLines(await core.listCheckpoints(this.#sessionId), turns, this.#style));
+        }
+        case 'diff': {
+          const turnId = await resolveTurn(core, this.#sessionId, command.turn);
+          return this.#say(formatDiff(await core.diff(this.#sessionId, turnId, command.path)));
+        }
+        case 'undo': {
+          const turnId = await resolveTurn(core, this.#sessionId, command.turn);
+          const result = await core.restore(this.#sessionId, turnId, command.scope);
+          const paths = result.restoredPaths.map((path) => `\n  restored ${terminalSafe(path)}`).join('');
+          const messages = result.messageCount === undefined ? '' : `\n  the conversation now has ${result.messageCount} message(s)`;
+          return this.#say(`Undid turn ${turnId} (${command.scope}).${paths}${messages}`);
+        }
+      }
+    } catch (error) {
+      reportError(error);
+    }
+  }
+
+  async #approve(request: ApprovalRequest, signal: AbortSignal): Promise<ApprovalAnswer> {
+    this.#printer.stop();
+    this.#say(
+      `${this.#style.yellow('?')} ${this.#style.bold(oneLine(request.toolName, 40))} ${oneLine(request.summary, 160)}\n  ${this.#style.dim(`risk ${request.risk}: ${oneLine(request.reason, 200)}`)}`,
+    );
+    for (;;) {
+      this.#prompt('  Allow? [y]es / [n]o / [a]lways for this session: ');
+      const line = await this.#lines.answer(signal);
+      if (line === null) return 'deny';
+      const answer = parseApprovalAnswer(line);
+      if (answer !== undefined) return answer;
+      this.#say('  Type y, n or a.');
+    }
+  }
+
+  readonly #interrupt = () => {
+    if (this.#turn && !this.#turn.signal.aborted) {
+      this.#turn.abort();
+      this.#exitArmed = true;
+      this.#printer.stop();
+      this.#say(this.#style.yellow('Cancelling the turn… (Ctrl-C again to exit)'));
+      return;
+    }
+    if (this.#exitArmed) {
+      // A turn still cancelling holds tools and the database; a person asking twice wants out now.
+      if (this.#turn) process.exit(EXIT_CODES.interrupted);
+      this.#exitRequested?.();
+      return;
+    }
+    this.#exitArmed = true;
+    this.#say(this.#style.dim('(Ctrl-C again to exit, or /exit)'));
+    this.#prompt();
+  };
+
+  #prompt(text = '› '): void {
+    this.#readline?.setPrompt(text);
+    this.#readline?.prompt();
+  }
+
+  #say(text: string): void {
+    this.#printer.line(text);
+  }
+}
+
+/** `clawsmith` / `clawsmith chat`: the interactive session. */
+export async function chatCommand(rawOptions: Record<string, unknown>): Promise<number> {
+  return new ChatLoop().run(rawOptions as unknown as ChatOptions);
+}

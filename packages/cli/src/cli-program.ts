@@ -1,0 +1,149 @@
+import { readFileSync } from 'node:fs';
+import { Command, CommanderError, Option } from 'commander';
+
+// This module is all that `clawsmith --help` loads: commander and this file. Every action
+// imports its implementation (and with it core, the providers, the SDKs, SQLite) only when it
+// runs, so help and usage errors start fast.
+
+/** The permission modes `--permission-mode` accepts (core's `PERMISSION_MODES`, repeated so help stays light). */
+export const CLI_PERMISSION_MODES = ['default', 'accept-edits', 'read-only', 'full-auto'] as const;
+/** The providers `--provider` accepts. */
+export const CLI_PROVIDERS = ['openai', 'anthropic'] as const;
+
+/** Exit codes of the command. */
+export const EXIT_CODES = Object.freeze({
+  /** The command did what was asked (for `run`: the turn completed). */
+  ok: 0,
+  /** It failed: a turn that did not complete, a refused operation, a missing session. */
+  failed: 1,
+  /** The command line was wrong: an unknown option, a missing argument, a bad choice. */
+  usage: 2,
+  /** An undo was refused because files changed since the agent wrote them. */
+  conflict: 3,
+  /** The person pressed Ctrl-C twice. */
+  interrupted: 130,
+});
+
+function packageVersion(): string {
+  try {
+    return (JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }).version;
+  } catch {
+    return '0.0.0';
+  }
+}
+
+function homeOption(command: Command): Command {
+  return command.addOption(new Option('--home <dir>', 'clawsmith home folder (database, checkpoints, artifacts)').env('CLAWSMITH_HOME').default(undefined, '~/.clawsmith'));
+}
+
+function modelOptions(command: Command): Command {
+  return command
+    .option('-w, --workspace <dir>', 'the folder the agent works in', '.')
+    .option('--script <file>', 'replay scripted model responses from a JSON file (no API key needed)')
+    .addOption(new Option('--provider <name>', 'a real model provider').choices(CLI_PROVIDERS).env('CLAWSMITH_PROVIDER'))
+    .addOption(new Option('--model <name>', 'the model name, e.g. gpt-4.1 or claude-sonnet-4-5').env('CLAWSMITH_MODEL'))
+    .option('--session <id>', 'continue this session instead of starting a new one')
+    .addOption(new Option('--permission-mode <mode>', 'what runs without asking').choices(CLI_PERMISSION_MODES).default('default'));
+}
+
+type Action = (options: Record<string, unknown>, command: Command, ...operands: string[]) => Promise<number>;
+
+/** Runs a lazily imported action and stores its exit code. */
+function lazy(load: () => Promise<Action>) {
+  return async (...parameters: unknown[]) => {
+    const command = parameters.at(-1) as Command;
+    const options = command.opts();
+    const operands = parameters.slice(0, -2).flatMap((value) => (Array.isArray(value) ? value : value === undefined ? [] : [value])) as string[];
+    const action = await load();
+    process.exitCode = await action(options, command, ...operands);
+  };
+}
+
+/**
+ * The `clawsmith` command tree. Parse with `program.parseAsync(argv)`; actions set
+ * `process.exitCode` (see {@link EXIT_CODES}).
+ */
+export function createProgram(): Command {
+  const program = new Command('clawsmith')
+    .description('clawsmith: an agent that works in a folder, with every change undoable.\nNo API key? Try `clawsmith demo`.')
+    .version(packageVersion(), '-V, --version', 'print the version')
+    .helpOption('-h, --help', 'show help')
+    .showHelpAfterError('(add --help for usage)')
+    .exitOverride();
+
+  modelOptions(homeOption(program.command('chat', { isDefault: true })))
+    .description('interactive session (the default): streamed text, tool calls, approvals, /undo')
+    .addHelpText('after', '\nIn the session: /help lists the slash commands; Ctrl-C cancels a turn, a second Ctrl-C exits.')
+    .action(lazy(async () => (await import('./chat/chat-command.js')).chatCommand));
+
+  modelOptions(homeOption(program.command('run')))
+    .description('run one turn non-interactively and exit (0 when the turn completed)')
+    .argument('[prompt]', 'what to ask; read from stdin when omitted and stdin is not a terminal')
+    .option('--json', 'print every persisted event as one JSON object per line on stdout, and nothing else')
+    .addHelpText('after', '\nExample: clawsmith run --script responses.json --json "tidy the README"')
+    .action(lazy(async () => (await import('./commands/run-command.js')).runCommand));
+
+  homeOption(program.command('sessions'))
+    .description('list sessions, newest first')
+    .option('--json', 'one JSON object per line')
+    .action(lazy(async () => (await import('./commands/store-commands.js')).sessionsCommand));
+
+  homeOption(program.command('checkpoints'))
+    .description("list a session's restore points (one per turn)")
+    .requiredOption('--session <id>', 'the session')
+    .option('--json', 'one JSON object per line')
+    .action(lazy(async () => (await import('./commands/store-commands.js')).checkpointsCommand));
+
+  const undo = program.command('undo').description('undo a turn: its files, its conversation, or both; or show a diff');
+  for (const scope of ['files', 'session', 'all'] as const) {
+    const what = { files: 'put back the files the turn and every later turn changed', session: 'cut the conversation back to before the turn', all: 'both (files are checked first)' }[scope];
+    homeOption(undo.command(scope))
+      .description(what)
+      .argument('<turn>', 'turn id, or its number in the session (1 = first)')
+      .requiredOption('--session <id>', 'the session')
+      .option('--json', 'print the result as JSON')
+      .action(lazy(async () => (await import('./commands/store-commands.js')).undoCommand(scope)));
+  }
+  homeOption(undo.command('diff'))
+    .description('show what a turn changed in one file')
+    .argument('<turn>', 'turn id, or its number in the session')
+    .argument('<path>', 'workspace-relative path')
+    .requiredOption('--session <id>', 'the session')
+    .action(lazy(async () => (await import('./commands/store-commands.js')).diffCommand));
+
+  homeOption(program.command('fork'))
+    .description('copy a session (up to a turn) into a new one; the original is unchanged')
+    .argument('<session>', 'the session to fork')
+    .option('--at <turn>', 'fork after this turn (id or number); default: all of it')
+    .option('--json', 'print the new session as JSON')
+    .action(lazy(async () => (await import('./commands/store-commands.js')).forkCommand));
+
+  program
+    .command('demo')
+    .description('a scripted tour that needs no API key, in a temporary workspace and home')
+    .option('--home <dir>', 'keep the demo session in this home instead of a temporary one')
+    .option('--keep', 'keep the temporary workspace and home and print where they are')
+    .action(lazy(async () => (await import('./demo/demo-command.js')).demoCommand));
+
+  return program;
+}
+
+/**
+ * Runs the command line (`argv` as in `process.argv`) and returns the exit code. Errors that
+ * escape an action are printed on stderr with their code; nothing throws.
+ */
+export async function runCli(argv: readonly string[]): Promise<number> {
+  const program = createProgram();
+  try {
+    await program.parseAsync([...argv]);
+    return typeof process.exitCode === 'number' ? process.exitCode : EXIT_CODES.ok;
+  } catch (error) {
+    if (error instanceof CommanderError) {
+      // Help and version are "errors" under exitOverride; commander already printed them.
+      if (error.code === 'commander.helpDisplayed' || error.code === 'commander.version') return EXIT_CODES.ok;
+      return EXIT_CODES.usage;
+    }
+    const { reportError } = await import('./cli-errors.js');
+    return reportError(error);
+  }
+}

@@ -1,0 +1,92 @@
+import { mkdirSync, realpathSync, statSync } from 'node:fs';
+import { resolve } from 'node:path';
+import type { AgentCore, ApprovalHandler, ClawsmithHome, PermissionMode, SessionRecord } from '@clawsmith/core';
+import type { Provider } from '@clawsmith/providers';
+import { CliError } from '../cli-errors.js';
+
+/** An opened home with an agent on it. `close()` ends background work and closes the database. */
+export interface AgentRuntime {
+  readonly home: ClawsmithHome;
+  readonly core: AgentCore;
+  close(): Promise<void>;
+}
+
+/** What {@link openAgentRuntime} needs. */
+export interface AgentRuntimeOptions {
+  /** `--home`; else `CLAWSMITH_HOME`, else `~/.clawsmith`. */
+  readonly home?: string;
+  /** Without one, the runtime can list, undo and fork but not run turns. */
+  readonly provider?: Provider;
+  readonly permissionMode?: PermissionMode;
+  readonly approvalHandler?: ApprovalHandler;
+}
+
+const NO_MODEL: Provider = {
+  name: 'none',
+  model: 'none',
+  // eslint-disable-next-line require-yield
+  async *stream() {
+    throw new Error('This command runs no model.');
+  },
+};
+
+/**
+ * Opens the home (creating its folder) and composes the agent: core on the home's database,
+ * checkpoints and artifacts, the eight base tools with `run_command` sandboxed where the machine
+ * allows it. Core and its services are imported here, lazily.
+ */
+export async function openAgentRuntime(options: AgentRuntimeOptions): Promise<AgentRuntime> {
+  const { createAgentCore, createBuiltinTools, openClawsmithHome, resolveClawsmithHome } = await import('@clawsmith/core');
+  mkdirSync(resolveClawsmithHome(options.home), { recursive: true });
+  const home = await openClawsmithHome(options.home);
+  const core = createAgentCore({
+    db: home.db,
+    provider: options.provider ?? NO_MODEL,
+    checkpoints: home.checkpoints,
+    artifacts: home.artifacts,
+    builtinTools: createBuiltinTools({ command: { sandbox: 'auto' } }),
+    permissionMode: options.permissionMode ?? 'default',
+    ...(options.approvalHandler ? { approvalHandler: options.approvalHandler } : {}),
+  });
+  return {
+    home,
+    core,
+    async close() {
+      await core.close();
+      await home.close();
+    },
+  };
+}
+
+/** The real path of `--workspace`, which must be an existing folder. */
+export function resolveWorkspace(path: string): string {
+  const absolute = resolve(path);
+  try {
+    if (statSync(absolute).isDirectory()) return realpathSync(absolute);
+  } catch {
+    // reported below
+  }
+  throw new CliError('workspace_not_found', `The workspace ${absolute} is not an existing folder; pass --workspace with a folder that exists.`);
+}
+
+/** Opens `--session` (recovering what a crashed run left open) or creates a session in `workspaceRoot`. */
+export async function openOrCreateSession(core: AgentCore, sessionId: string | undefined, workspaceRoot: string, title?: string): Promise<SessionRecord> {
+  if (sessionId === undefined) return core.createSession({ workspaceRoot, ...(title ? { title } : {}) });
+  return core.openSession(sessionId);
+}
+
+/**
+ * A turn named on the command line: its id, or its number in the session (`1` = the first
+ * turn), or `last`. Unknown references fail with `turn_not_found` listing where to look.
+ */
+export async function resolveTurn(core: AgentCore, sessionId: string, reference: string): Promise<string> {
+  const turns = await core.listTurns(sessionId);
+  const byId = turns.find((turn) => turn.turnId === reference);
+  if (byId) return byId.turnId;
+  const byNumber = /^\d+$/.test(reference) ? turns.find((turn) => turn.ordinal === Number(reference)) : reference === 'last' ? turns.at(-1) : undefined;
+  if (byNumber) return byNumber.turnId;
+  throw new CliError(
+    'turn_not_found',
+    `Session ${sessionId} has no turn ${JSON.stringify(reference)} (it has ${turns.length}). Use a turn id or number from 'clawsmith checkpoints --session ${sessionId}'.`,
+  );
+}

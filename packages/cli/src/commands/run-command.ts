@@ -1,0 +1,83 @@
+import type { PermissionMode, SessionEvent, TurnResult } from '@clawsmith/core';
+import { CliError } from '../cli-errors.js';
+import { EXIT_CODES } from '../cli-program.js';
+import { oneLine } from '../terminal/terminal-text.js';
+import { terminalStyle } from '../terminal/terminal-style.js';
+import { TranscriptPrinter } from '../terminal/transcript-printer.js';
+import { openAgentRuntime, openOrCreateSession, resolveWorkspace } from './agent-runtime.js';
+import { selectProvider } from './provider-selection.js';
+
+/** Options of `clawsmith run`. */
+export interface RunOptions {
+  readonly home?: string;
+  readonly workspace: string;
+  readonly script?: string;
+  readonly provider?: 'openai' | 'anthropic';
+  readonly model?: string;
+  readonly session?: string;
+  readonly permissionMode: PermissionMode;
+  readonly json?: boolean;
+}
+
+async function readStdin(): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+async function promptOf(argument: string | undefined): Promise<string> {
+  const prompt = argument ?? (process.stdin.isTTY ? '' : await readStdin());
+  if (prompt.trim() === '') {
+    throw new CliError('prompt_required', 'No prompt: pass it as an argument (clawsmith run "fix the tests") or pipe it on stdin.', EXIT_CODES.usage);
+  }
+  return prompt.trim();
+}
+
+/** `clawsmith run [prompt]`: one turn, then exit 0 when it completed and 1 (with a message on stderr) otherwise. */
+export async function runCommand(rawOptions: Record<string, unknown>, _command: unknown, promptArgument?: string): Promise<number> {
+  const options = rawOptions as unknown as RunOptions;
+  const workspaceRoot = options.session === undefined ? resolveWorkspace(options.workspace) : undefined;
+  const prompt = await promptOf(promptArgument);
+  const provider = await selectProvider(options);
+  const runtime = await openAgentRuntime({ home: options.home, provider, permissionMode: options.permissionMode });
+  const style = terminalStyle(process.stdout);
+  const printer = new TranscriptPrinter(process.stdout, style);
+  // In --json mode stdout carries the persisted events and nothing else, each written the moment it is stored.
+  const unsubscribe = runtime.core.subscribe((event: SessionEvent) => {
+    if (options.json) process.stdout.write(`${JSON.stringify(event)}\n`);
+    else printer.event(event);
+  });
+  const controller = new AbortController();
+  let interrupts = 0;
+  const onInterrupt = () => {
+    interrupts += 1;
+    if (interrupts > 1) process.exit(EXIT_CODES.interrupted);
+    process.stderr.write('\nclawsmith: cancelling the turn (Ctrl-C again to exit now)\n');
+    controller.abort();
+  };
+  process.on('SIGINT', onInterrupt);
+  let result: TurnResult;
+  try {
+    const session = await openOrCreateSession(runtime.core, options.session, workspaceRoot ?? '', prompt.slice(0, 80));
+    if (!options.json) printer.line(style.dim(`session ${session.id} · workspace ${oneLine(session.workspaceRoot, 200)}`));
+    result = await runtime.core.runTurn({
+      sessionId: session.id,
+      prompt,
+      signal: controller.signal,
+      ...(options.json ? {} : { onTextDelta: (text: string) => printer.textDelta(text) }),
+    });
+  } finally {
+    process.off('SIGINT', onInterrupt);
+    printer.stop();
+    unsubscribe();
+    await runtime.close();
+  }
+  if (!options.json) {
+    const changed = result.changedFiles.length;
+    printer.line(style.dim(`turn ${result.turnId} ${result.status}; ${changed} file(s) changed${changed > 0 ? `; undo: clawsmith undo files ${result.turnId} --session ${result.sessionId}` : ''}`));
+  }
+  if (result.status === 'completed') return EXIT_CODES.ok;
+  const reason = result.error ? `${result.error.message} [${result.error.code}]` : result.status === 'step_limit' ? 'the model kept calling tools past the step limit' : result.status;
+  process.stderr.write(`clawsmith: the turn did not complete (${result.status}): ${oneLine(reason, 500)}\n`);
+  return EXIT_CODES.failed;
+}

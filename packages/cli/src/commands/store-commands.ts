@@ -1,0 +1,133 @@
+import type { AgentCore, RestoreScope, SessionRecord, TurnRecord } from '@clawsmith/core';
+
+type RestorePointSummary = Awaited<ReturnType<AgentCore['listCheckpoints']>>[number];
+import { EXIT_CODES } from '../cli-program.js';
+import { oneLine, terminalSafe } from '../terminal/terminal-text.js';
+import { terminalStyle, type TerminalStyle } from '../terminal/terminal-style.js';
+import { openAgentRuntime, resolveTurn, type AgentRuntime } from './agent-runtime.js';
+
+interface StoreOptions {
+  readonly home?: string;
+  readonly session?: string;
+  readonly json?: boolean;
+  readonly at?: string;
+}
+
+const out = (text: string) => void process.stdout.write(`${text}\n`);
+
+/** Sessions as a person reads them, newest first. */
+export function sessionLines(sessions: readonly SessionRecord[], style: TerminalStyle): string {
+  if (sessions.length === 0) return style.dim('No sessions yet. Start one with `clawsmith`, `clawsmith run`, or try `clawsmith demo`.');
+  return sessions
+    .map((session) => {
+      const fork = session.parentSessionId ? style.dim(` (fork of ${session.parentSessionId})`) : '';
+      return `${style.bold(session.id)}  ${session.updatedAt}  ${oneLine(session.title ?? '(untitled)', 60)}${fork}\n  ${style.dim(oneLine(session.workspaceRoot, 200))}`;
+    })
+    .join('\n');
+}
+
+/** Restore points as a person reads them: number, turn id, status, undone flag, prompt. */
+export function checkpointLines(points: readonly RestorePointSummary[], turns: ReadonlyMap<string, TurnRecord>, style: TerminalStyle): string {
+  if (points.length === 0) return style.dim('No restore points: this session has no turns yet.');
+  return points
+    .map((point) => {
+      const turn = turns.get(point.turnId);
+      const undone = point.undone ? style.yellow(' [undone]') : '';
+      return `#${point.sequence} ${style.bold(point.turnId)} ${turn?.status ?? ''}${undone}  ${oneLine(turn?.prompt ?? '', 60)}`;
+    })
+    .join('\n');
+}
+
+async function withRuntime(options: StoreOptions, work: (runtime: AgentRuntime) => Promise<number>): Promise<number> {
+  const runtime = await openAgentRuntime({ home: options.home });
+  try {
+    return await work(runtime);
+  } finally {
+    await runtime.close();
+  }
+}
+
+/** `clawsmith sessions [--json]`. */
+export async function sessionsCommand(rawOptions: Record<string, unknown>): Promise<number> {
+  const options = rawOptions as StoreOptions;
+  return withRuntime(options, async ({ core }) => {
+    const sessions = await core.listSessions();
+    if (options.json) {
+      for (const session of sessions) out(JSON.stringify(session));
+      return EXIT_CODES.ok;
+    }
+    out(sessionLines(sessions, terminalStyle(process.stdout)));
+    return EXIT_CODES.ok;
+  });
+}
+
+/** `clawsmith checkpoints --session ID [--json]`: one restore point per turn, oldest first. */
+export async function checkpointsCommand(rawOptions: Record<string, unknown>): Promise<number> {
+  const options = rawOptions as unknown as StoreOptions & { session: string };
+  return withRuntime(options, async ({ core }) => {
+    const points = await core.listCheckpoints(options.session);
+    const turns = new Map((await core.listTurns(options.session)).map((turn) => [turn.turnId, turn]));
+    if (options.json) {
+      for (const point of points) out(JSON.stringify({ ...point, prompt: turns.get(point.turnId)?.prompt ?? null, status: turns.get(point.turnId)?.status ?? null }));
+      return EXIT_CODES.ok;
+    }
+    out(checkpointLines(points, turns, terminalStyle(process.stdout)));
+    return EXIT_CODES.ok;
+  });
+}
+
+/** `clawsmith undo files|session|all TURN --session ID [--json]`. A conflict exits 3 and lists the paths. */
+export function undoCommand(scope: RestoreScope) {
+  return async (rawOptions: Record<string, unknown>, _command: unknown, turnReference?: string): Promise<number> => {
+    const options = rawOptions as unknown as StoreOptions & { session: string };
+    return withRuntime(options, async ({ core }) => {
+      const turnId = await resolveTurn(core, options.session, turnReference ?? '');
+      const result = await core.restore(options.session, turnId, scope);
+      if (options.json) {
+        out(JSON.stringify(result));
+        return EXIT_CODES.ok;
+      }
+      const lines = [`Undid turn ${turnId} (${scope}).`];
+      if (scope !== 'session') {
+        if (result.restoredPaths.length === 0) lines.push('  no files to put back');
+        for (const path of result.restoredPaths) lines.push(`  restored ${terminalSafe(path)}`);
+      }
+      if (result.messageCount !== undefined) lines.push(`  the conversation now has ${result.messageCount} message(s)`);
+      out(lines.join('\n'));
+      return EXIT_CODES.ok;
+    });
+  };
+}
+
+/** `clawsmith undo diff TURN PATH --session ID`: the unified diff of one file in one turn. */
+export async function diffCommand(rawOptions: Record<string, unknown>, _command: unknown, turnReference?: string, path?: string): Promise<number> {
+  const options = rawOptions as unknown as StoreOptions & { session: string };
+  return withRuntime(options, async ({ core }) => {
+    const turnId = await resolveTurn(core, options.session, turnReference ?? '');
+    const diff = await core.diff(options.session, turnId, path ?? '');
+    out(formatDiff(diff));
+    return EXIT_CODES.ok;
+  });
+}
+
+/** A file diff as text: a header, then the unified diff (sanitised), or why there is none. */
+export function formatDiff(diff: { path: string; change: string; binary: boolean; unifiedDiff: string; diffTruncated: boolean }): string {
+  const header = `${terminalSafe(diff.path)} (${diff.change})`;
+  if (diff.binary) return `${header}: binary, no text diff`;
+  const body = terminalSafe(diff.unifiedDiff).replace(/\n$/, '');
+  return `${header}\n${body === '' ? '(no text changes)' : body}${diff.diffTruncated ? '\n[diff cut at 64 KiB]' : ''}`;
+}
+
+/** `clawsmith fork SESSION [--at TURN]`. */
+export async function forkCommand(rawOptions: Record<string, unknown>, _command: unknown, sessionId?: string): Promise<number> {
+  const options = rawOptions as StoreOptions;
+  return withRuntime(options, async ({ core }) => {
+    const parent = sessionId ?? '';
+    await core.openSession(parent);
+    const at = options.at === undefined ? undefined : await resolveTurn(core, parent, options.at);
+    const child = await core.fork(parent, at === undefined ? {} : { atTurnId: at });
+    if (options.json) out(JSON.stringify(child));
+    else out(`Forked ${parent}${at ? ` after turn ${at}` : ''} into ${child.id}\nContinue it with: clawsmith --session ${child.id}`);
+    return EXIT_CODES.ok;
+  });
+}

@@ -1,0 +1,57 @@
+import { PassThrough } from 'node:stream';
+import { describe, expect, it } from 'vitest';
+import { formatTodos, summarizeEvent } from './event-summary.js';
+import { terminalStyle } from './terminal-style.js';
+
+const plain = terminalStyle(Object.assign(new PassThrough(), { isTTY: false }), {});
+
+describe('summarizeEvent', () => {
+  it('shows a tool start and its completion with status and code on one line each', () => {
+    expect(summarizeEvent({ type: 'tool.started', toolName: 'run_command', summary: 'npm test' }, plain)).toBe('  ▸ run_command npm test');
+    const denied = summarizeEvent(
+      { type: 'tool.completed', toolName: 'run_command', status: 'denied', output: 'sudo is never run.\nDetails', result: { version: 1, status: 'denied', code: 'command_refused' } },
+      plain,
+    );
+    expect(denied).toBe('  ⊘ denied (command_refused) run_command\n    sudo is never run. Details');
+  });
+
+  it('shows a command body tail and the artifact, sanitised', () => {
+    const summary = summarizeEvent(
+      {
+        type: 'tool.completed',
+        toolName: 'run_command',
+        result: {
+          version: 1,
+          status: 'success',
+          display: { kind: 'command', title: 'Ran \u001b]0;title\u0007ls', body: 'one\n\u001b[31mtwo\u001b[0m\n' },
+          artifact: { id: 'art_1', byteLength: 10, lineCount: 2, mediaType: 'text/plain' },
+        },
+      },
+      plain,
+    )!;
+    expect(summary).toContain('✓ success run_command Ran ls');
+    expect(summary).toContain('output kept as artifact art_1 (10 bytes, 2 lines)');
+    expect(summary).toContain('│ two');
+    expect(summary).not.toContain('\u001b');
+  });
+
+  it('skips bookkeeping events', () => {
+    expect(summarizeEvent({ type: 'request.started' }, plain)).toBeUndefined();
+  });
+});
+
+describe('formatTodos', () => {
+  it('marks each status', () => {
+    expect(
+      formatTodos(
+        [
+          { content: 'a', status: 'completed' },
+          { content: 'b', status: 'in_progress' },
+          { content: 'c', status: 'pending' },
+        ],
+        plain,
+      ),
+    ).toBe('  [x] a\n  [~] b\n  [ ] c');
+    expect(formatTodos([], plain)).toBe('(no todos)');
+  });
+});

@@ -1,0 +1,87 @@
+import type { TerminalStyle } from './terminal-style.js';
+import { oneLine, terminalSafe } from './terminal-text.js';
+
+/** The fields of a persisted event the human transcript reads (see core's `SessionEvent`). */
+export interface TranscriptEvent {
+  readonly type: string;
+  readonly [field: string]: unknown;
+}
+
+const STATUS_MARKS: Record<string, string> = { success: '✓', error: '✗', denied: '⊘', cancelled: '◌', unknown: '?' };
+const BODY_LINES = 12;
+
+function text(value: unknown): string {
+  return typeof value === 'string' ? value : '';
+}
+
+function record(value: unknown): Record<string, unknown> {
+  return typeof value === 'object' && value !== null ? (value as Record<string, unknown>) : {};
+}
+
+/** The last `count` lines of `body`, sanitised and indented, with a note of how many were left out. */
+export function indentedTail(body: string, style: TerminalStyle, count = BODY_LINES): string {
+  const lines = terminalSafe(body).replace(/\n+$/, '').split('\n');
+  const shown = lines.slice(-count).map((line) => `    ${style.dim('│')} ${line}`);
+  if (lines.length > count) shown.unshift(`    ${style.dim(`│ … ${lines.length - count} earlier line(s)`)}`);
+  return shown.join('\n');
+}
+
+function statusColor(status: string, style: TerminalStyle): (value: string) => string {
+  if (status === 'success') return style.green;
+  if (status === 'denied' || status === 'error') return style.red;
+  return style.yellow;
+}
+
+/**
+ * One event as the transcript shows it, or `undefined` for events a person does not need to see
+ * (request bookkeeping). Tool calls get one line each with status and code; command output and
+ * diffs get a bounded, sanitised tail below. Everything from a tool or a model is sanitised.
+ */
+export function summarizeEvent(event: TranscriptEvent, style: TerminalStyle): string | undefined {
+  switch (event.type) {
+    case 'tool.started':
+      return `  ${style.cyan('▸')} ${style.bold(oneLine(text(event.toolName), 40))} ${style.dim(oneLine(text(event.summary) || '', 100))}`;
+    case 'tool.completed': {
+      const result = record(event.result);
+      const status = text(result.status) || text(event.status) || 'unknown';
+      const code = text(result.code);
+      const display = record(result.display);
+      const title = text(display.title);
+      const mark = statusColor(status, style)(`${STATUS_MARKS[status] ?? '?'} ${status}${code ? ` (${code})` : ''}`);
+      const lines = [`  ${mark} ${style.bold(oneLine(text(event.toolName), 40))}${title ? ` ${oneLine(title, 100)}` : ''}`];
+      const artifact = record(result.artifact ?? event.artifact);
+      if (typeof artifact.id === 'string') {
+        lines.push(`    ${style.dim(`output kept as artifact ${oneLine(artifact.id, 60)} (${String(artifact.byteLength)} bytes, ${String(artifact.lineCount)} lines)`)}`);
+      }
+      const body = text(display.body);
+      if (status === 'success' && body && (display.kind === 'command' || display.kind === 'diff')) lines.push(indentedTail(body, style));
+      else if (status !== 'success') lines.push(`    ${style.dim(oneLine(text(event.output), 200))}`);
+      return lines.join('\n');
+    }
+    case 'tool.decision':
+      return event.action === 'deny' ? `  ${style.red('⊘ denied')} ${oneLine(text(event.toolName), 40)}: ${oneLine(text(event.reason), 160)}` : undefined;
+    case 'approval.resolved':
+      return `  ${style.dim(`approval: ${oneLine(text(event.answer), 20)}`)}`;
+    case 'todos.updated': {
+      const todos = Array.isArray(event.todos) ? event.todos : [];
+      return `  ${style.cyan('☰')} todos: ${todos.length} item(s)`;
+    }
+    case 'request.failed':
+      return `  ${style.red('model request failed')}: ${oneLine(text(event.message), 200)}`;
+    case 'session.recovered':
+      return `  ${style.yellow('recovered')} an interrupted turn; check the workspace before continuing`;
+    default:
+      return undefined;
+  }
+}
+
+/** A todo list as lines: `[x]` completed, `[~]` in progress, `[ ]` pending. */
+export function formatTodos(todos: readonly { content: string; status: string }[], style: TerminalStyle): string {
+  if (todos.length === 0) return style.dim('(no todos)');
+  return todos
+    .map((todo) => {
+      const mark = todo.status === 'completed' ? '[x]' : todo.status === 'in_progress' ? '[~]' : '[ ]';
+      return `  ${mark} ${oneLine(todo.content, 200)}`;
+    })
+    .join('\n');
+}

@@ -1,0 +1,70 @@
+import { summarizeEvent, type TranscriptEvent } from './event-summary.js';
+import { ProgressLine } from './progress-line.js';
+import type { TerminalStyle } from './terminal-style.js';
+import { oneLine, terminalSafe } from './terminal-text.js';
+
+/**
+ * Prints a turn as a person reads it: the model's text as it streams, one line per tool call
+ * with status and code, and a spinner with elapsed time while a tool runs (terminals only).
+ * Everything a model or tool produced is sanitised before it is written.
+ */
+export class TranscriptPrinter {
+  readonly #stream: NodeJS.WritableStream;
+  readonly #style: TerminalStyle;
+  readonly #progress: ProgressLine;
+  readonly #running = new Map<string, { label: string; startedAt: number }>();
+  #midLine = false;
+
+  constructor(stream: NodeJS.WritableStream, style: TerminalStyle) {
+    this.#stream = stream;
+    this.#style = style;
+    this.#progress = new ProgressLine(stream, style);
+  }
+
+  /** Streams model text. */
+  textDelta(text: string): void {
+    const safe = terminalSafe(text);
+    if (safe === '') return;
+    this.#progress.stop();
+    this.#stream.write(safe);
+    this.#midLine = !safe.endsWith('\n');
+  }
+
+  /** Ends a partly written line of model text. */
+  endLine(): void {
+    if (this.#midLine) this.#stream.write('\n');
+    this.#midLine = false;
+  }
+
+  /** Writes a line of the printer's own (already safe) text. */
+  line(text: string): void {
+    this.#progress.stop();
+    this.endLine();
+    this.#stream.write(`${text}\n`);
+    this.#resumeProgress();
+  }
+
+  /** Shows one persisted event, when a person needs to see it. */
+  event(event: TranscriptEvent): void {
+    if (event.type === 'tool.completed') this.#running.delete(String(event.toolCallId));
+    const summary = summarizeEvent(event, this.#style);
+    if (summary !== undefined) this.line(summary);
+    if (event.type === 'tool.started') {
+      this.#running.set(String(event.toolCallId), { label: `${oneLine(String(event.toolName), 40)} ${oneLine(String(event.summary ?? ''), 60)}`, startedAt: Date.now() });
+      this.#resumeProgress();
+    }
+    if (event.type === 'turn.completed') this.stop();
+  }
+
+  /** Stops the spinner for good (end of a turn, or a prompt is about to be shown). */
+  stop(): void {
+    this.#running.clear();
+    this.#progress.stop();
+    this.endLine();
+  }
+
+  #resumeProgress(): void {
+    const running = [...this.#running.values()].at(-1);
+    if (running !== undefined) this.#progress.start(running.label, running.startedAt);
+  }
+}
