@@ -38,6 +38,8 @@ export interface AgentCoreOptions {
   readonly maxSteps?: number;
   /** Tool content above this many bytes goes to an artifact; default 50,000. */
   readonly inlineContentLimit?: number;
+  /** After a cancellation, how long to wait for a tool that ignores its abort signal; default 2,000 ms. */
+  readonly cancelGraceMs?: number;
   /** System prompt sent with every request. */
   readonly systemPrompt?: string;
 }

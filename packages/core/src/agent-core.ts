@@ -1,4 +1,5 @@
 import { createReadArtifactTool } from '@clawsmith/artifacts';
+import type { FileDiff, RestorePointSummary } from '@clawsmith/checkpoints';
 import { createBackgroundCommandTools } from '@clawsmith/command-sandbox';
 import { SessionActivation, createDeferredToolCatalog, createSearchToolsTool } from '@clawsmith/deferred-tools';
 import type { ModelMessage } from '@clawsmith/providers';
@@ -28,6 +29,10 @@ export interface AgentCore {
   listMessages(sessionId: string): Promise<ModelMessage[]>;
   listEvents(sessionId: string, options?: { afterSequence?: number }): Promise<SessionEvent[]>;
   getTodos(sessionId: string): Promise<TodoItem[]>;
+  /** The session's restore points, oldest first, with their manifests and undone flags. */
+  listCheckpoints(sessionId: string): Promise<RestorePointSummary[]>;
+  /** Before and after text of one file changed by a turn (at most 64 KiB each), and a unified diff. */
+  diff(sessionId: string, turnId: string, path: string): Promise<FileDiff>;
   /** Follows every event as it is persisted; returns the unsubscribe function. */
   subscribe(listener: SessionEventListener): () => void;
   /** Ends the background commands of every session this core ran. */
@@ -93,6 +98,7 @@ export function createAgentCore(options: AgentCoreOptions): AgentCore {
     },
     maxSteps: options.maxSteps ?? 50,
     inlineContentLimit: options.inlineContentLimit ?? 50_000,
+    cancelGraceMs: options.cancelGraceMs ?? 2_000,
     ...(options.systemPrompt ? { systemPrompt: options.systemPrompt } : {}),
     runningSessions: new Set(),
   };
@@ -123,6 +129,14 @@ export function createAgentCore(options: AgentCoreOptions): AgentCore {
     listMessages: (sessionId: string) => store.listMessages(sessionId),
     listEvents: (sessionId: string, listOptions?: { afterSequence?: number }) => store.listEvents(sessionId, listOptions),
     getTodos: (sessionId: string) => store.getTodos(sessionId),
+    async listCheckpoints(sessionId: string) {
+      await store.requireSession(sessionId);
+      return options.checkpoints.listRestorePoints(sessionId);
+    },
+    async diff(sessionId: string, turnId: string, path: string) {
+      await store.requireSession(sessionId);
+      return options.checkpoints.diff(sessionId, turnId, path);
+    },
     subscribe: (listener: SessionEventListener) => store.subscribe(listener),
     async close() {
       if (options.commands) for (const sessionId of touchedSessions) await options.commands.endSession(sessionId);

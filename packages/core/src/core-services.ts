@@ -24,6 +24,7 @@ export interface CoreServices {
   sessionAllowances(sessionId: string): Set<string>;
   readonly maxSteps: number;
   readonly inlineContentLimit: number;
+  readonly cancelGraceMs: number;
   readonly systemPrompt?: string;
   /** Sessions with a turn running in this process (recovery leaves them alone). */
   readonly runningSessions: Set<string>;

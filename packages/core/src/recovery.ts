@@ -46,10 +46,10 @@ export async function recoverSession(services: CoreServices, sessionId: string):
   for (const turn of running) {
     const events = await store.listEvents(sessionId, { turnId: turn.turnId });
     const started = new Map<string, { toolName: string; sideEffect: boolean }>();
-    const completed = new Set<string>();
+    const completed = new Map<string, { content: string; metadata: ToolResultMetadata }>();
     for (const event of events) {
       if (event.type === 'tool.started') started.set(String(event.toolCallId), { toolName: String(event.toolName), sideEffect: event.sideEffect === true });
-      if (event.type === 'tool.completed') completed.add(String(event.toolCallId));
+      if (event.type === 'tool.completed') completed.set(String(event.toolCallId), { content: String(event.output ?? ''), metadata: event.result as ToolResultMetadata });
     }
     const messages = await store.listMessages(sessionId);
     const answered = new Set(messages.filter((message): message is ToolModelMessage => message.role === 'tool').map((message) => message.toolCallId));
@@ -57,16 +57,20 @@ export async function recoverSession(services: CoreServices, sessionId: string):
     const missing: ToolModelMessage[] = [];
     for (const call of lastAssistant?.toolCalls ?? []) {
       if (answered.has(call.id)) continue;
+      const known = completed.get(call.id);
+      if (known) {
+        // It completed before the crash; only its message was not written yet.
+        missing.push({ role: 'tool', toolCallId: call.id, toolName: call.name, content: known.content, toolResult: known.metadata });
+        continue;
+      }
       const start = started.get(call.id);
       const { content, metadata } = interruptedResult(call.name, start !== undefined, start?.sideEffect ?? false);
-      if (!completed.has(call.id)) {
-        await store.appendEvent(sessionId, { type: 'tool.completed', turnId: turn.turnId, toolCallId: call.id, toolName: call.name, result: metadata, status: metadata.status, output: content, recovered: true });
-      }
+      await store.appendEvent(sessionId, { type: 'tool.completed', turnId: turn.turnId, toolCallId: call.id, toolName: call.name, result: metadata, status: metadata.status, output: content, recovered: true });
       missing.push({ role: 'tool', toolCallId: call.id, toolName: call.name, content, toolResult: metadata });
       closed += 1;
     }
     await store.appendMessages(sessionId, turn.turnId, missing);
-    await services.checkpoints.completeInterruptedTurn(sessionId, turn.turnId);
+    await services.checkpoints.completeTurn(sessionId, turn.turnId);
     await store.completeTurn(sessionId, turn.turnId, 'interrupted');
     await store.appendEvent(sessionId, { type: 'turn.completed', turnId: turn.turnId, status: 'interrupted', recovered: true });
   }

@@ -39,7 +39,7 @@ export async function restoreTurn(services: CoreServices, sessionId: string, tur
   let restoredPaths: string[] = [];
   if (scope === 'files' || scope === 'all') {
     const undone = await services.checkpoints.undoFiles(sessionId, turnId);
-    restoredPaths = [...undone.restoredPaths];
+    restoredPaths = [...undone.restored, ...undone.deleted, ...undone.alreadyRestored].sort();
   }
   let messageCount: number | undefined;
   if (scope === 'session' || scope === 'all') {

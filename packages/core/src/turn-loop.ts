@@ -87,6 +87,7 @@ export async function runTurn(services: CoreServices, options: RunTurnOptions): 
       recorder: checkpoint.recorder,
       ...(services.artifacts ? { artifacts: services.artifacts } : {}),
       inlineContentLimit: services.inlineContentLimit,
+      cancelGraceMs: services.cancelGraceMs,
       seenCalls: new Set(),
     };
 
@@ -131,7 +132,7 @@ export async function runTurn(services: CoreServices, options: RunTurnOptions): 
     }
 
     const manifest = await checkpoint.complete();
-    const changedFiles = manifest.files.map((file) => ({ path: file.path, change: file.change, linesAdded: file.linesAdded, linesRemoved: file.linesRemoved }));
+    const changedFiles = manifest.files.map((file) => ({ path: file.path, change: file.change, linesAdded: file.linesAdded ?? 0, linesRemoved: file.linesRemoved ?? 0 }));
     await store.completeTurn(session.id, turnId, status);
     await store.appendEvent(session.id, {
       type: 'turn.completed',

@@ -53,6 +53,8 @@ export interface CallRuntime {
   readonly artifacts?: ContentExternalizer;
   /** Content above this many bytes goes to an artifact (default 50,000). */
   readonly inlineContentLimit: number;
+  /** How long to wait for a tool after cancellation before giving up on it. */
+  readonly cancelGraceMs: number;
   /** Keys (`name` + canonical arguments) of calls already made this turn. */
   readonly seenCalls: Set<string>;
 }

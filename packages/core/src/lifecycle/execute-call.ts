@@ -34,6 +34,27 @@ async function keepInlineBounded(runtime: CallRuntime, callId: string, result: T
   return { ...result, content: `${preview}\n[The output was ${result.content.length} characters; no artifact store is configured, so the middle is gone.]` };
 }
 
+class ToolIgnoredCancellation extends Error {}
+
+/**
+ * Waits for the tool; once the turn is cancelled, waits at most `graceMs` more, so a tool that
+ * ignores its abort signal cannot hold the turn open.
+ */
+function settleOrGiveUp(running: Promise<unknown>, signal: AbortSignal, graceMs: number, toolName: string): Promise<unknown> {
+  return new Promise((resolve, reject) => {
+    let timer: NodeJS.Timeout | undefined;
+    const giveUp = () => {
+      timer = setTimeout(() => reject(new ToolIgnoredCancellation(`${toolName} did not stop within ${graceMs} ms of the cancellation and may still be running; check its effects before relying on them.`)), graceMs);
+    };
+    if (signal.aborted) giveUp();
+    else signal.addEventListener('abort', giveUp, { once: true });
+    running.then(resolve, reject).finally(() => {
+      clearTimeout(timer);
+      signal.removeEventListener('abort', giveUp);
+    });
+  });
+}
+
 /**
  * Runs an authorised call: the tool gets `authorized: true`, the turn's recorder and the turn's
  * abort signal; its return value is normalised and large content externalised. Never throws.
@@ -42,7 +63,7 @@ export async function executeCall(runtime: CallRuntime, ready: ReadyCall): Promi
   if (runtime.signal.aborted) return toolCancelled();
   let result: ToolExecutionResult;
   try {
-    const value = await ready.entry.tool.execute(ready.input, {
+    const running = ready.entry.tool.execute(ready.input, {
       authorized: true,
       workspaceRoot: runtime.workspaceRoot,
       sessionId: runtime.sessionId,
@@ -52,9 +73,10 @@ export async function executeCall(runtime: CallRuntime, ready: ReadyCall): Promi
       ...(runtime.recorder ? { fileChanges: runtime.recorder } : {}),
       ...(runtime.artifacts ? { artifacts: runtime.artifacts.writerFor({ sessionId: runtime.sessionId, toolCallId: ready.call.id }) } : {}),
     });
+    const value = await settleOrGiveUp(Promise.resolve(running), runtime.signal, runtime.cancelGraceMs, ready.call.name);
     result = normalizeToolResult(value);
   } catch (error) {
-    result = toolResultFromError(error, runtime.signal);
+    result = error instanceof ToolIgnoredCancellation ? toolCancelled(error.message) : toolResultFromError(error, runtime.signal);
   }
   try {
     return await keepInlineBounded(runtime, ready.call.id, result);

@@ -1,0 +1,89 @@
+// AgentCore's own overhead per tool call (no-op read tool, events and messages persisted in a
+// real SQLite home), and a batch of eight read-only 20 ms calls beside one such call.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createAgentCore, openClawsmithHome } from '@clawsmith/core';
+import { createScriptedProvider, type ScriptedResponse } from '@clawsmith/providers';
+import { defineTool, type AnyToolDefinition } from '@clawsmith/tool-protocol';
+import { z } from 'zod';
+import { measure, report } from './measure.js';
+
+const CALLS_PER_TURN = 20;
+const RUNS = 15;
+const WARMUP = 3;
+
+const noop = defineTool({
+  name: 'noop',
+  description: 'Does nothing.',
+  risk: 'read',
+  capabilities: ['filesystem.read'],
+  concurrencySafe: false,
+  inputSchema: z.object({ index: z.number() }),
+  summarize: (input) => `noop ${input.index}`,
+  execute: async (input) => `noop ${input.index}`,
+});
+
+const wait = defineTool({
+  name: 'wait',
+  description: 'Waits 20 ms.',
+  risk: 'read',
+  capabilities: ['filesystem.read'],
+  concurrencySafe: true,
+  inputSchema: z.object({ index: z.number() }),
+  summarize: (input) => `wait ${input.index}`,
+  execute: () => new Promise((resolve) => setTimeout(() => resolve('waited'), 20)),
+});
+
+async function turnTimer(tools: AnyToolDefinition[], callsPerTurn: number, toolName: string) {
+  const home = mkdtempSync(join(tmpdir(), 'clawsmith-bench-home-'));
+  const workspace = mkdtempSync(join(tmpdir(), 'clawsmith-bench-ws-'));
+  const opened = await openClawsmithHome(home);
+  const responses: ScriptedResponse[] = [];
+  for (let turn = 0; turn < RUNS + WARMUP; turn += 1) {
+    responses.push({ toolCalls: Array.from({ length: callsPerTurn }, (_, index) => ({ id: `c${turn}-${index}`, name: toolName, arguments: { index } })) });
+    responses.push({ text: 'done' });
+  }
+  const emptyTurns: ScriptedResponse[] = Array.from({ length: RUNS + WARMUP }, () => ({ text: 'done' }));
+  const core = createAgentCore({
+    db: opened.db,
+    provider: createScriptedProvider({ script: { responses: callsPerTurn === 0 ? emptyTurns : responses } }),
+    checkpoints: opened.checkpoints,
+    builtinTools: tools,
+    permissionMode: 'default',
+  });
+  const session = await core.createSession({ workspaceRoot: workspace });
+  return {
+    run: () => core.runTurn({ sessionId: session.id, prompt: 'go' }),
+    close: async () => {
+      await opened.close();
+      rmSync(home, { recursive: true, force: true });
+      rmSync(workspace, { recursive: true, force: true });
+    },
+  };
+}
+
+const direct = await measure(`noop execute x${CALLS_PER_TURN}, called directly`, async () => {
+  for (let index = 0; index < CALLS_PER_TURN; index += 1) await noop.execute({ index }, undefined as never);
+}, RUNS, WARMUP);
+
+const empty = await turnTimer([noop], 0, 'noop');
+const emptyTurn = await measure('turn with no tool call', empty.run, RUNS, WARMUP);
+await empty.close();
+
+const withCalls = await turnTimer([noop], CALLS_PER_TURN, 'noop');
+const callTurn = await measure(`turn with ${CALLS_PER_TURN} noop calls`, withCalls.run, RUNS, WARMUP);
+await withCalls.close();
+
+report('core turn cost', direct, [emptyTurn, callTurn]);
+const perCall = (callTurn.medianMs - emptyTurn.medianMs) / CALLS_PER_TURN;
+console.log(`\ncore overhead per call (median turn with calls - median empty turn) / ${CALLS_PER_TURN}: ${perCall.toFixed(3)} ms (aim: under 0.5 ms)`);
+
+const one = await turnTimer([wait], 1, 'wait');
+const oneCall = await measure('turn with one 20 ms read call', one.run, RUNS, WARMUP);
+await one.close();
+const eight = await turnTimer([wait], 8, 'wait');
+const eightCalls = await measure('turn with eight 20 ms read calls (parallel batch)', eight.run, RUNS, WARMUP);
+await eight.close();
+report('read-only batch', oneCall, [eightCalls]);
+console.log(`\nbatch of eight / one call: ${(eightCalls.medianMs / oneCall.medianMs).toFixed(2)}x (aim: under 1.5x)`);
