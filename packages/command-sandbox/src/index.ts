@@ -1,5 +1,24 @@
-// Everything exported here is the public API of @clawsmith/command-sandbox.
-// This package's contract is not built yet (see README.md); it exports only its status.
+// Everything exported here is the public API of @clawsmith/command-sandbox; the surface is pinned
+// by public-surface.test.ts. A change to this list is a deliberate change with a changeset.
 
-/** Whether this package's contract is built. Until it is, nothing else is exported. */
-export const packageStatus = 'planned' as const;
+export type { CommandSafetyOptions, CommandSafetyVerdict } from './command-safety.js';
+export { evaluateCommandSafety } from './command-safety.js';
+export type { CommandSafetyRule } from './command-rules.js';
+export { COMMAND_SAFETY_RULES } from './command-rules.js';
+
+export type { CommandEnvironmentOptions } from './command-environment.js';
+export { DEFAULT_ENVIRONMENT_ALLOWLIST, buildCommandEnvironment, isForbiddenEnvironmentName } from './command-environment.js';
+
+export type { PathKind, SandboxLimits, SandboxMount, SandboxNamespaces, SandboxPlan, SandboxPlanInput } from './sandbox-plan.js';
+export { DEFAULT_PROTECTED_PATHS, DEFAULT_SANDBOX_LIMITS, buildSandboxPlan, limitedCommandArguments } from './sandbox-plan.js';
+export { bubblewrapArguments } from './bubblewrap-arguments.js';
+export { macosSandboxProfile } from './macos-sandbox-profile.js';
+export type { SandboxAvailability, SandboxKind, SandboxMode } from './sandbox-availability.js';
+export { sandboxAvailability } from './sandbox-availability.js';
+
+export type { CommandSandboxOptions, PreparedCommand } from './command-launch.js';
+export { prepareCommand } from './command-launch.js';
+export type { CommandRunRequest, CommandRunResult } from './run-command-tool.js';
+export { COMMAND_DEFAULTS, createRunCommandTool, runCommand } from './run-command-tool.js';
+
+export { COMMAND_SANDBOX_ERROR_CODES, CommandRefusedError, CommandSandboxError, SandboxUnavailableError } from './errors.js';

@@ -1,0 +1,44 @@
+import { limitedCommandArguments, type SandboxMount, type SandboxPlan } from './sandbox-plan.js';
+
+function mountArguments(mount: SandboxMount): string[] {
+  const source = mount.source ?? mount.target;
+  switch (mount.kind) {
+    case 'read-only':
+      return ['--ro-bind', source, mount.target];
+    case 'read-write':
+      return ['--bind', source, mount.target];
+    case 'tmpfs':
+      return ['--tmpfs', mount.target];
+    case 'read-only-empty':
+      return ['--perms', '0555', '--tmpfs', mount.target, '--remount-ro', mount.target];
+    case 'devices':
+      return ['--dev', mount.target];
+    case 'processes':
+      return ['--proc', mount.target];
+  }
+}
+
+/**
+ * The bubblewrap command line for `plan` (without the `bwrap` program itself): mounts in plan
+ * order, namespaces, session, capabilities, the cleared environment with only the plan's
+ * variables, the working folder, then the limited command.
+ */
+export function bubblewrapArguments(plan: SandboxPlan): string[] {
+  const argv: string[] = [];
+  for (const mount of plan.mounts) argv.push(...mountArguments(mount));
+  const { namespaces } = plan;
+  if (namespaces.user) argv.push('--unshare-user');
+  if (namespaces.pid) argv.push('--unshare-pid');
+  if (namespaces.network) argv.push('--unshare-net');
+  if (namespaces.ipc) argv.push('--unshare-ipc');
+  if (namespaces.uts) argv.push('--unshare-uts', '--hostname', 'clawsmith-sandbox');
+  if (namespaces.cgroup) argv.push('--unshare-cgroup-try');
+  if (plan.newSession) argv.push('--new-session');
+  if (plan.dieWithParent) argv.push('--die-with-parent');
+  if (plan.dropCapabilities) argv.push('--cap-drop', 'ALL');
+  argv.push('--clearenv');
+  for (const [name, value] of Object.entries(plan.environment).sort(([left], [right]) => left.localeCompare(right))) argv.push('--setenv', name, value);
+  argv.push('--chdir', plan.workingDirectory, '--');
+  argv.push(...limitedCommandArguments(plan));
+  return argv;
+}

@@ -1,0 +1,122 @@
+import { realpathSync, statSync } from 'node:fs';
+import { isAbsolute, relative, resolve } from 'node:path';
+import { defaultHomes } from './catastrophic-targets.js';
+import { assertEnvironmentAdditions, buildCommandEnvironment } from './command-environment.js';
+import { evaluateCommandSafety } from './command-safety.js';
+import { bubblewrapArguments } from './bubblewrap-arguments.js';
+import { COMMAND_SANDBOX_ERROR_CODES, CommandRefusedError, CommandSandboxError, SandboxUnavailableError } from './errors.js';
+import { macosSandboxProfile } from './macos-sandbox-profile.js';
+import type { ProcessLaunch } from './process-runner.js';
+import { sandboxAvailability, type SandboxKind, type SandboxMode } from './sandbox-availability.js';
+import { buildSandboxPlan, DEFAULT_SANDBOX_LIMITS, limitedCommandArguments, type PathKind, type SandboxLimits, type SandboxPlan } from './sandbox-plan.js';
+
+/** Configuration shared by `run_command` and the background command service. */
+export interface CommandSandboxOptions {
+  /** `auto` (default): bubblewrap on Linux, sandbox-exec on macOS, refuse when none works. `off`: run unsandboxed, labelled. */
+  readonly sandbox?: SandboxMode;
+  /** Whether commands may reach the network. Default false. */
+  readonly network?: boolean;
+  /** Environment names added to the allowlist (forbidden names are a configuration error). */
+  readonly env?: readonly string[];
+  /** Where allowlisted values come from; default `process.env`. */
+  readonly environmentSource?: Readonly<Record<string, string | undefined>>;
+  /** Default timeout in ms; default 120,000. */
+  readonly defaultTimeoutMs?: number;
+  /** Largest timeout a call may ask for, in ms; default 600,000. */
+  readonly maxTimeoutMs?: number;
+  /** Output kept in memory and shown, head plus tail, in bytes; default 65,536. */
+  readonly outputLimitBytes?: number;
+  /** Complete log kept for the artifact, in bytes; default 8 MiB. */
+  readonly logLimitBytes?: number;
+  /** Resource limits; unset fields keep {@link DEFAULT_SANDBOX_LIMITS}. */
+  readonly limits?: Partial<SandboxLimits>;
+  /** Workspace-relative paths mounted read-only; default `.git/hooks`, `.git/config`, `.clawsmith`. */
+  readonly protectedPaths?: readonly string[];
+  /** Host folders hidden behind an empty folder; default the home folders. */
+  readonly hiddenPaths?: readonly string[];
+  /** The bubblewrap program; default `bwrap` on PATH. */
+  readonly bubblewrapProgram?: string;
+}
+
+/** A command ready to start: its plan, how to start it, and the sandbox it runs in. */
+export interface PreparedCommand {
+  readonly plan: SandboxPlan;
+  readonly launch: ProcessLaunch;
+  readonly sandbox: SandboxKind;
+}
+
+/** Checks the options once, at construction, so a bad allowlist fails before any call. */
+export function validateSandboxOptions(options: CommandSandboxOptions): void {
+  assertEnvironmentAdditions(options.env ?? []);
+}
+
+function pathKind(path: string): PathKind {
+  try {
+    return statSync(path).isDirectory() ? 'directory' : 'file';
+  } catch {
+    return 'missing';
+  }
+}
+
+/** The real working folder for `cwd` (workspace-relative), refusing anything outside the workspace. */
+export function resolveWorkingDirectory(workspaceRoot: string, cwd = '.'): { workspace: string; workingDirectory: string } {
+  const workspace = realpathSync(workspaceRoot);
+  const requested = resolve(workspace, cwd);
+  const inside = (path: string) => {
+    const difference = relative(workspace, path);
+    return difference === '' || (!difference.startsWith('..') && !isAbsolute(difference));
+  };
+  if (!inside(requested)) {
+    throw new CommandSandboxError(COMMAND_SANDBOX_ERROR_CODES.workingDirectoryOutsideWorkspace, `The working folder ${JSON.stringify(cwd)} is outside the workspace; give a folder relative to the workspace root.`);
+  }
+  let real: string;
+  try {
+    real = realpathSync(requested);
+  } catch {
+    throw new CommandSandboxError(COMMAND_SANDBOX_ERROR_CODES.workingDirectoryNotFound, `The working folder ${JSON.stringify(cwd)} does not exist; create it first or run from the workspace root.`);
+  }
+  if (!inside(real)) {
+    throw new CommandSandboxError(COMMAND_SANDBOX_ERROR_CODES.workingDirectoryOutsideWorkspace, `The working folder ${JSON.stringify(cwd)} leads outside the workspace through a symbolic link.`);
+  }
+  if (pathKind(real) !== 'directory') {
+    throw new CommandSandboxError(COMMAND_SANDBOX_ERROR_CODES.workingDirectoryNotFound, `The working folder ${JSON.stringify(cwd)} is not a folder.`);
+  }
+  return { workspace, workingDirectory: real };
+}
+
+/**
+ * Passes the command through the layers that come before running it: the working folder, the
+ * catastrophic-command refusal (no approval unlocks it), the minimal environment, the limits and
+ * the sandbox plan. Throws `command_refused`, `sandbox_unavailable` or a working-folder error.
+ */
+export async function prepareCommand(options: CommandSandboxOptions, workspaceRoot: string, commandText: string, cwd?: string): Promise<PreparedCommand> {
+  const { workspace, workingDirectory } = resolveWorkingDirectory(workspaceRoot, cwd);
+  const verdict = evaluateCommandSafety(commandText, { workingDirectory });
+  if (!verdict.allowed) throw new CommandRefusedError(verdict.rule, verdict.reason);
+  const mode = options.sandbox ?? 'auto';
+  const availability = mode === 'off' ? undefined : await sandboxAvailability(mode, options.bubblewrapProgram);
+  if (availability && !availability.available) throw new SandboxUnavailableError(availability.detail);
+  const environment = buildCommandEnvironment({ source: options.environmentSource, additions: options.env ?? [] });
+  const plan = buildSandboxPlan({
+    workspaceRoot: workspace,
+    workingDirectory,
+    commandText,
+    network: options.network ?? false,
+    environment,
+    limits: { ...DEFAULT_SANDBOX_LIMITS, ...options.limits },
+    protectedPaths: options.protectedPaths,
+    hiddenPaths: options.hiddenPaths ?? defaultHomes(),
+    pathKind,
+  });
+  const [limitedShell, ...limitedArgs] = limitedCommandArguments(plan);
+  if (!availability) {
+    return { plan, sandbox: 'none', launch: { file: limitedShell as string, args: limitedArgs, environment: plan.environment, cwd: workingDirectory } };
+  }
+  if (availability.kind === 'sandbox-exec') {
+    const args = ['-p', macosSandboxProfile(plan), limitedShell as string, ...limitedArgs];
+    return { plan, sandbox: 'sandbox-exec', launch: { file: availability.program, args, environment: plan.environment, cwd: workingDirectory } };
+  }
+  // bwrap itself gets only the allowlisted environment, so not even its own /proc/<pid>/environ
+  // (visible as the sandbox's PID 1) holds a secret of the caller.
+  return { plan, sandbox: 'bubblewrap', launch: { file: availability.program, args: bubblewrapArguments(plan), environment: plan.environment, cwd: workingDirectory } };
+}

@@ -1,0 +1,177 @@
+import { performance } from 'node:perf_hooks';
+import { execa } from 'execa';
+import type { BoundedOutput } from './bounded-output.js';
+import { createCommandCgroup, type CommandCgroup } from './process-cgroup.js';
+
+/** A program to start: the sandbox (bwrap ...) or, unsandboxed, the limited shell itself. */
+export interface ProcessLaunch {
+  readonly file: string;
+  readonly args: readonly string[];
+  /** The complete environment of the started program; nothing is inherited. */
+  readonly environment: Readonly<Record<string, string>>;
+  readonly cwd: string;
+}
+
+/** Options of {@link runProcess}. */
+export interface RunProcessOptions {
+  readonly launch: ProcessLaunch;
+  readonly timeoutMs: number;
+  readonly stdin?: string;
+  readonly signal?: AbortSignal;
+  readonly output: BoundedOutput;
+  /** Cap on processes for the pids cgroup, where one can be created. */
+  readonly maxProcesses: number;
+  /** Called with every chunk of merged output as it arrives. */
+  readonly onChunk?: (chunk: Buffer) => void;
+}
+
+/** How a process run ended. */
+export interface ProcessOutcome {
+  readonly exitCode: number | null;
+  readonly signal: string | null;
+  readonly timedOut: boolean;
+  readonly cancelled: boolean;
+  readonly durationMs: number;
+  /** Forks refused by the per-command process cap (0 where no cgroup could be had). */
+  readonly processLimitHits: number;
+  /** Whether the whole tree was held in a pids cgroup. */
+  readonly contained: boolean;
+  /** Set when the program could not be started at all. */
+  readonly spawnError?: string;
+}
+
+// After the main process exits, output still in flight gets this long before the pipes are cut,
+// so a grandchild that kept them open cannot hold the call.
+const DRAIN_GRACE_MS = 250;
+const JOIN_CGROUP = 'echo $$ > "$1" && shift && exec "$@"';
+
+function killGroup(pid: number | undefined): void {
+  if (pid === undefined) return;
+  try {
+    process.kill(-pid, 'SIGKILL');
+  } catch {
+    // The group is already gone.
+  }
+}
+
+/** Handles to a started process tree, for the background service. */
+export interface StartedProcess {
+  readonly pid: number | undefined;
+  readonly done: Promise<ProcessOutcome>;
+  /** Kills the whole tree (cgroup, process group and, through die-with-parent, the sandbox). */
+  kill(reason: 'timeout' | 'cancel'): Promise<void>;
+  /** Writes to stdin when it is a pipe. */
+  write(data: string): boolean;
+  /** Closes stdin. */
+  endInput(): void;
+}
+
+/**
+ * Starts `launch` detached in its own process group (and pids cgroup where possible), merges
+ * stdout and stderr into `output` in arrival order, and kills the whole tree on timeout, on
+ * abort, and when the main process exits (nothing a call started outlives it).
+ */
+export function startProcess(options: RunProcessOptions & { readonly keepStdinOpen?: boolean }): StartedProcess {
+  const cgroup: CommandCgroup | undefined = createCommandCgroup(options.maxProcesses);
+  const { launch } = options;
+  const file = cgroup ? '/bin/sh' : launch.file;
+  const args = cgroup ? ['-c', JOIN_CGROUP, 'clawsmith-cgroup', cgroup.processesFile, launch.file, ...launch.args] : [...launch.args];
+  const started = performance.now();
+  const subprocess = execa(file, args, {
+    cwd: launch.cwd,
+    env: launch.environment,
+    extendEnv: false,
+    detached: true,
+    stdin: options.stdin !== undefined || options.keepStdinOpen ? 'pipe' : 'ignore',
+    stdout: 'pipe',
+    stderr: 'pipe',
+    buffer: false,
+    reject: false,
+    stripFinalNewline: false,
+  });
+  subprocess.catch(() => undefined);
+  let timedOut = false;
+  let cancelled = false;
+  const kill = async (reason: 'timeout' | 'cancel') => {
+    if (reason === 'timeout') timedOut = true;
+    else cancelled = true;
+    killGroup(subprocess.pid);
+    await cgroup?.killAll();
+  };
+  const onData = (chunk: Buffer) => {
+    options.output.push(chunk);
+    options.onChunk?.(chunk);
+  };
+  subprocess.stdout?.on('data', onData);
+  subprocess.stderr?.on('data', onData);
+  if (options.stdin !== undefined) {
+    subprocess.stdin?.on('error', () => undefined);
+    if (options.keepStdinOpen) subprocess.stdin?.write(options.stdin);
+    else subprocess.stdin?.end(options.stdin);
+  }
+  const timer = setTimeout(() => void kill('timeout'), options.timeoutMs);
+  const onAbort = () => void kill('cancel');
+  options.signal?.addEventListener('abort', onAbort, { once: true });
+  if (options.signal?.aborted) onAbort();
+
+  const done = new Promise<ProcessOutcome>((resolve) => {
+    let spawnError: string | undefined;
+    subprocess.on('error', (error) => {
+      spawnError = error.message;
+    });
+    subprocess.on('exit', (exitCode, signal) => {
+      clearTimeout(timer);
+      options.signal?.removeEventListener('abort', onAbort);
+      const drained = Promise.all(
+        [subprocess.stdout, subprocess.stderr].map(
+          (stream) => new Promise<void>((streamDone) => (stream && !stream.readableEnded ? stream.once('close', () => streamDone()) : streamDone())),
+        ),
+      );
+      const processLimitHits = cgroup?.processLimitHits() ?? 0;
+      killGroup(subprocess.pid);
+      void (cgroup?.killAll() ?? Promise.resolve()).then(async () => {
+        await Promise.race([drained, new Promise((wait) => setTimeout(wait, DRAIN_GRACE_MS))]);
+        subprocess.stdout?.destroy();
+        subprocess.stderr?.destroy();
+        cgroup?.remove();
+        resolve({
+          exitCode,
+          signal,
+          timedOut,
+          cancelled,
+          durationMs: performance.now() - started,
+          processLimitHits,
+          contained: cgroup !== undefined,
+          ...(spawnError && exitCode === null ? { spawnError } : {}),
+        });
+      });
+    });
+    subprocess.on('error', () => {
+      if (subprocess.pid !== undefined) return;
+      clearTimeout(timer);
+      cgroup?.remove();
+      resolve({
+        exitCode: null,
+        signal: null,
+        timedOut: false,
+        cancelled,
+        durationMs: performance.now() - started,
+        processLimitHits: 0,
+        contained: false,
+        spawnError: spawnError ?? 'the program could not be started',
+      });
+    });
+  });
+  return {
+    pid: subprocess.pid,
+    done,
+    kill,
+    write: (data) => subprocess.stdin?.write(data) ?? false,
+    endInput: () => subprocess.stdin?.end(),
+  };
+}
+
+/** Runs `launch` to the end; see {@link startProcess}. */
+export function runProcess(options: RunProcessOptions): Promise<ProcessOutcome> {
+  return startProcess(options).done;
+}

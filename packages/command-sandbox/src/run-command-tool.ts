@@ -1,0 +1,161 @@
+import { assertAuthorized, defineTool, toolSuccess, type ArtifactReference, type ArtifactWriter, type ToolDefinition, type ToolExecutionResult } from '@clawsmith/tool-protocol';
+import { z } from 'zod';
+import { BoundedOutput } from './bounded-output.js';
+import { prepareCommand, validateSandboxOptions, type CommandSandboxOptions } from './command-launch.js';
+import { describeStatus, outcomeNotes, outcomeSignal, resultFields } from './command-report.js';
+import { COMMAND_SANDBOX_ERROR_CODES, CommandSandboxError } from './errors.js';
+import { runProcess } from './process-runner.js';
+import type { SandboxKind } from './sandbox-availability.js';
+
+/** Defaults of the command limits that are part of the contract. */
+export const COMMAND_DEFAULTS = Object.freeze({
+  timeoutMs: 120_000,
+  maxTimeoutMs: 600_000,
+  outputLimitBytes: 65_536,
+  logLimitBytes: 8 * 1024 * 1024,
+});
+
+/** One command to run to its end. */
+export interface CommandRunRequest {
+  readonly workspaceRoot: string;
+  readonly command: string;
+  /** Workspace-relative working folder; default the workspace root. */
+  readonly cwd?: string;
+  readonly timeoutMs?: number;
+  readonly stdin?: string;
+  readonly signal?: AbortSignal;
+  /** Where the complete log goes, when wired. */
+  readonly artifacts?: ArtifactWriter;
+}
+
+/** What a finished command run observed. */
+export interface CommandRunResult {
+  readonly command: string;
+  readonly exitCode: number | null;
+  readonly signal: string | null;
+  readonly timedOut: boolean;
+  readonly cancelled: boolean;
+  readonly durationMs: number;
+  /** Merged stdout and stderr in arrival order; head and tail when longer than the cap. */
+  readonly output: string;
+  readonly outputBytes: number;
+  readonly outputTruncated: boolean;
+  readonly sandbox: SandboxKind;
+  readonly network: boolean;
+  readonly processLimitHits: number;
+  /** Notes on limits, timeouts and the sandbox, in words. */
+  readonly notes: readonly string[];
+  /** The complete log, when an artifact writer was wired in and there was output. */
+  readonly artifact?: ArtifactReference;
+}
+
+/** Clamps a requested timeout to the configured maximum. */
+export function effectiveTimeout(options: CommandSandboxOptions, requestedMs: number | undefined): number {
+  const maximum = options.maxTimeoutMs ?? COMMAND_DEFAULTS.maxTimeoutMs;
+  return Math.min(requestedMs ?? options.defaultTimeoutMs ?? COMMAND_DEFAULTS.timeoutMs, maximum);
+}
+
+/**
+ * Runs one command through every layer (refusal, environment, limits, timeout and tree kill,
+ * output cap, sandbox) and returns what it observed. A non-zero exit is an observation, not an
+ * error; refusals and a missing sandbox throw before anything runs.
+ */
+export async function runCommand(options: CommandSandboxOptions, request: CommandRunRequest): Promise<CommandRunResult> {
+  const prepared = await prepareCommand(options, request.workspaceRoot, request.command, request.cwd);
+  const timeoutMs = effectiveTimeout(options, request.timeoutMs);
+  const half = Math.floor((options.outputLimitBytes ?? COMMAND_DEFAULTS.outputLimitBytes) / 2);
+  const output = new BoundedOutput(half, half, request.artifacts ? (options.logLimitBytes ?? COMMAND_DEFAULTS.logLimitBytes) : 0);
+  const outcome = await runProcess({
+    launch: prepared.launch,
+    timeoutMs,
+    stdin: request.stdin,
+    signal: request.signal,
+    output,
+    maxProcesses: prepared.plan.limits.processes,
+  });
+  if (outcome.spawnError) {
+    throw new CommandSandboxError(COMMAND_SANDBOX_ERROR_CODES.commandSpawnFailed, `The command could not be started: ${outcome.spawnError}.`, { retryable: true });
+  }
+  const notes = outcomeNotes(outcome, prepared.plan, timeoutMs, prepared.sandbox);
+  let artifact: ArtifactReference | undefined;
+  if (request.artifacts && output.totalBytes > 0) {
+    const log = output.completeLog();
+    const suffix = output.logTruncated ? Buffer.from(`\n[log cut at ${log.length} bytes of ${output.totalBytes}]\n`) : Buffer.alloc(0);
+    artifact = await request.artifacts.write(Buffer.concat([log, suffix]));
+  } else if (output.truncated) {
+    notes.push('No artifact store is wired in: only the head and tail of the output were kept.');
+  }
+  return {
+    command: request.command,
+    exitCode: outcome.exitCode,
+    signal: outcomeSignal(outcome),
+    timedOut: outcome.timedOut,
+    cancelled: outcome.cancelled,
+    durationMs: outcome.durationMs,
+    output: output.text(),
+    outputBytes: output.totalBytes,
+    outputTruncated: output.truncated,
+    sandbox: prepared.sandbox,
+    network: prepared.plan.network,
+    processLimitHits: outcome.processLimitHits,
+    notes,
+    ...(artifact ? { artifact } : {}),
+  };
+}
+
+function resultContent(result: CommandRunResult): string {
+  const status = describeStatus(result.exitCode, result.signal);
+  const sandbox = result.sandbox === 'none' ? 'NONE (unsandboxed)' : `${result.sandbox}, network ${result.network ? 'on' : 'off'}`;
+  const lines = [`$ ${result.command}`, `${status} · ${Math.round(result.durationMs)} ms · sandbox: ${sandbox}`, ...result.notes];
+  if (result.artifact) lines.push(`Complete log: artifact ${result.artifact.id} (${result.artifact.byteLength} bytes).`);
+  lines.push(result.outputBytes === 0 ? '(no output)' : `--- output (${result.outputBytes} bytes${result.outputTruncated ? ', head and tail' : ''}) ---\n${result.output}`);
+  return lines.join('\n');
+}
+
+const runCommandInput = z.object({
+  command: z.string().min(1).max(100_000).describe('The shell command (bash) to run.'),
+  cwd: z.string().max(4_096).optional().describe('Working folder relative to the workspace root; default the root.'),
+  timeoutSeconds: z.number().int().min(1).max(600).optional().describe('Timeout in seconds; default 120, at most 600.'),
+  stdin: z.string().max(1_000_000).optional().describe('Text written to the command standard input.'),
+});
+
+/** Builds the result of a finished `run_command` call. */
+export function commandToolResult(result: CommandRunResult): ToolExecutionResult {
+  return toolSuccess(resultContent(result), {
+    display: { kind: 'command', title: `$ ${result.command}`.slice(0, 200), body: result.output, fields: resultFields(result) },
+    ...(result.artifact ? { artifact: result.artifact } : {}),
+  });
+}
+
+/**
+ * The `run_command` tool (risk `execute`, not concurrency-safe): runs a shell command in the
+ * workspace through every layer of {@link runCommand}. Throws `environment_name_forbidden` at
+ * construction for a forbidden allowlist addition.
+ */
+export function createRunCommandTool(options: CommandSandboxOptions = {}): ToolDefinition<z.output<typeof runCommandInput>> {
+  validateSandboxOptions(options);
+  return defineTool({
+    name: 'run_command',
+    description:
+      'Run a shell command (bash) in the workspace, in a sandbox: read-only system, writable workspace, private /tmp, no network unless configured, minimal environment, resource limits. Returns the exit code and the merged output; a non-zero exit is still a result. Catastrophic commands (sudo, formatting disks, rm -rf /, shutdown...) are refused.',
+    risk: 'execute',
+    capabilities: ['process.execute', 'filesystem.write', 'filesystem.read'],
+    concurrencySafe: false,
+    inputSchema: runCommandInput,
+    summarize: (input) => `run_command: ${input.command.slice(0, 160)}`,
+    searchMetadata: { aliases: ['shell', 'bash', 'exec', 'terminal'], tags: ['process', 'command'] },
+    async execute(input, context) {
+      assertAuthorized(context, 'run_command');
+      const result = await runCommand(options, {
+        workspaceRoot: context.workspaceRoot,
+        command: input.command,
+        cwd: input.cwd,
+        timeoutMs: input.timeoutSeconds === undefined ? undefined : input.timeoutSeconds * 1000,
+        stdin: input.stdin,
+        signal: context.signal,
+        artifacts: context.artifacts,
+      });
+      return commandToolResult(result);
+    },
+  });
+}

@@ -1,0 +1,48 @@
+import { existsSync } from 'node:fs';
+import { execa } from 'execa';
+
+/** How commands are isolated: `auto` picks the platform sandbox, `off` runs unsandboxed (and says so). */
+export type SandboxMode = 'auto' | 'bubblewrap' | 'off';
+
+/** The sandbox a command actually ran in. */
+export type SandboxKind = 'bubblewrap' | 'sandbox-exec' | 'none';
+
+/** Whether a sandbox can be had, which, and why not. */
+export type SandboxAvailability =
+  | { readonly available: true; readonly kind: 'bubblewrap' | 'sandbox-exec'; readonly program: string }
+  | { readonly available: false; readonly detail: string };
+
+const probes = new Map<string, Promise<SandboxAvailability>>();
+
+async function probeBubblewrap(program: string): Promise<SandboxAvailability> {
+  const result = await execa(
+    program,
+    ['--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc', '--unshare-all', '--new-session', '--die-with-parent', '--cap-drop', 'ALL', '--clearenv', '--', '/bin/true'],
+    { reject: false, timeout: 15_000, env: { PATH: '/usr/bin:/bin' }, extendEnv: false, stdin: 'ignore' },
+  );
+  if (result.exitCode === 0) return { available: true, kind: 'bubblewrap', program };
+  const reason = result.failed && result.exitCode === undefined ? `${program} could not be started` : `${program} failed its self-test: ${String(result.stderr).trim().slice(0, 300)}`;
+  return { available: false, detail: reason };
+}
+
+/**
+ * Finds the sandbox for `mode` on this machine, once per program (cached): bubblewrap on Linux,
+ * checked by running it with every isolation flag the plans use; `sandbox-exec` on macOS.
+ * `off` is never asked here: the caller runs unsandboxed and labels every result.
+ */
+export function sandboxAvailability(mode: Exclude<SandboxMode, 'off'>, bubblewrapProgram = 'bwrap'): Promise<SandboxAvailability> {
+  if (mode === 'auto' && process.platform === 'darwin') {
+    return Promise.resolve(
+      existsSync('/usr/bin/sandbox-exec')
+        ? { available: true, kind: 'sandbox-exec', program: '/usr/bin/sandbox-exec' }
+        : { available: false, detail: '/usr/bin/sandbox-exec is missing' },
+    );
+  }
+  if (process.platform !== 'linux') return Promise.resolve({ available: false, detail: `no sandbox is supported on ${process.platform}` });
+  let probe = probes.get(bubblewrapProgram);
+  if (!probe) {
+    probe = probeBubblewrap(bubblewrapProgram).catch((error: unknown) => ({ available: false as const, detail: String(error) }));
+    probes.set(bubblewrapProgram, probe);
+  }
+  return probe;
+}

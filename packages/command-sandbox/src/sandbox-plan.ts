@@ -1,0 +1,180 @@
+import { posix } from 'node:path';
+
+/** POSIX resource limits applied to every command (rlimits; processes also by cgroup where possible). */
+export interface SandboxLimits {
+  /** CPU seconds (RLIMIT_CPU). Default 300. */
+  readonly cpuSeconds: number;
+  /** Largest file a command may write, in bytes (RLIMIT_FSIZE). Default 1 GiB. */
+  readonly fileSizeBytes: number;
+  /** Open files per process (RLIMIT_NOFILE). Default 1,024. */
+  readonly openFiles: number;
+  /** Processes: RLIMIT_NPROC (per user) and, where the pids cgroup is writable, per command. Default 1,024. */
+  readonly processes: number;
+}
+
+/** The default {@link SandboxLimits}. */
+export const DEFAULT_SANDBOX_LIMITS: SandboxLimits = Object.freeze({
+  cpuSeconds: 300,
+  fileSizeBytes: 1024 * 1024 * 1024,
+  openFiles: 1024,
+  processes: 1024,
+});
+
+/**
+ * One mount of the sandbox, applied in order (a later mount covers an earlier one):
+ * `read-only` and `read-write` bind a host path, `tmpfs` is an empty private folder,
+ * `read-only-empty` an empty folder nobody can write, `devices` a minimal /dev, `processes` a /proc
+ * of the sandbox's own PID namespace.
+ */
+export interface SandboxMount {
+  readonly kind: 'read-only' | 'read-write' | 'tmpfs' | 'read-only-empty' | 'devices' | 'processes';
+  /** Host path for binds; the same as `target` unless a later change (an overlay) says otherwise. */
+  readonly source?: string;
+  /** Path inside the sandbox. */
+  readonly target: string;
+  /** Why this mount exists, for reports and the macOS profile. */
+  readonly purpose: string;
+}
+
+/** Which namespaces the sandbox unshares. */
+export interface SandboxNamespaces {
+  readonly user: boolean;
+  readonly pid: boolean;
+  readonly network: boolean;
+  readonly ipc: boolean;
+  readonly uts: boolean;
+  readonly cgroup: boolean;
+}
+
+/**
+ * Everything a sandboxed command run is, as data: built by {@link buildSandboxPlan} (pure),
+ * turned into a bubblewrap command line or a macOS `sandbox-exec` profile, then run. A later
+ * change can add an overlay mount without touching the runners.
+ */
+export interface SandboxPlan {
+  readonly version: 1;
+  readonly workspaceRoot: string;
+  readonly workingDirectory: string;
+  readonly mounts: readonly SandboxMount[];
+  readonly namespaces: SandboxNamespaces;
+  /** Whether the command may reach the network (the host's network namespace is shared). */
+  readonly network: boolean;
+  /** A new session: the command cannot inject input into the caller's terminal (TIOCSTI). */
+  readonly newSession: boolean;
+  /** The sandbox dies when the process that started it dies. */
+  readonly dieWithParent: boolean;
+  /** Every capability is dropped. */
+  readonly dropCapabilities: boolean;
+  /** The complete environment: nothing else is inherited. */
+  readonly environment: Readonly<Record<string, string>>;
+  readonly limits: SandboxLimits;
+  /** Absolute paths inside the workspace that the command may read and never write. */
+  readonly protectedPaths: readonly string[];
+  /** The shell text to run, and the shell that runs it. */
+  readonly command: { readonly shell: string; readonly text: string };
+}
+
+/** What a path is on the host, as the plan builder needs to know. */
+export type PathKind = 'directory' | 'file' | 'missing';
+
+/** Input of {@link buildSandboxPlan}. Host facts come in as data so the function stays pure. */
+export interface SandboxPlanInput {
+  /** Real absolute path of the workspace. */
+  readonly workspaceRoot: string;
+  /** Real absolute working folder, inside the workspace. */
+  readonly workingDirectory: string;
+  readonly commandText: string;
+  readonly network: boolean;
+  readonly environment: Readonly<Record<string, string>>;
+  readonly limits: SandboxLimits;
+  /** Workspace-relative paths to mount read-only. Default {@link DEFAULT_PROTECTED_PATHS}. */
+  readonly protectedPaths?: readonly string[];
+  /** Host folders hidden behind an empty tmpfs (home folders, sockets). */
+  readonly hiddenPaths?: readonly string[];
+  /** What each absolute path is on the host. */
+  readonly pathKind: (path: string) => PathKind;
+}
+
+/**
+ * Paths inside the workspace that commands may never change: git hooks and config, clawsmith's
+ * config. A trailing `/` marks a folder (an absent folder is replaced by an empty read-only one).
+ */
+export const DEFAULT_PROTECTED_PATHS = Object.freeze(['.git/hooks/', '.git/config', '.clawsmith/']);
+
+function protectedMounts(input: SandboxPlanInput): { mounts: SandboxMount[]; paths: string[] } {
+  const mounts: SandboxMount[] = [];
+  const paths: string[] = [];
+  for (const written of input.protectedPaths ?? DEFAULT_PROTECTED_PATHS) {
+    const folder = written.endsWith('/');
+    const relative = written.replace(/\/+$/, '');
+    const target = posix.join(input.workspaceRoot, relative);
+    const parent = posix.dirname(target);
+    const kind = input.pathKind(target);
+    if (kind !== 'missing') {
+      mounts.push({ kind: 'read-only', source: target, target, purpose: `protected: ${relative}` });
+      paths.push(target);
+    } else if (input.pathKind(parent) === 'directory') {
+      // Absent but creatable: an empty read-only folder (or /dev/null for a file) stops the
+      // command from planting it. bubblewrap leaves the empty mount point behind on the host.
+      mounts.push(
+        folder
+          ? { kind: 'read-only-empty', target, purpose: `protected (absent): ${relative}` }
+          : { kind: 'read-only', source: '/dev/null', target, purpose: `protected (absent): ${relative}` },
+      );
+      paths.push(target);
+    }
+  }
+  return { mounts, paths };
+}
+
+/**
+ * Builds the sandbox plan for one command: read-only root, private /dev, /proc, /tmp and
+ * /var/tmp, hidden home folders and /run, the workspace writable, the protected paths read-only,
+ * all namespaces unshared (the network too unless allowed), new session, die-with-parent, no
+ * capabilities, and exactly the given environment with `TMPDIR=/tmp`.
+ */
+export function buildSandboxPlan(input: SandboxPlanInput): SandboxPlan {
+  const mounts: SandboxMount[] = [
+    { kind: 'read-only', source: '/', target: '/', purpose: 'the host, read-only' },
+    { kind: 'devices', target: '/dev', purpose: 'minimal devices' },
+    { kind: 'processes', target: '/proc', purpose: "the sandbox's own processes" },
+    { kind: 'tmpfs', target: '/tmp', purpose: 'private temporary folder' },
+    { kind: 'tmpfs', target: '/var/tmp', purpose: 'private temporary folder' },
+    { kind: 'tmpfs', target: '/run', purpose: 'hides host sockets (docker, dbus)' },
+  ];
+  for (const hidden of input.hiddenPaths ?? []) {
+    // The workspace is bound after this, so a workspace inside a hidden home stays reachable.
+    if (hidden !== '/' && input.pathKind(hidden) === 'directory') mounts.push({ kind: 'tmpfs', target: hidden, purpose: 'hidden host folder' });
+  }
+  mounts.push({ kind: 'read-write', source: input.workspaceRoot, target: input.workspaceRoot, purpose: 'the workspace' });
+  const protectedPaths = protectedMounts(input);
+  mounts.push(...protectedPaths.mounts);
+  return {
+    version: 1,
+    workspaceRoot: input.workspaceRoot,
+    workingDirectory: input.workingDirectory,
+    mounts,
+    namespaces: { user: true, pid: true, network: !input.network, ipc: true, uts: true, cgroup: true },
+    network: input.network,
+    newSession: true,
+    dieWithParent: true,
+    dropCapabilities: true,
+    environment: { ...input.environment, TMPDIR: '/tmp' },
+    limits: input.limits,
+    protectedPaths: protectedPaths.paths,
+    command: { shell: '/bin/bash', text: input.commandText },
+  };
+}
+
+/**
+ * The argv that applies the limits and merges stderr into stdout in arrival order, then runs the
+ * command in a clean bash (no profile, no rc, so `BASH_ENV` and `.bashrc` are never read).
+ * bash (not in POSIX mode) counts `ulimit -f` in 1024-byte blocks; `/bin/sh` may be dash, whose
+ * `ulimit` has other letters and takes one limit per call, so bash applies the limits too.
+ */
+export function limitedCommandArguments(plan: Pick<SandboxPlan, 'limits' | 'command'>): string[] {
+  const { limits } = plan;
+  const kibibytes = Math.max(1, Math.floor(limits.fileSizeBytes / 1024));
+  const script = `ulimit -t ${limits.cpuSeconds} -f ${kibibytes} -n ${limits.openFiles} -u ${limits.processes} && exec "$@" 2>&1`;
+  return ['/bin/bash', '--noprofile', '--norc', '-c', script, 'clawsmith-limits', plan.command.shell, '--noprofile', '--norc', '-c', plan.command.text];
+}
