@@ -1,3 +1,4 @@
+import type { HostDatabase } from './checkpoint-schema.js';
 import { Migrator, PostgresAdapter, sql, type Kysely, type Migration } from 'kysely';
 
 /** Kysely's bookkeeping tables for these migrations, separate so several packages migrate one database. */
@@ -103,7 +104,7 @@ export const checkpointMigrations: Record<string, Migration> = {
  * Runs {@link checkpointMigrations} on `db` with a Kysely `Migrator` that keeps its own
  * bookkeeping tables. Throws the migration's error when one fails.
  */
-export async function migrateCheckpoints(db: Kysely<any>): Promise<void> {
+export async function migrateCheckpoints(db: HostDatabase): Promise<void> {
   const migrator = new Migrator({
     db,
     provider: { getMigrations: async () => checkpointMigrations },

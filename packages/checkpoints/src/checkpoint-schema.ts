@@ -1,3 +1,5 @@
+import type { Kysely } from 'kysely';
+
 // Row shapes of the tables this package owns (all prefixed `checkpoint_`). Integers that may
 // come back as strings from PostgreSQL's bigint are read through Number() where used.
 
@@ -78,3 +80,7 @@ export interface CheckpointTables {
   checkpoint_restore_journal: RestoreJournalRow;
   checkpoint_restore_entry: RestoreEntryRow;
 }
+
+/** The host's database: it holds other packages' tables too, so its table map is open. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- any table map, by design
+export type HostDatabase = Kysely<any>;

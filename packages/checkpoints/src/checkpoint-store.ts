@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import { CheckpointConflictError, CheckpointError } from './checkpoint-errors.js';
-import type { CheckpointTables, RestorePointRow } from './checkpoint-schema.js';
+import type { CheckpointTables, HostDatabase, RestorePointRow } from './checkpoint-schema.js';
 import type { UndoConflict } from './file-state.js';
 import { diffFile, type FileDiff } from './file-diff.js';
 import { forkSession, type ForkOptions, type ForkResult } from './fork-session.js';
@@ -14,7 +14,7 @@ import { writeTransaction } from './write-transaction.js';
 /** Options of {@link createCheckpointStore}. */
 export interface CheckpointStoreOptions {
   /** A database the host opened (WAL, busy_timeout, synchronous=NORMAL) and migrated; the store never closes it. */
-  readonly db: Kysely<any>;
+  readonly db: HostDatabase;
   /** Clock in milliseconds; default `Date.now`. */
   readonly now?: () => number;
   /** Retention overrides; see {@link DEFAULT_RETENTION}. */

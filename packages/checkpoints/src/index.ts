@@ -19,3 +19,4 @@ export { CHECKPOINT_ERROR_CODES, CheckpointConflictError, CheckpointError } from
 
 export { CHECKPOINT_MIGRATION_TABLES, checkpointMigrations, migrateCheckpoints } from './checkpoint-migrations.js';
 export { openCheckpointDatabase } from './checkpoint-database.js';
+export type { HostDatabase } from './checkpoint-schema.js';

@@ -30,7 +30,10 @@ export interface TurnCheckpoint {
   readonly turnId: string;
   /** The tool-protocol port; keeps the first pre-image and the latest post-image of each path. */
   readonly recorder: FileChangeRecorder;
-  /** Ends the turn: computes the manifest (paths and statistics) and marks the point complete. */
+  /**
+   * Ends the turn: stores the written bodies the files still hold, computes the manifest (paths
+   * and statistics) and marks the point complete. Idempotent.
+   */
   complete(): Promise<TurnManifest>;
 }
 
@@ -122,20 +125,8 @@ export class RecordingTurn implements TurnCheckpoint {
     if (!SHA256_PATTERN.test(postimage.sha256)) {
       throw new CheckpointError('checkpoint_invalid_path', `The post-write hash of ${path} must be 64 lowercase hex digits (SHA-256).`);
     }
-    // Keep the written bytes when the file still holds them, so diffs and statistics never
-    // depend on what the workspace holds later.
-    const { found, file } = inspectPath(this.workspaceRoot, path);
-    if (file !== undefined && found.state === 'file' && found.sha256 === postimage.sha256) {
-      await writeTransaction(this.db, async (transaction) => {
-        await putBlob(transaction, postimage.sha256, file.content, this.now());
-        await where(transaction)
-          .set({ after_state: 'file', after_sha256: postimage.sha256, after_bytes: file.content.byteLength, after_stored: 1 })
-          .execute();
-      });
-      this.remember(postimage.sha256, file.content);
-    } else {
-      await where(this.db).set({ after_state: 'file', after_sha256: postimage.sha256, after_bytes: null, after_stored: 0 }).execute();
-    }
+    // Only the hash now; complete() stores the body in one batch if the file still holds it.
+    await where(this.db).set({ after_state: 'file', after_sha256: postimage.sha256, after_bytes: null, after_stored: 0 }).execute();
   }
 
   complete(): Promise<TurnManifest> {
@@ -175,6 +166,14 @@ export async function completeTurn(
         row = { ...row, after_state: 'file', after_sha256: found.sha256, after_bytes: file.content.byteLength, after_stored: 1 };
       } else {
         row = { ...row, after_state: found.state === 'absent' ? 'absent' : 'unknown' };
+      }
+    } else if (row.after_state === 'file' && Number(row.after_stored) === 0) {
+      // Keep the written bytes when the file still holds them, so diffs never depend on what
+      // the workspace holds later; if it changed since, the turn keeps only the hash.
+      const { found, file } = inspectPath(workspaceRoot, row.path);
+      if (found.state === 'file' && file !== undefined && found.sha256 === row.after_sha256) {
+        newBlobs.push([found.sha256, file.content]);
+        row = { ...row, after_bytes: file.content.byteLength, after_stored: 1 };
       }
     }
     const before = row.before_state === 'file' ? await body(row.before_sha256) : Buffer.alloc(0);

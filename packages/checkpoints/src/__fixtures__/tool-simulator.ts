@@ -3,12 +3,12 @@
 import { createHash } from 'node:crypto';
 import { chmodSync, existsSync, lstatSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import type { Kysely } from 'kysely';
 import type { FileChangeRecorder, FilePreimage } from '@clawsmith/tool-protocol';
+import type { HostDatabase } from '../checkpoint-schema.js';
 import { createCheckpointStore, openCheckpointDatabase, type CheckpointStore, type CheckpointStoreOptions } from '../index.js';
 
 export interface OpenedStore {
-  readonly db: Kysely<any>;
+  readonly db: HostDatabase;
   readonly store: CheckpointStore;
   readonly file: string;
 }

@@ -1,0 +1,140 @@
+import { spawn } from 'node:child_process';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { snapshotTree, testdir } from '@clawsmith/test-utils';
+import { describe, expect, it, onTestFinished } from 'vitest';
+import { beginTurn, openStore, toolDelete, toolWrite } from './__fixtures__/tool-simulator.js';
+
+const packageRoot = new URL('..', import.meta.url).pathname;
+const childScript = new URL('./__fixtures__/undo-child.ts', import.meta.url).pathname;
+
+/** Starts the child under tsx with the source condition; resolves lines as they arrive. */
+function startChild(args: string[]) {
+  const child = spawn(process.execPath, ['--conditions=@clawsmith/source', '--import', 'tsx', childScript, ...args], {
+    cwd: packageRoot,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let stderr = '';
+  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.on('exit', (code, signal) => resolve({ code, signal })));
+  const lines = createInterface({ input: child.stdout });
+  const waitFor = (wanted: string) =>
+    new Promise<void>((resolve, reject) => {
+      lines.on('line', (line) => line === wanted && resolve());
+      void exited.then(({ code }) => reject(new Error(`child exited (${code}) before "${wanted}": ${stderr}`)));
+    });
+  onTestFinished(() => {
+    if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+  });
+  return { child, exited, waitFor, stderr: () => stderr };
+}
+
+const FILES = 400;
+const original = (index: number) => `original ${index}\n`.repeat(200);
+
+async function largeTurn() {
+  const home = testdir({});
+  const tree: Record<string, string> = {};
+  for (let index = 0; index < FILES; index += 1) tree[`dir${index % 10}/file${index}.txt`] = original(index);
+  const root = testdir(tree);
+  const opened = await openStore(home);
+  onTestFinished(() => opened.db.destroy());
+  const before = snapshotTree(root);
+  const turn = await beginTurn(opened.store, root, 't1');
+  for (let index = 0; index < FILES; index += 1) {
+    const path = `dir${index % 10}/file${index}.txt`;
+    if (index % 7 === 0) await toolDelete(turn.recorder, root, path);
+    else await toolWrite(turn.recorder, root, path, `agent ${index}\n`.repeat(300));
+  }
+  for (let index = 0; index < 50; index += 1) await toolWrite(turn.recorder, root, `created/new${index}.txt`, `new ${index}\n`);
+  await turn.complete();
+  const after = snapshotTree(root);
+  return { root, before, after, ...opened };
+}
+
+function assertEachFileWhollyOldOrNew(root: string, before: Record<string, string>, after: Record<string, string>) {
+  const now = snapshotTree(root);
+  let old = 0;
+  for (const path of new Set([...Object.keys(before), ...Object.keys(after), ...Object.keys(now)])) {
+    if (now[path]?.startsWith('dir') === true || before[path]?.startsWith('dir') === true) continue;
+    if (now[path] !== after[path]) {
+      expect(now[path], path).toBe(before[path]);
+      old += 1;
+    }
+  }
+  return old;
+}
+
+describe('undo killed with SIGKILL', () => {
+  it('leaves every file wholly old or wholly new, and resumeInterruptedUndo finishes it', async () => {
+    const { root, before, after, store, file } = await largeTurn();
+    const run = startChild(['undo', file, 'session-1', 't1', '150']);
+    await run.waitFor('paused');
+    run.child.kill('SIGKILL');
+    expect((await run.exited).signal).toBe('SIGKILL');
+
+    const restoredBeforeKill = assertEachFileWhollyOldOrNew(root, before, after);
+    expect(restoredBeforeKill).toBeGreaterThan(100);
+    expect(restoredBeforeKill).toBeLessThan(FILES);
+    expect((await store.getRestorePoint('session-1', 't1')).undone).toBe(true);
+
+    const [result] = await store.resumeInterruptedUndo();
+    expect(result).toMatchObject({ resumed: true, turnId: 't1', lateConflicts: [] });
+    expect(result!.alreadyRestored.length).toBeGreaterThan(100);
+    const now = snapshotTree(root);
+    delete now['created'];
+    expect(now).toEqual(before);
+    expect(await store.resumeInterruptedUndo()).toEqual([]);
+  });
+
+  it('finishes the killed undo when the same undo is simply run again, leaving no temporary files', async () => {
+    const { root, before, after, store, file } = await largeTurn();
+    const run = startChild(['undo', file, 'session-1', 't1']);
+    await run.waitFor('started');
+    run.child.kill('SIGKILL');
+    await run.exited;
+    assertEachFileWhollyOldOrNew(root, before, after);
+
+    const result = await store.undoFiles('session-1', 't1');
+    expect(result.lateConflicts).toEqual([]);
+    const now = snapshotTree(root);
+    delete now['created'];
+    expect(now).toEqual(before);
+    for (let index = 0; index < 10; index += 1) {
+      expect(readdirSync(join(root, `dir${index}`)).filter((name) => name.includes('clawsmith-undo'))).toEqual([]);
+    }
+    await expect(store.undoFiles('session-1', 't1')).rejects.toMatchObject({ code: 'checkpoint_already_undone' });
+  });
+
+  it('never overwrites a file a person edited while the killed undo waited to be resumed', async () => {
+    const { root, store, file } = await largeTurn();
+    const run = startChild(['undo', file, 'session-1', 't1', '10']);
+    await run.waitFor('paused');
+    run.child.kill('SIGKILL');
+    await run.exited;
+    const untouched = 'dir9/file399.txt';
+    writeFileSync(join(root, untouched), 'a person edited this\n');
+    const [result] = await store.resumeInterruptedUndo('session-1');
+    expect(result!.lateConflicts.map((conflict) => conflict.path)).toEqual([untouched]);
+    expect(readFileSync(join(root, untouched), 'utf8')).toBe('a person edited this\n');
+  });
+});
+
+describe('two processes on one database', () => {
+  it('lose no restore point when both record turns in one session at once', async () => {
+    const home = testdir({});
+    const root = testdir({});
+    const { db, store, file } = await openStore(home);
+    onTestFinished(() => db.destroy());
+    const children = ['left', 'right'].map((prefix) => startChild(['turns', file, root, 'shared', '40', prefix]));
+    const exits = await Promise.all(children.map((run) => run.exited));
+    expect(exits.map((exit) => exit.code), children.map((run) => run.stderr()).join('\n')).toEqual([0, 0]);
+    const points = await store.listRestorePoints('shared');
+    expect(points).toHaveLength(80);
+    expect(points.map((point) => point.sequence)).toEqual(Array.from({ length: 80 }, (_, index) => index + 1));
+    expect(points.every((point) => point.completedAt !== null)).toBe(true);
+    await store.undoFiles('shared', points[0]!.turnId);
+    expect(readdirSync(root)).toEqual([]);
+  });
+});

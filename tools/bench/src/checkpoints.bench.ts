@@ -1,0 +1,125 @@
+// Checkpoint cost per turn and undo cost, beside a shadow git repository in the same run, on
+// workspaces of about 1,000, 10,000 and 28,000 corpus files with 1 and 100 changed files.
+import { execFileSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { copyFileSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, relative } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { createCheckpointStore, openCheckpointDatabase } from '@clawsmith/checkpoints';
+import { corpusDir } from './corpus.js';
+import { report, type Timing } from './measure.js';
+
+function listFiles(root: string, limit: number): string[] {
+  const files: string[] = [];
+  const walk = (folder: string) => {
+    for (const name of readdirSync(folder).sort()) {
+      if (files.length >= limit) return;
+      const path = join(folder, name);
+      const stats = lstatSync(path);
+      if (stats.isDirectory() && name !== '.git') walk(path);
+      else if (stats.isFile() && name !== '.gitignore' && stats.size <= 1024 * 1024) files.push(relative(root, path).split('\\').join('/'));
+    }
+  };
+  walk(root);
+  return files;
+}
+
+function timing(label: string, samples: number[]): Timing {
+  const sorted = [...samples].sort((left, right) => left - right);
+  const at = (fraction: number) => sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(sorted.length * fraction) - 1))]!;
+  return { label, medianMs: at(0.5), p90Ms: at(0.9), runs: samples.length };
+}
+
+const corpus = corpusDir();
+const all = listFiles(corpus, 30_000);
+const sizes = [1_000, 10_000, all.length];
+const summary: string[] = [];
+
+for (const size of sizes) {
+  const scratch = mkdtempSync(join(tmpdir(), 'clawsmith-bench-checkpoints-'));
+  const workspace = join(scratch, 'workspace');
+  const files = all.slice(0, size);
+  for (const path of files) {
+    mkdirSync(dirname(join(workspace, path)), { recursive: true });
+    copyFileSync(join(corpus, path), join(workspace, path));
+  }
+  const env = { ...process.env, GIT_DIR: join(scratch, 'shadow.git'), GIT_WORK_TREE: workspace };
+  const git = (...args: string[]) => execFileSync('git', args, { env, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 }).trim();
+  git('init', '-q');
+  git('config', 'core.compression', '1');
+  git('add', '-A');
+  const baseTree = git('write-tree');
+  const db = await openCheckpointDatabase(join(scratch, 'clawsmith.db'));
+  const store = createCheckpointStore({ db });
+  let turnNumber = 0;
+
+  for (const changed of [1, 100]) {
+    // Spread the changed files over the workspace, so neither side gets a lucky locality.
+    const targets = Array.from({ length: changed }, (_, index) => files[Math.floor((index * files.length) / changed)]!);
+    const originals = new Map(targets.map((path) => [path, readFileSync(join(workspace, path))]));
+    const runs = changed === 1 ? 15 : 5;
+    const checkpointSamples: number[] = [];
+    const undoSamples: number[] = [];
+    const gitSnapshotSamples: number[] = [];
+    const gitRestoreSamples: number[] = [];
+    const change = (run: number) => {
+      for (const path of targets) writeFileSync(join(workspace, path), Buffer.concat([originals.get(path)!, Buffer.from(`\n// change ${run}\n`)]));
+    };
+    for (let run = 0; run < runs + 2; run += 1) {
+      turnNumber += 1;
+      let spent = 0;
+      let start = performance.now();
+      const turn = await store.beginTurn({ sessionId: 'bench', turnId: `t${turnNumber}`, workspaceRoot: workspace, messageCount: 0, eventSequence: 0, todoSnapshot: [] });
+      for (const path of targets) {
+        const absolute = join(workspace, path);
+        await turn.recorder.beforeChange(path, { state: 'file', content: readFileSync(absolute), mode: statSync(absolute).mode & 0o7777 });
+      }
+      spent += performance.now() - start;
+      change(run);
+      start = performance.now();
+      for (const path of targets) {
+        const content = readFileSync(join(workspace, path));
+        await turn.recorder.afterChange(path, { state: 'file', sha256: createHash('sha256').update(content).digest('hex') });
+      }
+      await turn.complete();
+      spent += performance.now() - start;
+
+      start = performance.now();
+      execFileSync('sh', ['-c', 'git add -A && git write-tree'], { env, stdio: 'ignore' });
+      const gitSnapshot = performance.now() - start;
+
+      start = performance.now();
+      await store.undoFiles('bench', `t${turnNumber}`);
+      const undo = performance.now() - start;
+
+      change(run + 1000);
+      git('add', '-A');
+      start = performance.now();
+      git('checkout', baseTree, '--', '.');
+      const gitRestore = performance.now() - start;
+      if (run >= 2) {
+        checkpointSamples.push(spent);
+        gitSnapshotSamples.push(gitSnapshot);
+        undoSamples.push(undo);
+        gitRestoreSamples.push(gitRestore);
+      }
+    }
+    const gitSnapshot = timing(`shadow git add -A && write-tree`, gitSnapshotSamples);
+    const checkpoint = timing(`checkpoint (begin, record, complete)`, checkpointSamples);
+    const gitRestore = timing(`shadow git checkout`, gitRestoreSamples);
+    const undo = timing(`undoFiles`, undoSamples);
+    report(`${size} files, ${changed} changed: turn checkpoint`, gitSnapshot, [checkpoint]);
+    report(`${size} files, ${changed} changed: undo`, gitRestore, [undo]);
+    summary.push(
+      `| ${size} | ${changed} | ${checkpoint.medianMs.toFixed(2)} | ${gitSnapshot.medianMs.toFixed(1)} | ${(gitSnapshot.medianMs / checkpoint.medianMs).toFixed(0)}x | ${undo.medianMs.toFixed(2)} | ${gitRestore.medianMs.toFixed(1)} | ${(gitRestore.medianMs / undo.medianMs).toFixed(0)}x |`,
+    );
+  }
+  await db.destroy();
+  rmSync(scratch, { recursive: true, force: true });
+}
+
+console.log('\n## summary (medians, ms)');
+console.log('| workspace files | changed | checkpoint | shadow git snapshot | git/checkpoint | undo | shadow git checkout | git/undo |');
+console.log('|---:|---:|---:|---:|---:|---:|---:|---:|');
+for (const line of summary) console.log(line);
