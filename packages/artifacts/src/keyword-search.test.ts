@@ -85,6 +85,52 @@ describe('ArtifactStore.search', () => {
     expect(result.nextLine).toBe(result.lines.at(-1)!.lineNumber + 1);
   });
 
+  it('gives the same lines as a plain grep over many blocks, with context across block edges', async () => {
+    for (const around of [[-1, 0, 1, 2], [0]]) await compareWithGrep(around);
+  });
+});
+
+async function compareWithGrep(around: readonly number[]): Promise<void> {
+    const { store } = await openTestStore();
+    const lines = Array.from({ length: 60_000 }, (_, index) => `${index + 1} ${'payload '.repeat(index % 11)}`);
+    // Matches right after and before the 1 MiB block edges, and in the middle of blocks.
+    let offset = 0;
+    const edges: number[] = [];
+    lines.forEach((line, index) => {
+      const next = offset + Buffer.byteLength(line) + 1;
+      if (Math.floor(offset / 1_048_576) !== Math.floor(next / 1_048_576)) edges.push(index);
+      offset = next;
+    });
+    for (const edge of edges) for (const index of around.map((step) => edge + step)) lines[index] += ' NEEDLE';
+    lines[30_000] += ' NEEDLE';
+    const content = `${lines.join('\n')}\n`;
+    const { id } = await store.write(content, { sessionId: 's', toolCallId: 'c' });
+    for (const contextLines of [0, 1, 3]) {
+      const expected: { lineNumber: number; text: string; match: boolean; cut: boolean }[] = [];
+      let lastEmitted = 0;
+      let after = 0;
+      lines.forEach((text, index) => {
+        if (text.includes('NEEDLE')) {
+          for (let before = Math.max(lastEmitted + 1, index + 1 - contextLines); before <= index; before += 1) {
+            expected.push({ lineNumber: before, text: lines[before - 1]!, match: false, cut: false });
+          }
+          expected.push({ lineNumber: index + 1, text, match: true, cut: false });
+          lastEmitted = index + 1;
+          after = contextLines;
+        } else if (after > 0) {
+          after -= 1;
+          expected.push({ lineNumber: index + 1, text, match: false, cut: false });
+          lastEmitted = index + 1;
+        }
+      });
+      const result = await store.search('s', id, { pattern: 'NEEDLE', contextLines, maxMatches: 100 });
+      expect(result.lines).toEqual(expected);
+      expect(result).toMatchObject({ stoppedBy: 'end', matchCount: edges.length * around.length + 1 });
+    }
+}
+
+describe('ArtifactStore.search on odd content', () => {
+
   it('searches non-UTF-8 content without failing', async () => {
     const { store } = await openTestStore();
     const { id } = await store.write(Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(' token here\nnext\n')]), owner);

@@ -46,6 +46,28 @@ export interface SearchResult {
   readonly capped: boolean;
 }
 
+function occursIn(bytes: Buffer, literal: Buffer): boolean {
+  return bytes.indexOf(literal) !== -1;
+}
+
+function countNewlines(bytes: Buffer): number {
+  let count = 0;
+  for (let index = bytes.indexOf(NEWLINE); index !== -1; index = bytes.indexOf(NEWLINE, index + 1)) count += 1;
+  return count;
+}
+
+/** The last `count` lines of `bytes`, which holds whole lines without the final newline. */
+function lastLines(bytes: Buffer, count: number): string[] {
+  if (count === 0) return [];
+  let position = bytes.length;
+  for (let found = 0; found < count; found += 1) {
+    // lastIndexOf counts a negative start from the end, so position 0 must stop here.
+    position = position === 0 ? -1 : bytes.lastIndexOf(NEWLINE, position - 1);
+    if (position === -1) break;
+  }
+  return bytes.subarray(position + 1).toString('utf8').split('\n');
+}
+
 function escapeRegExp(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
@@ -90,6 +112,10 @@ export async function searchContent(
   limits: ArtifactReadLimits,
 ): Promise<SearchResult> {
   const matcher = compileMatcher(options, limits);
+  // Plain literals are first looked for in the raw bytes, so blocks without them are only counted.
+  const literal = !options.regex && !options.ignoreCase && !options.pattern.includes('\uFFFD') && !options.pattern.includes('\n')
+    ? Buffer.from(options.pattern, 'utf8')
+    : undefined;
   requireWhole('maxMatches', options.maxMatches, 1);
   requireWhole('contextLines', options.contextLines, 0);
   requireWhole('fromLine', options.fromLine, 1);
@@ -115,7 +141,7 @@ export async function searchContent(
     let partialLength = 0;
     let longLines = 0;
     let stoppedBy: SearchStop = 'end';
-    const lines: { text: string; cut: boolean }[] = [];
+    const lines: ({ text: string; cut: boolean } | { middle: Buffer })[] = [];
     const finishLine = (): void => {
       const cut = partialLength > limits.searchLineBytes;
       if (cut) longLines += 1;
@@ -129,23 +155,44 @@ export async function searchContent(
       const block = readAt(descriptor, position, Math.min(SCAN_BLOCK, byteLength - position));
       if (block.length === 0) break;
       position += block.length;
-      let lineStart = 0;
-      for (let index = block.indexOf(NEWLINE); index !== -1; index = block.indexOf(NEWLINE, lineStart)) {
-        keepPart(block.subarray(lineStart, index));
+      // Lines wholly inside the block are decoded in one call; only the first and the last
+      // line of a block can continue a line from, or into, a neighbouring block.
+      const firstNewline = block.indexOf(NEWLINE);
+      const lastNewline = block.lastIndexOf(NEWLINE);
+      if (firstNewline !== -1) {
+        keepPart(block.subarray(0, firstNewline));
         finishLine();
-        lineStart = index + 1;
+        if (lastNewline > firstNewline) lines.push({ middle: block.subarray(firstNewline + 1, lastNewline) });
       }
-      if (lineStart < block.length) {
-        keepPart(block.subarray(lineStart));
+      if (lastNewline + 1 < block.length) {
+        keepPart(block.subarray(lastNewline + 1));
         if (position >= byteLength) finishLine();
       }
       const batch = lines.splice(0);
       const remaining = deadline - Date.now();
-      if (remaining <= 0) { stoppedBy = 'timeLimit'; lineNumber = collector.nextLine ?? lineNumber; break; }
+      if (remaining <= 0) { stoppedBy = 'timeLimit'; break; }
       context.task = () => {
-        for (const line of batch) {
-          if (!collector.feed(lineNumber, line.text, line.cut)) break;
-          lineNumber += 1;
+        for (const item of batch) {
+          if ('text' in item) {
+            if (!collector.feed(lineNumber, item.text, item.cut)) break;
+            lineNumber += 1;
+            continue;
+          }
+          // A literal that occurs nowhere in these whole lines: count them, keep the context.
+          if (literal && collector.canSkip && !occursIn(item.middle, literal)) {
+            const count = countNewlines(item.middle) + 1;
+            collector.skip(lineNumber, count, lastLines(item.middle, contextLines));
+            lineNumber += count;
+            continue;
+          }
+          let stopped = false;
+          for (const text of item.middle.toString('utf8').split('\n')) {
+            const cut = text.length > limits.searchLineBytes;
+            if (cut) longLines += 1;
+            if (!collector.feed(lineNumber, cut ? text.slice(0, limits.searchLineBytes) : text, cut)) { stopped = true; break; }
+            lineNumber += 1;
+          }
+          if (stopped) break;
         }
       };
       try {

@@ -71,7 +71,7 @@ export function formatSearch(input: ReadArtifactInput, result: SearchResult, lim
     maxMatches: result.nextLine !== undefined ? `[Stopped at ${result.matchCount} matches.${rest} Continue: ${continueWith(result.nextLine)}]` : '[Searched to the end of the artifact.]',
     outputLimit: `[Stopped: the answer reached its size cap (${format(limits.maxBytes)} bytes).${rest} Continue: ${continueWith(result.nextLine ?? result.lastLine + 1)}]`,
     scanLimit: `[Stopped: this search scanned its budget of ${format(limits.searchScanBytes)} bytes.${rest} A zero count above covers only the lines searched. Continue: ${continueWith(result.nextLine ?? result.lastLine + 1)}]`,
-    timeLimit: `[Stopped: matching took longer than ${format(limits.searchTimeMs)} ms, usually a regular expression that backtracks heavily (nested quantifiers such as (a+)+).${rest} Simplify the pattern or search for literal text; to go on past this point: ${continueWith(result.nextLine ?? result.lastLine + 1)}]`,
+    timeLimit: `[Stopped: the search used its time budget of ${format(limits.searchTimeMs)} ms (the usual cause is a regular expression that backtracks heavily, with nested quantifiers such as (a+)+).${rest} Simplify the pattern or search for literal text; to go on past this point: ${continueWith(result.nextLine ?? result.lastLine + 1)}]`,
   }[result.stoppedBy];
   return `${header}\n${body.length > 0 ? `${body.join('\n')}\n` : ''}${next}`;
 }

@@ -83,7 +83,7 @@ describe('createReadArtifactTool', () => {
     const { id } = await store.write(`${'a'.repeat(40)}!\n`, { sessionId: 's', toolCallId: 'c' });
     const result = await tool.execute({ id, pattern: '(a|aa)+$', regex: true }, contextFor('s'));
     expect(result.status).toBe('success');
-    expect(result.content).toMatch(/0 matches .*\n\[Stopped: matching took longer than 200 ms/);
+    expect(result.content).toMatch(/0 matches .*\n\[Stopped: the search used its time budget of 200 ms/);
   });
 
   it('follows an open log and says it is still being written', async () => {

@@ -35,6 +35,17 @@ export class SearchCollector {
     private readonly options: CollectorOptions,
   ) {}
 
+  /** Whether lines known not to match may be skipped: no trailing context is pending. */
+  get canSkip(): boolean {
+    return this.stoppedBy === undefined && this.afterRemaining === 0 && this.matchCount < this.options.maxMatches;
+  }
+
+  /** Passes over `count` lines that do not match; `tail` are the last of them, kept as context. */
+  skip(firstLine: number, count: number, tail: readonly string[]): void {
+    this.recent.length = 0;
+    tail.forEach((text, index) => this.recent.push({ lineNumber: firstLine + count - tail.length + index, text, cut: false }));
+  }
+
   /** Feeds the next line; returns false once the search should stop. */
   feed(lineNumber: number, text: string, cut: boolean): boolean {
     if (this.stoppedBy) return false;
