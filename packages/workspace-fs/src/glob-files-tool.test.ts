@@ -1,3 +1,5 @@
+import { symlinkSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { testdir } from '@clawsmith/test-utils';
 import { runTool, testContext, toolNamed } from './__fixtures__/tool-context.js';
@@ -14,6 +16,11 @@ describe('glob_files', () => {
     expect((await glob(root, { pattern: '*.ts' })).content).toBe('2 files match *.ts:\nx1.ts\nx22.ts');
     expect((await glob(root, { pattern: 'x?.ts' })).content).toBe('1 file matches x?.ts:\nx1.ts');
     expect((await glob(root, { pattern: '**/*.yml' })).content).toContain('.github/ci.yml');
+    expect((await glob(root, { pattern: 'src/**' })).content).toBe('4 files match src/**:\nsrc/a.ts\nsrc/b.ts\nsrc/d.js\nsrc/deep/c.ts');
+    expect((await glob(root, { pattern: 'src/**/*.d.ts' })).content).toBe('No files match src/**/*.d.ts.');
+    expect((await glob(root, { pattern: '**/*' })).content.split('\n')).toHaveLength(8);
+    symlinkSync('src', join(root, 'alias'));
+    expect((await glob(root, { pattern: 'alias/*.js' })).content).toBe('1 file matches alias/*.js:\nalias/d.js');
     expect((await glob(root, { pattern: './src/a.ts' })).content).toBe('1 file matches src/a.ts:\nsrc/a.ts');
     const result = await glob(root, { pattern: 'nothing/**' });
     expect(result).toMatchObject({ status: 'success', content: 'No files match nothing/**.' });

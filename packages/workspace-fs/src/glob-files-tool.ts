@@ -3,7 +3,7 @@ import micromatch from 'micromatch';
 import { defineTool, toolSuccess, type ToolExecutionContext } from '@clawsmith/tool-protocol';
 import { z } from 'zod';
 import { assertRelativePattern } from './glob-pattern.js';
-import { resolveWorkspacePath } from './path-boundary.js';
+import { resolveWorkspacePath, toWorkspaceRelative } from './path-boundary.js';
 import type { ResolvedToolOptions } from './tool-options.js';
 import { newWalkCounts, walkWorkspace, type WalkedFile } from './workspace-walk.js';
 
@@ -32,23 +32,39 @@ export function createGlobFilesTool(options: ResolvedToolOptions) {
   });
 }
 
+const EVERYTHING = new Set(['**', '**/*']);
+const ANY_DEPTH_SUFFIX = /^\*\*\/\*((?:\.[\w-]+)+)$/;
+
+/**
+ * The common shapes `**`, `**\/*` and `**\/*.ext` (below the literal prefix the walk starts at)
+ * decided without a regular expression: on a whole-workspace glob that is a third of the time.
+ */
+function fastMatcher(glob: string): ((path: string) => boolean) | undefined {
+  if (EVERYTHING.has(glob)) return () => true;
+  const suffix = ANY_DEPTH_SUFFIX.exec(glob)?.[1];
+  if (suffix !== undefined) return (path) => path.endsWith(suffix);
+  return undefined;
+}
+
 function globFiles(options: ResolvedToolOptions, input: GlobInput, context: ToolExecutionContext) {
   const { limits } = options;
   const pattern = assertRelativePattern(input.pattern, 'pattern');
   const cap = Math.min(input.maxResults ?? limits.globResults, limits.globResults);
-  const matches = micromatch.matcher(pattern, { dot: true });
   // Walk only below the pattern's literal prefix: "src/**/*.ts" never lists docs/.
-  const base = micromatch.scan(pattern).base;
+  const { base, glob } = micromatch.scan(pattern);
+  const fullMatcher = micromatch.matcher(pattern, { dot: true });
   const start = resolveWorkspacePath(options.rootFor(context), base === '' ? '.' : base);
   const counts = newWalkCounts();
   const results: string[] = [];
   let stoppedBy: 'results' | 'entries' | undefined;
 
   if (start.exists) {
-    const candidates: Iterable<WalkedFile> = lstatSync(start.real).isDirectory()
-      ? walkWorkspace({ absolute: start.real, relative: start.relative }, { skippedFolders: options.skippedFolders }, counts)
+    const isFolder = lstatSync(start.real).isDirectory();
+    const matches = (isFolder ? fastMatcher(glob) : undefined) ?? fullMatcher;
+    const candidates: Iterable<WalkedFile> = isFolder
+      ? walkWorkspace({ absolute: start.real, relative: toWorkspaceRelative(start.root, start.lexical) }, { skippedFolders: options.skippedFolders }, counts)
       : lstatSync(start.real).isFile()
-        ? [{ absolute: start.real, relative: start.relative, name: start.relative }]
+        ? [{ absolute: start.real, relative: toWorkspaceRelative(start.root, start.lexical), name: start.relative }]
         : [];
     let checked = 0;
     for (const file of candidates) {

@@ -19,14 +19,19 @@ export interface RegexHit {
 // ever (`(a+)+$`), and JavaScript cannot interrupt a running match, so it runs where the whole
 // thread can be terminated when the time budget runs out.
 const WORKER_SOURCE = `
-const { parentPort, workerData } = require('node:worker_threads');
-const regex = new RegExp(workerData.source, workerData.flags);
+const { parentPort } = require('node:worker_threads');
+let key = '';
+let regex = null;
 function preview(line, column) {
   const start = Math.max(0, column - 80);
   const end = Math.min(line.length, column + 120);
   return (start > 0 ? '…' : '') + line.slice(start, end).trim() + (end < line.length ? '…' : '');
 }
-parentPort.on('message', ({ entries, limit }) => {
+parentPort.on('message', ({ source, flags, entries, limit }) => {
+  if (regex === null || key !== flags + '/' + source) {
+    regex = new RegExp(source, flags);
+    key = flags + '/' + source;
+  }
   const hits = [];
   outer: for (let index = 0; index < entries.length; index += 1) {
     const entry = entries[index];
@@ -59,36 +64,75 @@ parentPort.on('message', ({ entries, limit }) => {
 /** Thrown by {@link RegexWorker.match} when the time budget ran out; the worker is gone. */
 export class RegexTimeout extends Error {}
 
-/** A worker thread that matches one regular expression, stoppable when it runs too long. */
+/**
+ * Keeps one idle worker thread between searches (starting one costs tens of milliseconds), and
+ * unreferenced, so an idle worker never keeps the process alive. Each search takes a worker
+ * for itself; a worker stopped for running too long is never returned.
+ */
+export class RegexWorkerPool {
+  private idle: Worker | undefined;
+
+  /** A worker for one search: the idle one, or a new one. */
+  acquire(): Worker {
+    const worker = this.idle ?? this.start();
+    this.idle = undefined;
+    worker.ref();
+    return worker;
+  }
+
+  private start(): Worker {
+    const worker = new Worker(WORKER_SOURCE, { eval: true });
+    // A search listens for its own errors; this keeps a failure while idle from crashing the host.
+    worker.on('error', () => undefined);
+    worker.on('exit', () => {
+      if (this.idle === worker) this.idle = undefined;
+    });
+    return worker;
+  }
+
+  /** Returns a healthy worker after a search. */
+  release(worker: Worker): void {
+    if (this.idle) {
+      void worker.terminate();
+      return;
+    }
+    worker.unref();
+    this.idle = worker;
+  }
+}
+
+/** One search's use of a worker thread, stoppable when the expression runs too long. */
 export class RegexWorker {
   private readonly worker: Worker;
   private readonly deadline: number;
-  private failure: Error | undefined;
+  private healthy = true;
 
-  constructor(source: string, flags: string, timeMs: number) {
-    this.worker = new Worker(WORKER_SOURCE, { eval: true, workerData: { source, flags } });
-    this.worker.on('error', (error) => {
-      this.failure = error;
-    });
+  constructor(
+    private readonly pool: RegexWorkerPool,
+    private readonly source: string,
+    private readonly flags: string,
+    timeMs: number,
+  ) {
+    this.worker = pool.acquire();
     this.deadline = Date.now() + timeMs;
   }
 
   /** Matches `entries`, returning at most `limit` hits; rejects with {@link RegexTimeout}. */
   match(entries: readonly RegexEntry[], limit: number): Promise<RegexHit[]> {
-    if (this.failure) return Promise.reject(this.failure);
     return new Promise((resolve, reject) => {
-      const remaining = this.deadline - Date.now();
       const timer = setTimeout(() => {
         cleanup();
+        this.healthy = false;
         void this.worker.terminate();
         reject(new RegexTimeout('The regular expression ran past its time budget'));
-      }, Math.max(0, remaining));
+      }, Math.max(0, this.deadline - Date.now()));
       const onMessage = (hits: RegexHit[]): void => {
         cleanup();
         resolve(hits);
       };
       const onError = (error: Error): void => {
         cleanup();
+        this.healthy = false;
         reject(error);
       };
       const cleanup = (): void => {
@@ -98,12 +142,13 @@ export class RegexWorker {
       };
       this.worker.on('message', onMessage);
       this.worker.on('error', onError);
-      this.worker.postMessage({ entries, limit });
+      this.worker.postMessage({ source: this.source, flags: this.flags, entries, limit });
     });
   }
 
-  /** Stops the worker thread. */
-  async close(): Promise<void> {
-    await this.worker.terminate();
+  /** Hands the worker back to the pool, or stops it if it is no longer healthy. */
+  close(): void {
+    if (this.healthy) this.pool.release(this.worker);
+    else void this.worker.terminate();
   }
 }

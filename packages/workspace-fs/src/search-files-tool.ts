@@ -5,7 +5,7 @@ import { z } from 'zod';
 import { assertRelativePattern } from './glob-pattern.js';
 import { escapeRegExp, matchLiteralBytes, matchLiteralText, type LineMatch } from './literal-match.js';
 import { resolveWorkspacePath } from './path-boundary.js';
-import { RegexTimeout, RegexWorker, type RegexEntry } from './regex-worker.js';
+import { RegexTimeout, RegexWorker, RegexWorkerPool, type RegexEntry } from './regex-worker.js';
 import { looksBinary } from './regular-file.js';
 import { coverageLines, searchReport, type SearchCoverage, type SearchResult } from './search-report.js';
 import type { ResolvedToolOptions } from './tool-options.js';
@@ -60,6 +60,11 @@ function compileRegex(input: SearchInput): string {
 /** Builds `search_files`: bounded literal or regular-expression search of names and contents. */
 export function createSearchFilesTool(options: ResolvedToolOptions) {
   const { limits } = options;
+  const workers = new RegexWorkerPool();
+  // One read buffer per tool: every file is read and matched (or decoded) synchronously before
+  // the next await, so concurrent searches never see each other's bytes, and a fresh 1 MiB
+  // buffer per call would cost page faults on every search.
+  const buffer = Buffer.allocUnsafe(Math.min(limits.searchFileBytes, limits.searchBytes));
   return defineTool({
     name: 'search_files',
     description:
@@ -71,11 +76,16 @@ export function createSearchFilesTool(options: ResolvedToolOptions) {
     concurrencySafe: true,
     inputSchema: searchInput,
     summarize: (input) => `search ${input.regex ? 'regex' : 'text'} ${JSON.stringify(input.query)}${input.path ? ` in ${input.path}` : ''}`,
-    execute: (input, context) => searchFiles(options, input, context),
+    execute: (input, context) => searchFiles(options, { workers, buffer }, input, context),
   });
 }
 
-async function searchFiles(options: ResolvedToolOptions, input: SearchInput, context: ToolExecutionContext) {
+async function searchFiles(
+  options: ResolvedToolOptions,
+  { workers, buffer }: { workers: RegexWorkerPool; buffer: Buffer },
+  input: SearchInput,
+  context: ToolExecutionContext,
+) {
   const { limits } = options;
   const maxResults = Math.min(input.maxResults ?? limits.searchResults, limits.searchResultsMax);
   const include = input.include === undefined ? undefined : assertRelativePattern(input.include, 'include glob');
@@ -94,8 +104,7 @@ async function searchFiles(options: ResolvedToolOptions, input: SearchInput, con
   };
   const results: SearchResult[] = [];
   const matcher = input.regex === true ? undefined : literalMatcher(input);
-  const worker = input.regex === true ? new RegexWorker(input.query, flags, limits.searchRegexTimeMs) : undefined;
-  const buffer = Buffer.allocUnsafe(Math.min(limits.searchFileBytes, limits.searchBytes));
+  const worker = input.regex === true ? new RegexWorker(workers, input.query, flags, limits.searchRegexTimeMs) : undefined;
   let batch: { path: string; entry: RegexEntry }[] = [];
   let batchBytes = 0;
 
@@ -147,7 +156,7 @@ async function searchFiles(options: ResolvedToolOptions, input: SearchInput, con
     if (!(error instanceof RegexTimeout)) throw error;
     coverage.stopReason = 'time';
   } finally {
-    await worker?.close();
+    worker?.close();
   }
   coverage.filesSeen = singleFile ? 1 : counts.files;
   coverage.passedOver += counts.passedOver;

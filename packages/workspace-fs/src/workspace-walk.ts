@@ -1,5 +1,4 @@
 import { type Dirent, lstatSync, readdirSync } from 'node:fs';
-import { join } from 'node:path';
 
 /** A regular file found by {@link walkWorkspace}. */
 export interface WalkedFile {
@@ -72,7 +71,7 @@ export function* walkWorkspace(start: { absolute: string; relative: string }, op
       continue;
     }
     folder.index += 1;
-    const absolute = join(folder.absolute, entry.name);
+    const absolute = `${folder.absolute}/${entry.name}`;
     const relative = folder.relative === '' ? entry.name : `${folder.relative}/${entry.name}`;
     let isFile = entry.isFile();
     let isDirectory = entry.isDirectory();
