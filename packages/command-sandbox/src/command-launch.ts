@@ -89,7 +89,13 @@ export function resolveWorkingDirectory(workspaceRoot: string, cwd = '.'): { wor
  * catastrophic-command refusal (no approval unlocks it), the minimal environment, the limits and
  * the sandbox plan. Throws `command_refused`, `sandbox_unavailable` or a working-folder error.
  */
-export async function prepareCommand(options: CommandSandboxOptions, workspaceRoot: string, commandText: string, cwd?: string): Promise<PreparedCommand> {
+export async function prepareCommand(
+  options: CommandSandboxOptions,
+  workspaceRoot: string,
+  commandText: string,
+  cwd?: string,
+  terminal = false,
+): Promise<PreparedCommand> {
   const { workspace, workingDirectory } = resolveWorkingDirectory(workspaceRoot, cwd);
   const verdict = evaluateCommandSafety(commandText, { workingDirectory });
   if (!verdict.allowed) throw new CommandRefusedError(verdict.rule, verdict.reason);
@@ -107,6 +113,7 @@ export async function prepareCommand(options: CommandSandboxOptions, workspaceRo
     protectedPaths: options.protectedPaths,
     hiddenPaths: options.hiddenPaths ?? defaultHomes(),
     pathKind,
+    privateTerminal: terminal,
   });
   const [limitedShell, ...limitedArgs] = limitedCommandArguments(plan);
   if (!availability) {

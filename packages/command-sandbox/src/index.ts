@@ -22,3 +22,16 @@ export type { CommandRunRequest, CommandRunResult } from './run-command-tool.js'
 export { COMMAND_DEFAULTS, createRunCommandTool, runCommand } from './run-command-tool.js';
 
 export { COMMAND_SANDBOX_ERROR_CODES, CommandRefusedError, CommandSandboxError, SandboxUnavailableError } from './errors.js';
+
+export type {
+  CommandExecutionService,
+  CommandExecutionServiceOptions,
+  CommandOutputRead,
+  CommandSnapshot,
+  CommandState,
+  StartCommandRequest,
+  TerminalCapabilities,
+} from './command-execution-service.js';
+export { createCommandExecutionService } from './command-execution-service.js';
+export type { CommandOutputSlice } from './command-log.js';
+export { createBackgroundCommandTools } from './background-command-tools.js';

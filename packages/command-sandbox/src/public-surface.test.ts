@@ -17,6 +17,8 @@ describe('@clawsmith/command-sandbox public surface', () => {
       'bubblewrapArguments',
       'buildCommandEnvironment',
       'buildSandboxPlan',
+      'createBackgroundCommandTools',
+      'createCommandExecutionService',
       'createRunCommandTool',
       'evaluateCommandSafety',
       'isForbiddenEnvironmentName',

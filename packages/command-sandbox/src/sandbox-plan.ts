@@ -93,6 +93,11 @@ export interface SandboxPlanInput {
   readonly hiddenPaths?: readonly string[];
   /** What each absolute path is on the host. */
   readonly pathKind: (path: string) => PathKind;
+  /**
+   * The command runs on a fresh pseudo-terminal that only it holds. It then keeps that terminal
+   * as its controlling terminal (no new session): injecting input there reaches only itself.
+   */
+  readonly privateTerminal?: boolean;
 }
 
 /**
@@ -156,7 +161,7 @@ export function buildSandboxPlan(input: SandboxPlanInput): SandboxPlan {
     mounts,
     namespaces: { user: true, pid: true, network: !input.network, ipc: true, uts: true, cgroup: true },
     network: input.network,
-    newSession: true,
+    newSession: input.privateTerminal !== true,
     dieWithParent: true,
     dropCapabilities: true,
     environment: { ...input.environment, TMPDIR: '/tmp' },

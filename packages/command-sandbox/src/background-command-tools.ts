@@ -1,0 +1,172 @@
+import { assertAuthorized, defineTool, stripControlSequences, toolSuccess, type AnyToolDefinition } from '@clawsmith/tool-protocol';
+import { z } from 'zod';
+import type { CommandExecutionService, CommandSnapshot } from './command-execution-service.js';
+import { describeStatus } from './command-report.js';
+
+const commandId = z.string().min(1).max(100).describe('The id start_command returned.');
+const token = z.string().max(200).optional().describe('The takeover token start_command returned for a terminal command.');
+
+function describeSnapshot(command: CommandSnapshot): string {
+  const ended = command.state === 'running' ? 'running' : `${command.state}, ${describeStatus(command.exitCode, command.signal)}`;
+  const sandbox = command.sandbox === 'none' ? 'NONE (unsandboxed)' : `${command.sandbox}, network ${command.network ? 'on' : 'off'}`;
+  const lines = [`${command.id}: ${ended} · ${command.pty ? 'terminal' : 'pipes'} · ${command.outputBytes} bytes of output · sandbox: ${sandbox}`, `$ ${command.command}`];
+  if (command.processLimitHits > 0) lines.push(`The process limit refused ${command.processLimitHits} forks.`);
+  if (command.artifact) lines.push(`Log artifact: ${command.artifact.id} (${command.artifact.byteLength} bytes${command.artifact.sha256 ? ', complete' : ', growing'}).`);
+  return lines.join('\n');
+}
+
+function result(content: string, command?: CommandSnapshot) {
+  return toolSuccess(content, command?.artifact ? { artifact: command.artifact } : undefined);
+}
+
+/**
+ * The eight background command tools over `service`: `start_command`, `list_commands`,
+ * `command_terminal_capabilities`, `command_status`, `command_output`, `command_input`,
+ * `resize_command_pty` and `cancel_command`. Every call sees only its own session's commands.
+ */
+export function createBackgroundCommandTools(service: CommandExecutionService): AnyToolDefinition[] {
+  const startCommand = defineTool({
+    name: 'start_command',
+    description:
+      'Start a long-running shell command (a dev server, a watcher, an interactive program) in the sandbox and return its id at once. It keeps running across turns until it ends, is cancelled or the session ends. With pty: true it runs on a terminal; the returned takeover token is needed for command_input and resize_command_pty.',
+    risk: 'execute',
+    capabilities: ['process.execute', 'filesystem.write', 'filesystem.read'],
+    concurrencySafe: false,
+    inputSchema: z.object({
+      command: z.string().min(1).max(100_000),
+      cwd: z.string().max(4_096).optional().describe('Working folder relative to the workspace root.'),
+      pty: z.boolean().optional().describe('Run on a pseudo-terminal; default false (pipes).'),
+      columns: z.number().int().min(10).max(1_000).optional(),
+      rows: z.number().int().min(5).max(500).optional(),
+      timeoutSeconds: z.number().int().min(1).max(86_400).optional().describe('Default 3600.'),
+    }),
+    summarize: (input) => `start_command: ${input.command.slice(0, 160)}`,
+    async execute(input, context) {
+      assertAuthorized(context, 'start_command');
+      const started = await service.start({
+        sessionId: context.sessionId,
+        workspaceRoot: context.workspaceRoot,
+        command: input.command,
+        cwd: input.cwd,
+        pty: input.pty,
+        columns: input.columns,
+        rows: input.rows,
+        timeoutMs: input.timeoutSeconds === undefined ? undefined : input.timeoutSeconds * 1000,
+        artifacts: context.artifacts,
+      });
+      const lines = [describeSnapshot(started)];
+      if (started.takeoverToken) lines.push(`Takeover token (needed for command_input and resize_command_pty): ${started.takeoverToken}`);
+      lines.push(`Read its output with command_output { "id": "${started.id}", "offset": 0 }.`);
+      return result(lines.join('\n'), started);
+    },
+  });
+
+  const listCommands = defineTool({
+    name: 'list_commands',
+    description: "List this session's background commands with their state.",
+    risk: 'read',
+    capabilities: ['session.read'],
+    concurrencySafe: true,
+    inputSchema: z.object({}),
+    summarize: () => 'list_commands',
+    async execute(_input, context) {
+      const commands = service.list(context.sessionId);
+      return toolSuccess(commands.length === 0 ? 'No background commands in this session.' : commands.map(describeSnapshot).join('\n\n'));
+    },
+  });
+
+  const terminalCapabilities = defineTool({
+    name: 'command_terminal_capabilities',
+    description: 'Say whether background commands can run on a pseudo-terminal, be resized, emit ANSI, and be taken over with a token.',
+    risk: 'read',
+    capabilities: ['session.read'],
+    concurrencySafe: true,
+    inputSchema: z.object({}),
+    summarize: () => 'command_terminal_capabilities',
+    async execute() {
+      const capabilities = await service.terminalCapabilities();
+      return toolSuccess(JSON.stringify(capabilities));
+    },
+  });
+
+  const commandStatus = defineTool({
+    name: 'command_status',
+    description: 'State, exit code and log artifact of one background command.',
+    risk: 'read',
+    capabilities: ['session.read'],
+    concurrencySafe: true,
+    inputSchema: z.object({ id: commandId }),
+    summarize: (input) => `command_status: ${input.id}`,
+    async execute(input, context) {
+      const command = service.status(context.sessionId, input.id);
+      return result(describeSnapshot(command), command);
+    },
+  });
+
+  const commandOutput = defineTool({
+    name: 'command_output',
+    description: 'Read a background command output from a byte offset (0 to start). Returns the next offset and whether the command ended and everything was read. Terminal control sequences are removed from the text.',
+    risk: 'read',
+    capabilities: ['session.read'],
+    concurrencySafe: true,
+    inputSchema: z.object({
+      id: commandId,
+      offset: z.number().int().min(0).optional().describe('Byte offset; default 0.'),
+      maxBytes: z.number().int().min(1).max(65_536).optional().describe('Default 16384.'),
+    }),
+    summarize: (input) => `command_output: ${input.id} from ${input.offset ?? 0}`,
+    async execute(input, context) {
+      const read = service.output(context.sessionId, input.id, input.offset ?? 0, input.maxBytes ?? 16_384);
+      const head = [`bytes ${read.offset}-${read.nextOffset} · nextOffset ${read.nextOffset} · ${read.ended ? 'ended: everything was read' : `state ${read.state}`}`];
+      if (read.droppedBytes > 0) head.push(`${read.droppedBytes} older bytes are no longer in memory; the log artifact (command_status) has them.`);
+      return toolSuccess(`${head.join('\n')}\n${stripControlSequences(read.bytes.toString('utf8')).replace(/\r\n/g, '\n')}`);
+    },
+  });
+
+  const commandInput = defineTool({
+    name: 'command_input',
+    description: 'Write text to a background command: its stdin for a pipe command, its terminal (with the takeover token) for a pty command. Include "\\n" (pipes) or "\\r" (terminal) to submit a line.',
+    risk: 'execute',
+    capabilities: ['process.execute'],
+    concurrencySafe: false,
+    inputSchema: z.object({ id: commandId, data: z.string().max(65_536), token }),
+    summarize: (input) => `command_input: ${input.id}`,
+    async execute(input, context) {
+      assertAuthorized(context, 'command_input');
+      service.input(context.sessionId, input.id, input.data, input.token);
+      return toolSuccess(`Wrote ${Buffer.byteLength(input.data)} bytes to ${input.id}.`);
+    },
+  });
+
+  const resizePty = defineTool({
+    name: 'resize_command_pty',
+    description: 'Resize the terminal of a pty background command (takeover token holder only).',
+    risk: 'execute',
+    capabilities: ['process.execute'],
+    concurrencySafe: false,
+    inputSchema: z.object({ id: commandId, columns: z.number().int().min(10).max(1_000), rows: z.number().int().min(5).max(500), token }),
+    summarize: (input) => `resize_command_pty: ${input.id} ${input.columns}x${input.rows}`,
+    async execute(input, context) {
+      assertAuthorized(context, 'resize_command_pty');
+      service.resize(context.sessionId, input.id, input.columns, input.rows, input.token);
+      return toolSuccess(`Resized ${input.id} to ${input.columns} columns and ${input.rows} rows.`);
+    },
+  });
+
+  const cancelCommand = defineTool({
+    name: 'cancel_command',
+    description: 'Stop a background command and every process it started.',
+    risk: 'execute',
+    capabilities: ['process.execute'],
+    concurrencySafe: false,
+    inputSchema: z.object({ id: commandId }),
+    summarize: (input) => `cancel_command: ${input.id}`,
+    async execute(input, context) {
+      assertAuthorized(context, 'cancel_command');
+      const command = await service.cancel(context.sessionId, input.id);
+      return result(describeSnapshot(command), command);
+    },
+  });
+
+  return [startCommand, listCommands, terminalCapabilities, commandStatus, commandOutput, commandInput, resizePty, cancelCommand];
+}

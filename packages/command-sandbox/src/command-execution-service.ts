@@ -1,0 +1,279 @@
+import { randomBytes, timingSafeEqual } from 'node:crypto';
+import type { ArtifactReference, ArtifactWriter } from '@clawsmith/tool-protocol';
+import { BoundedOutput } from './bounded-output.js';
+import { prepareCommand, validateSandboxOptions, type CommandSandboxOptions } from './command-launch.js';
+import { CommandLog, type CommandOutputSlice } from './command-log.js';
+import { outcomeSignal } from './command-report.js';
+import { COMMAND_SANDBOX_ERROR_CODES, CommandSandboxError } from './errors.js';
+import { startProcess, type ProcessOutcome, type StartedProcess } from './process-runner.js';
+import { loadPty, startPtyProcess, type StartedPtyProcess } from './pty-process.js';
+import type { SandboxKind } from './sandbox-availability.js';
+
+/** Options of {@link createCommandExecutionService}: the sandbox options plus background limits. */
+export interface CommandExecutionServiceOptions extends CommandSandboxOptions {
+  /** Live commands per session; default 16. */
+  readonly maxLiveCommandsPerSession?: number;
+  /** Output kept in memory per command for offset reads; default 1 MiB. */
+  readonly retainOutputBytes?: number;
+  /** Default timeout of a background command in ms; default 3,600,000 (1 h). */
+  readonly backgroundTimeoutMs?: number;
+  /** Largest background timeout in ms; default 86,400,000 (24 h). */
+  readonly maxBackgroundTimeoutMs?: number;
+  /** Finished commands remembered per session for status and output; default 64. */
+  readonly finishedCommandsPerSession?: number;
+}
+
+/** What a background command is doing. */
+export type CommandState = 'running' | 'exited' | 'cancelled' | 'timed_out';
+
+/** The state of one background command, as tools report it. */
+export interface CommandSnapshot {
+  readonly id: string;
+  readonly command: string;
+  readonly cwd: string;
+  readonly state: CommandState;
+  readonly pty: boolean;
+  readonly exitCode: number | null;
+  readonly signal: string | null;
+  readonly startedAt: string;
+  readonly endedAt?: string;
+  readonly outputBytes: number;
+  readonly sandbox: SandboxKind;
+  readonly network: boolean;
+  readonly processLimitHits: number;
+  /** The complete log; final (with `sha256`) once the command ended. */
+  readonly artifact?: ArtifactReference;
+}
+
+/** A request to start a background command. */
+export interface StartCommandRequest {
+  readonly sessionId: string;
+  readonly workspaceRoot: string;
+  readonly command: string;
+  readonly cwd?: string;
+  /** Run on a pseudo-terminal (input and resize then need the takeover token). */
+  readonly pty?: boolean;
+  readonly columns?: number;
+  readonly rows?: number;
+  readonly timeoutMs?: number;
+  /** Where the appendable log goes, when wired. */
+  readonly artifacts?: ArtifactWriter;
+}
+
+/** What the terminal support of this service offers. */
+export interface TerminalCapabilities {
+  readonly pty: boolean;
+  readonly resize: boolean;
+  readonly ansi: boolean;
+  readonly takeover: boolean;
+  readonly library: string;
+}
+
+/** Output read from an offset, with whether the command has ended and everything was read. */
+export interface CommandOutputRead extends CommandOutputSlice {
+  readonly ended: boolean;
+  readonly state: CommandState;
+}
+
+/**
+ * Runs commands that outlive one tool call, per session, through the same refusal, environment,
+ * limits and sandbox as `run_command`. Pipes or pseudo-terminals; logs read by offset; a cap on
+ * live commands per session; every command of a session dies when the session ends.
+ */
+export interface CommandExecutionService {
+  start(request: StartCommandRequest): Promise<CommandSnapshot & { readonly takeoverToken?: string }>;
+  list(sessionId: string): CommandSnapshot[];
+  status(sessionId: string, id: string): CommandSnapshot;
+  output(sessionId: string, id: string, offset: number, maxBytes: number): CommandOutputRead;
+  input(sessionId: string, id: string, data: string, takeoverToken?: string): void;
+  resize(sessionId: string, id: string, columns: number, rows: number, takeoverToken?: string): void;
+  cancel(sessionId: string, id: string): Promise<CommandSnapshot>;
+  terminalCapabilities(): Promise<TerminalCapabilities>;
+  /** Kills every command of the session; resolves with how many were running. */
+  endSession(sessionId: string): Promise<number>;
+  /** Kills every command and refuses new ones. */
+  close(): Promise<void>;
+}
+
+interface CommandRecord {
+  readonly id: string;
+  readonly sessionId: string;
+  readonly command: string;
+  readonly cwd: string;
+  readonly pty: boolean;
+  readonly token?: string;
+  readonly process: StartedProcess | StartedPtyProcess;
+  readonly log: CommandLog;
+  readonly sandbox: SandboxKind;
+  readonly network: boolean;
+  readonly startedAt: string;
+  outcome?: ProcessOutcome;
+  endedAt?: string;
+  finalArtifact?: ArtifactReference;
+  readonly finished: Promise<void>;
+}
+
+function notFound(id: string): CommandSandboxError {
+  return new CommandSandboxError(COMMAND_SANDBOX_ERROR_CODES.commandNotFound, `No background command ${JSON.stringify(id)} in this session; list_commands shows the ids.`);
+}
+
+function tokensMatch(expected: string | undefined, given: string | undefined): boolean {
+  if (!expected || !given) return false;
+  const left = Buffer.from(expected);
+  const right = Buffer.from(given);
+  return left.length === right.length && timingSafeEqual(left, right);
+}
+
+function stateOf(record: CommandRecord): CommandState {
+  if (!record.outcome) return 'running';
+  if (record.outcome.timedOut) return 'timed_out';
+  if (record.outcome.cancelled) return 'cancelled';
+  return 'exited';
+}
+
+function snapshot(record: CommandRecord): CommandSnapshot {
+  const artifact = record.finalArtifact ?? record.log.artifact?.reference();
+  return {
+    id: record.id,
+    command: record.command,
+    cwd: record.cwd,
+    state: stateOf(record),
+    pty: record.pty,
+    exitCode: record.outcome?.exitCode ?? null,
+    signal: record.outcome ? outcomeSignal(record.outcome) : null,
+    startedAt: record.startedAt,
+    ...(record.endedAt ? { endedAt: record.endedAt } : {}),
+    outputBytes: record.log.totalBytes,
+    sandbox: record.sandbox,
+    network: record.network,
+    processLimitHits: record.outcome?.processLimitHits ?? 0,
+    ...(artifact ? { artifact } : {}),
+  };
+}
+
+/** Creates the background command service. Throws `environment_name_forbidden` for a bad allowlist. */
+export function createCommandExecutionService(options: CommandExecutionServiceOptions = {}): CommandExecutionService {
+  validateSandboxOptions(options);
+  const sessions = new Map<string, Map<string, CommandRecord>>();
+  const maxLive = options.maxLiveCommandsPerSession ?? 16;
+  const keepFinished = options.finishedCommandsPerSession ?? 64;
+  let closed = false;
+  let counter = 0;
+
+  const recordOf = (sessionId: string, id: string): CommandRecord => {
+    const record = sessions.get(sessionId)?.get(id);
+    if (!record) throw notFound(id);
+    return record;
+  };
+  const live = (sessionId: string) => [...(sessions.get(sessionId)?.values() ?? [])].filter((record) => !record.outcome);
+  const forgetOldFinished = (commands: Map<string, CommandRecord>) => {
+    const finished = [...commands.values()].filter((record) => record.outcome);
+    for (const record of finished.slice(0, Math.max(0, finished.length - keepFinished))) commands.delete(record.id);
+  };
+
+  const service: CommandExecutionService = {
+    async start(request) {
+      if (closed) throw new CommandSandboxError(COMMAND_SANDBOX_ERROR_CODES.serviceClosed, 'The command service is closed; no new commands can start.');
+      if (live(request.sessionId).length >= maxLive) {
+        throw new CommandSandboxError(
+          COMMAND_SANDBOX_ERROR_CODES.commandLimitReached,
+          `This session already has ${maxLive} running background commands, the most it may have. Cancel one with cancel_command (list_commands shows them) or wait for one to end.`,
+          { retryable: true },
+        );
+      }
+      const pty = request.pty ? await loadPty() : undefined;
+      if (request.pty && !pty) {
+        throw new CommandSandboxError(COMMAND_SANDBOX_ERROR_CODES.notATerminal, 'Pseudo-terminals are not available here (the PTY library did not load); start the command without pty.');
+      }
+      const prepared = await prepareCommand(options, request.workspaceRoot, request.command, request.cwd, Boolean(pty));
+      const artifact = request.artifacts ? await request.artifacts.openAppendable() : undefined;
+      const log = new CommandLog(options.retainOutputBytes ?? 1024 * 1024, artifact);
+      const timeoutMs = Math.min(request.timeoutMs ?? options.backgroundTimeoutMs ?? 3_600_000, options.maxBackgroundTimeoutMs ?? 86_400_000);
+      const onChunk = (chunk: Buffer) => log.append(chunk);
+      const started = pty
+        ? startPtyProcess(pty, { launch: prepared.launch, columns: request.columns ?? 120, rows: request.rows ?? 32, timeoutMs, maxProcesses: prepared.plan.limits.processes, onChunk })
+        : startProcess({ launch: prepared.launch, timeoutMs, stdin: '', keepStdinOpen: true, output: new BoundedOutput(0, 0), maxProcesses: prepared.plan.limits.processes, onChunk });
+      counter += 1;
+      const id = `cmd-${counter}-${randomBytes(3).toString('hex')}`;
+      const token = pty ? randomBytes(24).toString('hex') : undefined;
+      const record: CommandRecord = {
+        id,
+        sessionId: request.sessionId,
+        command: request.command,
+        cwd: prepared.plan.workingDirectory,
+        pty: Boolean(pty),
+        ...(token ? { token } : {}),
+        process: started,
+        log,
+        sandbox: prepared.sandbox,
+        network: prepared.plan.network,
+        startedAt: new Date().toISOString(),
+        finished: started.done.then(async (outcome) => {
+          record.outcome = outcome;
+          record.endedAt = new Date().toISOString();
+          record.finalArtifact = await log.close();
+          const commands = sessions.get(request.sessionId);
+          if (commands) forgetOldFinished(commands);
+        }),
+      };
+      const commands = sessions.get(request.sessionId) ?? new Map<string, CommandRecord>();
+      sessions.set(request.sessionId, commands);
+      commands.set(id, record);
+      return { ...snapshot(record), ...(token ? { takeoverToken: token } : {}) };
+    },
+
+    list: (sessionId) => [...(sessions.get(sessionId)?.values() ?? [])].map(snapshot),
+
+    status: (sessionId, id) => snapshot(recordOf(sessionId, id)),
+
+    output(sessionId, id, offset, maxBytes) {
+      const record = recordOf(sessionId, id);
+      const slice = record.log.read(offset, maxBytes);
+      return { ...slice, state: stateOf(record), ended: record.outcome !== undefined && slice.nextOffset >= record.log.totalBytes };
+    },
+
+    input(sessionId, id, data, takeoverToken) {
+      const record = recordOf(sessionId, id);
+      if (record.outcome) throw new CommandSandboxError(COMMAND_SANDBOX_ERROR_CODES.commandNotRunning, `The command ${id} has ended; its input is closed.`);
+      if (record.pty && !tokensMatch(record.token, takeoverToken)) {
+        throw new CommandSandboxError(COMMAND_SANDBOX_ERROR_CODES.takeoverRequired, `Writing to the terminal of ${id} needs the takeover token that start_command returned.`);
+      }
+      record.process.write(data);
+    },
+
+    resize(sessionId, id, columns, rows, takeoverToken) {
+      const record = recordOf(sessionId, id);
+      if (!record.pty) throw new CommandSandboxError(COMMAND_SANDBOX_ERROR_CODES.notATerminal, `The command ${id} runs on pipes, not a terminal; only terminal commands can be resized.`);
+      if (!tokensMatch(record.token, takeoverToken)) {
+        throw new CommandSandboxError(COMMAND_SANDBOX_ERROR_CODES.takeoverRequired, `Resizing the terminal of ${id} needs the takeover token that start_command returned.`);
+      }
+      if (record.outcome) throw new CommandSandboxError(COMMAND_SANDBOX_ERROR_CODES.commandNotRunning, `The command ${id} has ended.`);
+      (record.process as StartedPtyProcess).resize(columns, rows);
+    },
+
+    async cancel(sessionId, id) {
+      const record = recordOf(sessionId, id);
+      if (!record.outcome) await record.process.kill('cancel');
+      await record.finished;
+      return snapshot(record);
+    },
+
+    async terminalCapabilities() {
+      const pty = Boolean(await loadPty());
+      return { pty, resize: pty, ansi: pty, takeover: pty, library: pty ? '@lydell/node-pty' : 'none (pipes only)' };
+    },
+
+    async endSession(sessionId) {
+      const running = live(sessionId);
+      await Promise.all(running.map((record) => record.process.kill('cancel').then(() => record.finished)));
+      sessions.delete(sessionId);
+      return running.length;
+    },
+
+    async close() {
+      closed = true;
+      await Promise.all([...sessions.keys()].map((sessionId) => service.endSession(sessionId)));
+    },
+  };
+  return service;
+}

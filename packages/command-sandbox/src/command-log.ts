@@ -1,0 +1,78 @@
+import type { AppendableArtifact } from '@clawsmith/tool-protocol';
+
+/** A slice of a command's output read from a byte offset. */
+export interface CommandOutputSlice {
+  /** The offset the returned bytes start at (later than asked when older bytes were dropped). */
+  readonly offset: number;
+  /** Pass this as `offset` next time. */
+  readonly nextOffset: number;
+  readonly bytes: Buffer;
+  /** Bytes between the asked offset and `offset` that memory no longer holds. */
+  readonly droppedBytes: number;
+}
+
+/**
+ * The output of a background command, addressed by absolute byte offsets. Memory keeps the last
+ * `retainBytes`; every chunk also goes to the appendable artifact when one is open, so the
+ * complete log survives there.
+ */
+export class CommandLog {
+  private chunks: Buffer[] = [];
+  private retained = 0;
+  /** Absolute offset of the first byte still in memory. */
+  private start = 0;
+  /** Bytes written in all. */
+  totalBytes = 0;
+  private pendingAppend: Promise<void> = Promise.resolve();
+  private appendFailed = false;
+
+  constructor(
+    private readonly retainBytes: number,
+    readonly artifact?: AppendableArtifact,
+  ) {}
+
+  /** Adds a chunk in arrival order. */
+  append(chunk: Buffer): void {
+    this.chunks.push(chunk);
+    this.retained += chunk.length;
+    this.totalBytes += chunk.length;
+    while (this.retained - (this.chunks[0]?.length ?? 0) >= this.retainBytes && this.chunks.length > 1) {
+      const dropped = this.chunks.shift() as Buffer;
+      this.retained -= dropped.length;
+      this.start += dropped.length;
+    }
+    if (this.artifact && !this.appendFailed) {
+      const artifact = this.artifact;
+      this.pendingAppend = this.pendingAppend
+        .then(() => artifact.append(chunk))
+        .catch(() => {
+          this.appendFailed = true;
+        });
+    }
+  }
+
+  /** Reads at most `maxBytes` from `offset`. */
+  read(offset: number, maxBytes: number): CommandOutputSlice {
+    const from = Math.min(Math.max(offset, this.start), this.totalBytes);
+    const joined = Buffer.concat(this.chunks);
+    const bytes = joined.subarray(from - this.start, Math.min(joined.length, from - this.start + maxBytes));
+    return { offset: from, nextOffset: from + bytes.length, bytes, droppedBytes: Math.max(0, from - offset) };
+  }
+
+  /** Whether appending to the artifact failed (the in-memory window is then all there is). */
+  get artifactFailed(): boolean {
+    return this.appendFailed;
+  }
+
+  /** Waits for pending appends and closes the artifact; returns its final reference. */
+  async close() {
+    await this.pendingAppend;
+    if (!this.artifact || this.appendFailed) return undefined;
+    try {
+      return await this.artifact.close();
+    } catch {
+      this.appendFailed = true;
+      return undefined;
+    }
+  }
+}
