@@ -8,13 +8,24 @@ import { createSearchFilesTool } from './search-files-tool.js';
 import { resolveToolOptions, type WorkspaceToolsOptions } from './tool-options.js';
 import { createWriteFileTool } from './write-file-tool.js';
 
+/** The seven tools, in the order {@link createWorkspaceTools} returns them. */
+export type WorkspaceTools = [
+  readFile: AnyToolDefinition,
+  searchFiles: AnyToolDefinition,
+  globFiles: AnyToolDefinition,
+  editFile: AnyToolDefinition,
+  writeFile: AnyToolDefinition,
+  renameFile: AnyToolDefinition,
+  deleteFile: AnyToolDefinition,
+];
+
 /**
  * The seven workspace file tools, in this order: `read_file`, `search_files`, `glob_files`,
  * `edit_file`, `write_file`, `rename_file`, `delete_file`. Every path goes through the
  * workspace boundary; write tools also refuse protected paths, call `assertAuthorized` first
  * and report each change through `context.fileChanges`. Throws a `TypeError` on invalid limits.
  */
-export function createWorkspaceTools(options: WorkspaceToolsOptions = {}): AnyToolDefinition[] {
+export function createWorkspaceTools(options: WorkspaceToolsOptions = {}): WorkspaceTools {
   const resolved = resolveToolOptions(options);
   return [
     createReadFileTool(resolved),
