@@ -198,6 +198,12 @@ export async function searchContent(
       try {
         runner.runInContext(context, { timeout: Math.max(1, remaining) });
       } catch (error) {
+        if (error instanceof RangeError && options.regex) {
+          throw new InvalidSearchPatternError(
+            `The regular expression failed on line ${lineNumber} (${error.message}); it is too complex for this input. Simplify it, or search for literal text.`,
+            error,
+          );
+        }
         if ((error as { code?: string }).code !== 'ERR_SCRIPT_EXECUTION_TIMEOUT') throw error;
         stoppedBy = 'timeLimit';
         lineNumber += 1; // the line that was too slow is given up

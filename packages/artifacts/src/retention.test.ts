@@ -2,6 +2,7 @@ import { existsSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { openTestStore } from './__fixtures__/open-test-store.js';
+import { createArtifactStore } from './artifact-store.js';
 
 const DAY = 24 * 60 * 60 * 1000;
 
@@ -58,6 +59,20 @@ describe('ArtifactStore.prune', () => {
     expect((await store.info('s', log.id)).byteLength).toBe(1_011);
     await log.close();
     expect(await store.prune({ maxBytesPerSession: 0, maxTotalBytes: 0, keepNewestPerSession: 0 })).toMatchObject({ removed: 1 });
+  });
+
+  it('leaves an artifact open in another store (another process) alone too', async () => {
+    let clock = 0;
+    const { store, db, directory } = await openTestStore({ now: () => clock });
+    const log = await store.openAppendable({ sessionId: 's', toolCallId: 'elsewhere' });
+    await log.append('still running\n');
+    clock = 400 * DAY;
+    const other = createArtifactStore({ db, directory, now: () => clock });
+    expect(await other.prune({ maxAgeMs: 0, maxBytesPerSession: 0, maxTotalBytes: 0, keepNewestPerSession: 0 })).toMatchObject({ removed: 0 });
+    expect(existsSync(join(directory, log.id))).toBe(true);
+    const followed = await other.readBytes('s', log.id, { offset: 0 });
+    expect(Buffer.from(followed.bytes).toString()).toBe('still running\n');
+    await log.close();
   });
 
   it('removes body files without a row once they are an hour old, and leaves other files alone', async () => {
