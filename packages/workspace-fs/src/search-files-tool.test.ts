@@ -68,6 +68,8 @@ describe('search_files', () => {
     expect(result.content.split('\n').filter((line) => line.includes(': hit'))).toEqual(['src/a.txt:1: hit']);
     expect(result.content).toContain('5 skipped folders');
     expect(result.content).toContain('3 symlinks or special files not followed');
+    const fifo = await search(root, { query: 'hit', path: 'src/pipe' });
+    expect(fifo.content).toBe('No results for "hit" under src/pipe.\n\nSearched 0 files (0 bytes read) of 1 file seen.\nAlso: 1 symlink or special file not followed.');
   });
 
   it('stops at the byte budget and says which limit stopped it, what it covered and how to narrow', async () => {

@@ -31,6 +31,8 @@ describe('write_file', () => {
       'dangling-out': { symlink: join(outside, 'created-by-link.txt') },
       'dangling-in': { symlink: 'nowhere.txt' },
       'git-alias': { symlink: '.git' },
+      'loop-a': { symlink: 'loop-b' },
+      'loop-b': { symlink: 'loop-a' },
       '.git/HEAD': 'ref: refs/heads/main\n',
     });
     const cases: [string, string][] = [
@@ -51,7 +53,10 @@ describe('write_file', () => {
       ['.clawsmith/config.json', 'protected_path'],
       ['.bashrc', 'protected_path'],
       ['.vscode/tasks.json', 'protected_path'],
+      ['loop-a/new.txt', 'invalid_path'],
+      ['loop-a', 'invalid_path'],
       ['a\0b.txt', 'invalid_path'],
+      ['x'.repeat(300), 'invalid_path'],
       ['', 'invalid_path'],
     ];
     const before = snapshotTree(root);
