@@ -183,8 +183,7 @@ export function createCheckpointStore(options: CheckpointStoreOptions): Checkpoi
       if (retried !== undefined) return retried;
       const plan = await planUndo(db, sessionId, turnId);
       if (plan.conflicts.length > 0) throw new CheckpointConflictError(plan.conflicts);
-      const journalId = await startJournal(db, now(), plan);
-      const journal = await db.selectFrom('checkpoint_restore_journal').selectAll().where('journal_id', '=', journalId).executeTakeFirstOrThrow();
+      const journal = await startJournal(db, now(), plan);
       return applyJournal(db, now, journal, false, undoOptions);
     },
 

@@ -68,9 +68,20 @@ export function journalOwnerAlive(journal: RestoreJournalRow, now: number): bool
  * Writes the journal of `plan` and marks its turns undone, in one transaction that first
  * checks nobody else undid or added turns since the plan was made.
  */
-export async function startJournal(db: Kysely<CheckpointTables>, now: number, plan: UndoPlan): Promise<string> {
+export async function startJournal(db: Kysely<CheckpointTables>, now: number, plan: UndoPlan): Promise<RestoreJournalRow> {
   const journalId = randomUUID();
   const { point } = plan;
+  const journal: RestoreJournalRow = {
+    journal_id: journalId,
+    session_id: point.session_id,
+    turn_id: point.turn_id,
+    state: 'applying',
+    undone_turn_ids: JSON.stringify(plan.turnIds),
+    owner_host: hostname(),
+    owner_pid: process.pid,
+    created_at: now,
+    finished_at: null,
+  };
   await writeTransaction(db, async (transaction) => {
     const current = await transaction
       .selectFrom('checkpoint_restore_point')
@@ -94,17 +105,7 @@ export async function startJournal(db: Kysely<CheckpointTables>, now: number, pl
       .execute();
     await transaction
       .insertInto('checkpoint_restore_journal')
-      .values({
-        journal_id: journalId,
-        session_id: point.session_id,
-        turn_id: point.turn_id,
-        state: 'applying',
-        undone_turn_ids: JSON.stringify(plan.turnIds),
-        owner_host: hostname(),
-        owner_pid: process.pid,
-        created_at: now,
-        finished_at: null,
-      })
+      .values(journal)
       .execute();
     const rows = plan.restores.map((restore, ordinal) => {
       const expected = encodeState(restore.expected);
@@ -125,7 +126,7 @@ export async function startJournal(db: Kysely<CheckpointTables>, now: number, pl
     }
   });
   activeJournals.add(journalId);
-  return journalId;
+  return journal;
 }
 
 /**

@@ -58,7 +58,7 @@ for (const size of sizes) {
     // Spread the changed files over the workspace, so neither side gets a lucky locality.
     const targets = Array.from({ length: changed }, (_, index) => files[Math.floor((index * files.length) / changed)]!);
     const originals = new Map(targets.map((path) => [path, readFileSync(join(workspace, path))]));
-    const runs = changed === 1 ? 15 : 5;
+    const runs = changed === 1 ? 11 : 3;
     const checkpointSamples: number[] = [];
     const undoSamples: number[] = [];
     const gitSnapshotSamples: number[] = [];
