@@ -1,4 +1,4 @@
-import type { Kysely } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import { CheckpointConflictError, CheckpointError } from './checkpoint-errors.js';
 import type { CheckpointTables, HostDatabase, RestorePointRow } from './checkpoint-schema.js';
 import type { UndoConflict } from './file-state.js';
@@ -9,7 +9,6 @@ import { DEFAULT_RETENTION, pruneCheckpoints, type PruneResult, type RetentionPo
 import { completeTurn, RecordingTurn, type BeginTurnInput, type TurnCheckpoint } from './turn-checkpoint.js';
 import { buildManifest, type TurnManifest } from './turn-manifest.js';
 import { planUndo, requireRestorePoint } from './undo-plan.js';
-import { writeTransaction } from './write-transaction.js';
 
 /** Options of {@link createCheckpointStore}. */
 export interface CheckpointStoreOptions {
@@ -120,39 +119,18 @@ export function createCheckpointStore(options: CheckpointStoreOptions): Checkpoi
       assertCount('messageCount', input.messageCount);
       assertCount('eventSequence', input.eventSequence);
       const todoSnapshot = JSON.stringify(input.todoSnapshot ?? null);
-      await writeTransaction(db, async (transaction) => {
-        const existing = await transaction
-          .selectFrom('checkpoint_restore_point')
-          .select('turn_id')
-          .where('session_id', '=', input.sessionId)
-          .where('turn_id', '=', input.turnId)
-          .executeTakeFirst();
-        if (existing !== undefined) {
-          throw new CheckpointError('checkpoint_turn_exists', `Session ${input.sessionId} already has a restore point for turn ${input.turnId}; every turn needs a new id.`);
-        }
-        const last = await transaction
-          .selectFrom('checkpoint_restore_point')
-          .select((expression) => expression.fn.max('sequence').as('sequence'))
-          .where('session_id', '=', input.sessionId)
-          .executeTakeFirst();
-        await transaction
-          .insertInto('checkpoint_restore_point')
-          .values({
-            session_id: input.sessionId,
-            turn_id: input.turnId,
-            sequence: Number(last?.sequence ?? 0) + 1,
-            workspace_root: input.workspaceRoot,
-            message_count: input.messageCount,
-            event_sequence: input.eventSequence,
-            todo_snapshot: todoSnapshot,
-            created_at: now(),
-            completed_at: null,
-            undone_at: null,
-            bytes: 0,
-            forked_from_session_id: null,
-          })
-          .execute();
-      });
+      // One statement: the sequence is computed under the write lock that the insert takes.
+      try {
+        await sql`insert into checkpoint_restore_point
+            (session_id, turn_id, sequence, workspace_root, message_count, event_sequence, todo_snapshot, created_at, bytes)
+          select ${input.sessionId}, ${input.turnId}, coalesce(max(sequence), 0) + 1, ${input.workspaceRoot}, ${input.messageCount},
+            ${input.eventSequence}, ${todoSnapshot}, ${now()}, 0
+          from checkpoint_restore_point where session_id = ${input.sessionId}`.execute(db);
+      } catch (error) {
+        const existing = await db.selectFrom('checkpoint_restore_point').select('turn_id').where('session_id', '=', input.sessionId).where('turn_id', '=', input.turnId).executeTakeFirst();
+        if (existing === undefined) throw error;
+        throw new CheckpointError('checkpoint_turn_exists', `Session ${input.sessionId} already has a restore point for turn ${input.turnId}; every turn needs a new id.`);
+      }
       return new RecordingTurn(db, now, input.sessionId, input.turnId, input.workspaceRoot);
     },
 

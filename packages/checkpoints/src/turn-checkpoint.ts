@@ -45,7 +45,8 @@ const BODY_CACHE_BYTES = 32 * 1024 * 1024;
 export class RecordingTurn implements TurnCheckpoint {
   readonly restorePointId: string;
   readonly recorder: FileChangeRecorder;
-  private readonly recorded = new Set<string>();
+  /** This turn's change rows as written, so complete() need not read them back. */
+  private readonly rows = new Map<string, FileChangeRow>();
   private readonly bodies = new Map<string, Buffer>();
   private cachedBytes = 0;
   private completed: Promise<TurnManifest> | undefined;
@@ -79,34 +80,49 @@ export class RecordingTurn implements TurnCheckpoint {
 
   private async beforeChange(path: string, preimage: FilePreimage): Promise<void> {
     this.assertOpen(path);
-    if (this.recorded.has(path)) return;
-    const ordinal = this.recorded.size;
-    const base = { session_id: this.sessionId, turn_id: this.turnId, path, ordinal, after_stored: 0, binary: 0 };
+    if (this.rows.has(path)) return;
+    const base = {
+      session_id: this.sessionId,
+      turn_id: this.turnId,
+      path,
+      ordinal: this.rows.size,
+      after_state: null,
+      after_sha256: null,
+      after_bytes: null,
+      after_stored: 0,
+      lines_added: null,
+      lines_removed: null,
+      binary: 0,
+    };
     if (preimage.state === 'file') {
       const content = Buffer.from(preimage.content.buffer, preimage.content.byteOffset, preimage.content.byteLength);
       const sha256 = sha256Hex(content);
+      const row: FileChangeRow = { ...base, before_state: 'file', before_sha256: sha256, before_mode: preimage.mode & 0o7777, before_bytes: content.byteLength };
       await writeTransaction(this.db, async (transaction) => {
         await putBlob(transaction, sha256, content, this.now());
         await transaction
           .insertInto('checkpoint_file_change')
-          .values({ ...base, before_state: 'file', before_sha256: sha256, before_mode: preimage.mode & 0o7777, before_bytes: content.byteLength })
+          .values(row)
           .onConflict((conflict) => conflict.columns(['session_id', 'turn_id', 'path']).doNothing())
           .execute();
       });
       this.remember(sha256, Buffer.from(content));
+      this.rows.set(path, row);
     } else {
+      const row: FileChangeRow = { ...base, before_state: 'absent', before_sha256: null, before_mode: null, before_bytes: null };
       await this.db
         .insertInto('checkpoint_file_change')
-        .values({ ...base, before_state: 'absent' })
+        .values(row)
         .onConflict((conflict) => conflict.columns(['session_id', 'turn_id', 'path']).doNothing())
         .execute();
+      this.rows.set(path, row);
     }
-    this.recorded.add(path);
   }
 
   private async afterChange(path: string, postimage: FilePostimage): Promise<void> {
     this.assertOpen(path);
-    if (!this.recorded.has(path)) {
+    const row = this.rows.get(path);
+    if (row === undefined) {
       throw new CheckpointError(
         'checkpoint_missing_preimage',
         `No pre-image was recorded for ${path} in turn ${this.turnId}; call beforeChange before writing so the change can be undone.`,
@@ -120,6 +136,7 @@ export class RecordingTurn implements TurnCheckpoint {
         .where('path', '=', path);
     if (postimage.state === 'absent') {
       await where(this.db).set({ after_state: 'absent', after_sha256: null, after_bytes: null, after_stored: 0 }).execute();
+      this.rows.set(path, { ...row, after_state: 'absent', after_sha256: null, after_bytes: null, after_stored: 0 });
       return;
     }
     if (!SHA256_PATTERN.test(postimage.sha256)) {
@@ -127,10 +144,11 @@ export class RecordingTurn implements TurnCheckpoint {
     }
     // Only the hash now; complete() stores the body in one batch if the file still holds it.
     await where(this.db).set({ after_state: 'file', after_sha256: postimage.sha256, after_bytes: null, after_stored: 0 }).execute();
+    this.rows.set(path, { ...row, after_state: 'file', after_sha256: postimage.sha256, after_bytes: null, after_stored: 0 });
   }
 
   complete(): Promise<TurnManifest> {
-    this.completed ??= completeTurn(this.db, this.now, this.sessionId, this.turnId, this.workspaceRoot, (sha256) => this.bodies.get(sha256));
+    this.completed ??= completeTurn(this.db, this.now, this.sessionId, this.turnId, this.workspaceRoot, (sha256) => this.bodies.get(sha256), [...this.rows.values()]);
     return this.completed;
   }
 }
@@ -146,8 +164,9 @@ export async function completeTurn(
   turnId: string,
   workspaceRoot: string,
   cached: (sha256: string) => Buffer | undefined = () => undefined,
+  knownRows?: readonly FileChangeRow[],
 ): Promise<TurnManifest> {
-  const rows = await db.selectFrom('checkpoint_file_change').selectAll().where('session_id', '=', sessionId).where('turn_id', '=', turnId).execute();
+  const rows = knownRows ?? (await db.selectFrom('checkpoint_file_change').selectAll().where('session_id', '=', sessionId).where('turn_id', '=', turnId).execute());
   const body = async (sha256: string | null) => (sha256 === null ? undefined : (cached(sha256) ?? (await getBlob(db, sha256))));
   const settled: FileChangeRow[] = [];
   const dropped: string[] = [];
