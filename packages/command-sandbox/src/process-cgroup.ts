@@ -61,7 +61,8 @@ function tryCreate(root: string, maxProcesses: number): CommandCgroup | undefine
           // Fall back to signalling each process below.
         }
       }
-      for (let round = 0; round < 50; round += 1) {
+      // Processes of a torn-down PID namespace linger for a moment: poll with a short backoff.
+      for (let round = 0, delay = 1; round < 60; round += 1, delay = Math.min(delay * 2, 25)) {
         const pids = pidsIn(folder);
         if (pids.length === 0) return;
         for (const pid of pids) {
@@ -71,7 +72,7 @@ function tryCreate(root: string, maxProcesses: number): CommandCgroup | undefine
             // Already gone.
           }
         }
-        await new Promise((resolve) => setTimeout(resolve, 20));
+        await new Promise((resolve) => setTimeout(resolve, delay));
       }
     },
     processLimitHits() {

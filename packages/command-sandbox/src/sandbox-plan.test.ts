@@ -63,8 +63,7 @@ describe('bubblewrapArguments', () => {
         '--new-session --die-with-parent --cap-drop ALL --clearenv',
         '--setenv HOME /home/me --setenv PATH /usr/bin:/bin --setenv TMPDIR /tmp --chdir /work/project/src --',
         '/bin/bash --noprofile --norc -c',
-        'ulimit -t 300 -f 1048576 -n 1024 -u 1024 && exec "$@" 2>&1',
-        'clawsmith-limits /bin/bash --noprofile --norc -c npm test',
+        'ulimit -t 300 -f 1048576 -n 1024 -u 1024 || exit 125\nexec 2>&1\nnpm test',
       ].join(' '),
     );
   });

@@ -172,14 +172,14 @@ export function buildSandboxPlan(input: SandboxPlanInput): SandboxPlan {
 }
 
 /**
- * The argv that applies the limits and merges stderr into stdout in arrival order, then runs the
- * command in a clean bash (no profile, no rc, so `BASH_ENV` and `.bashrc` are never read).
- * bash (not in POSIX mode) counts `ulimit -f` in 1024-byte blocks; `/bin/sh` may be dash, whose
- * `ulimit` has other letters and takes one limit per call, so bash applies the limits too.
+ * The argv that applies the limits, merges stderr into stdout in arrival order, then runs the
+ * command text, all in one clean bash (no profile, no rc, so `BASH_ENV` and `.bashrc` are never
+ * read). bash counts `ulimit -f` in 1024-byte blocks and sets soft and hard limits together, so
+ * the command cannot raise them again. `/bin/sh` is not used: dash's `ulimit` has other letters.
  */
 export function limitedCommandArguments(plan: Pick<SandboxPlan, 'limits' | 'command'>): string[] {
   const { limits } = plan;
   const kibibytes = Math.max(1, Math.floor(limits.fileSizeBytes / 1024));
-  const script = `ulimit -t ${limits.cpuSeconds} -f ${kibibytes} -n ${limits.openFiles} -u ${limits.processes} && exec "$@" 2>&1`;
-  return ['/bin/bash', '--noprofile', '--norc', '-c', script, 'clawsmith-limits', plan.command.shell, '--noprofile', '--norc', '-c', plan.command.text];
+  const prelude = `ulimit -t ${limits.cpuSeconds} -f ${kibibytes} -n ${limits.openFiles} -u ${limits.processes} || exit 125\nexec 2>&1\n`;
+  return [plan.command.shell, '--noprofile', '--norc', '-c', `${prelude}${plan.command.text}`];
 }
