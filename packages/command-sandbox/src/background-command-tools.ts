@@ -12,6 +12,7 @@ function describeSnapshot(command: CommandSnapshot): string {
   const lines = [`${command.id}: ${ended} · ${command.pty ? 'terminal' : 'pipes'} · ${command.outputBytes} bytes of output · sandbox: ${sandbox}`, `$ ${command.command}`];
   if (command.processLimitHits > 0) lines.push(`The process limit refused ${command.processLimitHits} forks.`);
   if (command.artifact) lines.push(`Log artifact: ${command.artifact.id} (${command.artifact.byteLength} bytes${command.artifact.sha256 ? ', complete' : ', growing'}).`);
+  else lines.push('No artifact store is wired in: memory keeps only the first 64 KiB and the last 1 MiB of the output.');
   return lines.join('\n');
 }
 

@@ -8,6 +8,8 @@ export interface TargetContext {
   readonly workingDirectory: string;
   /** Home folders that must never be deleted or re-permissioned recursively. */
   readonly homes: readonly string[];
+  /** Folders the script changes into with `cd` or `pushd`; relative paths are checked against them too. */
+  readonly changedDirectories?: readonly string[];
 }
 
 const SYSTEM_ROOTS = new Set([
@@ -25,7 +27,7 @@ export function defaultHomes(): string[] {
 }
 
 /** Resolves `~`, `..` and repeated slashes; undefined for a relative path that stays relative-safe. */
-export function resolveTargetPath(text: string, context: TargetContext): string | undefined {
+export function resolveTargetPath(text: string, context: Pick<TargetContext, 'workingDirectory' | 'homes'>): string | undefined {
   let path = text;
   if (path.startsWith('~')) {
     const slash = path.indexOf('/');
@@ -45,8 +47,21 @@ export function resolveTargetPath(text: string, context: TargetContext): string 
 /** Why `field` names something catastrophic to delete or re-permission recursively, or undefined. */
 export function catastrophicTarget(field: Field, context: TargetContext): string | undefined {
   if (field.text === '' && field.dynamic) return undefined;
+  const relative = !field.text.startsWith('/') && !field.text.startsWith('~');
+  if (relative) {
+    // `cd / && rm -rf *`: a relative path is as dangerous as the folder the script moved to.
+    for (const directory of context.changedDirectories ?? []) {
+      const reason = catastrophicPath(posix.join(directory, field.text), field.text, context);
+      if (reason) return reason;
+    }
+  }
   const path = resolveTargetPath(field.text, context);
-  if (path === undefined) return undefined;
+  return path === undefined ? undefined : catastrophicPath(path, field.text, context);
+}
+
+function catastrophicPath(resolved: string, written: string, context: TargetContext): string | undefined {
+  const field = { text: written };
+  const path = posix.normalize(resolved).replace(/\/+$/, '') || '/';
   if (path === '/') return 'the root folder';
   const segments = path.slice(1).split('/');
   const first = segments[0] ?? '';

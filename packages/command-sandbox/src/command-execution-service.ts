@@ -159,6 +159,22 @@ export function createCommandExecutionService(options: CommandExecutionServiceOp
   const keepFinished = options.finishedCommandsPerSession ?? 64;
   let closed = false;
   let counter = 0;
+  // Sandboxed commands die with this process (die-with-parent); unsandboxed ones are detached,
+  // so their process groups are killed here, synchronously, when the process exits.
+  const killAllOnExit = () => {
+    for (const commands of sessions.values()) {
+      for (const record of commands.values()) {
+        if (!record.outcome && record.process.pid !== undefined) {
+          try {
+            process.kill(-record.process.pid, 'SIGKILL');
+          } catch {
+            // Already gone.
+          }
+        }
+      }
+    }
+  };
+  process.once('exit', killAllOnExit);
 
   const recordOf = (sessionId: string, id: string): CommandRecord => {
     const record = sessions.get(sessionId)?.get(id);
@@ -272,6 +288,7 @@ export function createCommandExecutionService(options: CommandExecutionServiceOp
 
     async close() {
       closed = true;
+      process.removeListener('exit', killAllOnExit);
       await Promise.all([...sessions.keys()].map((sessionId) => service.endSession(sessionId)));
     },
   };

@@ -12,11 +12,12 @@ export interface CommandOutputSlice {
 }
 
 /**
- * The output of a background command, addressed by absolute byte offsets. Memory keeps the last
- * `retainBytes`; every chunk also goes to the appendable artifact when one is open, so the
- * complete log survives there.
+ * The output of a background command, addressed by absolute byte offsets. Memory keeps the first
+ * `headBytes` and the last `retainBytes`; every chunk also goes to the appendable artifact when
+ * one is open, so the complete log survives there.
  */
 export class CommandLog {
+  private head = Buffer.alloc(0);
   private chunks: Buffer[] = [];
   private retained = 0;
   /** Absolute offset of the first byte still in memory. */
@@ -29,10 +30,12 @@ export class CommandLog {
   constructor(
     private readonly retainBytes: number,
     readonly artifact?: AppendableArtifact,
+    private readonly headBytes = 65_536,
   ) {}
 
   /** Adds a chunk in arrival order. */
   append(chunk: Buffer): void {
+    if (this.head.length < this.headBytes) this.head = Buffer.concat([this.head, chunk.subarray(0, this.headBytes - this.head.length)]);
     this.chunks.push(chunk);
     this.retained += chunk.length;
     this.totalBytes += chunk.length;
@@ -53,6 +56,10 @@ export class CommandLog {
 
   /** Reads at most `maxBytes` from `offset`. */
   read(offset: number, maxBytes: number): CommandOutputSlice {
+    if (offset < this.head.length && offset < this.start) {
+      const bytes = this.head.subarray(offset, Math.min(this.head.length, offset + maxBytes));
+      return { offset, nextOffset: offset + bytes.length, bytes, droppedBytes: 0 };
+    }
     const from = Math.min(Math.max(offset, this.start), this.totalBytes);
     const joined = Buffer.concat(this.chunks);
     const bytes = joined.subarray(from - this.start, Math.min(joined.length, from - this.start + maxBytes));

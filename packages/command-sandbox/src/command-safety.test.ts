@@ -137,6 +137,15 @@ const REFUSED: ReadonlyArray<readonly [string, string]> = [
   ['bash <<EOF\nrm -rf /\nEOF', 'recursive_delete_root'],
   ["watch 'rm -rf /'", 'recursive_delete_root'],
   ['FOO=1 rm -rf /', 'recursive_delete_root'],
+  ['cd / && rm -rf *', 'recursive_delete_root'],
+  ['cd ~ && rm -rf .', 'recursive_delete_root'],
+  ['cd && rm -rf ./*', 'recursive_delete_root'],
+  ['pushd /usr; rm -rf *', 'recursive_delete_root'],
+  ['cd /etc; chmod -R 777 .', 'recursive_permission_root'],
+  ['rm -rf $HOME/..', 'recursive_delete_root'],
+  ['rm -rf /*/', 'recursive_delete_root'],
+  ["rm -rf '/'", 'recursive_delete_root'],
+  ['exec > /dev/sda', 'block_device_write'],
   ['chmod -R 777 /', 'recursive_permission_root'],
   ['chmod -R 000 /etc', 'recursive_permission_root'],
   ['chmod --recursive a+w /usr', 'recursive_permission_root'],
@@ -300,6 +309,9 @@ const ALLOWED: readonly string[] = [
   'echo fdisk',
   'true',
   ':',
+  'cd /tmp/build && rm -rf *',
+  'cd src && rm -rf generated',
+  'cd ~/project && rm -rf node_modules',
 ];
 
 describe('evaluateCommandSafety', () => {

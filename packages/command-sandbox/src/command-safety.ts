@@ -1,4 +1,5 @@
-import { defaultHomes, type TargetContext } from './catastrophic-targets.js';
+import { posix } from 'node:path';
+import { defaultHomes, resolveTargetPath, type TargetContext } from './catastrophic-targets.js';
 import { checkRedirectTarget, checkSimpleCommand, dangerousOperand, type CommandSafetyRule, type RuleMatch } from './command-rules.js';
 import { wrappedCommands } from './command-wrappers.js';
 import { BINARY_OPERATORS, listOf, literalValue, nodeType, parseShell, REDIRECT_OPERATORS, ShellSyntaxError, walkShell, type ShellNode } from './shell-syntax.js';
@@ -178,6 +179,17 @@ function evaluateScript(text: string, depth: number, context: TargetContext): Ru
   if (collected.forkBomb) return { rule: 'fork_bomb', reason: `the function ${collected.forkBomb} calls itself in the background or through a pipe: a fork bomb` };
   if (collected.calls.length > MAX_COMMANDS) return { rule: 'nesting_too_deep', reason: `more than ${MAX_COMMANDS} commands in one call cannot be checked` };
   const scope = knownVariables(collected);
+  const changedDirectories = [...(context.changedDirectories ?? [])];
+  for (const entry of collected.calls) {
+    const words = listOf(entry.call.Args);
+    if (!['cd', 'pushd'].includes(staticName(words[0]) ?? '')) continue;
+    const targets = words[1] ? wordFields(words[1], scope) : [{ text: '~', dynamic: false }];
+    for (const target of targets) {
+      const directory = target.text === '' ? context.homes[0] : resolveTargetPath(target.text, context) ?? posix.join(context.workingDirectory, target.text);
+      if (directory) changedDirectories.push(directory);
+    }
+  }
+  if (changedDirectories.length > 0) context = { ...context, changedDirectories };
   for (const redirect of collected.redirects) {
     if (!OUTPUT_REDIRECTS.has(Number(redirect.Op)) || !redirect.Word) continue;
     for (const target of wordFields(redirect.Word as ShellNode, scope)) {

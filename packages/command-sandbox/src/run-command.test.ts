@@ -236,8 +236,9 @@ describe('createRunCommandTool', () => {
   });
 
   it('refuses to run unauthorized, outside the workspace, or without a sandbox', async () => {
-    const workspace = testdir({ sub: {} });
+    const workspace = testdir({ sub: {}, escape: { symlink: '/etc' } });
     const tool = createRunCommandTool();
+    await expect(tool.execute({ command: 'true', cwd: 'escape' }, context(workspace))).rejects.toMatchObject({ code: 'working_directory_outside_workspace' });
     await expect(tool.execute({ command: 'true' }, context(workspace, { authorized: false }))).rejects.toMatchObject({ code: 'unauthorized' });
     await expect(tool.execute({ command: 'true', cwd: '../..' }, context(workspace))).rejects.toMatchObject({ code: 'working_directory_outside_workspace' });
     await expect(tool.execute({ command: 'true', cwd: 'missing' }, context(workspace))).rejects.toMatchObject({ code: 'working_directory_not_found' });
