@@ -31,7 +31,7 @@ function listFiles(root: string, folder = root): string[] {
 export async function demoCommand(rawOptions: Record<string, unknown>): Promise<number> {
   const options = rawOptions as DemoOptions;
   const style = terminalStyle(process.stdout);
-  const out = new TranscriptPrinter(process.stdout, style);
+  const out = new TranscriptPrinter(process.stdout, style, style.cyan('model: '));
   const script = await loadDemoScript();
   const scratch = realpathSync(mkdtempSync(join(tmpdir(), 'clawsmith-demo-')));
   const workspace = join(scratch, 'workspace');
@@ -72,7 +72,6 @@ export async function demoCommand(rawOptions: Record<string, unknown>): Promise<
     for (const [index, turn] of script.turns.entries()) {
       out.line(`\n${style.bold(`── turn ${index + 1}`)} ${style.cyan('you:')} ${turn.prompt}`);
       out.line(style.dim(`   (${turn.note})`));
-      out.textDelta(style.cyan('model: '));
       const result = await core.runTurn({ sessionId: session.id, prompt: turn.prompt, onTextDelta: (text) => out.textDelta(text) });
       out.endLine();
       turnIds.push(result.turnId);

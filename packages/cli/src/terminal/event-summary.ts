@@ -9,6 +9,9 @@ export interface TranscriptEvent {
 
 const STATUS_MARKS: Record<string, string> = { success: '✓', error: '✗', denied: '⊘', cancelled: '◌', unknown: '?' };
 const BODY_LINES = 12;
+// Bodies worth seeing in a transcript: a command's output tail, a diff, an artifact excerpt. A
+// read_file body is the file itself and would drown the transcript.
+const BODY_KINDS = new Set(['command', 'diff', 'artifact']);
 
 function text(value: unknown): string {
   return typeof value === 'string' ? value : '';
@@ -34,8 +37,8 @@ function statusColor(status: string, style: TerminalStyle): (value: string) => s
 
 /**
  * One event as the transcript shows it, or `undefined` for events a person does not need to see
- * (request bookkeeping). Tool calls get one line each with status and code; command output and
- * diffs get a bounded, sanitised tail below. Everything from a tool or a model is sanitised.
+ * (request bookkeeping). Tool calls get one line each with status and code; command output,
+ * diffs and artifact excerpts get a bounded, sanitised tail below. Everything from a tool or a model is sanitised.
  */
 export function summarizeEvent(event: TranscriptEvent, style: TerminalStyle): string | undefined {
   switch (event.type) {
@@ -53,8 +56,9 @@ export function summarizeEvent(event: TranscriptEvent, style: TerminalStyle): st
       if (typeof artifact.id === 'string') {
         lines.push(`    ${style.dim(`output kept as artifact ${oneLine(artifact.id, 60)} (${String(artifact.byteLength)} bytes, ${String(artifact.lineCount)} lines)`)}`);
       }
-      const body = text(display.body);
-      if (status === 'success' && body && (display.kind === 'command' || display.kind === 'diff')) lines.push(indentedTail(body, style));
+      // read_artifact shows no body of its own: its excerpt is the output the model read.
+      const body = text(display.body) || (display.kind === 'artifact' ? text(event.output) : '');
+      if (status === 'success' && body && BODY_KINDS.has(String(display.kind))) lines.push(indentedTail(body, style));
       else if (status !== 'success') lines.push(`    ${style.dim(oneLine(text(event.output), 200))}`);
       return lines.join('\n');
     }

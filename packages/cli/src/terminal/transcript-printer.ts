@@ -13,11 +13,14 @@ export class TranscriptPrinter {
   readonly #style: TerminalStyle;
   readonly #progress: ProgressLine;
   readonly #running = new Map<string, { label: string; startedAt: number }>();
+  readonly #textPrefix: string;
   #midLine = false;
 
-  constructor(stream: NodeJS.WritableStream, style: TerminalStyle) {
+  /** `textPrefix` starts each new line of model text (for example `model: `). */
+  constructor(stream: NodeJS.WritableStream, style: TerminalStyle, textPrefix = '') {
     this.#stream = stream;
     this.#style = style;
+    this.#textPrefix = textPrefix;
     this.#progress = new ProgressLine(stream, style);
   }
 
@@ -26,7 +29,7 @@ export class TranscriptPrinter {
     const safe = terminalSafe(text);
     if (safe === '') return;
     this.#progress.stop();
-    this.#stream.write(safe);
+    this.#stream.write(this.#midLine ? safe : `${this.#textPrefix}${safe}`);
     this.#midLine = !safe.endsWith('\n');
   }
 
