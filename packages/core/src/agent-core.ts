@@ -1,7 +1,7 @@
 import { createReadArtifactTool } from '@clawsmith/artifacts';
 import type { FileDiff, RestorePointSummary } from '@clawsmith/checkpoints';
 import { createBackgroundCommandTools } from '@clawsmith/command-sandbox';
-import { SessionActivation, createDeferredToolCatalog, createSearchToolsTool } from '@clawsmith/deferred-tools';
+import { SessionActivation, composeRequestTools, createDeferredToolCatalog, createSearchToolsTool, type RequestTools } from '@clawsmith/deferred-tools';
 import type { ModelMessage } from '@clawsmith/providers';
 import type { AnyToolDefinition } from '@clawsmith/tool-protocol';
 import type { AgentCoreOptions, RestoreScope, RunTurnOptions, TurnResult } from './agent-core-options.js';
@@ -79,7 +79,22 @@ export function createAgentCore(options: AgentCoreOptions): AgentCore {
   const table = buildToolTable(sources);
   const finalCatalog = createDeferredToolCatalog(table.tools, { alwaysLoaded: options.alwaysLoadedTools ?? [] });
 
+  // The table is frozen, so the schemas sent depend only on the activation set; generating JSON
+  // Schema from zod for every tool on every request would dominate an empty turn.
+  const requestCache = new Map<string, RequestTools>();
+  const requestTools = (activation: SessionActivation): RequestTools => {
+    const key = activation.activeTools().join('\u0000');
+    let composed = requestCache.get(key);
+    if (!composed) {
+      if (requestCache.size >= 64) requestCache.clear();
+      composed = composeRequestTools(table.tools, activation, finalCatalog);
+      requestCache.set(key, composed);
+    }
+    return composed;
+  };
+
   const services: CoreServices = {
+    requestTools,
     store,
     checkpoints: options.checkpoints,
     ...(options.artifacts ? { artifacts: options.artifacts } : {}),

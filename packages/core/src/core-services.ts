@@ -1,6 +1,6 @@
 import type { ArtifactStore } from '@clawsmith/artifacts';
 import type { CheckpointStore } from '@clawsmith/checkpoints';
-import type { DeferredToolCatalog, SessionActivation } from '@clawsmith/deferred-tools';
+import type { DeferredToolCatalog, RequestTools, SessionActivation } from '@clawsmith/deferred-tools';
 import type { Provider } from '@clawsmith/providers';
 import type { ApprovalHandler } from './lifecycle/call-context.js';
 import type { ToolTable } from './lifecycle/tool-table.js';
@@ -17,6 +17,8 @@ export interface CoreServices {
   readonly table: ToolTable;
   readonly catalog: DeferredToolCatalog;
   activationFor(sessionId: string): Promise<SessionActivation>;
+  /** The schemas and evidence of a request for this activation (cached: the table is frozen). */
+  requestTools(activation: SessionActivation): RequestTools;
   readonly permissionMode: PermissionMode;
   readonly rules: readonly PermissionRule[];
   readonly hooks: readonly ToolHook[];

@@ -52,7 +52,7 @@ describe('crash recovery', () => {
     expect(completedFor('read-1')?.result).toMatchObject({ status: 'success' });
     expect(completedFor('deploy-1')).toMatchObject({ result: { status: 'unknown', code: 'interrupted', retryable: false }, recovered: true });
     expect(completedFor('after-1')).toMatchObject({ result: { status: 'error', code: 'interrupted' } });
-    expect(events.filter((event) => event.type === 'tool.started').map((event) => event.toolCallId)).toEqual(['deploy-1']);
+    expect(events.filter((event) => event.type === 'tool.started').map((event) => event.toolCallId)).toEqual(['read-1', 'deploy-1']);
     expect((await core.listTurns(sessionId))[0]!.status).toBe('interrupted');
 
     const messages = await core.listMessages(sessionId);

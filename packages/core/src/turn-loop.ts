@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { composeRequestTools } from '@clawsmith/deferred-tools';
+import type { RequestTools } from '@clawsmith/deferred-tools';
 import type { AssistantModelMessage, ModelMessage, ModelResponse, ModelToolCall } from '@clawsmith/providers';
 import { ClawsmithError, resultMetadata } from '@clawsmith/tool-protocol';
 import type { RunTurnOptions, TurnResult, TurnStatus } from './agent-core-options.js';
@@ -8,7 +8,7 @@ import type { CallRuntime } from './lifecycle/call-context.js';
 import { runToolCalls } from './lifecycle/run-tool-calls.js';
 import { recoverSession } from './recovery.js';
 
-async function requestModel(services: CoreServices, messages: readonly ModelMessage[], tools: ReturnType<typeof composeRequestTools>['tools'], requestId: string, options: RunTurnOptions, signal: AbortSignal): Promise<ModelResponse> {
+async function requestModel(services: CoreServices, messages: readonly ModelMessage[], tools: RequestTools['tools'], requestId: string, options: RunTurnOptions, signal: AbortSignal): Promise<ModelResponse> {
   let text = '';
   const toolCalls: ModelToolCall[] = [];
   let usage: ModelResponse['usage'];
@@ -70,6 +70,8 @@ export async function runTurn(services: CoreServices, options: RunTurnOptions): 
     await store.setTitle(session.id, options.prompt.replace(/\s+/g, ' ').slice(0, 80));
     await store.appendEvent(session.id, { type: 'turn.started', turnId, prompt: options.prompt, restorePointId: checkpoint.restorePointId });
     await store.appendMessages(session.id, turnId, [{ role: 'user', text: options.prompt }]);
+    // The history is read once; the turn appends to this copy as it appends to the store.
+    const history: ModelMessage[] = await store.listMessages(session.id);
 
     const runtime: CallRuntime = {
       table: services.table,
@@ -102,11 +104,11 @@ export async function runTurn(services: CoreServices, options: RunTurnOptions): 
       }
       steps += 1;
       const requestId = randomUUID();
-      const request = composeRequestTools(services.table.tools, activation, services.catalog);
+      const request = services.requestTools(activation);
       await store.appendEvent(session.id, { type: 'request.started', turnId, requestId, step: steps, ...request.evidence });
       let response: ModelResponse;
       try {
-        response = await requestModel(services, await store.listMessages(session.id), request.tools, requestId, options, controller.signal);
+        response = await requestModel(services, history, request.tools, requestId, options, controller.signal);
       } catch (error) {
         failure = controller.signal.aborted ? undefined : describeFailure(error);
         status = controller.signal.aborted ? 'cancelled' : 'failed';
@@ -117,17 +119,16 @@ export async function runTurn(services: CoreServices, options: RunTurnOptions): 
       text = response.text;
       const assistant: AssistantModelMessage = { role: 'assistant', text: response.text, toolCalls: response.toolCalls };
       await store.appendMessages(session.id, turnId, [assistant]);
+      history.push(assistant);
       await store.appendEvent(session.id, { type: 'assistant.message', turnId, text: response.text, toolCalls: response.toolCalls.map((call) => ({ id: call.id, name: call.name })) });
       if (response.toolCalls.length === 0) {
         status = controller.signal.aborted ? 'cancelled' : 'completed';
         break;
       }
       const outcomes = await runToolCalls(runtime, response.toolCalls);
-      await store.appendMessages(
-        session.id,
-        turnId,
-        outcomes.map(({ call, result }) => ({ role: 'tool', toolCallId: call.id, toolName: call.name, content: result.content, toolResult: resultMetadata(result) })),
-      );
+      const toolMessages: ModelMessage[] = outcomes.map(({ call, result }) => ({ role: 'tool', toolCallId: call.id, toolName: call.name, content: result.content, toolResult: resultMetadata(result) }));
+      await store.appendMessages(session.id, turnId, toolMessages);
+      history.push(...toolMessages);
       await store.setActivation(session.id, activation.activeTools());
     }
 

@@ -1,17 +1,28 @@
-import { headAndTail, normalizeToolResult, resultMetadata, toModelToolSchema, toolCancelled, toolResultFromError, type ToolExecutionResult } from '@clawsmith/tool-protocol';
+import { headAndTail, normalizeToolResult, resultMetadata, toModelToolSchema, toolCancelled, toolResultFromError, type AnyToolDefinition, type ToolExecutionResult } from '@clawsmith/tool-protocol';
+import type { NewSessionEvent } from '../store/session-records.js';
 import type { CallOutcome, CallRuntime } from './call-context.js';
 import type { ReadyCall } from './prepare-call.js';
 
-/** Persists `tool.started`: only reached after validation, hooks and permission passed. */
-export async function recordStarted(runtime: CallRuntime, ready: ReadyCall): Promise<void> {
-  const security = ready.entry.security;
-  let toolSchemaSha256: string | undefined;
+const schemaHashes = new WeakMap<object, string | undefined>();
+
+// Generating JSON Schema from zod is the costliest step of a call; a tool's schema never changes.
+function schemaHashOf(tool: AnyToolDefinition): string | undefined {
+  if (schemaHashes.has(tool)) return schemaHashes.get(tool);
+  let hash: string | undefined;
   try {
-    toolSchemaSha256 = toModelToolSchema(ready.entry.tool).schemaSha256;
+    hash = toModelToolSchema(tool).schemaSha256;
   } catch {
-    toolSchemaSha256 = undefined;
+    hash = undefined;
   }
-  await runtime.store.appendEvent(runtime.sessionId, {
+  schemaHashes.set(tool, hash);
+  return hash;
+}
+
+/** The `tool.started` event: written only after validation, hooks and permission passed. */
+export function startedEvent(runtime: CallRuntime, ready: ReadyCall): NewSessionEvent {
+  const security = ready.entry.security;
+  const toolSchemaSha256 = schemaHashOf(ready.entry.tool);
+  return {
     type: 'tool.started',
     turnId: runtime.turnId,
     toolCallId: ready.call.id,
@@ -21,7 +32,7 @@ export async function recordStarted(runtime: CallRuntime, ready: ReadyCall): Pro
     capabilities: security.capabilities,
     sideEffect: security.sideEffect,
     ...(toolSchemaSha256 ? { toolSchemaSha256 } : {}),
-  });
+  };
 }
 
 async function keepInlineBounded(runtime: CallRuntime, callId: string, result: ToolExecutionResult): Promise<ToolExecutionResult> {
@@ -86,10 +97,10 @@ export async function executeCall(runtime: CallRuntime, ready: ReadyCall): Promi
   }
 }
 
-/** Persists `tool.completed` with the result metadata, and the older top-level fields. */
-export async function recordCompleted(runtime: CallRuntime, outcome: CallOutcome): Promise<void> {
+/** The `tool.completed` event: the result metadata, and the older top-level `status`, `output`, `artifact`. */
+export function completedEvent(runtime: CallRuntime, outcome: CallOutcome): NewSessionEvent {
   const metadata = resultMetadata(outcome.result);
-  await runtime.store.appendEvent(runtime.sessionId, {
+  return {
     type: 'tool.completed',
     turnId: runtime.turnId,
     toolCallId: outcome.call.id,
@@ -98,5 +109,5 @@ export async function recordCompleted(runtime: CallRuntime, outcome: CallOutcome
     status: metadata.status,
     output: outcome.result.content,
     ...(metadata.artifact ? { artifact: metadata.artifact } : {}),
-  });
+  };
 }

@@ -1,14 +1,20 @@
 import { TOOL_RESULT_CODES, toolDenied, type ToolExecutionResult } from '@clawsmith/tool-protocol';
 import { hookInput, runHooks } from '../permissions/hooks.js';
 import { decidePermission, type PermissionDecision } from '../permissions/permission-policy.js';
+import type { NewSessionEvent } from '../store/session-records.js';
 import type { ApprovalAnswer, CallRuntime } from './call-context.js';
 import type { ReadyCall } from './prepare-call.js';
 
-/** The verdict on a ready call: run it, or the denied result. */
-export type Judgment = { readonly allowed: true } | { readonly allowed: false; readonly result: ToolExecutionResult };
+/**
+ * The verdict on a ready call: run it, or the denied result; with the decision events not yet
+ * written, so the caller can persist them together with `tool.started` or `tool.completed`.
+ */
+export type Judgment =
+  | { readonly allowed: true; readonly decisions: NewSessionEvent[] }
+  | { readonly allowed: false; readonly result: ToolExecutionResult; readonly decisions: NewSessionEvent[] };
 
-async function recordDecision(runtime: CallRuntime, ready: ReadyCall, stage: 'hook' | 'permission' | 'approval', action: string, reason: string): Promise<void> {
-  await runtime.store.appendEvent(runtime.sessionId, {
+function decisionEvent(runtime: CallRuntime, ready: ReadyCall, stage: 'hook' | 'permission' | 'approval', action: string, reason: string): NewSessionEvent {
+  return {
     type: 'tool.decision',
     turnId: runtime.turnId,
     toolCallId: ready.call.id,
@@ -16,10 +22,10 @@ async function recordDecision(runtime: CallRuntime, ready: ReadyCall, stage: 'ho
     stage,
     action,
     reason,
-  });
+  };
 }
 
-async function askPerson(runtime: CallRuntime, ready: ReadyCall, reason: string): Promise<{ answer: ApprovalAnswer; reason: string }> {
+async function askPerson(runtime: CallRuntime, ready: ReadyCall, reason: string, decisions: NewSessionEvent[]): Promise<{ answer: ApprovalAnswer; reason: string }> {
   if (!runtime.approvalHandler) return { answer: 'deny', reason: `${reason}; no one can approve in a non-interactive run, so it is denied (choose another --permission-mode or add a rule)` };
   const pending = await runtime.store.addApproval({
     sessionId: runtime.sessionId,
@@ -30,7 +36,8 @@ async function askPerson(runtime: CallRuntime, ready: ReadyCall, reason: string)
     risk: ready.entry.security.risk,
     reason,
   });
-  await runtime.store.appendEvent(runtime.sessionId, {
+  // The decisions so far and the request are on disk before anyone is asked.
+  await runtime.store.appendEvents(runtime.sessionId, [...decisions.splice(0), {
     type: 'approval.requested',
     turnId: runtime.turnId,
     approvalId: pending.id,
@@ -39,7 +46,7 @@ async function askPerson(runtime: CallRuntime, ready: ReadyCall, reason: string)
     summary: ready.summary,
     risk: ready.entry.security.risk,
     reason,
-  });
+  }]);
   let answer: ApprovalAnswer;
   try {
     answer = await runtime.approvalHandler(
@@ -62,7 +69,7 @@ async function askPerson(runtime: CallRuntime, ready: ReadyCall, reason: string)
     answer = 'deny';
   }
   await runtime.store.removeApproval(pending.id);
-  await runtime.store.appendEvent(runtime.sessionId, { type: 'approval.resolved', turnId: runtime.turnId, approvalId: pending.id, toolCallId: ready.call.id, answer });
+  decisions.push({ type: 'approval.resolved', turnId: runtime.turnId, approvalId: pending.id, toolCallId: ready.call.id, answer });
   if (answer === 'allow-session') runtime.sessionAllowances.add(ready.call.name);
   return { answer, reason: answer === 'deny' ? 'the person declined' : answer === 'allow-session' ? `allowed for this session by the person` : 'allowed by the person' };
 }
@@ -78,25 +85,26 @@ export async function judgeCall(runtime: CallRuntime, ready: ReadyCall): Promise
     runtime.hooks,
     hookInput({ toolName: ready.call.name, input: ready.input, summary: ready.summary, sessionId: runtime.sessionId, turnId: runtime.turnId, toolCallId: ready.call.id }, security),
   );
+  const decisions: NewSessionEvent[] = [];
   if (runtime.hooks.length > 0) {
-    await recordDecision(runtime, ready, 'hook', verdict.outcome, verdict.outcome === 'allow' ? 'every hook allowed' : `${verdict.hook}: ${verdict.reason}`);
+    decisions.push(decisionEvent(runtime, ready, 'hook', verdict.outcome, verdict.outcome === 'allow' ? 'every hook allowed' : `${verdict.hook}: ${verdict.reason}`));
   }
   if (verdict.outcome === 'deny') {
-    return { allowed: false, result: toolDenied(TOOL_RESULT_CODES.hookDenied, `A hook denied ${ready.call.name}: ${verdict.reason}. Do not retry this call unchanged.`) };
+    return { allowed: false, decisions, result: toolDenied(TOOL_RESULT_CODES.hookDenied, `A hook denied ${ready.call.name}: ${verdict.reason}. Do not retry this call unchanged.`) };
   }
   let decision: PermissionDecision = decidePermission(runtime.permissionMode, runtime.rules, { toolName: ready.call.name, input: ready.input, security });
   if (decision.action !== 'deny' && runtime.sessionAllowances.has(ready.call.name) && runtime.permissionMode !== 'read-only') {
     decision = decision.action === 'ask' ? { action: 'allow', reason: `allowed for this session by the person (${decision.reason})` } : decision;
   }
   if (verdict.outcome === 'ask' && decision.action === 'allow') decision = { action: 'ask', reason: `${verdict.hook}: ${verdict.reason}` };
-  await recordDecision(runtime, ready, 'permission', decision.action, decision.reason);
+  decisions.push(decisionEvent(runtime, ready, 'permission', decision.action, decision.reason));
   if (decision.action === 'deny') {
-    return { allowed: false, result: toolDenied(TOOL_RESULT_CODES.permissionDenied, `Permission denied for ${ready.call.name}: ${decision.reason}.`) };
+    return { allowed: false, decisions, result: toolDenied(TOOL_RESULT_CODES.permissionDenied, `Permission denied for ${ready.call.name}: ${decision.reason}.`) };
   }
   if (decision.action === 'ask') {
-    const { answer, reason } = await askPerson(runtime, ready, decision.reason);
-    await recordDecision(runtime, ready, 'approval', answer === 'deny' ? 'deny' : 'allow', reason);
-    if (answer === 'deny') return { allowed: false, result: toolDenied(TOOL_RESULT_CODES.permissionDenied, `Permission denied for ${ready.call.name}: ${reason}.`) };
+    const { answer, reason } = await askPerson(runtime, ready, decision.reason, decisions);
+    decisions.push(decisionEvent(runtime, ready, 'approval', answer === 'deny' ? 'deny' : 'allow', reason));
+    if (answer === 'deny') return { allowed: false, decisions, result: toolDenied(TOOL_RESULT_CODES.permissionDenied, `Permission denied for ${ready.call.name}: ${reason}.`) };
   }
-  return { allowed: true };
+  return { allowed: true, decisions };
 }

@@ -1,7 +1,8 @@
 import type { ModelToolCall } from '@clawsmith/providers';
 import { toolCancelled } from '@clawsmith/tool-protocol';
 import type { CallOutcome, CallRuntime } from './call-context.js';
-import { executeCall, recordCompleted, recordStarted } from './execute-call.js';
+import type { NewSessionEvent } from '../store/session-records.js';
+import { completedEvent, executeCall, startedEvent } from './execute-call.js';
 import { judgeCall } from './judge-call.js';
 import { prepareCall, type PreparedCall, type ReadyCall } from './prepare-call.js';
 
@@ -20,41 +21,52 @@ export function isParallelBatch(prepared: readonly PreparedCall[]): prepared is 
 async function runSerially(runtime: CallRuntime, prepared: readonly PreparedCall[]): Promise<CallOutcome[]> {
   const outcomes: CallOutcome[] = [];
   for (const call of prepared) {
+    let outcome: CallOutcome;
+    let decisions: NewSessionEvent[] = [];
     if (call.kind === 'refused') {
-      outcomes.push({ call: call.call, result: call.result });
+      outcome = { call: call.call, result: call.result };
     } else if (runtime.signal.aborted) {
-      outcomes.push({ call: call.call, result: toolCancelled('The turn was cancelled before this call ran.') });
+      outcome = { call: call.call, result: toolCancelled('The turn was cancelled before this call ran.') };
     } else {
       const judgment = await judgeCall(runtime, call);
+      decisions = judgment.decisions;
       if (!judgment.allowed) {
-        outcomes.push({ call: call.call, result: judgment.result });
+        outcome = { call: call.call, result: judgment.result };
       } else {
-        await recordStarted(runtime, call);
-        outcomes.push({ call: call.call, result: await executeCall(runtime, call) });
+        await runtime.store.appendEvents(runtime.sessionId, [...decisions, startedEvent(runtime, call)]);
+        decisions = [];
+        outcome = { call: call.call, result: await executeCall(runtime, call) };
       }
     }
-    await recordCompleted(runtime, outcomes[outcomes.length - 1]!);
+    await runtime.store.appendEvents(runtime.sessionId, [...decisions, completedEvent(runtime, outcome)]);
+    outcomes.push(outcome);
   }
   return outcomes;
 }
 
 async function runInParallel(runtime: CallRuntime, ready: readonly ReadyCall[]): Promise<CallOutcome[]> {
-  // Judgments and their audit records happen one by one in call order; only the allowed calls
-  // then run together.
+  // Judgments happen one by one in call order; their audit records and the allowed calls'
+  // tool.started events are written together, still in call order, before any call runs.
   const outcomes: (CallOutcome | undefined)[] = [];
   const allowed: { index: number; call: ReadyCall }[] = [];
+  const pending: NewSessionEvent[] = [];
   for (const [index, call] of ready.entries()) {
     const judgment = await judgeCall(runtime, call);
-    if (judgment.allowed) allowed.push({ index, call });
-    else outcomes[index] = { call: call.call, result: judgment.result };
+    pending.push(...judgment.decisions);
+    if (judgment.allowed) {
+      allowed.push({ index, call });
+      pending.push(startedEvent(runtime, call));
+    } else {
+      outcomes[index] = { call: call.call, result: judgment.result };
+    }
   }
-  for (const { call } of allowed) await recordStarted(runtime, call);
+  await runtime.store.appendEvents(runtime.sessionId, pending);
   const results = await Promise.all(allowed.map(({ call }) => executeCall(runtime, call)));
   allowed.forEach(({ index, call }, position) => {
     outcomes[index] = { call: call.call, result: results[position]! };
   });
   const ordered = outcomes as CallOutcome[];
-  for (const outcome of ordered) await recordCompleted(runtime, outcome);
+  await runtime.store.appendEvents(runtime.sessionId, ordered.map((outcome) => completedEvent(runtime, outcome)));
   return ordered;
 }
 

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { ModelMessage } from '@clawsmith/providers';
 import { ClawsmithError } from '@clawsmith/tool-protocol';
-import type { Kysely } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import type {
   NewSessionEvent,
   PendingApproval,
@@ -153,28 +153,44 @@ export class SessionStore {
     return Number(row?.count ?? 0);
   }
 
-  /** Appends events in one transaction, numbering them after the session's last event. */
+  /**
+   * Appends events, numbering them after the session's last event. Each row takes its number
+   * inside its own INSERT … SELECT MAX(sequence) + 1, so the numbering is atomic even with
+   * another process appending to the same session; several events share one transaction.
+   */
   async appendEvents(sessionId: string, events: readonly NewSessionEvent[]): Promise<SessionEvent[]> {
     if (events.length === 0) return [];
-    const stored = await this.#db.transaction().execute(async (transaction) => {
-      const last = await transaction
-        .selectFrom('session_event')
-        .select((builder) => builder.fn.max('sequence').as('sequence'))
-        .where('session_id', '=', sessionId)
-        .executeTakeFirst();
-      let sequence = Number(last?.sequence ?? 0);
-      const timestamp = now();
-      const rows = events.map(({ type, turnId, ...payload }) => ({
-        session_id: sessionId,
-        sequence: (sequence += 1),
-        type,
-        turn_id: turnId ?? null,
-        payload_json: JSON.stringify(payload),
-        created_at: timestamp,
-      }));
-      await transaction.insertInto('session_event').values(rows).execute();
-      return rows.map(toEvent);
-    });
+    const timestamp = now();
+    const insertOne = async (executor: Database, { type, turnId, ...payload }: NewSessionEvent): Promise<SessionEvent> => {
+      const payloadJson = JSON.stringify(payload);
+      const row = await executor
+        .insertInto('session_event')
+        .columns(['session_id', 'sequence', 'type', 'turn_id', 'payload_json', 'created_at'])
+        .expression((builder) =>
+          builder
+            .selectFrom('session_event')
+            .select([
+              sql<string>`${sessionId}`.as('session_id'),
+              sql<number>`coalesce(max(sequence), 0) + 1`.as('sequence'),
+              sql<string>`${type}`.as('type'),
+              sql<string | null>`${turnId ?? null}`.as('turn_id'),
+              sql<string>`${payloadJson}`.as('payload_json'),
+              sql<string>`${timestamp}`.as('created_at'),
+            ])
+            .where('session_id', '=', sessionId),
+        )
+        .returning('sequence')
+        .executeTakeFirstOrThrow();
+      return toEvent({ session_id: sessionId, sequence: row.sequence, type, turn_id: turnId ?? null, payload_json: payloadJson, created_at: timestamp });
+    };
+    const stored =
+      events.length === 1
+        ? [await insertOne(this.#db, events[0]!)]
+        : await this.#db.transaction().execute(async (transaction) => {
+            const rows: SessionEvent[] = [];
+            for (const event of events) rows.push(await insertOne(transaction, event));
+            return rows;
+          });
     for (const event of stored) {
       for (const listener of this.#listeners) {
         try {
