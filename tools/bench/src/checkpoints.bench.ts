@@ -3,7 +3,7 @@
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { copyFileSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import { dirname, join, relative } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { createCheckpointStore, openCheckpointDatabase } from '@clawsmith/checkpoints';
@@ -119,7 +119,7 @@ for (const size of sizes) {
   rmSync(scratch, { recursive: true, force: true });
 }
 
-console.log('\n## summary (medians, ms)');
+console.log(`\n## summary (medians, ms; load average ${loadavg().map((load) => load.toFixed(1)).join(' ')})`);
 console.log('| workspace files | changed | checkpoint | shadow git snapshot | git/checkpoint | undo | shadow git checkout | git/undo |');
 console.log('|---:|---:|---:|---:|---:|---:|---:|---:|');
 for (const line of summary) console.log(line);
