@@ -9,17 +9,18 @@ const writes = (count: number) => Array.from({ length: count }, (_, index) => ca
 describe('approvals', () => {
   it('persists a pending approval while the person decides, and runs the call when allowed', async () => {
     let pendingWhileAsking = -1;
-    let harnessRef: Awaited<ReturnType<typeof createHarness>> | undefined;
+    const ref: { harness?: Awaited<ReturnType<typeof createHarness>> } = {};
     const handler = async (request: ApprovalRequest): Promise<ApprovalAnswer> => {
-      pendingWhileAsking = (await harnessRef!.core.listEvents(request.sessionId)).filter((event) => event.type === 'approval.requested').length;
+      pendingWhileAsking = (await ref.harness!.core.listEvents(request.sessionId)).filter((event) => event.type === 'approval.requested').length;
       expect(request).toMatchObject({ toolName: 'write_file', risk: 'workspace-write', reason: 'mode default: workspace-write needs approval' });
       return 'allow';
     };
-    harnessRef = await createHarness({ approvalHandler: handler, responses: [{ toolCalls: writes(1) }, { text: 'ok' }] });
-    await harnessRef.core.runTurn({ sessionId: harnessRef.session.id, prompt: 'write' });
+    const harness = await createHarness({ approvalHandler: handler, responses: [{ toolCalls: writes(1) }, { text: 'ok' }] });
+    ref.harness = harness;
+    await harness.core.runTurn({ sessionId: harness.session.id, prompt: 'write' });
     expect(pendingWhileAsking).toBe(1);
-    expect(existsSync(join(harnessRef.workspace, 'f0.txt'))).toBe(true);
-    expect(await harnessRef.home.db.selectFrom('session_approval').selectAll().execute()).toEqual([]);
+    expect(existsSync(join(harness.workspace, 'f0.txt'))).toBe(true);
+    expect(await harness.home.db.selectFrom('session_approval').selectAll().execute()).toEqual([]);
   });
 
   it('denies when the person declines, and when there is nobody to ask', async () => {
