@@ -1,6 +1,7 @@
 import { assertAuthorized, defineTool, stripControlSequences, toolSuccess, type AnyToolDefinition } from '@clawsmith/tool-protocol';
 import { z } from 'zod';
-import type { CommandExecutionService, CommandSnapshot } from './command-execution-service.js';
+import type { CommandExecutionService } from './command-execution-service.js';
+import type { CommandSnapshot } from './command-record.js';
 import { describeStatus } from './command-report.js';
 
 const commandId = z.string().min(1).max(100).describe('The id start_command returned.');

@@ -131,6 +131,14 @@ describe('createCommandExecutionService', () => {
     expect(commands.list('busy')).toEqual([]);
   });
 
+  it('holds the cap when starts arrive at the same time', async () => {
+    const workspace = testdir({});
+    const commands = service({ maxLiveCommandsPerSession: 2 });
+    const results = await Promise.allSettled([1, 2, 3, 4].map(() => commands.start({ sessionId: 's', workspaceRoot: workspace, command: 'sleep 30' })));
+    expect(results.filter((entry) => entry.status === 'fulfilled')).toHaveLength(2);
+    expect(results.filter((entry) => entry.status === 'rejected').map((entry) => (entry as PromiseRejectedResult).reason.code)).toEqual(['command_limit_reached', 'command_limit_reached']);
+  });
+
   it('kills a setsid child on cancel', async () => {
     const workspace = testdir({});
     const commands = service();

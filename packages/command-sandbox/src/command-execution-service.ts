@@ -1,13 +1,21 @@
-import { randomBytes, timingSafeEqual } from 'node:crypto';
-import type { ArtifactReference, ArtifactWriter } from '@clawsmith/tool-protocol';
+import { randomBytes } from 'node:crypto';
 import { BoundedOutput } from './bounded-output.js';
 import { prepareCommand, validateSandboxOptions, type CommandSandboxOptions } from './command-launch.js';
-import { CommandLog, type CommandOutputSlice } from './command-log.js';
-import { outcomeSignal } from './command-report.js';
+import { CommandLog } from './command-log.js';
+import {
+  notFound,
+  snapshot,
+  stateOf,
+  tokensMatch,
+  type CommandOutputRead,
+  type CommandRecord,
+  type CommandSnapshot,
+  type StartCommandRequest,
+  type TerminalCapabilities,
+} from './command-record.js';
 import { COMMAND_SANDBOX_ERROR_CODES, CommandSandboxError } from './errors.js';
-import { startProcess, type ProcessOutcome, type StartedProcess } from './process-runner.js';
+import { startProcess, type StartedProcess } from './process-runner.js';
 import { loadPty, startPtyProcess, type StartedPtyProcess } from './pty-process.js';
-import type { SandboxKind } from './sandbox-availability.js';
 
 /** Options of {@link createCommandExecutionService}: the sandbox options plus background limits. */
 export interface CommandExecutionServiceOptions extends CommandSandboxOptions {
@@ -21,58 +29,6 @@ export interface CommandExecutionServiceOptions extends CommandSandboxOptions {
   readonly maxBackgroundTimeoutMs?: number;
   /** Finished commands remembered per session for status and output; default 64. */
   readonly finishedCommandsPerSession?: number;
-}
-
-/** What a background command is doing. */
-export type CommandState = 'running' | 'exited' | 'cancelled' | 'timed_out';
-
-/** The state of one background command, as tools report it. */
-export interface CommandSnapshot {
-  readonly id: string;
-  readonly command: string;
-  readonly cwd: string;
-  readonly state: CommandState;
-  readonly pty: boolean;
-  readonly exitCode: number | null;
-  readonly signal: string | null;
-  readonly startedAt: string;
-  readonly endedAt?: string;
-  readonly outputBytes: number;
-  readonly sandbox: SandboxKind;
-  readonly network: boolean;
-  readonly processLimitHits: number;
-  /** The complete log; final (with `sha256`) once the command ended. */
-  readonly artifact?: ArtifactReference;
-}
-
-/** A request to start a background command. */
-export interface StartCommandRequest {
-  readonly sessionId: string;
-  readonly workspaceRoot: string;
-  readonly command: string;
-  readonly cwd?: string;
-  /** Run on a pseudo-terminal (input and resize then need the takeover token). */
-  readonly pty?: boolean;
-  readonly columns?: number;
-  readonly rows?: number;
-  readonly timeoutMs?: number;
-  /** Where the appendable log goes, when wired. */
-  readonly artifacts?: ArtifactWriter;
-}
-
-/** What the terminal support of this service offers. */
-export interface TerminalCapabilities {
-  readonly pty: boolean;
-  readonly resize: boolean;
-  readonly ansi: boolean;
-  readonly takeover: boolean;
-  readonly library: string;
-}
-
-/** Output read from an offset, with whether the command has ended and everything was read. */
-export interface CommandOutputRead extends CommandOutputSlice {
-  readonly ended: boolean;
-  readonly state: CommandState;
 }
 
 /**
@@ -93,62 +49,6 @@ export interface CommandExecutionService {
   endSession(sessionId: string): Promise<number>;
   /** Kills every command and refuses new ones. */
   close(): Promise<void>;
-}
-
-interface CommandRecord {
-  readonly id: string;
-  readonly sessionId: string;
-  readonly command: string;
-  readonly cwd: string;
-  readonly pty: boolean;
-  readonly token?: string;
-  readonly process: StartedProcess | StartedPtyProcess;
-  readonly log: CommandLog;
-  readonly sandbox: SandboxKind;
-  readonly network: boolean;
-  readonly startedAt: string;
-  outcome?: ProcessOutcome;
-  endedAt?: string;
-  finalArtifact?: ArtifactReference;
-  readonly finished: Promise<void>;
-}
-
-function notFound(id: string): CommandSandboxError {
-  return new CommandSandboxError(COMMAND_SANDBOX_ERROR_CODES.commandNotFound, `No background command ${JSON.stringify(id)} in this session; list_commands shows the ids.`);
-}
-
-function tokensMatch(expected: string | undefined, given: string | undefined): boolean {
-  if (!expected || !given) return false;
-  const left = Buffer.from(expected);
-  const right = Buffer.from(given);
-  return left.length === right.length && timingSafeEqual(left, right);
-}
-
-function stateOf(record: CommandRecord): CommandState {
-  if (!record.outcome) return 'running';
-  if (record.outcome.timedOut) return 'timed_out';
-  if (record.outcome.cancelled) return 'cancelled';
-  return 'exited';
-}
-
-function snapshot(record: CommandRecord): CommandSnapshot {
-  const artifact = record.finalArtifact ?? record.log.artifact?.reference();
-  return {
-    id: record.id,
-    command: record.command,
-    cwd: record.cwd,
-    state: stateOf(record),
-    pty: record.pty,
-    exitCode: record.outcome?.exitCode ?? null,
-    signal: record.outcome ? outcomeSignal(record.outcome) : null,
-    startedAt: record.startedAt,
-    ...(record.endedAt ? { endedAt: record.endedAt } : {}),
-    outputBytes: record.log.totalBytes,
-    sandbox: record.sandbox,
-    network: record.network,
-    processLimitHits: record.outcome?.processLimitHits ?? 0,
-    ...(artifact ? { artifact } : {}),
-  };
 }
 
 /** Creates the background command service. Throws `environment_name_forbidden` for a bad allowlist. */
@@ -182,60 +82,77 @@ export function createCommandExecutionService(options: CommandExecutionServiceOp
     return record;
   };
   const live = (sessionId: string) => [...(sessions.get(sessionId)?.values() ?? [])].filter((record) => !record.outcome);
+  // Starts still preparing hold a place, so concurrent starts cannot pass the cap together.
+  const starting = new Map<string, number>();
   const forgetOldFinished = (commands: Map<string, CommandRecord>) => {
     const finished = [...commands.values()].filter((record) => record.outcome);
     for (const record of finished.slice(0, Math.max(0, finished.length - keepFinished))) commands.delete(record.id);
   };
 
+  const startReserved = async (request: StartCommandRequest): Promise<CommandSnapshot & { readonly takeoverToken?: string }> => {
+    const pty = request.pty ? await loadPty() : undefined;
+    if (request.pty && !pty) {
+      throw new CommandSandboxError(COMMAND_SANDBOX_ERROR_CODES.notATerminal, 'Pseudo-terminals are not available here (the PTY library did not load); start the command without pty.');
+    }
+    const prepared = await prepareCommand(options, request.workspaceRoot, request.command, request.cwd, Boolean(pty));
+    const artifact = request.artifacts ? await request.artifacts.openAppendable() : undefined;
+    const log = new CommandLog(options.retainOutputBytes ?? 1024 * 1024, artifact);
+    const timeoutMs = Math.min(request.timeoutMs ?? options.backgroundTimeoutMs ?? 3_600_000, options.maxBackgroundTimeoutMs ?? 86_400_000);
+    const onChunk = (chunk: Buffer) => log.append(chunk);
+    let started: StartedProcess | StartedPtyProcess;
+    try {
+      started = pty
+        ? startPtyProcess(pty, { launch: prepared.launch, columns: request.columns ?? 120, rows: request.rows ?? 32, timeoutMs, maxProcesses: prepared.plan.limits.processes, onChunk })
+        : startProcess({ launch: prepared.launch, timeoutMs, stdin: '', keepStdinOpen: true, output: new BoundedOutput(0, 0), maxProcesses: prepared.plan.limits.processes, onChunk });
+    } catch (error) {
+      await log.close();
+      throw new CommandSandboxError(COMMAND_SANDBOX_ERROR_CODES.commandSpawnFailed, `The command could not be started: ${error instanceof Error ? error.message : String(error)}.`, { retryable: true, cause: error });
+    }
+    counter += 1;
+    const id = `cmd-${counter}-${randomBytes(3).toString('hex')}`;
+    const token = pty ? randomBytes(24).toString('hex') : undefined;
+    const record: CommandRecord = {
+      id,
+      sessionId: request.sessionId,
+      command: request.command,
+      cwd: prepared.plan.workingDirectory,
+      pty: Boolean(pty),
+      ...(token ? { token } : {}),
+      process: started,
+      log,
+      sandbox: prepared.sandbox,
+      network: prepared.plan.network,
+      startedAt: new Date().toISOString(),
+      finished: started.done.then(async (outcome) => {
+        record.outcome = outcome;
+        record.endedAt = new Date().toISOString();
+        record.finalArtifact = await log.close();
+        const commands = sessions.get(request.sessionId);
+        if (commands) forgetOldFinished(commands);
+      }),
+    };
+    const commands = sessions.get(request.sessionId) ?? new Map<string, CommandRecord>();
+    sessions.set(request.sessionId, commands);
+    commands.set(id, record);
+    return { ...snapshot(record), ...(token ? { takeoverToken: token } : {}) };
+  };
+
   const service: CommandExecutionService = {
     async start(request) {
       if (closed) throw new CommandSandboxError(COMMAND_SANDBOX_ERROR_CODES.serviceClosed, 'The command service is closed; no new commands can start.');
-      if (live(request.sessionId).length >= maxLive) {
+      if (live(request.sessionId).length + (starting.get(request.sessionId) ?? 0) >= maxLive) {
         throw new CommandSandboxError(
           COMMAND_SANDBOX_ERROR_CODES.commandLimitReached,
           `This session already has ${maxLive} running background commands, the most it may have. Cancel one with cancel_command (list_commands shows them) or wait for one to end.`,
           { retryable: true },
         );
       }
-      const pty = request.pty ? await loadPty() : undefined;
-      if (request.pty && !pty) {
-        throw new CommandSandboxError(COMMAND_SANDBOX_ERROR_CODES.notATerminal, 'Pseudo-terminals are not available here (the PTY library did not load); start the command without pty.');
+      starting.set(request.sessionId, (starting.get(request.sessionId) ?? 0) + 1);
+      try {
+        return await startReserved(request);
+      } finally {
+        starting.set(request.sessionId, (starting.get(request.sessionId) ?? 1) - 1);
       }
-      const prepared = await prepareCommand(options, request.workspaceRoot, request.command, request.cwd, Boolean(pty));
-      const artifact = request.artifacts ? await request.artifacts.openAppendable() : undefined;
-      const log = new CommandLog(options.retainOutputBytes ?? 1024 * 1024, artifact);
-      const timeoutMs = Math.min(request.timeoutMs ?? options.backgroundTimeoutMs ?? 3_600_000, options.maxBackgroundTimeoutMs ?? 86_400_000);
-      const onChunk = (chunk: Buffer) => log.append(chunk);
-      const started = pty
-        ? startPtyProcess(pty, { launch: prepared.launch, columns: request.columns ?? 120, rows: request.rows ?? 32, timeoutMs, maxProcesses: prepared.plan.limits.processes, onChunk })
-        : startProcess({ launch: prepared.launch, timeoutMs, stdin: '', keepStdinOpen: true, output: new BoundedOutput(0, 0), maxProcesses: prepared.plan.limits.processes, onChunk });
-      counter += 1;
-      const id = `cmd-${counter}-${randomBytes(3).toString('hex')}`;
-      const token = pty ? randomBytes(24).toString('hex') : undefined;
-      const record: CommandRecord = {
-        id,
-        sessionId: request.sessionId,
-        command: request.command,
-        cwd: prepared.plan.workingDirectory,
-        pty: Boolean(pty),
-        ...(token ? { token } : {}),
-        process: started,
-        log,
-        sandbox: prepared.sandbox,
-        network: prepared.plan.network,
-        startedAt: new Date().toISOString(),
-        finished: started.done.then(async (outcome) => {
-          record.outcome = outcome;
-          record.endedAt = new Date().toISOString();
-          record.finalArtifact = await log.close();
-          const commands = sessions.get(request.sessionId);
-          if (commands) forgetOldFinished(commands);
-        }),
-      };
-      const commands = sessions.get(request.sessionId) ?? new Map<string, CommandRecord>();
-      sessions.set(request.sessionId, commands);
-      commands.set(id, record);
-      return { ...snapshot(record), ...(token ? { takeoverToken: token } : {}) };
     },
 
     list: (sessionId) => [...(sessions.get(sessionId)?.values() ?? [])].map(snapshot),

@@ -23,15 +23,8 @@ export { COMMAND_DEFAULTS, createRunCommandTool, runCommand } from './run-comman
 
 export { COMMAND_SANDBOX_ERROR_CODES, CommandRefusedError, CommandSandboxError, SandboxUnavailableError } from './errors.js';
 
-export type {
-  CommandExecutionService,
-  CommandExecutionServiceOptions,
-  CommandOutputRead,
-  CommandSnapshot,
-  CommandState,
-  StartCommandRequest,
-  TerminalCapabilities,
-} from './command-execution-service.js';
+export type { CommandExecutionService, CommandExecutionServiceOptions } from './command-execution-service.js';
+export type { CommandOutputRead, CommandSnapshot, CommandState, StartCommandRequest, TerminalCapabilities } from './command-record.js';
 export { createCommandExecutionService } from './command-execution-service.js';
 export type { CommandOutputSlice } from './command-log.js';
 export { createBackgroundCommandTools } from './background-command-tools.js';
