@@ -19,6 +19,8 @@ function startChild(args: string[]) {
   child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
   const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.on('exit', (code, signal) => resolve({ code, signal })));
   const lines = createInterface({ input: child.stdout });
+  const output: string[] = [];
+  lines.on('line', (line) => output.push(line));
   const waitFor = (wanted: string) =>
     new Promise<void>((resolve, reject) => {
       lines.on('line', (line) => line === wanted && resolve());
@@ -27,7 +29,7 @@ function startChild(args: string[]) {
   onTestFinished(() => {
     if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
   });
-  return { child, exited, waitFor, stderr: () => stderr };
+  return { child, exited, waitFor, output, stderr: () => stderr };
 }
 
 const FILES = 400;
@@ -136,5 +138,18 @@ describe('two processes on one database', () => {
     expect(points.every((point) => point.completedAt !== null)).toBe(true);
     await store.undoFiles('shared', points[0]!.turnId);
     expect(readdirSync(root)).toEqual([]);
+  });
+
+  it('let exactly one of two simultaneous undos of the same turn restore the files', async () => {
+    const { root, before, store, file } = await largeTurn();
+    const children = [0, 1].map(() => startChild(['undo', file, 'session-1', 't1']));
+    await Promise.all(children.map((run) => run.exited));
+    const outcomes = children.map((run) => run.output.find((line) => line.startsWith('restored') || line.startsWith('error')) ?? run.stderr());
+    expect(outcomes.filter((line) => line.startsWith('restored'))).toHaveLength(1);
+    expect(outcomes.filter((line) => /^error checkpoint_(already_undone|undo_in_progress)$/.test(line))).toHaveLength(1);
+    await store.resumeInterruptedUndo();
+    const now = snapshotTree(root);
+    delete now['created'];
+    expect(now).toEqual(before);
   });
 });

@@ -56,6 +56,8 @@ const decodeExpected = (entry: RestoreEntryRow): FoundState =>
 export function journalOwnerAlive(journal: RestoreJournalRow, now: number): boolean {
   if (journal.owner_host !== hostname()) return now - Number(journal.created_at) < 10 * 60 * 1000;
   if (Number(journal.owner_pid) === process.pid) return activeJournals.has(journal.journal_id);
+  // A live pid an hour later is far more likely a reused pid than an undo still running.
+  if (now - Number(journal.created_at) > 60 * 60 * 1000) return false;
   try {
     process.kill(Number(journal.owner_pid), 0);
     return true;

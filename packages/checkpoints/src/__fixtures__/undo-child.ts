@@ -13,16 +13,20 @@ const store = createCheckpointStore({ db });
 if (mode === 'undo') {
   const [sessionId, turnId, pauseAfter] = rest;
   const pauseAt = pauseAfter === undefined ? -1 : Number(pauseAfter);
-  const result = await store.undoFiles(sessionId!, turnId!, {
-    onProgress: async ({ index }) => {
-      if (index === 0) process.stdout.write('started\n');
-      if (index === pauseAt) {
-        process.stdout.write('paused\n');
-        await new Promise(() => setInterval(() => undefined, 1000));
-      }
-    },
-  });
-  process.stdout.write(`${JSON.stringify({ restored: result.restored.length })}\n`);
+  try {
+    const result = await store.undoFiles(sessionId!, turnId!, {
+      onProgress: async ({ index }) => {
+        if (index === 0) process.stdout.write('started\n');
+        if (index === pauseAt) {
+          process.stdout.write('paused\n');
+          await new Promise(() => setInterval(() => undefined, 1000));
+        }
+      },
+    });
+    process.stdout.write(`restored ${result.restored.length}\n`);
+  } catch (error) {
+    process.stdout.write(`error ${(error as { code?: string }).code}\n`);
+  }
 } else if (mode === 'turns') {
   const [workspace, sessionId, count, prefix] = rest;
   for (let index = 0; index < Number(count); index += 1) {
