@@ -33,7 +33,7 @@ function packageVersion(): string {
 }
 
 function homeOption(command: Command): Command {
-  return command.addOption(new Option('--home <dir>', 'clawsmith home folder (database, checkpoints, artifacts)').env('CLAWSMITH_HOME').default(undefined, '~/.clawsmith'));
+  return command.addOption(new Option('--home <dir>', 'clawsmith home folder: database, checkpoints, artifacts (default ~/.clawsmith)').env('CLAWSMITH_HOME'));
 }
 
 function modelOptions(command: Command): Command {
