@@ -84,6 +84,18 @@ describe('the turn loop', () => {
     expect(sequences).toEqual(sequences.map((_, index) => index + 1));
   });
 
+  it('keeps the complete log a command stored itself, and bounds only the inline text', async () => {
+    const harness = await createHarness({ permissionMode: 'full-auto', responses: [{ toolCalls: [call('s', 'run_command', { command: 'seq 1 20000' })] }, { text: 'ok' }] });
+    await harness.core.runTurn({ sessionId: harness.session.id, prompt: 'count' });
+    const [completed] = await harness.eventsOf('tool.completed');
+    const artifact = completed!.artifact as { id: string; lineCount: number };
+    expect(completed!.result).toMatchObject({ status: 'success' });
+    expect(artifact.lineCount).toBeGreaterThanOrEqual(20_000);
+    const lines = await harness.home.artifacts.readLines(harness.session.id, artifact.id, { startLine: 9_999, endLine: 10_001 });
+    expect(Buffer.from(lines.bytes).toString('utf8')).toBe('9999\n10000\n10001\n');
+    expect(Buffer.byteLength(String(completed!.output))).toBeLessThanOrEqual(50_000);
+  });
+
   it('externalises content over 50 KB and names the same artifact in the event, the result and the message', async () => {
     const big = defineTool({
       name: 'big',

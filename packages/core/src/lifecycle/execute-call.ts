@@ -37,6 +37,12 @@ export function startedEvent(runtime: CallRuntime, ready: ReadyCall): NewSession
 
 async function keepInlineBounded(runtime: CallRuntime, callId: string, result: ToolExecutionResult): Promise<ToolExecutionResult> {
   if (Buffer.byteLength(result.content, 'utf8') <= runtime.inlineContentLimit) return result;
+  if (result.artifact) {
+    // The tool already stored its complete output (a command log, say): keep that reference
+    // and only bound the inline text, rather than storing a copy of the tool's own preview.
+    const preview = headAndTail(result.content, runtime.inlineContentLimit - 200);
+    return { ...result, content: `${preview}\n[Inline output cut to ${runtime.inlineContentLimit} bytes; the complete output is artifact ${result.artifact.id}: read it with read_artifact.]` };
+  }
   if (runtime.artifacts) {
     const stored = await runtime.artifacts.externalize(result.content, { sessionId: runtime.sessionId, toolCallId: callId, threshold: runtime.inlineContentLimit });
     return { ...result, content: stored.content, ...(stored.artifact ? { artifact: stored.artifact } : {}) };
