@@ -75,11 +75,14 @@ async function askPerson(runtime: CallRuntime, ready: ReadyCall, reason: string,
 }
 
 /**
+ * `unwritten` holds earlier events the caller has not persisted yet; they are written (and
+ * removed from it) before a person is asked.
+ *
  * Hooks first (they see the effective risk and capabilities; the first deny wins; a failing hook
  * denies), then the permission policy, then a person when either asks. Every decision is
  * written to the event log with its reason.
  */
-export async function judgeCall(runtime: CallRuntime, ready: ReadyCall): Promise<Judgment> {
+export async function judgeCall(runtime: CallRuntime, ready: ReadyCall, unwritten: NewSessionEvent[] = []): Promise<Judgment> {
   const security = ready.entry.security;
   const verdict = await runHooks(
     runtime.hooks,
@@ -102,6 +105,8 @@ export async function judgeCall(runtime: CallRuntime, ready: ReadyCall): Promise
     return { allowed: false, decisions, result: toolDenied(TOOL_RESULT_CODES.permissionDenied, `Permission denied for ${ready.call.name}: ${decision.reason}.`) };
   }
   if (decision.action === 'ask') {
+    // Everything not yet on disk, earlier calls' completions included, is written before asking.
+    decisions.unshift(...unwritten.splice(0));
     const { answer, reason } = await askPerson(runtime, ready, decision.reason, decisions);
     decisions.push(decisionEvent(runtime, ready, 'approval', answer === 'deny' ? 'deny' : 'allow', reason));
     if (answer === 'deny') return { allowed: false, decisions, result: toolDenied(TOOL_RESULT_CODES.permissionDenied, `Permission denied for ${ready.call.name}: ${reason}.`) };

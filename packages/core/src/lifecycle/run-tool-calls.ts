@@ -20,27 +20,35 @@ export function isParallelBatch(prepared: readonly PreparedCall[]): prepared is 
 
 async function runSerially(runtime: CallRuntime, prepared: readonly PreparedCall[]): Promise<CallOutcome[]> {
   const outcomes: CallOutcome[] = [];
+  // A call's tool.completed is written together with the next call's decisions and
+  // tool.started (one statement instead of two). It waits only for synchronous checks: before a
+  // hook runs or a person is asked, it is written on its own.
+  let unwritten: NewSessionEvent[] = [];
+  const flush = async (events: NewSessionEvent[]) => {
+    await runtime.store.appendEvents(runtime.sessionId, [...unwritten, ...events]);
+    unwritten = [];
+  };
   for (const call of prepared) {
     let outcome: CallOutcome;
-    let decisions: NewSessionEvent[] = [];
     if (call.kind === 'refused') {
       outcome = { call: call.call, result: call.result };
     } else if (runtime.signal.aborted) {
       outcome = { call: call.call, result: toolCancelled('The turn was cancelled before this call ran.') };
     } else {
-      const judgment = await judgeCall(runtime, call);
-      decisions = judgment.decisions;
+      if (runtime.hooks.length > 0) await flush([]);
+      const judgment = await judgeCall(runtime, call, unwritten);
       if (!judgment.allowed) {
+        unwritten.push(...judgment.decisions);
         outcome = { call: call.call, result: judgment.result };
       } else {
-        await runtime.store.appendEvents(runtime.sessionId, [...decisions, startedEvent(runtime, call)]);
-        decisions = [];
+        await flush([...judgment.decisions, startedEvent(runtime, call)]);
         outcome = { call: call.call, result: await executeCall(runtime, call) };
       }
     }
-    await runtime.store.appendEvents(runtime.sessionId, [...decisions, completedEvent(runtime, outcome)]);
+    unwritten.push(completedEvent(runtime, outcome));
     outcomes.push(outcome);
   }
+  await flush([]);
   return outcomes;
 }
 

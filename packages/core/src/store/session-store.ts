@@ -154,43 +154,27 @@ export class SessionStore {
   }
 
   /**
-   * Appends events, numbering them after the session's last event. Each row takes its number
-   * inside its own INSERT … SELECT MAX(sequence) + 1, so the numbering is atomic even with
-   * another process appending to the same session; several events share one transaction.
+   * Appends events, numbering them after the session's last event. One INSERT … SELECT takes
+   * the numbers from MAX(sequence) inside the statement itself, so the numbering is atomic (even
+   * with another process appending to the same session) without an explicit transaction, and a
+   * batch of events costs one statement.
    */
   async appendEvents(sessionId: string, events: readonly NewSessionEvent[]): Promise<SessionEvent[]> {
     if (events.length === 0) return [];
     const timestamp = now();
-    const insertOne = async (executor: Database, { type, turnId, ...payload }: NewSessionEvent): Promise<SessionEvent> => {
-      const payloadJson = JSON.stringify(payload);
-      const row = await executor
-        .insertInto('session_event')
-        .columns(['session_id', 'sequence', 'type', 'turn_id', 'payload_json', 'created_at'])
-        .expression((builder) =>
-          builder
-            .selectFrom('session_event')
-            .select([
-              sql<string>`${sessionId}`.as('session_id'),
-              sql<number>`coalesce(max(sequence), 0) + 1`.as('sequence'),
-              sql<string>`${type}`.as('type'),
-              sql<string | null>`${turnId ?? null}`.as('turn_id'),
-              sql<string>`${payloadJson}`.as('payload_json'),
-              sql<string>`${timestamp}`.as('created_at'),
-            ])
-            .where('session_id', '=', sessionId),
-        )
-        .returning('sequence')
-        .executeTakeFirstOrThrow();
-      return toEvent({ session_id: sessionId, sequence: row.sequence, type, turn_id: turnId ?? null, payload_json: payloadJson, created_at: timestamp });
-    };
-    const stored =
-      events.length === 1
-        ? [await insertOne(this.#db, events[0]!)]
-        : await this.#db.transaction().execute(async (transaction) => {
-            const rows: SessionEvent[] = [];
-            for (const event of events) rows.push(await insertOne(transaction, event));
-            return rows;
-          });
+    const rows = events.map(({ type, turnId, ...payload }, index) => ({ offset: index + 1, type, turnId: turnId ?? null, payloadJson: JSON.stringify(payload) }));
+    const values = sql.join(rows.map((row) => sql`(${row.offset}, ${row.type}, ${row.turnId}, ${row.payloadJson})`));
+    const inserted = await sql<{ sequence: number }>`
+      insert into session_event (session_id, sequence, type, turn_id, payload_json, created_at)
+      select ${sessionId}, base.last_sequence + batch.column1, batch.column2, batch.column3, batch.column4, ${timestamp}
+      from (select coalesce(max(sequence), 0) as last_sequence from session_event where session_id = ${sessionId}) as base
+      cross join (values ${values}) as batch
+      order by batch.column1
+      returning sequence`.execute(this.#db);
+    const first = Math.min(...inserted.rows.map((row) => Number(row.sequence)));
+    const stored = rows.map((row) =>
+      toEvent({ session_id: sessionId, sequence: first + row.offset - 1, type: row.type, turn_id: row.turnId, payload_json: row.payloadJson, created_at: timestamp }),
+    );
     for (const event of stored) {
       for (const listener of this.#listeners) {
         try {
