@@ -1,5 +1,5 @@
 import { createInterface, type Interface } from 'node:readline';
-import type { ApprovalAnswer, ApprovalRequest, PermissionMode, SessionEvent } from '@clawsmith/core';
+import type { ApprovalAnswer, ApprovalRequest, SessionEvent } from '@clawsmith/core';
 import { reportError } from '../cli-errors.js';
 import { EXIT_CODES } from '../cli-program.js';
 import { openAgentRuntime, openOrCreateSession, resolveTurn, resolveWorkspace, type AgentRuntime } from '../commands/agent-runtime.js';
@@ -9,17 +9,11 @@ import { formatTodos } from '../terminal/event-summary.js';
 import { oneLine, terminalSafe } from '../terminal/terminal-text.js';
 import { terminalStyle, type TerminalStyle } from '../terminal/terminal-style.js';
 import { TranscriptPrinter } from '../terminal/transcript-printer.js';
+import type { RunOptions } from '../commands/run-command.js';
 import { parseApprovalAnswer, parseSlashCommand, SLASH_HELP } from './slash-commands.js';
 
-interface ChatOptions {
-  readonly home?: string;
-  readonly workspace: string;
-  readonly script?: string;
-  readonly provider?: 'openai' | 'anthropic';
-  readonly model?: string;
-  readonly session?: string;
-  readonly permissionMode: PermissionMode;
-}
+/** Options of `clawsmith chat`: those of `run` without `--json`. */
+type ChatOptions = Omit<RunOptions, 'json'>;
 
 const EXIT = Symbol('exit');
 
