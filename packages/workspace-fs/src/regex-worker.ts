@@ -1,11 +1,18 @@
 import { Worker } from 'node:worker_threads';
+import { canPrefilterWholeText } from './regex-prefilter.js';
 
-/** One file handed to the regular-expression worker. */
-export interface RegexEntry {
-  /** File name, matched as a whole. */
-  readonly name: string;
-  /** Decoded text, matched line by line; null when the content is not searched. */
-  readonly text: string | null;
+/**
+ * One batch of files handed to the regular-expression worker: the raw bytes of every file read
+ * into one `ArrayBuffer` that is transferred (not copied) to the worker and back, and for each
+ * file its name, where its bytes start and how many there are (-1: content not searched).
+ */
+export interface RegexBatchMessage {
+  readonly buffer: ArrayBuffer;
+  readonly names: readonly string[];
+  readonly starts: readonly number[];
+  readonly lengths: readonly number[];
+  /** Hits to find at most. */
+  readonly limit: number;
 }
 
 /** A match the worker found: `line` 0 means the file name matched. */
@@ -15,49 +22,89 @@ export interface RegexHit {
   readonly preview: string;
 }
 
+/** The worker's answer to one batch: its hits, and the batch's buffer handed back for reuse. */
+export interface RegexBatchReply {
+  readonly hits: RegexHit[];
+  readonly buffer: ArrayBuffer;
+}
+
 // Plain JavaScript, evaluated in a worker thread: a user's regular expression can backtrack for
 // ever (`(a+)+$`), and JavaScript cannot interrupt a running match, so it runs where the whole
-// thread can be terminated when the time budget runs out.
+// thread can be terminated when the time budget runs out. Decoding happens here too, so the
+// main thread only reads bytes and moves on to the next batch while this one is matched.
 const WORKER_SOURCE = `
 const { parentPort } = require('node:worker_threads');
 let key = '';
 let regex = null;
+let scan = null;
 function preview(line, column) {
   const start = Math.max(0, column - 80);
   const end = Math.min(line.length, column + 120);
   return (start > 0 ? '…' : '') + line.slice(start, end).trim() + (end < line.length ? '…' : '');
 }
-parentPort.on('message', ({ source, flags, entries, limit }) => {
+// Matches every line of text; true once hits holds limit.
+function everyLine(text, entry, hits, limit) {
+  let start = 0;
+  let lineNumber = 0;
+  while (start <= text.length) {
+    let end = text.indexOf('\\n', start);
+    if (end < 0) end = text.length;
+    lineNumber += 1;
+    const line = text.slice(start, end);
+    const match = regex.exec(line);
+    if (match) {
+      hits.push({ entry, line: lineNumber, preview: preview(line, match.index) });
+      if (hits.length >= limit) return true;
+    }
+    if (end === text.length) return false;
+    start = end + 1;
+  }
+  return false;
+}
+// Same result as everyLine for an expression that cannot match a line terminator and holds no
+// lookaround or backreference: the whole-text search finds the next line that can match, and
+// only that line is matched on its own.
+function candidateLines(text, entry, hits, limit) {
+  let lineNumber = 1;
+  let counted = 0;
+  scan.lastIndex = 0;
+  while (scan.lastIndex <= text.length) {
+    const found = scan.exec(text);
+    if (found === null) return false;
+    const start = found.index === 0 ? 0 : text.lastIndexOf('\\n', found.index - 1) + 1;
+    let end = text.indexOf('\\n', found.index);
+    if (end < 0) end = text.length;
+    for (let newline = text.indexOf('\\n', counted); newline >= 0 && newline < start; newline = text.indexOf('\\n', newline + 1)) lineNumber += 1;
+    counted = start;
+    const line = text.slice(start, end);
+    const match = regex.exec(line);
+    if (match) {
+      hits.push({ entry, line: lineNumber, preview: preview(line, match.index) });
+      if (hits.length >= limit) return true;
+    }
+    if (end === text.length) return false;
+    scan.lastIndex = end + 1;
+  }
+  return false;
+}
+parentPort.on('message', ({ source, flags, prefilter, buffer, names, starts, lengths, limit }) => {
   if (regex === null || key !== flags + '/' + source) {
     regex = new RegExp(source, flags);
+    scan = new RegExp(source, flags + 'gm');
     key = flags + '/' + source;
   }
+  const bytes = Buffer.from(buffer);
   const hits = [];
-  outer: for (let index = 0; index < entries.length; index += 1) {
-    const entry = entries[index];
-    if (regex.test(entry.name)) {
-      hits.push({ entry: index, line: 0, preview: entry.name });
+  for (let index = 0; index < names.length; index += 1) {
+    if (regex.test(names[index])) {
+      hits.push({ entry: index, line: 0, preview: names[index] });
       if (hits.length >= limit) break;
     }
-    const text = entry.text;
-    if (text === null) continue;
-    let start = 0;
-    let lineNumber = 0;
-    while (start <= text.length) {
-      let end = text.indexOf('\\n', start);
-      if (end < 0) end = text.length;
-      lineNumber += 1;
-      const line = text.slice(start, end);
-      const match = regex.exec(line);
-      if (match) {
-        hits.push({ entry: index, line: lineNumber, preview: preview(line, match.index) });
-        if (hits.length >= limit) break outer;
-      }
-      if (end === text.length) break;
-      start = end + 1;
-    }
+    if (lengths[index] < 0) continue;
+    const text = bytes.toString('utf8', starts[index], starts[index] + lengths[index]);
+    if ((prefilter ? candidateLines : everyLine)(text, index, hits, limit)) break;
   }
-  parentPort.postMessage(hits);
+  parentPort.postMessage({ hits, buffer }, [buffer]);
 });
 `;
 
@@ -67,10 +114,14 @@ export class RegexTimeout extends Error {}
 /**
  * Keeps one idle worker thread between searches (starting one costs tens of milliseconds), and
  * unreferenced, so an idle worker never keeps the process alive. Each search takes a worker
- * for itself; a worker stopped for running too long is never returned.
+ * for itself; a worker stopped for running too long is never returned. Also keeps a few batch
+ * buffers, so a search does not fault in fresh pages for every batch.
  */
 export class RegexWorkerPool {
   private idle: Worker | undefined;
+  private readonly buffers: ArrayBuffer[] = [];
+
+  constructor(private readonly bufferBytes: number) {}
 
   /** A worker for one search: the idle one, or a new one. */
   acquire(): Worker {
@@ -99,13 +150,35 @@ export class RegexWorkerPool {
     worker.unref();
     this.idle = worker;
   }
+
+  /** A batch buffer of `bufferBytes`: a kept one, or a new one. */
+  takeBuffer(): ArrayBuffer {
+    return this.buffers.pop() ?? new ArrayBuffer(this.bufferBytes);
+  }
+
+  /** Keeps a batch buffer the worker handed back (at most three are kept). */
+  giveBuffer(buffer: ArrayBuffer): void {
+    if (buffer.byteLength === this.bufferBytes && this.buffers.length < 3) this.buffers.push(buffer);
+  }
 }
 
-/** One search's use of a worker thread, stoppable when the expression runs too long. */
+interface Pending {
+  resolve(reply: RegexBatchReply): void;
+  reject(error: Error): void;
+}
+
+/**
+ * One search's use of a worker thread, stoppable when the expression runs too long. Several
+ * batches may be in flight; the worker answers them in order. The time budget covers the whole
+ * search: when it runs out the worker is terminated and every pending batch rejects with
+ * {@link RegexTimeout}.
+ */
 export class RegexWorker {
   private readonly worker: Worker;
-  private readonly deadline: number;
-  private healthy = true;
+  private readonly pending: Pending[] = [];
+  private readonly timer: NodeJS.Timeout;
+  private failure: Error | undefined;
+  private readonly prefilter: boolean;
 
   constructor(
     private readonly pool: RegexWorkerPool,
@@ -113,42 +186,65 @@ export class RegexWorker {
     private readonly flags: string,
     timeMs: number,
   ) {
+    this.prefilter = canPrefilterWholeText(source);
     this.worker = pool.acquire();
-    this.deadline = Date.now() + timeMs;
+    this.worker.on('message', this.onMessage);
+    this.worker.on('error', this.onError);
+    this.timer = setTimeout(() => this.fail(new RegexTimeout('The regular expression ran past its time budget')), timeMs);
   }
 
-  /** Matches `entries`, returning at most `limit` hits; rejects with {@link RegexTimeout}. */
-  match(entries: readonly RegexEntry[], limit: number): Promise<RegexHit[]> {
-    return new Promise((resolve, reject) => {
-      const timer = setTimeout(() => {
-        cleanup();
-        this.healthy = false;
-        void this.worker.terminate();
-        reject(new RegexTimeout('The regular expression ran past its time budget'));
-      }, Math.max(0, this.deadline - Date.now()));
-      const onMessage = (hits: RegexHit[]): void => {
-        cleanup();
-        resolve(hits);
-      };
-      const onError = (error: Error): void => {
-        cleanup();
-        this.healthy = false;
-        reject(error);
-      };
-      const cleanup = (): void => {
-        clearTimeout(timer);
-        this.worker.off('message', onMessage);
-        this.worker.off('error', onError);
-      };
-      this.worker.on('message', onMessage);
-      this.worker.on('error', onError);
-      this.worker.postMessage({ source: this.source, flags: this.flags, entries, limit });
+  private readonly onMessage = (reply: RegexBatchReply): void => {
+    this.pending.shift()?.resolve(reply);
+  };
+
+  private readonly onError = (error: Error): void => {
+    this.fail(error);
+  };
+
+  private fail(error: Error): void {
+    if (this.failure) return;
+    this.failure = error;
+    this.detach();
+    void this.worker.terminate();
+    for (const pending of this.pending.splice(0)) pending.reject(error);
+  }
+
+  private detach(): void {
+    clearTimeout(this.timer);
+    this.worker.off('message', this.onMessage);
+    this.worker.off('error', this.onError);
+  }
+
+  /** Number of batches sent and not yet answered. */
+  get inFlight(): number {
+    return this.pending.length;
+  }
+
+  /**
+   * Sends a batch (its buffer is transferred, so the caller must not touch it any more) and
+   * resolves with the worker's hits; rejects with {@link RegexTimeout} once the budget ran out.
+   */
+  match(batch: RegexBatchMessage): Promise<RegexBatchReply> {
+    if (this.failure) return Promise.reject(this.failure);
+    const reply = new Promise<RegexBatchReply>((resolve, reject) => {
+      this.pending.push({ resolve, reject });
     });
+    // A batch the search no longer awaits (it stopped or failed first) must not become an
+    // unhandled rejection; an awaiting caller still sees the rejection.
+    reply.catch(() => undefined);
+    this.worker.postMessage({ source: this.source, flags: this.flags, prefilter: this.prefilter, ...batch }, [batch.buffer]);
+    return reply;
   }
 
-  /** Hands the worker back to the pool, or stops it if it is no longer healthy. */
+  /**
+   * Hands the worker back to the pool, or stops it if it failed or still has batches in
+   * flight (their answers would otherwise reach the next search).
+   */
   close(): void {
-    if (this.healthy) this.pool.release(this.worker);
+    if (this.failure) return;
+    this.detach();
+    if (this.pending.length === 0) this.pool.release(this.worker);
     else void this.worker.terminate();
+    this.pending.length = 0;
   }
 }

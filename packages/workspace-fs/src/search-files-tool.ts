@@ -1,19 +1,18 @@
-import { closeSync, constants, fstatSync, lstatSync, openSync, readSync } from 'node:fs';
+import { lstatSync } from 'node:fs';
 import micromatch from 'micromatch';
 import { defineTool, toolSuccess, type ToolExecutionContext } from '@clawsmith/tool-protocol';
 import { z } from 'zod';
 import { assertRelativePattern } from './glob-pattern.js';
 import { escapeRegExp, matchLiteralBytes, matchLiteralText, type LineMatch } from './literal-match.js';
 import { resolveWorkspacePath } from './path-boundary.js';
-import { RegexTimeout, RegexWorker, RegexWorkerPool, type RegexEntry } from './regex-worker.js';
+import { RegexSearch } from './regex-search.js';
+import { RegexTimeout, RegexWorkerPool } from './regex-worker.js';
 import { looksBinary } from './regular-file.js';
+import { closeSearchFile, openSearchFile, readSearchFile } from './search-read.js';
 import { coverageLines, searchReport, type SearchCoverage, type SearchResult } from './search-report.js';
 import type { ResolvedToolOptions } from './tool-options.js';
 import { newWalkCounts, walkWorkspace, type WalkedFile } from './workspace-walk.js';
 import { WORKSPACE_FS_ERROR_CODES, WorkspaceFsError } from './workspace-fs-error.js';
-
-const OPEN_FLAGS = constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK;
-const REGEX_BATCH_BYTES = 256 * 1024;
 
 const searchInput = z.strictObject({
   query: z.string().min(1).max(1_000).describe('Text to find in file names and contents.'),
@@ -60,11 +59,12 @@ function compileRegex(input: SearchInput): string {
 /** Builds `search_files`: bounded literal or regular-expression search of names and contents. */
 export function createSearchFilesTool(options: ResolvedToolOptions) {
   const { limits } = options;
-  const workers = new RegexWorkerPool();
-  // One read buffer per tool: every file is read and matched (or decoded) synchronously before
-  // the next await, so concurrent searches never see each other's bytes, and a fresh 1 MiB
-  // buffer per call would cost page faults on every search.
-  const buffer = Buffer.allocUnsafe(Math.min(limits.searchFileBytes, limits.searchBytes));
+  const bufferBytes = Math.min(limits.searchFileBytes, limits.searchBytes);
+  const workers = new RegexWorkerPool(bufferBytes);
+  // One read buffer per tool for literal searches: every file is read and matched synchronously
+  // before the next await, so concurrent searches never see each other's bytes, and a fresh
+  // 1 MiB buffer per call would cost page faults on every search.
+  const buffer = Buffer.allocUnsafe(bufferBytes);
   return defineTool({
     name: 'search_files',
     description:
@@ -103,60 +103,46 @@ async function searchFiles(
     filesSearched: 0, bytesRead: 0, filesSeen: 0, filesCutAtFileLimit: 0, binaryFiles: 0, passedOver: 0, unreadable: 0, skippedFolders: 0, stopReason: undefined,
   };
   const results: SearchResult[] = [];
-  const matcher = input.regex === true ? undefined : literalMatcher(input);
-  const worker = input.regex === true ? new RegexWorker(workers, input.query, flags, limits.searchRegexTimeMs) : undefined;
-  let batch: { path: string; entry: RegexEntry }[] = [];
-  let batchBytes = 0;
-
-  const flush = async (): Promise<void> => {
-    if (!worker || batch.length === 0) return;
-    const pending = batch;
-    batch = [];
-    batchBytes = 0;
-    const hits = await worker.match(pending.map((item) => item.entry), maxResults - results.length);
-    for (const hit of hits) results.push({ path: pending[hit.entry]!.path, line: hit.line, preview: hit.preview });
-    if (results.length >= maxResults) coverage.stopReason = 'results';
-  };
+  const matcher = literalMatcher(input);
+  const regex = input.regex === true ? new RegexSearch(workers, buffer.length, input.query, flags, limits, maxResults, results, coverage) : undefined;
 
   try {
     for (const file of candidates) {
       context.signal.throwIfAborted();
       if (includes && !includes(file.relative)) continue;
-      if (coverage.filesSearched >= limits.searchFiles) {
+      if ((regex?.filesRead ?? coverage.filesSearched) >= limits.searchFiles) {
         coverage.stopReason = 'files';
         break;
       }
-      if (coverage.bytesRead >= limits.searchBytes) {
+      if ((regex?.bytesRead ?? coverage.bytesRead) >= limits.searchBytes) {
         coverage.stopReason = 'bytes';
         break;
       }
+      if (regex) {
+        regex.add(file);
+        if (regex.backlogged) await regex.receive();
+        if (coverage.stopReason === 'results') break;
+        continue;
+      }
       const bytes = readBounded(file.absolute, buffer, Math.min(limits.searchFileBytes, limits.searchBytes - coverage.bytesRead), limits.searchFileBytes, coverage);
-      if (bytes === undefined && matcher === undefined) continue;
       const binary = bytes !== undefined && looksBinary(bytes);
       if (binary) coverage.binaryFiles += 1;
-      if (matcher) {
-        if (matcher.name(file.name)) results.push({ path: file.relative, line: 0, preview: file.name });
-        if (bytes !== undefined && !binary && results.length < maxResults) {
-          for (const match of matcher.content(bytes, maxResults - results.length)) results.push({ path: file.relative, ...match });
-        }
-        if (results.length >= maxResults) {
-          coverage.stopReason = 'results';
-          break;
-        }
-      } else {
-        const text = bytes === undefined || binary ? null : bytes.toString('utf8');
-        batch.push({ path: file.relative, entry: { name: file.name, text } });
-        batchBytes += text?.length ?? 0;
-        if (batchBytes >= REGEX_BATCH_BYTES || batch.length >= 500) await flush();
-        if (coverage.stopReason === 'results') break;
+      if (matcher.name(file.name)) results.push({ path: file.relative, line: 0, preview: file.name });
+      if (bytes !== undefined && !binary && results.length < maxResults) {
+        for (const match of matcher.content(bytes, maxResults - results.length)) results.push({ path: file.relative, ...match });
+      }
+      if (results.length >= maxResults) {
+        coverage.stopReason = 'results';
+        break;
       }
     }
-    if (coverage.stopReason === undefined) await flush();
+    // Batches already read are matched whatever stopped the walk, so files counted as searched were.
+    await regex?.finish();
   } catch (error) {
     if (!(error instanceof RegexTimeout)) throw error;
     coverage.stopReason = 'time';
   } finally {
-    worker?.close();
+    regex?.close();
   }
   coverage.filesSeen = singleFile ? 1 : counts.files;
   coverage.passedOver += counts.passedOver;
@@ -185,34 +171,18 @@ async function searchFiles(
  * never blocking on a FIFO; undefined when it is not a regular file or cannot be opened.
  */
 function readBounded(path: string, buffer: Buffer, limit: number, fileLimit: number, coverage: SearchCoverage): Buffer | undefined {
-  let descriptor: number;
+  const file = openSearchFile(path, coverage);
+  if (file === undefined) return undefined;
   try {
-    descriptor = openSync(path, OPEN_FLAGS);
-  } catch {
-    coverage.unreadable += 1;
-    return undefined;
-  }
-  try {
-    const stats = fstatSync(descriptor);
-    if (!stats.isFile()) {
-      coverage.passedOver += 1;
-      return undefined;
-    }
-    const wanted = Math.min(stats.size, limit);
-    let filled = 0;
-    while (filled < wanted) {
-      const count = readSync(descriptor, buffer, filled, wanted - filled, filled);
-      if (count === 0) break;
-      filled += count;
-    }
+    const filled = readSearchFile(file, buffer, 0, Math.min(file.size, limit));
     coverage.filesSearched += 1;
     coverage.bytesRead += filled;
-    if (stats.size > filled && filled === fileLimit) coverage.filesCutAtFileLimit += 1;
+    if (file.size > filled && filled === fileLimit) coverage.filesCutAtFileLimit += 1;
     return buffer.subarray(0, filled);
   } catch {
     coverage.unreadable += 1;
     return undefined;
   } finally {
-    closeSync(descriptor);
+    closeSearchFile(file);
   }
 }
