@@ -8,7 +8,7 @@ import { applyJournal, claimJournal, journalOwnerAlive, startJournal, type UndoO
 import { DEFAULT_RETENTION, pruneCheckpoints, type PruneResult, type RetentionPolicy } from './retention.js';
 import { completeTurn, RecordingTurn, type BeginTurnInput, type TurnCheckpoint } from './turn-checkpoint.js';
 import { buildManifest, type TurnManifest } from './turn-manifest.js';
-import { planUndo, requireRestorePoint } from './undo-plan.js';
+import { loadUndoPoints, planUndo, requireRestorePoint } from './undo-plan.js';
 
 /** Options of {@link createCheckpointStore}. */
 export interface CheckpointStoreOptions {
@@ -155,14 +155,18 @@ export function createCheckpointStore(options: CheckpointStoreOptions): Checkpoi
     },
 
     async undoFiles(sessionId, turnId, undoOptions) {
-      // A batch a killed process left behind is finished first; if it was this very undo, that is the retry.
-      const finished = await resume(sessionId, undoOptions, true);
-      const retried = finished.find((result) => result.turnId === turnId);
-      if (retried !== undefined) return retried;
-      const plan = await planUndo(db, sessionId, turnId);
+      let loaded = await loadUndoPoints(db, sessionId, turnId);
+      if (loaded.applyingJournals > 0) {
+        // A batch a killed process left behind is finished first; if it was this very undo, that is the retry.
+        const finished = await resume(sessionId, undoOptions, true);
+        const retried = finished.find((result) => result.turnId === turnId);
+        if (retried !== undefined) return retried;
+        loaded = await loadUndoPoints(db, sessionId, turnId);
+      }
+      const plan = await planUndo(db, sessionId, turnId, loaded);
       if (plan.conflicts.length > 0) throw new CheckpointConflictError(plan.conflicts);
-      const journal = await startJournal(db, now(), plan);
-      return applyJournal(db, now, journal, false, undoOptions);
+      const { journal, entries } = await startJournal(db, now(), plan);
+      return applyJournal(db, now, journal, false, undoOptions, entries);
     },
 
     resumeInterruptedUndo(sessionId, undoOptions) {

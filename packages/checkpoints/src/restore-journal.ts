@@ -2,8 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { closeSync, constants, fchmodSync, lstatSync, mkdirSync, openSync, renameSync, unlinkSync, writeSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { basename, dirname, join } from 'node:path';
-import type { Kysely } from 'kysely';
-import { getBlob } from './blob-store.js';
+import { sql, type Kysely } from 'kysely';
+import { BLOBS_PER_FETCH, getBlobs } from './blob-store.js';
 import { CheckpointError } from './checkpoint-errors.js';
 import type { CheckpointTables, RestoreEntryRow, RestoreJournalRow } from './checkpoint-schema.js';
 import { inspectPath, sameState, type FoundState, type UndoConflict } from './file-state.js';
@@ -66,11 +66,17 @@ export function journalOwnerAlive(journal: RestoreJournalRow, now: number): bool
   }
 }
 
+/** A journal just written, with its entries (so applying it need not read them back). */
+export interface StartedJournal {
+  readonly journal: RestoreJournalRow;
+  readonly entries: readonly RestoreEntryRow[];
+}
+
 /**
- * Writes the journal of `plan` and marks its turns undone, in one transaction that first
- * checks nobody else undid or added turns since the plan was made.
+ * Writes the journal of `plan` and marks its turns undone, in one transaction whose marking
+ * statement itself checks that nobody else undid or added turns since the plan was made.
  */
-export async function startJournal(db: Kysely<CheckpointTables>, now: number, plan: UndoPlan): Promise<RestoreJournalRow> {
+export async function startJournal(db: Kysely<CheckpointTables>, now: number, plan: UndoPlan): Promise<StartedJournal> {
   const journalId = randomUUID();
   const { point } = plan;
   const journal: RestoreJournalRow = {
@@ -84,51 +90,50 @@ export async function startJournal(db: Kysely<CheckpointTables>, now: number, pl
     created_at: now,
     finished_at: null,
   };
+  const entries: RestoreEntryRow[] = plan.restores.map((restore, ordinal) => {
+    const expected = encodeState(restore.expected);
+    return {
+      journal_id: journalId,
+      ordinal,
+      workspace_root: restore.workspaceRoot,
+      path: restore.path,
+      expected_state: expected.state,
+      expected_sha256: expected.sha256,
+      target_state: restore.target.state,
+      target_sha256: restore.target.state === 'file' ? restore.target.sha256 : null,
+      target_mode: restore.target.state === 'file' ? restore.target.mode : null,
+    };
+  });
+  const turnIds = sql.join([...plan.turnIds]);
   await writeTransaction(db, async (transaction) => {
-    const current = await transaction
-      .selectFrom('checkpoint_restore_point')
-      .select(['turn_id', 'completed_at'])
-      .where('session_id', '=', point.session_id)
-      .where('sequence', '>=', point.sequence)
-      .where('undone_at', 'is', null)
-      .orderBy('sequence', 'desc')
-      .execute();
-    const busy = await transaction.selectFrom('checkpoint_restore_journal').select('journal_id').where('session_id', '=', point.session_id).where('state', '=', 'applying').executeTakeFirst();
-    if (busy !== undefined || current.map((row) => row.turn_id).join('\n') !== plan.turnIds.join('\n') || current.some((row) => row.completed_at === null)) {
+    // Marks exactly the planned turns, and only if they are all still complete and not undone, no
+    // other turn from the point on is live (a new turn, or one another undo left) and no undo of
+    // the session is being applied: one statement instead of reading all that first.
+    const marked = await sql`update checkpoint_restore_point set undone_at = ${now}
+      where session_id = ${point.session_id} and turn_id in (${turnIds}) and undone_at is null and completed_at is not null
+        and not exists (select 1 from checkpoint_restore_point other where other.session_id = ${point.session_id}
+          and other.sequence >= ${point.sequence} and other.undone_at is null and other.turn_id not in (${turnIds}))
+        and not exists (select 1 from checkpoint_restore_journal where session_id = ${point.session_id} and state = 'applying')`.execute(transaction);
+    if (Number(marked.numAffectedRows ?? 0) !== plan.turnIds.length) {
       throw new CheckpointError('checkpoint_undo_in_progress', `Session ${point.session_id} changed while this undo was being checked (another undo or a new turn); retry.`, {
         retryable: true,
       });
     }
-    await transaction
-      .updateTable('checkpoint_restore_point')
-      .set({ undone_at: now })
-      .where('session_id', '=', point.session_id)
-      .where('turn_id', 'in', [...plan.turnIds])
-      .execute();
-    await transaction
-      .insertInto('checkpoint_restore_journal')
-      .values(journal)
-      .execute();
-    const rows = plan.restores.map((restore, ordinal) => {
-      const expected = encodeState(restore.expected);
-      return {
-        journal_id: journalId,
-        ordinal,
-        workspace_root: restore.workspaceRoot,
-        path: restore.path,
-        expected_state: expected.state,
-        expected_sha256: expected.sha256,
-        target_state: restore.target.state,
-        target_sha256: restore.target.state === 'file' ? restore.target.sha256 : null,
-        target_mode: restore.target.state === 'file' ? restore.target.mode : null,
-      };
-    });
-    for (let start = 0; start < rows.length; start += 100) {
-      await transaction.insertInto('checkpoint_restore_entry').values(rows.slice(start, start + 100)).execute();
+    await sql`insert into checkpoint_restore_journal (journal_id, session_id, turn_id, state, undone_turn_ids, owner_host, owner_pid, created_at, finished_at)
+      values (${journal.journal_id}, ${journal.session_id}, ${journal.turn_id}, ${journal.state}, ${journal.undone_turn_ids}, ${journal.owner_host},
+        ${journal.owner_pid}, ${journal.created_at}, ${journal.finished_at})`.execute(transaction);
+    for (let start = 0; start < entries.length; start += 100) {
+      const values = entries.slice(start, start + 100).map(
+        (entry) =>
+          sql`(${entry.journal_id}, ${entry.ordinal}, ${entry.workspace_root}, ${entry.path}, ${entry.expected_state}, ${entry.expected_sha256},
+            ${entry.target_state}, ${entry.target_sha256}, ${entry.target_mode})`,
+      );
+      await sql`insert into checkpoint_restore_entry (journal_id, ordinal, workspace_root, path, expected_state, expected_sha256, target_state, target_sha256, target_mode)
+        values ${sql.join(values)}`.execute(transaction);
     }
   });
   activeJournals.add(journalId);
-  return journal;
+  return { journal, entries };
 }
 
 /**
@@ -199,7 +204,7 @@ function writeAtomically(absolutePath: string, temporary: string, content: Uint8
 
 type EntryOutcome = 'restored' | 'deleted' | 'already' | UndoConflict;
 
-async function applyEntry(db: Kysely<CheckpointTables>, journalId: string, entry: RestoreEntryRow): Promise<EntryOutcome> {
+function applyEntry(bodies: ReadonlyMap<string, Buffer>, journalId: string, entry: RestoreEntryRow): EntryOutcome {
   const root = entry.workspace_root;
   const absolutePath = join(root, ...entry.path.split('/'));
   const expected = decodeExpected(entry);
@@ -213,7 +218,7 @@ async function applyEntry(db: Kysely<CheckpointTables>, journalId: string, entry
     unlinkSync(absolutePath);
     return 'deleted';
   }
-  const content = await getBlob(db, target.sha256);
+  const content = bodies.get(target.sha256);
   if (content === undefined) {
     throw new CheckpointError('checkpoint_blob_missing', `The stored content of ${entry.path} (${target.sha256}) is missing; this undo cannot restore it.`);
   }
@@ -227,22 +232,35 @@ async function applyEntry(db: Kysely<CheckpointTables>, journalId: string, entry
  * unlinked, and only while it still holds what the agent left; a file that already holds its
  * target counts as done, so applying a journal again after a crash finishes it safely.
  */
-export async function applyJournal(db: Kysely<CheckpointTables>, now: () => number, journal: RestoreJournalRow, resumed: boolean, options: UndoOptions = {}): Promise<UndoResult> {
+export async function applyJournal(
+  db: Kysely<CheckpointTables>,
+  now: () => number,
+  journal: RestoreJournalRow,
+  resumed: boolean,
+  options: UndoOptions = {},
+  written?: readonly RestoreEntryRow[],
+): Promise<UndoResult> {
   try {
-    const entries = await db.selectFrom('checkpoint_restore_entry').selectAll().where('journal_id', '=', journal.journal_id).orderBy('ordinal', 'asc').execute();
+    const entries = written ?? (await db.selectFrom('checkpoint_restore_entry').selectAll().where('journal_id', '=', journal.journal_id).orderBy('ordinal', 'asc').execute());
+    let bodies = new Map<string, Buffer>();
     const restored: string[] = [];
     const deleted: string[] = [];
     const alreadyRestored: string[] = [];
     const lateConflicts: UndoConflict[] = [];
     for (const [index, entry] of entries.entries()) {
-      const outcome = await applyEntry(db, journal.journal_id, entry);
+      if (index % BLOBS_PER_FETCH === 0) {
+        // The bodies of the next few files in one select (bounded memory: files are at most 1 MB).
+        const upcoming = entries.slice(index, index + BLOBS_PER_FETCH);
+        bodies = await getBlobs(db, upcoming.flatMap((next) => (next.target_state === 'file' && next.target_sha256 !== null ? [next.target_sha256] : [])));
+      }
+      const outcome = applyEntry(bodies, journal.journal_id, entry);
       if (outcome === 'restored') restored.push(entry.path);
       else if (outcome === 'deleted') deleted.push(entry.path);
       else if (outcome === 'already') alreadyRestored.push(entry.path);
       else lateConflicts.push(outcome);
       await options.onProgress?.({ path: entry.path, index, total: entries.length });
     }
-    await db.updateTable('checkpoint_restore_journal').set({ state: 'done', finished_at: now() }).where('journal_id', '=', journal.journal_id).execute();
+    await sql`update checkpoint_restore_journal set state = 'done', finished_at = ${now()} where journal_id = ${journal.journal_id}`.execute(db);
     return {
       sessionId: journal.session_id,
       turnId: journal.turn_id,

@@ -1,12 +1,43 @@
-import type { Kysely } from 'kysely';
+import { join } from 'node:path';
+import { sql, type Kysely } from 'kysely';
 import type { FileChangeRecorder, FilePostimage, FilePreimage } from '@clawsmith/tool-protocol';
-import { getBlob, putBlob } from './blob-store.js';
+import { getBlob, putBlob, putBlobs } from './blob-store.js';
 import { CheckpointError } from './checkpoint-errors.js';
 import type { CheckpointTables, FileChangeRow } from './checkpoint-schema.js';
-import { assertWorkspacePath, inspectPath, sha256Hex } from './file-state.js';
+import { assertWorkspacePath, inspectPath, readRegularFile, sha256Hex } from './file-state.js';
 import { decodeText, lineStats } from './line-diff.js';
 import { buildManifest, type TurnManifest } from './turn-manifest.js';
 import { writeTransaction } from './write-transaction.js';
+
+// The statements of the hot path (every recorded change, every turn end) are hand-written,
+// portable SQL: building and compiling them with the query builder cost more than running them.
+
+const CHANGE_COLUMNS = sql`(session_id, turn_id, path, ordinal, before_state, before_sha256, before_mode, before_bytes,
+  after_state, after_sha256, after_bytes, after_stored, lines_added, lines_removed, "binary")`;
+
+function changeValues(row: FileChangeRow) {
+  return sql`(${row.session_id}, ${row.turn_id}, ${row.path}, ${row.ordinal}, ${row.before_state}, ${row.before_sha256}, ${row.before_mode},
+    ${row.before_bytes}, ${row.after_state}, ${row.after_sha256}, ${row.after_bytes}, ${row.after_stored}, ${row.lines_added}, ${row.lines_removed}, ${row.binary})`;
+}
+
+/** Inserts the first pre-image row of a path; a row the turn has already is kept. */
+async function insertChange(db: Kysely<CheckpointTables>, row: FileChangeRow): Promise<void> {
+  await sql`insert into checkpoint_file_change ${CHANGE_COLUMNS} values ${changeValues(row)} on conflict (session_id, turn_id, path) do nothing`.execute(db);
+}
+
+/** Rows per settling statement: 15 parameters each. */
+const CHANGES_PER_STATEMENT = 100;
+
+/** Writes the settled after-columns of many rows of one turn with one upsert per 100 rows. */
+async function settleChanges(db: Kysely<CheckpointTables>, rows: readonly FileChangeRow[]): Promise<void> {
+  for (let start = 0; start < rows.length; start += CHANGES_PER_STATEMENT) {
+    const chunk = rows.slice(start, start + CHANGES_PER_STATEMENT);
+    await sql`insert into checkpoint_file_change ${CHANGE_COLUMNS} values ${sql.join(chunk.map(changeValues))}
+      on conflict (session_id, turn_id, path) do update set after_state = excluded.after_state, after_sha256 = excluded.after_sha256,
+        after_bytes = excluded.after_bytes, after_stored = excluded.after_stored, lines_added = excluded.lines_added,
+        lines_removed = excluded.lines_removed, "binary" = excluded."binary"`.execute(db);
+  }
+}
 
 /** What core hands over at the start of a turn; kept with the restore point. */
 export interface BeginTurnInput {
@@ -98,23 +129,16 @@ export class RecordingTurn implements TurnCheckpoint {
       const content = Buffer.from(preimage.content.buffer, preimage.content.byteOffset, preimage.content.byteLength);
       const sha256 = sha256Hex(content);
       const row: FileChangeRow = { ...base, before_state: 'file', before_sha256: sha256, before_mode: preimage.mode & 0o7777, before_bytes: content.byteLength };
+      // One transaction: a concurrent prune never sees the blob without the row referring to it.
       await writeTransaction(this.db, async (transaction) => {
         await putBlob(transaction, sha256, content, this.now());
-        await transaction
-          .insertInto('checkpoint_file_change')
-          .values(row)
-          .onConflict((conflict) => conflict.columns(['session_id', 'turn_id', 'path']).doNothing())
-          .execute();
+        await insertChange(transaction, row);
       });
       this.remember(sha256, Buffer.from(content));
       this.rows.set(path, row);
     } else {
       const row: FileChangeRow = { ...base, before_state: 'absent', before_sha256: null, before_mode: null, before_bytes: null };
-      await this.db
-        .insertInto('checkpoint_file_change')
-        .values(row)
-        .onConflict((conflict) => conflict.columns(['session_id', 'turn_id', 'path']).doNothing())
-        .execute();
+      await insertChange(this.db, row);
       this.rows.set(path, row);
     }
   }
@@ -128,14 +152,11 @@ export class RecordingTurn implements TurnCheckpoint {
         `No pre-image was recorded for ${path} in turn ${this.turnId}; call beforeChange before writing so the change can be undone.`,
       );
     }
-    const where = (transaction: Kysely<CheckpointTables>) =>
-      transaction
-        .updateTable('checkpoint_file_change')
-        .where('session_id', '=', this.sessionId)
-        .where('turn_id', '=', this.turnId)
-        .where('path', '=', path);
+    const store = (state: 'absent' | 'file', sha256: string | null) =>
+      sql`update checkpoint_file_change set after_state = ${state}, after_sha256 = ${sha256}, after_bytes = null, after_stored = 0
+        where session_id = ${this.sessionId} and turn_id = ${this.turnId} and path = ${path}`.execute(this.db);
     if (postimage.state === 'absent') {
-      await where(this.db).set({ after_state: 'absent', after_sha256: null, after_bytes: null, after_stored: 0 }).execute();
+      await store('absent', null);
       this.rows.set(path, { ...row, after_state: 'absent', after_sha256: null, after_bytes: null, after_stored: 0 });
       return;
     }
@@ -143,7 +164,7 @@ export class RecordingTurn implements TurnCheckpoint {
       throw new CheckpointError('checkpoint_invalid_path', `The post-write hash of ${path} must be 64 lowercase hex digits (SHA-256).`);
     }
     // Only the hash now; complete() stores the body in one batch if the file still holds it.
-    await where(this.db).set({ after_state: 'file', after_sha256: postimage.sha256, after_bytes: null, after_stored: 0 }).execute();
+    await store('file', postimage.sha256);
     this.rows.set(path, { ...row, after_state: 'file', after_sha256: postimage.sha256, after_bytes: null, after_stored: 0 });
   }
 
@@ -170,7 +191,7 @@ export async function completeTurn(
   const body = async (sha256: string | null) => (sha256 === null ? undefined : (cached(sha256) ?? (await getBlob(db, sha256))));
   const settled: FileChangeRow[] = [];
   const dropped: string[] = [];
-  const newBlobs: Array<[string, Buffer]> = [];
+  const newBlobs = new Map<string, Buffer>();
   for (const original of rows) {
     let row = { ...original };
     if (row.after_state === null) {
@@ -181,7 +202,7 @@ export async function completeTurn(
         continue;
       }
       if (found.state === 'file' && file !== undefined) {
-        newBlobs.push([found.sha256, file.content]);
+        newBlobs.set(found.sha256, file.content);
         row = { ...row, after_state: 'file', after_sha256: found.sha256, after_bytes: file.content.byteLength, after_stored: 1 };
       } else {
         row = { ...row, after_state: found.state === 'absent' ? 'absent' : 'unknown' };
@@ -189,15 +210,16 @@ export async function completeTurn(
     } else if (row.after_state === 'file' && Number(row.after_stored) === 0) {
       // Keep the written bytes when the file still holds them, so diffs never depend on what
       // the workspace holds later; if it changed since, the turn keeps only the hash.
-      const { found, file } = inspectPath(workspaceRoot, row.path);
-      if (found.state === 'file' && file !== undefined && found.sha256 === row.after_sha256) {
-        newBlobs.push([found.sha256, file.content]);
+      // No walk of the folders: the bytes are kept only if their hash is the recorded one.
+      const file = readRegularFile(join(workspaceRoot, ...row.path.split('/')));
+      if (file !== undefined && sha256Hex(file.content) === row.after_sha256) {
+        newBlobs.set(row.after_sha256, file.content);
         row = { ...row, after_bytes: file.content.byteLength, after_stored: 1 };
       }
     }
     const before = row.before_state === 'file' ? await body(row.before_sha256) : Buffer.alloc(0);
     const after =
-      row.after_state === 'absent' ? Buffer.alloc(0) : Number(row.after_stored) === 1 ? (newBlobs.find(([sha]) => sha === row.after_sha256)?.[1] ?? (await body(row.after_sha256))) : undefined;
+      row.after_state === 'absent' ? Buffer.alloc(0) : Number(row.after_stored) === 1 ? ((row.after_sha256 === null ? undefined : newBlobs.get(row.after_sha256)) ?? (await body(row.after_sha256))) : undefined;
     const beforeText = before === undefined ? undefined : decodeText(before);
     const afterText = after === undefined ? undefined : decodeText(after);
     const binary = (before !== undefined && beforeText === undefined) || (after !== undefined && afterText === undefined);
@@ -206,33 +228,13 @@ export async function completeTurn(
   }
   const bytes = settled.reduce((total, row) => total + Number(row.before_bytes ?? 0) + Number(row.after_bytes ?? 0), 0);
   await writeTransaction(db, async (transaction) => {
-    for (const [sha256, content] of newBlobs) await putBlob(transaction, sha256, content, now());
-    for (const path of dropped) {
-      await transaction.deleteFrom('checkpoint_file_change').where('session_id', '=', sessionId).where('turn_id', '=', turnId).where('path', '=', path).execute();
+    await putBlobs(transaction, [...newBlobs], now());
+    if (dropped.length > 0) {
+      await transaction.deleteFrom('checkpoint_file_change').where('session_id', '=', sessionId).where('turn_id', '=', turnId).where('path', 'in', dropped).execute();
     }
-    for (const row of settled) {
-      await transaction
-        .updateTable('checkpoint_file_change')
-        .set({
-          after_state: row.after_state,
-          after_sha256: row.after_sha256,
-          after_bytes: row.after_bytes,
-          after_stored: row.after_stored,
-          lines_added: row.lines_added,
-          lines_removed: row.lines_removed,
-          binary: row.binary,
-        })
-        .where('session_id', '=', sessionId)
-        .where('turn_id', '=', turnId)
-        .where('path', '=', row.path)
-        .execute();
-    }
-    await transaction
-      .updateTable('checkpoint_restore_point')
-      .set((expression) => ({ bytes, completed_at: expression.fn.coalesce('completed_at', expression.val(now())) }))
-      .where('session_id', '=', sessionId)
-      .where('turn_id', '=', turnId)
-      .execute();
+    await settleChanges(transaction, settled);
+    await sql`update checkpoint_restore_point set bytes = ${bytes}, completed_at = coalesce(completed_at, ${now()})
+      where session_id = ${sessionId} and turn_id = ${turnId}`.execute(transaction);
   });
   return buildManifest(sessionId, turnId, settled);
 }

@@ -1,4 +1,4 @@
-import type { Kysely } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import { CheckpointError } from './checkpoint-errors.js';
 import type { CheckpointTables, FileChangeRow, RestorePointRow } from './checkpoint-schema.js';
 import { inspectPath, sameState, type FoundState, type UndoConflict } from './file-state.js';
@@ -42,28 +42,53 @@ export async function requireRestorePoint(db: Kysely<CheckpointTables>, sessionI
   return point;
 }
 
+/** The restore point an undo starts at, the later points not undone yet, and whether an undo batch of the session is unfinished. */
+export interface UndoPoints {
+  /** The point asked for; undefined when the session has no such turn. */
+  readonly point: RestorePointRow | undefined;
+  /** Later points of the session not undone yet, by sequence. */
+  readonly later: readonly RestorePointRow[];
+  /** Undo batches of the session still being applied (by a live process, or left by a dead one). */
+  readonly applyingJournals: number;
+}
+
+/** Loads what {@link planUndo} needs about restore points and journals with one statement. */
+export async function loadUndoPoints(db: Kysely<CheckpointTables>, sessionId: string, turnId: string): Promise<UndoPoints> {
+  const { rows } = await sql<RestorePointRow & { applying_journals: number | string }>`select candidate.*,
+      (select count(*) from checkpoint_restore_journal where session_id = ${sessionId} and state = 'applying') as applying_journals
+    from checkpoint_restore_point candidate
+    where candidate.session_id = ${sessionId} and (candidate.turn_id = ${turnId} or candidate.undone_at is null)
+      and candidate.sequence >= (select sequence from checkpoint_restore_point where session_id = ${sessionId} and turn_id = ${turnId})
+    order by candidate.sequence`.execute(db);
+  const strip = ({ applying_journals: _applying, ...row }: RestorePointRow & { applying_journals: number | string }): RestorePointRow => row;
+  const point = rows.find((row) => row.turn_id === turnId);
+  if (point === undefined) {
+    // Not found; only the journal count is still wanted (a dead undo is finished before reporting it).
+    const journals = await db.selectFrom('checkpoint_restore_journal').select('journal_id').where('session_id', '=', sessionId).where('state', '=', 'applying').execute();
+    return { point: undefined, later: [], applyingJournals: journals.length };
+  }
+  return { point: strip(point), later: rows.filter((row) => row !== point).map(strip), applyingJournals: Number(point.applying_journals) };
+}
+
 /**
  * Plans undoing `turnId` and every later turn of the session that is not undone yet, as if
  * each were reverted newest first: per path the target is the first turn's pre-image and the
  * expectation the last turn's post-image, and a path changed between two of those turns is a
- * conflict too. Reads each affected file once; writes nothing.
+ * conflict too. Reads each affected file once; writes nothing. `loaded` saves the first query
+ * when the caller has just run {@link loadUndoPoints}.
  */
-export async function planUndo(db: Kysely<CheckpointTables>, sessionId: string, turnId: string): Promise<UndoPlan> {
-  const point = await requireRestorePoint(db, sessionId, turnId);
+export async function planUndo(db: Kysely<CheckpointTables>, sessionId: string, turnId: string, loaded?: UndoPoints): Promise<UndoPlan> {
+  const { point, later } = loaded ?? (await loadUndoPoints(db, sessionId, turnId));
+  if (point === undefined) {
+    throw new CheckpointError('checkpoint_not_found', `Session ${sessionId} has no restore point for turn ${turnId}; list them with listRestorePoints(sessionId).`);
+  }
   if (point.undone_at !== null) {
     throw new CheckpointError(
       'checkpoint_already_undone',
       `Turn ${turnId} of session ${sessionId} is already undone; pick a restore point that is not undone (listRestorePoints shows which).`,
     );
   }
-  const points = await db
-    .selectFrom('checkpoint_restore_point')
-    .selectAll()
-    .where('session_id', '=', sessionId)
-    .where('sequence', '>=', point.sequence)
-    .where('undone_at', 'is', null)
-    .orderBy('sequence', 'asc')
-    .execute();
+  const points = [point, ...later];
   const running = points.find((candidate) => candidate.completed_at === null);
   if (running !== undefined) {
     throw new CheckpointError('checkpoint_turn_in_progress', `Turn ${running.turn_id} of session ${sessionId} is still running; undo after it completes.`, {
@@ -72,12 +97,8 @@ export async function planUndo(db: Kysely<CheckpointTables>, sessionId: string, 
   }
   const order = new Map(points.map((candidate, index) => [candidate.turn_id, index]));
   const roots = new Map(points.map((candidate) => [candidate.turn_id, candidate.workspace_root]));
-  const rows = await db
-    .selectFrom('checkpoint_file_change')
-    .selectAll()
-    .where('session_id', '=', sessionId)
-    .where('turn_id', 'in', points.map((candidate) => candidate.turn_id))
-    .execute();
+  const { rows } = await sql<FileChangeRow>`select * from checkpoint_file_change
+    where session_id = ${sessionId} and turn_id in (${sql.join(points.map((candidate) => candidate.turn_id))})`.execute(db);
   rows.sort((left, right) => order.get(left.turn_id)! - order.get(right.turn_id)! || Number(left.ordinal) - Number(right.ordinal));
   const byPath = new Map<string, FileChangeRow[]>();
   for (const row of rows) {
