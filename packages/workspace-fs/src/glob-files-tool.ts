@@ -82,7 +82,9 @@ function globFiles(options: ResolvedToolOptions, input: GlobInput, context: Tool
     }
   }
 
-  const lines: string[] = results.length === 0 ? [`No files match ${pattern}.`] : [`${results.length} ${results.length === 1 ? 'file matches' : 'files match'} ${pattern}:`, ...results];
+  // The paths are joined once, for both the content and the display body.
+  const body = results.join('\n');
+  const lines: string[] = results.length === 0 ? [`No files match ${pattern}.`] : [`${results.length} ${results.length === 1 ? 'file matches' : 'files match'} ${pattern}:`, body];
   const notes: string[] = [];
   if (stoppedBy === 'results') notes.push(`Stopped at the ${cap}-path limit; more files match. Narrow the pattern (a deeper folder or a file extension).`);
   if (stoppedBy === 'entries') {
@@ -97,7 +99,7 @@ function globFiles(options: ResolvedToolOptions, input: GlobInput, context: Tool
     display: {
       kind: 'search',
       title: `Glob ${pattern}: ${results.length} file${results.length === 1 ? '' : 's'}${stoppedBy ? ` (stopped: ${stoppedBy})` : ''}`,
-      body: results.join('\n'),
+      body,
       fields: [
         { label: 'entries visited', value: String(counts.entries) },
         { label: 'stopped by', value: stoppedBy ?? 'nothing (complete)' },

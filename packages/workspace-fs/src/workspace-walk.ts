@@ -10,6 +10,19 @@ export interface WalkedFile {
   readonly name: string;
 }
 
+// The absolute path is built only when asked for: glob never needs it.
+class ListedFile implements WalkedFile {
+  constructor(
+    private readonly folder: string,
+    readonly relative: string,
+    readonly name: string,
+  ) {}
+
+  get absolute(): string {
+    return `${this.folder}/${this.name}`;
+  }
+}
+
 /** Counts kept while walking, for honest reports. */
 export interface WalkCounts {
   /** Folder entries listed so far (files, folders, links, special files), yielded or not. */
@@ -47,6 +60,7 @@ function list(absolute: string, counts: WalkCounts): Dirent[] {
   try {
     const entries = readdirSync(absolute, { withFileTypes: true }).sort(byName);
     counts.entries += entries.length;
+    // Files are counted when listed, not when reached: a search that stops early says how many it left.
     for (const entry of entries) if (entry.isFile()) counts.files += 1;
     return entries;
   } catch {
@@ -71,14 +85,17 @@ export function* walkWorkspace(start: { absolute: string; relative: string }, op
       continue;
     }
     folder.index += 1;
-    const absolute = `${folder.absolute}/${entry.name}`;
     const relative = folder.relative === '' ? entry.name : `${folder.relative}/${entry.name}`;
-    let isFile = entry.isFile();
+    if (entry.isFile()) {
+      yield new ListedFile(folder.absolute, relative, entry.name);
+      continue;
+    }
+    let isFile = false;
     let isDirectory = entry.isDirectory();
-    if (!isFile && !isDirectory && !entry.isSymbolicLink() && !entry.isFIFO() && !entry.isSocket() && !entry.isBlockDevice() && !entry.isCharacterDevice()) {
+    if (!isDirectory && !entry.isSymbolicLink() && !entry.isFIFO() && !entry.isSocket() && !entry.isBlockDevice() && !entry.isCharacterDevice()) {
       // Some file systems do not report entry types; ask without following a link.
       try {
-        const stats = lstatSync(absolute);
+        const stats = lstatSync(`${folder.absolute}/${entry.name}`);
         isFile = stats.isFile();
         isDirectory = stats.isDirectory();
         if (isFile) counts.files += 1;
@@ -92,9 +109,10 @@ export function* walkWorkspace(start: { absolute: string; relative: string }, op
         continue;
       }
       if (options.enterFolder && !options.enterFolder(relative)) continue;
+      const absolute = `${folder.absolute}/${entry.name}`;
       stack.push({ absolute, relative, entries: list(absolute, counts), index: 0 });
     } else if (isFile) {
-      yield { absolute, relative, name: entry.name };
+      yield new ListedFile(folder.absolute, relative, entry.name);
     } else {
       counts.passedOver += 1;
     }
