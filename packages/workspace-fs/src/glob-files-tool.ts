@@ -62,7 +62,7 @@ function globFiles(options: ResolvedToolOptions, input: GlobInput, context: Tool
     const isFolder = lstatSync(start.real).isDirectory();
     const matches = (isFolder ? fastMatcher(glob) : undefined) ?? fullMatcher;
     const candidates: Iterable<WalkedFile> = isFolder
-      ? walkWorkspace({ absolute: start.real, relative: toWorkspaceRelative(start.root, start.lexical) }, { skippedFolders: options.skippedFolders }, counts)
+      ? walkWorkspace({ absolute: start.real, relative: toWorkspaceRelative(start.root, start.lexical) }, { skippedFolders: options.skippedFolders, listings: options.listings }, counts)
       : lstatSync(start.real).isFile()
         ? [{ absolute: start.real, relative: toWorkspaceRelative(start.root, start.lexical), name: start.relative }]
         : [];

@@ -95,7 +95,7 @@ async function searchFiles(
   if (!start.exists) throw new WorkspaceFsError(WORKSPACE_FS_ERROR_CODES.fileNotFound, `Nothing to search at ${start.requested}: it does not exist.`, { path: start.requested });
 
   const counts = newWalkCounts();
-  const files: Iterable<WalkedFile> = walkWorkspace({ absolute: start.real, relative: start.relative }, { skippedFolders: options.skippedFolders }, counts);
+  const files: Iterable<WalkedFile> = walkWorkspace({ absolute: start.real, relative: start.relative }, { skippedFolders: options.skippedFolders, listings: options.listings }, counts);
   const singleFile = start.relative !== '' && !lstatSync(start.real).isDirectory();
   const candidates: Iterable<WalkedFile> = singleFile ? [{ absolute: start.real, relative: start.relative, name: start.relative.split('/').pop()! }] : files;
 

@@ -1,4 +1,5 @@
 import type { ToolExecutionContext } from '@clawsmith/tool-protocol';
+import { FolderListings } from './folder-listings.js';
 import { createProtectedPathMatcher, type ProtectedPathMatcher } from './protected-paths.js';
 import { resolveLimits, type WorkspaceLimits } from './workspace-limits.js';
 
@@ -22,6 +23,8 @@ export interface ResolvedToolOptions {
   readonly limits: WorkspaceLimits;
   readonly skippedFolders: ReadonlySet<string>;
   readonly protectedPaths: ProtectedPathMatcher;
+  /** Folder listings shared by search and glob, kept while their folders are unchanged. */
+  readonly listings: FolderListings;
   rootFor(context: ToolExecutionContext): string;
 }
 
@@ -32,6 +35,7 @@ export function resolveToolOptions(options: WorkspaceToolsOptions = {}): Resolve
     limits: resolveLimits(options.limits),
     skippedFolders: new Set([...DEFAULT_SKIPPED_FOLDERS, ...(options.skippedFolders ?? [])]),
     protectedPaths: createProtectedPathMatcher(options.protectedPaths ?? []),
+    listings: new FolderListings(),
     rootFor: (context) => configuredRoot ?? context.workspaceRoot,
   };
 }

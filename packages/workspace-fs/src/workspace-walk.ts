@@ -1,4 +1,5 @@
-import { type Dirent, lstatSync, readdirSync } from 'node:fs';
+import { lstatSync } from 'node:fs';
+import { ENTRY_KIND, type FolderListing, type FolderListings } from './folder-listings.js';
 
 /** A regular file found by {@link walkWorkspace}. */
 export interface WalkedFile {
@@ -40,7 +41,7 @@ export interface WalkCounts {
 interface PendingFolder {
   readonly absolute: string;
   readonly relative: string;
-  readonly entries: Dirent[];
+  readonly listing: FolderListing;
   index: number;
 }
 
@@ -50,23 +51,22 @@ export interface WalkOptions {
   readonly skippedFolders: ReadonlySet<string>;
   /** Whether to enter a folder (workspace-relative); default yes. */
   readonly enterFolder?: (relative: string) => boolean;
+  /** Where folders are listed (and listings of unchanged folders kept). */
+  readonly listings: FolderListings;
 }
 
-function byName(left: Dirent, right: Dirent): number {
-  return left.name < right.name ? -1 : left.name > right.name ? 1 : 0;
-}
+const EMPTY: FolderListing = { names: [], kinds: new Uint8Array(0), files: 0 };
 
-function list(absolute: string, counts: WalkCounts): Dirent[] {
-  try {
-    const entries = readdirSync(absolute, { withFileTypes: true }).sort(byName);
-    counts.entries += entries.length;
-    // Files are counted when listed, not when reached: a search that stops early says how many it left.
-    for (const entry of entries) if (entry.isFile()) counts.files += 1;
-    return entries;
-  } catch {
+function list(absolute: string, listings: FolderListings, counts: WalkCounts): FolderListing {
+  const listing = listings.list(absolute);
+  if (listing === undefined) {
     counts.unreadableFolders += 1;
-    return [];
+    return EMPTY;
   }
+  counts.entries += listing.names.length;
+  // Files are counted when listed, not when reached: a search that stops early says how many it left.
+  counts.files += listing.files;
+  return listing;
 }
 
 /**
@@ -76,43 +76,39 @@ function list(absolute: string, counts: WalkCounts): Dirent[] {
  * ten times more on a large tree.
  */
 export function* walkWorkspace(start: { absolute: string; relative: string }, options: WalkOptions, counts: WalkCounts): Generator<WalkedFile> {
-  const stack: PendingFolder[] = [{ absolute: start.absolute, relative: start.relative, entries: list(start.absolute, counts), index: 0 }];
+  const { listings } = options;
+  const stack: PendingFolder[] = [{ absolute: start.absolute, relative: start.relative, listing: list(start.absolute, listings, counts), index: 0 }];
   while (stack.length > 0) {
     const folder = stack[stack.length - 1]!;
-    const entry = folder.entries[folder.index];
-    if (entry === undefined) {
+    const index = folder.index;
+    const name = folder.listing.names[index];
+    if (name === undefined) {
       stack.pop();
       continue;
     }
     folder.index += 1;
-    const relative = folder.relative === '' ? entry.name : `${folder.relative}/${entry.name}`;
-    if (entry.isFile()) {
-      yield new ListedFile(folder.absolute, relative, entry.name);
-      continue;
-    }
-    let isFile = false;
-    let isDirectory = entry.isDirectory();
-    if (!isDirectory && !entry.isSymbolicLink() && !entry.isFIFO() && !entry.isSocket() && !entry.isBlockDevice() && !entry.isCharacterDevice()) {
+    let kind = folder.listing.kinds[index];
+    const relative = folder.relative === '' ? name : `${folder.relative}/${name}`;
+    if (kind === ENTRY_KIND.unknown) {
       // Some file systems do not report entry types; ask without following a link.
       try {
-        const stats = lstatSync(`${folder.absolute}/${entry.name}`);
-        isFile = stats.isFile();
-        isDirectory = stats.isDirectory();
-        if (isFile) counts.files += 1;
+        const stats = lstatSync(`${folder.absolute}/${name}`);
+        kind = stats.isFile() ? ENTRY_KIND.file : stats.isDirectory() ? ENTRY_KIND.folder : ENTRY_KIND.other;
+        if (kind === ENTRY_KIND.file) counts.files += 1;
       } catch {
         continue;
       }
     }
-    if (isDirectory) {
-      if (options.skippedFolders.has(entry.name)) {
+    if (kind === ENTRY_KIND.file) {
+      yield new ListedFile(folder.absolute, relative, name);
+    } else if (kind === ENTRY_KIND.folder) {
+      if (options.skippedFolders.has(name)) {
         counts.skippedFolders += 1;
         continue;
       }
       if (options.enterFolder && !options.enterFolder(relative)) continue;
-      const absolute = `${folder.absolute}/${entry.name}`;
-      stack.push({ absolute, relative, entries: list(absolute, counts), index: 0 });
-    } else if (isFile) {
-      yield new ListedFile(folder.absolute, relative, entry.name);
+      const absolute = `${folder.absolute}/${name}`;
+      stack.push({ absolute, relative, listing: list(absolute, listings, counts), index: 0 });
     } else {
       counts.passedOver += 1;
     }
