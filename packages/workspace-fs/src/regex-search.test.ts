@@ -38,6 +38,12 @@ describe('search_files with a regular expression', () => {
     }
   });
 
+  it('decodes UTF-8 content and ASCII content alike', async () => {
+    const root = testdir({ 'a.txt': 'plain ascii line\n', 'b.txt': 'café ☕ line\n\u{1F600} emoji line\n' });
+    const result = await runTool(toolNamed('search_files'), { query: '(ascii|☕|emoji) line', regex: true }, testContext(root));
+    expect(result.content.split('\n').slice(1, 4)).toEqual(['a.txt:1: plain ascii line', 'b.txt:1: café ☕ line', 'b.txt:2: \u{1F600} emoji line']);
+  });
+
   it('matches every file it read when the byte budget stops it', async () => {
     const tree: Record<string, string> = {};
     for (let index = 0; index < 20; index += 1) tree[`f${String(index).padStart(2, '0')}.txt`] = 'x'.repeat(100);

@@ -34,6 +34,7 @@ export interface RegexBatchReply {
 // main thread only reads bytes and moves on to the next batch while this one is matched.
 const WORKER_SOURCE = `
 const { parentPort } = require('node:worker_threads');
+const { isAscii } = require('node:buffer');
 let key = '';
 let regex = null;
 let scan = null;
@@ -101,7 +102,9 @@ parentPort.on('message', ({ source, flags, prefilter, buffer, names, starts, len
       if (hits.length >= limit) break;
     }
     if (lengths[index] < 0) continue;
-    const text = bytes.toString('utf8', starts[index], starts[index] + lengths[index]);
+    const content = bytes.subarray(starts[index], starts[index] + lengths[index]);
+    // ASCII decodes to the same text either way; as Latin-1 it is a plain copy.
+    const text = content.toString(isAscii(content) ? 'latin1' : 'utf8');
     if ((prefilter ? candidateLines : everyLine)(text, index, hits, limit)) break;
   }
   parentPort.postMessage({ hits, buffer }, [buffer]);

@@ -32,8 +32,11 @@ export interface SearchCoverage {
   stopReason: SearchStopReason | undefined;
 }
 
+// One formatter: `toLocaleString('en-US')` builds a new one on every call.
+const COUNT_FORMAT = new Intl.NumberFormat('en-US');
+
 function plural(count: number, word: string): string {
-  return `${count.toLocaleString('en-US')} ${word}${count === 1 ? '' : 's'}`;
+  return `${COUNT_FORMAT.format(count)} ${word}${count === 1 ? '' : 's'}`;
 }
 
 const NARROW = 'narrow the search with path (a sub-folder) or include (a glob such as "**/*.ts")';
@@ -47,7 +50,7 @@ function stopSentence(coverage: SearchCoverage, limits: WorkspaceLimits, maxResu
     case 'bytes':
       return `Stopped early: the ${formatBytes(limits.searchBytes)} read budget ran out; ${rest}. Matches may exist there: ${NARROW}.`;
     case 'files':
-      return `Stopped early: the ${limits.searchFiles.toLocaleString('en-US')}-file limit was reached; ${rest}. Matches may exist there: ${NARROW}.`;
+      return `Stopped early: the ${COUNT_FORMAT.format(limits.searchFiles)}-file limit was reached; ${rest}. Matches may exist there: ${NARROW}.`;
     case 'time':
       return (
         `Stopped early: the regular expression ran past its ${limits.searchRegexTimeMs} ms time budget (nested quantifiers such as (a+)+ can ` +
@@ -66,7 +69,7 @@ export function coverageLines(coverage: SearchCoverage, limits: WorkspaceLimits,
   const skipped: string[] = [];
   if (coverage.filesCutAtFileLimit > 0) skipped.push(`${plural(coverage.filesCutAtFileLimit, 'file')} searched only in the first ${formatBytes(limits.searchFileBytes)}`);
   if (coverage.binaryFiles > 0) skipped.push(`${plural(coverage.binaryFiles, 'binary file')} matched by name only`);
-  if (coverage.passedOver > 0) skipped.push(`${coverage.passedOver.toLocaleString('en-US')} ${coverage.passedOver === 1 ? 'symlink or special file' : 'symlinks or special files'} not followed`);
+  if (coverage.passedOver > 0) skipped.push(`${COUNT_FORMAT.format(coverage.passedOver)} ${coverage.passedOver === 1 ? 'symlink or special file' : 'symlinks or special files'} not followed`);
   if (coverage.unreadable > 0) skipped.push(`${plural(coverage.unreadable, 'file')} could not be opened`);
   if (coverage.skippedFolders > 0) skipped.push(`${plural(coverage.skippedFolders, 'skipped folder')} (such as node_modules) left out`);
   if (skipped.length > 0) lines.push(`Also: ${skipped.join('; ')}.`);
