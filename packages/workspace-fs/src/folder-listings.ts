@@ -63,10 +63,12 @@ export class FolderListings {
     } catch {
       return undefined;
     }
-    const names = entries.map((entry) => entry.name);
+    const names = new Array<string>(entries.length);
     const kinds = new Uint8Array(entries.length);
     let files = 0;
-    for (const [index, entry] of entries.entries()) {
+    for (let index = 0; index < entries.length; index += 1) {
+      const entry = entries[index]!;
+      names[index] = entry.name;
       if (entry.isFile()) {
         kinds[index] = ENTRY_KIND.file;
         files += 1;
