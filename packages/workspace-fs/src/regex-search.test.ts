@@ -73,4 +73,22 @@ describe('search_files with a regular expression', () => {
     expect(all.content).toContain('Searched 40 files');
     expect(again.content.split('\n').slice(1, 3)).toEqual(['d3/f03.txt:1: filler line', 'd3/f03.txt:2: filler line']);
   });
+
+  it('stops cleanly when cancelled with batches in flight, and the next search on the same tool is right', async () => {
+    const tree: Record<string, string> = {};
+    for (let index = 0; index < 40; index += 1) tree[`f${String(index).padStart(2, '0')}.txt`] = `${'filler line\n'.repeat(4_000)}hit ${index}\n`;
+    const root = testdir(tree);
+    const tool = toolNamed('search_files');
+    const controller = new AbortController();
+    let checks = 0;
+    // Cancelled after a dozen files: several batches are with the worker by then.
+    controller.signal.throwIfAborted = () => {
+      checks += 1;
+      if (checks > 12) controller.abort();
+      if (controller.signal.aborted) throw controller.signal.reason;
+    };
+    expect((await runTool(tool, { query: 'hit \\d+', regex: true, maxResults: 100 }, testContext(root, { signal: controller.signal }))).status).toBe('cancelled');
+    const after = await runTool(tool, { query: 'hit \\d+', regex: true, maxResults: 100 }, testContext(root));
+    expect(after.content.split('\n').filter((line) => line.includes(': hit '))).toHaveLength(40);
+  });
 });

@@ -193,6 +193,7 @@ export class RegexWorker {
     this.worker = pool.acquire();
     this.worker.on('message', this.onMessage);
     this.worker.on('error', this.onError);
+    this.worker.on('exit', this.onExit);
     this.timer = setTimeout(() => this.fail(new RegexTimeout('The regular expression ran past its time budget')), timeMs);
   }
 
@@ -202,6 +203,10 @@ export class RegexWorker {
 
   private readonly onError = (error: Error): void => {
     this.fail(error);
+  };
+
+  private readonly onExit = (): void => {
+    this.fail(new Error('The regular-expression worker thread stopped unexpectedly; search again.'));
   };
 
   private fail(error: Error): void {
@@ -216,6 +221,7 @@ export class RegexWorker {
     clearTimeout(this.timer);
     this.worker.off('message', this.onMessage);
     this.worker.off('error', this.onError);
+    this.worker.off('exit', this.onExit);
   }
 
   /** Number of batches sent and not yet answered. */
@@ -235,7 +241,11 @@ export class RegexWorker {
     // A batch the search no longer awaits (it stopped or failed first) must not become an
     // unhandled rejection; an awaiting caller still sees the rejection.
     reply.catch(() => undefined);
-    this.worker.postMessage({ source: this.source, flags: this.flags, prefilter: this.prefilter, ...batch }, [batch.buffer]);
+    try {
+      this.worker.postMessage({ source: this.source, flags: this.flags, prefilter: this.prefilter, ...batch }, [batch.buffer]);
+    } catch (error) {
+      this.fail(error as Error);
+    }
     return reply;
   }
 
