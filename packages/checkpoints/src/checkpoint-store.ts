@@ -164,7 +164,18 @@ export function createCheckpointStore(options: CheckpointStoreOptions): Checkpoi
         loaded = await loadUndoPoints(db, sessionId, turnId);
       }
       const plan = await planUndo(db, sessionId, turnId, loaded);
-      if (plan.conflicts.length > 0) throw new CheckpointConflictError(plan.conflicts);
+      if (plan.conflicts.length > 0) {
+        // Files that differ because another process is undoing (or has just undone) these very
+        // turns are not a person's edits: say so rather than report a conflict.
+        const again = await loadUndoPoints(db, sessionId, turnId);
+        if (again.point?.undone_at != null) {
+          throw new CheckpointError('checkpoint_already_undone', `Turn ${turnId} of session ${sessionId} was undone by another process meanwhile; nothing more to do.`);
+        }
+        if (again.applyingJournals > 0) {
+          throw new CheckpointError('checkpoint_undo_in_progress', 'Another process is undoing this session right now; wait for it to finish, then look again.', { retryable: true });
+        }
+        throw new CheckpointConflictError(plan.conflicts);
+      }
       const { journal, entries } = await startJournal(db, now(), plan);
       return applyJournal(db, now, journal, false, undoOptions, entries);
     },
