@@ -33,13 +33,17 @@ const NO_MODEL: Provider = {
 /**
  * Opens the home (creating its folder) and composes the agent: core on the home's database,
  * checkpoints and artifacts, the eight base tools with `run_command` sandboxed where the machine
- * allows it. Core and its services are imported here, lazily.
+ * allows it, and the background command tools (their commands end with the process). Core and its services are imported here, lazily.
  */
 export async function openAgentRuntime(options: AgentRuntimeOptions): Promise<AgentRuntime> {
   const { createAgentCore, createBuiltinTools, openClawsmithHome, resolveClawsmithHome } = await import('@clawsmith/core');
+  const { createCommandExecutionService } = await import('@clawsmith/command-sandbox');
   mkdirSync(resolveClawsmithHome(options.home), { recursive: true });
   const home = await openClawsmithHome(options.home);
+  // Background commands live as long as this process: across the turns of an interactive session.
+  const commands = createCommandExecutionService({ sandbox: 'auto' });
   const core = createAgentCore({
+    commands,
     db: home.db,
     provider: options.provider ?? NO_MODEL,
     checkpoints: home.checkpoints,
@@ -53,6 +57,7 @@ export async function openAgentRuntime(options: AgentRuntimeOptions): Promise<Ag
     core,
     async close() {
       await core.close();
+      await commands.close();
       await home.close();
     },
   };
