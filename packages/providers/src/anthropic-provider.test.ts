@@ -1,11 +1,11 @@
 import type { ServerResponse } from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
+import { caught, request } from './__fixtures__/adapter-test-helpers.js';
 import { readFileSchema } from './__fixtures__/tool-schemas.js';
 import { type WireHandler, type WireServer, answerError, startEventStream, startWireServer, writeEvent } from './__fixtures__/wire-server.js';
 import { createAnthropicProvider } from './anthropic-provider.js';
 import { collectModelResponse } from './collect-model-response.js';
-import type { ModelRequest, ModelStreamEvent } from './model-stream.js';
-import { ProviderError } from './provider-error.js';
+import type { ModelStreamEvent } from './model-stream.js';
 
 type WireEvent = readonly [event: string, data: Record<string, unknown> | string];
 
@@ -58,16 +58,6 @@ afterEach(async () => {
 async function serve(handler: WireHandler): Promise<WireServer> {
   server = await startWireServer(handler, '');
   return server;
-}
-
-function request(overrides: Partial<ModelRequest> = {}): ModelRequest {
-  return { requestId: 'req-1', messages: [{ role: 'user', text: 'Hello' }], tools: [readFileSchema], ...overrides };
-}
-
-async function caught(promise: Promise<unknown>): Promise<ProviderError> {
-  const error = await promise.then(() => undefined, (thrown: unknown) => thrown);
-  expect(error).toBeInstanceOf(ProviderError);
-  return error as ProviderError;
 }
 
 describe('createAnthropicProvider', () => {

@@ -1,9 +1,10 @@
 import type { ServerResponse } from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
 import { type WireHandler, type WireServer, answerError, startEventStream, startWireServer, writeEvent } from './__fixtures__/wire-server.js';
+import { caught, request } from './__fixtures__/adapter-test-helpers.js';
 import { readFileSchema } from './__fixtures__/tool-schemas.js';
 import { collectModelResponse } from './collect-model-response.js';
-import type { ModelRequest, ModelStreamEvent } from './model-stream.js';
+import type { ModelStreamEvent } from './model-stream.js';
 import { createOpenAIProvider } from './openai-provider.js';
 import { ProviderError } from './provider-error.js';
 
@@ -43,16 +44,6 @@ afterEach(async () => {
 async function serve(handler: WireHandler): Promise<WireServer> {
   server = await startWireServer(handler);
   return server;
-}
-
-function request(overrides: Partial<ModelRequest> = {}): ModelRequest {
-  return { requestId: 'req-1', messages: [{ role: 'user', text: 'Hello' }], tools: [readFileSchema], ...overrides };
-}
-
-async function caught(promise: Promise<unknown>): Promise<ProviderError> {
-  const error = await promise.then(() => undefined, (thrown: unknown) => thrown);
-  expect(error).toBeInstanceOf(ProviderError);
-  return error as ProviderError;
 }
 
 describe('createOpenAIProvider', () => {
