@@ -43,7 +43,13 @@ export default tseslint.config(
             // repository tooling (test helpers, benchmarks) may use any package
             {
               sourceTag: 'layer:tooling',
-              onlyDependOnLibsWithTags: ['layer:contract', 'layer:service', 'layer:composition', 'layer:app', 'layer:tooling'],
+              onlyDependOnLibsWithTags: [
+                'layer:contract',
+                'layer:service',
+                'layer:composition',
+                'layer:app',
+                'layer:tooling',
+              ],
             },
           ],
         },

@@ -25,6 +25,10 @@ const env = {
   NX_NATIVE_FILE_CACHE_DIRECTORY: join(root, '.nx/native-cache'),
 };
 const targets = process.env.CLAWSMITH_TEST_TARGETS ?? 'lint,typecheck,test';
+// Package lint targets check their own folders' format; this covers the root files too.
+const format = targets.includes('lint')
+  ? spawnSync('npx', ['prettier', '--check', '--log-level=warn', '.'], { cwd: root, env, stdio: 'inherit' })
+  : { status: 0 };
 const nx = spawnSync(
   'npx',
   ['nx', 'run-many', '-t', targets, '--outputStyle=static', '--parallel=2', ...process.argv.slice(2)],
@@ -48,8 +52,10 @@ for (const folder of projectFolders) {
   skipped += (result.numPendingTests ?? 0) + (result.numTodoTests ?? 0);
 }
 
-if (missing.length > 0) console.log(`No test report from: ${missing.join(', ')} (the task failed before or while testing).`);
+if (missing.length > 0)
+  console.log(`No test report from: ${missing.join(', ')} (the task failed before or while testing).`);
+if (format.status !== 0) console.log('Some files are not formatted: run `npm run format`.');
 if (nx.status !== 0) console.log(`Nx reported failed tasks (exit ${nx.status ?? nx.signal}); see the output above.`);
 console.log(`${passed} passed, ${failed} failed${skipped > 0 ? `, ${skipped} skipped` : ''}`);
-const ok = nx.status === 0 && failed === 0 && passed > 0 && missing.length === 0;
+const ok = format.status === 0 && nx.status === 0 && failed === 0 && passed > 0 && missing.length === 0;
 process.exit(ok ? 0 : 1);

@@ -22,7 +22,11 @@ describe('ArtifactStore.openAppendable', () => {
       offset = piece.endOffset;
       expect(piece.byteLength).toBe(Buffer.byteLength(chunks.join('')));
     }
-    for (let piece = await store.readBytes('s', log.id, { offset }); !piece.pastEnd; piece = await store.readBytes('s', log.id, { offset })) {
+    for (
+      let piece = await store.readBytes('s', log.id, { offset });
+      !piece.pastEnd;
+      piece = await store.readBytes('s', log.id, { offset })
+    ) {
       followed += Buffer.from(piece.bytes).toString();
       offset = piece.endOffset;
     }

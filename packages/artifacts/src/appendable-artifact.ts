@@ -47,14 +47,21 @@ export class OpenAppendable implements AppendableArtifact {
   }
 
   append(chunk: string | Uint8Array): Promise<void> {
-    if (this.finalReference) return Promise.reject(new ArtifactWriterClosedError('This artifact was closed; open a new one to write more.'));
+    if (this.finalReference)
+      return Promise.reject(new ArtifactWriterClosedError('This artifact was closed; open a new one to write more.'));
     if (this.failure !== undefined) return Promise.reject(this.failedError());
     const bytes = typeof chunk === 'string' ? Buffer.from(chunk, 'utf8') : chunk;
     if (bytes.byteLength === 0) return this.syncing ?? Promise.resolve();
     try {
       let written = 0;
       while (written < bytes.byteLength) {
-        written += writeSync(this.context.descriptor, bytes, written, bytes.byteLength - written, this.index.byteLength + written);
+        written += writeSync(
+          this.context.descriptor,
+          bytes,
+          written,
+          bytes.byteLength - written,
+          this.index.byteLength + written,
+        );
       }
     } catch (error) {
       this.fail(error);
@@ -77,9 +84,20 @@ export class OpenAppendable implements AppendableArtifact {
     if (this.failure !== undefined) throw this.failedError();
     const sha256 = this.hash.digest('hex');
     try {
-      const progress = { byteLength: this.index.byteLength, lineCount: this.index.lineCount, updatedAt: this.context.now() };
-      const stillThere = await this.context.records.advance(this.id, { ...progress, sha256, complete: true }, this.index.takeMarks());
-      if (!stillThere) throw new ArtifactWriterClosedError('The artifact was deleted while it was being written (its session was deleted).');
+      const progress = {
+        byteLength: this.index.byteLength,
+        lineCount: this.index.lineCount,
+        updatedAt: this.context.now(),
+      };
+      const stillThere = await this.context.records.advance(
+        this.id,
+        { ...progress, sha256, complete: true },
+        this.index.takeMarks(),
+      );
+      if (!stillThere)
+        throw new ArtifactWriterClosedError(
+          'The artifact was deleted while it was being written (its session was deleted).',
+        );
       this.committed = { ...this.committed, byteLength: progress.byteLength, lineCount: progress.lineCount, sha256 };
       return this.committed;
     } finally {
@@ -91,9 +109,16 @@ export class OpenAppendable implements AppendableArtifact {
     try {
       while (this.dirty) {
         this.dirty = false;
-        const progress = { byteLength: this.index.byteLength, lineCount: this.index.lineCount, updatedAt: this.context.now() };
+        const progress = {
+          byteLength: this.index.byteLength,
+          lineCount: this.index.lineCount,
+          updatedAt: this.context.now(),
+        };
         const stillThere = await this.context.records.advance(this.id, progress, this.index.takeMarks());
-        if (!stillThere) throw new ArtifactWriterClosedError('The artifact was deleted while it was being written (its session was deleted).');
+        if (!stillThere)
+          throw new ArtifactWriterClosedError(
+            'The artifact was deleted while it was being written (its session was deleted).',
+          );
         this.committed = { ...this.committed, byteLength: progress.byteLength, lineCount: progress.lineCount };
       }
     } catch (error) {
@@ -114,7 +139,10 @@ export class OpenAppendable implements AppendableArtifact {
     if (ArtifactWriterClosedError.isInstance(this.failure) && this.failure.code === 'artifact_writer_closed') {
       return this.failure as ArtifactWriterClosedError;
     }
-    return new ArtifactWriterClosedError('Appending to the artifact failed; it keeps what was stored before. Open a new artifact to continue.', this.failure);
+    return new ArtifactWriterClosedError(
+      'Appending to the artifact failed; it keeps what was stored before. Open a new artifact to continue.',
+      this.failure,
+    );
   }
 
   private released = false;

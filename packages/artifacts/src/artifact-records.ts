@@ -149,7 +149,9 @@ export class ArtifactRecords {
       .orderBy('line_number', 'desc')
       .limit(1)
       .executeTakeFirst();
-    return row ? { lineNumber: Number(row.line_number), byteOffset: Number(row.byte_offset) } : { lineNumber: 1, byteOffset: 0 };
+    return row
+      ? { lineNumber: Number(row.line_number), byteOffset: Number(row.byte_offset) }
+      : { lineNumber: 1, byteOffset: 0 };
   }
 
   async deleteMany(ids: readonly string[]): Promise<void> {

@@ -31,7 +31,9 @@ describe('createArtifactStore write', () => {
 
   it('gives opaque, distinct ids that carry nothing of the session or content', async () => {
     const { store } = await openTestStore();
-    const ids = await Promise.all(Array.from({ length: 20 }, () => store.write('same', owner).then((reference) => reference.id)));
+    const ids = await Promise.all(
+      Array.from({ length: 20 }, () => store.write('same', owner).then((reference) => reference.id)),
+    );
     expect(new Set(ids).size).toBe(20);
     for (const id of ids) expect(id).toMatch(/^art_[0-9a-f]{32}$/);
   });
@@ -40,9 +42,18 @@ describe('createArtifactStore write', () => {
     const { store } = await openTestStore();
     const reference = await store.write('', owner);
     expect(reference).toMatchObject({ byteLength: 0, lineCount: 0, sha256: createHash('sha256').digest('hex') });
-    expect(await store.readBytes('session-a', reference.id, { offset: 0 })).toMatchObject({ pastEnd: true, bytes: new Uint8Array(0) });
-    expect(await store.readLines('session-a', reference.id, { startLine: 1 })).toMatchObject({ pastEnd: true, lineCount: 0 });
-    expect(await store.search('session-a', reference.id, { pattern: 'x' })).toMatchObject({ matchCount: 0, stoppedBy: 'end' });
+    expect(await store.readBytes('session-a', reference.id, { offset: 0 })).toMatchObject({
+      pastEnd: true,
+      bytes: new Uint8Array(0),
+    });
+    expect(await store.readLines('session-a', reference.id, { startLine: 1 })).toMatchObject({
+      pastEnd: true,
+      lineCount: 0,
+    });
+    expect(await store.search('session-a', reference.id, { pattern: 'x' })).toMatchObject({
+      matchCount: 0,
+      stoppedBy: 'end',
+    });
   });
 
   it('keeps non-UTF-8 bytes exactly', async () => {
@@ -57,8 +68,12 @@ describe('createArtifactStore write', () => {
   it('refuses a bad media type or owner and stores nothing', async () => {
     const { store, directory } = await openTestStore();
     const before = snapshotTree(directory);
-    await expect(store.write('x', { ...owner, mediaType: 'not a type' })).rejects.toMatchObject({ code: 'invalid_artifact_options' });
-    await expect(store.write('x', { ...owner, sessionId: '' })).rejects.toMatchObject({ code: 'invalid_artifact_options' });
+    await expect(store.write('x', { ...owner, mediaType: 'not a type' })).rejects.toMatchObject({
+      code: 'invalid_artifact_options',
+    });
+    await expect(store.write('x', { ...owner, sessionId: '' })).rejects.toMatchObject({
+      code: 'invalid_artifact_options',
+    });
     expect(() => store.writerFor({ sessionId: 'a', toolCallId: 'x'.repeat(300) })).toThrow(/toolCallId/);
     expect(await store.list('session-a')).toEqual([]);
     expect(snapshotTree(directory)).toEqual(before);
@@ -68,7 +83,11 @@ describe('createArtifactStore write', () => {
     const { store } = await openTestStore();
     const writer = store.writerFor({ sessionId: 'session-b', toolCallId: 'call-9' });
     const reference = await writer.write('from the port\n');
-    expect(await store.info('session-b', reference.id)).toMatchObject({ sessionId: 'session-b', toolCallId: 'call-9', lineCount: 1 });
+    expect(await store.info('session-b', reference.id)).toMatchObject({
+      sessionId: 'session-b',
+      toolCallId: 'call-9',
+      lineCount: 1,
+    });
     await expect(store.info('session-a', reference.id)).rejects.toMatchObject({ code: 'artifact_not_found' });
     expect((await store.list('session-b')).map((info) => info.id)).toEqual([reference.id]);
   });

@@ -1,7 +1,12 @@
 import { createHash } from 'node:crypto';
 import { mkdirSync, openSync, writeFileSync } from 'node:fs';
 import type { Kysely } from 'kysely';
-import type { AppendableArtifact, ArtifactReference, ArtifactWriteOptions, ArtifactWriter } from '@clawsmith/tool-protocol';
+import type {
+  AppendableArtifact,
+  ArtifactReference,
+  ArtifactWriteOptions,
+  ArtifactWriter,
+} from '@clawsmith/tool-protocol';
 import { ArtifactNotFoundError, InvalidArtifactOptionsError } from './artifact-errors.js';
 import { isArtifactId, newArtifactId } from './artifact-id.js';
 import {
@@ -17,11 +22,19 @@ import { contentPath, removeContentFile, withContentFile } from './content-files
 import { externalizeContent, type ExternalizeOptions, type ExternalizedContent } from './externalize.js';
 import { searchContent, type SearchOptions, type SearchResult } from './keyword-search.js';
 import { LineIndexBuilder } from './line-index.js';
-import { readByteRange, readLineRange, type ByteRange, type ByteRangeResult, type LineRange, type LineRangeResult } from './range-reads.js';
+import {
+  readByteRange,
+  readLineRange,
+  type ByteRange,
+  type ByteRangeResult,
+  type LineRange,
+  type LineRangeResult,
+} from './range-reads.js';
 import { pruneArtifacts, type PruneResult } from './retention.js';
 
 const DEFAULT_MEDIA_TYPE = 'text/plain; charset=utf-8';
-const MEDIA_TYPE = /^[a-z0-9][a-z0-9!#$&^_.+-]*\/[a-z0-9][a-z0-9!#$&^_.+-]*(\s*;\s*[a-z0-9!#$&^_.+-]+=("[^"\\\r\n]*"|[a-z0-9!#$&^_.+-]+))*$/i;
+const MEDIA_TYPE =
+  /^[a-z0-9][a-z0-9!#$&^_.+-]*\/[a-z0-9][a-z0-9!#$&^_.+-]*(\s*;\s*[a-z0-9!#$&^_.+-]+=("[^"\\\r\n]*"|[a-z0-9!#$&^_.+-]+))*$/i;
 
 /** Options of {@link createArtifactStore}. */
 export interface ArtifactStoreOptions {
@@ -110,7 +123,9 @@ function checkOwner(owner: ArtifactOwner & ArtifactWriteOptions): string {
   }
   const mediaType = owner.mediaType ?? DEFAULT_MEDIA_TYPE;
   if (typeof mediaType !== 'string' || mediaType.length > 255 || !MEDIA_TYPE.test(mediaType)) {
-    throw new InvalidArtifactOptionsError(`"${String(mediaType).slice(0, 80)}" is not a media type; use a type/subtype such as ${DEFAULT_MEDIA_TYPE}.`);
+    throw new InvalidArtifactOptionsError(
+      `"${String(mediaType).slice(0, 80)}" is not a media type; use a type/subtype such as ${DEFAULT_MEDIA_TYPE}.`,
+    );
   }
   return mediaType;
 }
@@ -139,7 +154,10 @@ export function createArtifactStore(options: ArtifactStoreOptions): ArtifactStor
     return result;
   }
 
-  async function write(content: string | Uint8Array, owner: ArtifactOwner & ArtifactWriteOptions): Promise<ArtifactReference> {
+  async function write(
+    content: string | Uint8Array,
+    owner: ArtifactOwner & ArtifactWriteOptions,
+  ): Promise<ArtifactReference> {
     const mediaType = checkOwner(owner);
     const bytes = typeof content === 'string' ? Buffer.from(content, 'utf8') : content;
     const id = newArtifactId();
@@ -150,8 +168,16 @@ export function createArtifactStore(options: ArtifactStoreOptions): ArtifactStor
     writeFileSync(path, bytes, { flag: 'wx', mode: 0o600 });
     const createdAt = now();
     const record: ArtifactRecord = {
-      id, sessionId: owner.sessionId, toolCallId: owner.toolCallId, mediaType, state: 'complete',
-      byteLength: bytes.byteLength, lineCount: index.lineCount, sha256, createdAt, updatedAt: createdAt,
+      id,
+      sessionId: owner.sessionId,
+      toolCallId: owner.toolCallId,
+      mediaType,
+      state: 'complete',
+      byteLength: bytes.byteLength,
+      lineCount: index.lineCount,
+      sha256,
+      createdAt,
+      updatedAt: createdAt,
     };
     try {
       await records.insert(record, index.takeMarks());
@@ -171,7 +197,18 @@ export function createArtifactStore(options: ArtifactStoreOptions): ArtifactStor
     live.add(id);
     try {
       await records.insert(
-        { id, sessionId: owner.sessionId, toolCallId: owner.toolCallId, mediaType, state: 'open', byteLength: 0, lineCount: 0, sha256: null, createdAt, updatedAt: createdAt },
+        {
+          id,
+          sessionId: owner.sessionId,
+          toolCallId: owner.toolCallId,
+          mediaType,
+          state: 'open',
+          byteLength: 0,
+          lineCount: 0,
+          sha256: null,
+          createdAt,
+          updatedAt: createdAt,
+        },
         [],
       );
     } catch (error) {
@@ -179,7 +216,15 @@ export function createArtifactStore(options: ArtifactStoreOptions): ArtifactStor
       removeContentFile(path);
       throw error;
     }
-    return new OpenAppendable({ id, mediaType, descriptor, records, lineIndexInterval: interval, now, onEnd: () => live.delete(id) });
+    return new OpenAppendable({
+      id,
+      mediaType,
+      descriptor,
+      records,
+      lineIndexInterval: interval,
+      now,
+      onEnd: () => live.delete(id),
+    });
   }
 
   const store: ArtifactStore = {
@@ -222,7 +267,8 @@ export function createArtifactStore(options: ArtifactStoreOptions): ArtifactStor
       for (const record of doomed) removeContentFile(contentPath(directory, record.id));
       return doomed.length;
     },
-    prune: (retention) => pruneArtifacts({ records, directory, now, live, retention: { ...defaultRetention, ...retention } }),
+    prune: (retention) =>
+      pruneArtifacts({ records, directory, now, live, retention: { ...defaultRetention, ...retention } }),
   };
   return Object.freeze(store);
 }

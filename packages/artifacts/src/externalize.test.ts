@@ -20,7 +20,10 @@ describe('ArtifactStore.externalize', () => {
     expect(Buffer.byteLength(preview)).toBeLessThan(10_000);
     expect(preview.startsWith('line 1: ')).toBe(true);
     expect(preview.endsWith('line 5000: ' + 'ü'.repeat(4999 % 13) + ' output\n')).toBe(true);
-    const marker = /… \[([\d,]+) bytes left out \(bytes ([\d,]+)-([\d,]+), lines ([\d,]+)-([\d,]+) of 5,000\)\. .*read_artifact.*"startLine":(\d+)/.exec(preview);
+    const marker =
+      /… \[([\d,]+) bytes left out \(bytes ([\d,]+)-([\d,]+), lines ([\d,]+)-([\d,]+) of 5,000\)\. .*read_artifact.*"startLine":(\d+)/.exec(
+        preview,
+      );
     expect(marker).not.toBeNull();
     const number = (text: string): number => Number(text.replaceAll(',', ''));
     const [, leftOut, firstByte, lastByte, firstLine, lastLine, startLine] = marker!;
@@ -32,7 +35,11 @@ describe('ArtifactStore.externalize', () => {
     expect(tail).toBe(`${lines.slice(number(lastLine!)).join('\n')}\n`);
     const full = await store.readBytes('s', artifact!.id, { offset: number(firstByte!), length: number(leftOut!) });
     expect(full.bytes.length).toBe(Math.min(65_536, number(leftOut!)));
-    expect(Buffer.from(full.bytes).equals(Buffer.from(content).subarray(number(firstByte!), number(firstByte!) + full.bytes.length))).toBe(true);
+    expect(
+      Buffer.from(full.bytes).equals(
+        Buffer.from(content).subarray(number(firstByte!), number(firstByte!) + full.bytes.length),
+      ),
+    ).toBe(true);
   });
 
   it('cuts a single huge line on character boundaries', async () => {
@@ -47,7 +54,9 @@ describe('ArtifactStore.externalize', () => {
   it('refuses a threshold that is not a whole number of at least 100 bytes', async () => {
     const { store } = await openTestStore();
     for (const threshold of [0, -5, 99, 1.5, Number.NaN]) {
-      await expect(store.externalize('x', { ...owner, threshold })).rejects.toMatchObject({ code: 'invalid_artifact_options' });
+      await expect(store.externalize('x', { ...owner, threshold })).rejects.toMatchObject({
+        code: 'invalid_artifact_options',
+      });
     }
     expect(await store.list('s')).toEqual([]);
   });

@@ -21,7 +21,10 @@ export interface ExternalizedContent {
   readonly artifact?: ArtifactReference;
 }
 
-type Write = (content: Uint8Array, owner: { sessionId: string; toolCallId: string; mediaType?: string }) => Promise<ArtifactReference>;
+type Write = (
+  content: Uint8Array,
+  owner: { sessionId: string; toolCallId: string; mediaType?: string },
+) => Promise<ArtifactReference>;
 
 function countNewlines(bytes: Buffer): number {
   let count = 0;
@@ -56,12 +59,19 @@ const format = (value: number): string => value.toLocaleString('en-US');
  * most 3,000 bytes), cut at line ends where possible, around a marker that says which bytes and
  * lines were left out and gives ready `read_artifact` inputs.
  */
-export async function externalizeContent(content: string, options: ExternalizeOptions, write: Write): Promise<ExternalizedContent> {
+export async function externalizeContent(
+  content: string,
+  options: ExternalizeOptions,
+  write: Write,
+): Promise<ExternalizedContent> {
   const threshold = options.threshold ?? DEFAULT_EXTERNALIZE_THRESHOLD;
   if (!Number.isSafeInteger(threshold) || threshold < 100) {
-    throw new InvalidArtifactOptionsError(`threshold must be a whole number of bytes, at least 100; got ${String(threshold)}.`);
+    throw new InvalidArtifactOptionsError(
+      `threshold must be a whole number of bytes, at least 100; got ${String(threshold)}.`,
+    );
   }
-  if (typeof content !== 'string') throw new InvalidArtifactOptionsError('externalize takes the tool content as a string.');
+  if (typeof content !== 'string')
+    throw new InvalidArtifactOptionsError('externalize takes the tool content as a string.');
   if (Buffer.byteLength(content, 'utf8') <= threshold) return { content };
   const bytes = Buffer.from(content, 'utf8');
   const artifact = await write(bytes, options);

@@ -65,7 +65,10 @@ function lastLines(bytes: Buffer, count: number): string[] {
     position = position === 0 ? -1 : bytes.lastIndexOf(NEWLINE, position - 1);
     if (position === -1) break;
   }
-  return bytes.subarray(position + 1).toString('utf8').split('\n');
+  return bytes
+    .subarray(position + 1)
+    .toString('utf8')
+    .split('\n');
 }
 
 function escapeRegExp(text: string): string {
@@ -75,9 +78,12 @@ function escapeRegExp(text: string): string {
 /** Compiles the matcher; a literal becomes an escaped expression only when case is ignored. */
 function compileMatcher(options: SearchOptions, limits: ArtifactReadLimits): (line: string) => number {
   const { pattern } = options;
-  if (typeof pattern !== 'string' || pattern.length === 0) throw new InvalidSearchPatternError('The search pattern is empty; give the text to look for.');
+  if (typeof pattern !== 'string' || pattern.length === 0)
+    throw new InvalidSearchPatternError('The search pattern is empty; give the text to look for.');
   if (pattern.length > limits.maxPatternLength) {
-    throw new InvalidSearchPatternError(`The search pattern has ${pattern.length} characters; use at most ${limits.maxPatternLength}.`);
+    throw new InvalidSearchPatternError(
+      `The search pattern has ${pattern.length} characters; use at most ${limits.maxPatternLength}.`,
+    );
   }
   if (!options.regex && !options.ignoreCase) return (line) => line.indexOf(pattern);
   let expression: RegExp;
@@ -113,9 +119,10 @@ export async function searchContent(
 ): Promise<SearchResult> {
   const matcher = compileMatcher(options, limits);
   // Plain literals are first looked for in the raw bytes, so blocks without them are only counted.
-  const literal = !options.regex && !options.ignoreCase && !options.pattern.includes('\uFFFD') && !options.pattern.includes('\n')
-    ? Buffer.from(options.pattern, 'utf8')
-    : undefined;
+  const literal =
+    !options.regex && !options.ignoreCase && !options.pattern.includes('\uFFFD') && !options.pattern.includes('\n')
+      ? Buffer.from(options.pattern, 'utf8')
+      : undefined;
   requireWhole('maxMatches', options.maxMatches, 1);
   requireWhole('contextLines', options.contextLines, 0);
   requireWhole('fromLine', options.fromLine, 1);
@@ -124,13 +131,26 @@ export async function searchContent(
   const capped = (options.maxMatches ?? 0) > limits.maxMatches || (options.contextLines ?? 0) > limits.maxContextLines;
   const fromLine = options.fromLine ?? 1;
   const { byteLength, lineCount } = totals;
-  const collector = new SearchCollector(matcher, { maxMatches, contextLines, maxOutput: limits.maxBytes, maxLineCharacters: limits.maxLineCharacters });
+  const collector = new SearchCollector(matcher, {
+    maxMatches,
+    contextLines,
+    maxOutput: limits.maxBytes,
+    maxLineCharacters: limits.maxLineCharacters,
+  });
   const base = { fromLine, lineCount, byteLength, capped };
   const descriptor = openSync(path, 'r');
   try {
     const start = fromLine <= lineCount ? seekLine(descriptor, byteLength, mark, fromLine) : undefined;
     if (start === undefined) {
-      return { ...base, lines: [], matchCount: 0, lastLine: fromLine - 1, stoppedBy: 'end', scannedBytes: 0, longLines: 0 };
+      return {
+        ...base,
+        lines: [],
+        matchCount: 0,
+        lastLine: fromLine - 1,
+        stoppedBy: 'end',
+        scannedBytes: 0,
+        longLines: 0,
+      };
     }
     const context = createContext({ task: undefined as undefined | (() => void) });
     const runner = new Script('task()');
@@ -151,7 +171,10 @@ export async function searchContent(
       partialLength = 0;
     };
     while (position < byteLength && stoppedBy === 'end') {
-      if (position - start >= limits.searchScanBytes) { stoppedBy = 'scanLimit'; break; }
+      if (position - start >= limits.searchScanBytes) {
+        stoppedBy = 'scanLimit';
+        break;
+      }
       const block = readAt(descriptor, position, Math.min(SCAN_BLOCK, byteLength - position));
       if (block.length === 0) break;
       position += block.length;
@@ -170,7 +193,10 @@ export async function searchContent(
       }
       const batch = lines.splice(0);
       const remaining = deadline - Date.now();
-      if (remaining <= 0) { stoppedBy = 'timeLimit'; break; }
+      if (remaining <= 0) {
+        stoppedBy = 'timeLimit';
+        break;
+      }
       context.task = () => {
         for (const item of batch) {
           if ('text' in item) {
@@ -189,7 +215,10 @@ export async function searchContent(
           for (const text of item.middle.toString('utf8').split('\n')) {
             const cut = text.length > limits.searchLineBytes;
             if (cut) longLines += 1;
-            if (!collector.feed(lineNumber, cut ? text.slice(0, limits.searchLineBytes) : text, cut)) { stopped = true; break; }
+            if (!collector.feed(lineNumber, cut ? text.slice(0, limits.searchLineBytes) : text, cut)) {
+              stopped = true;
+              break;
+            }
             lineNumber += 1;
           }
           if (stopped) break;
@@ -209,11 +238,14 @@ export async function searchContent(
         lineNumber += 1; // the line that was too slow is given up
         break;
       }
-      if (collector.stoppedBy) { stoppedBy = collector.stoppedBy; break; }
+      if (collector.stoppedBy) {
+        stoppedBy = collector.stoppedBy;
+        break;
+      }
       await new Promise((resolve) => setImmediate(resolve));
     }
     if (stoppedBy === 'end' && collector.stoppedBy) stoppedBy = collector.stoppedBy;
-    const nextLine = stoppedBy === 'end' ? undefined : collector.nextLine ?? lineNumber;
+    const nextLine = stoppedBy === 'end' ? undefined : (collector.nextLine ?? lineNumber);
     return {
       ...base,
       lines: collector.lines,

@@ -25,7 +25,9 @@ export class LineIndexBuilder {
 
   /** Feeds the next chunk of content. */
   feed(content: Uint8Array): void {
-    const chunk = Buffer.isBuffer(content) ? content : Buffer.from(content.buffer, content.byteOffset, content.byteLength);
+    const chunk = Buffer.isBuffer(content)
+      ? content
+      : Buffer.from(content.buffer, content.byteOffset, content.byteLength);
     const base = this.byteLength;
     let index = chunk.indexOf(NEWLINE);
     while (index !== -1) {

@@ -6,7 +6,9 @@ import { testdir } from '@clawsmith/test-utils';
 import { migrateArtifacts } from './migrations.js';
 
 async function tableNames(db: Kysely<unknown>): Promise<string[]> {
-  const result = await sql<{ name: string }>`select name from sqlite_master where type = 'table' order by name`.execute(db);
+  const result = await sql<{ name: string }>`select name from sqlite_master where type = 'table' order by name`.execute(
+    db,
+  );
   return result.rows.map((row) => row.name);
 }
 
@@ -34,7 +36,10 @@ describe('migrateArtifacts', () => {
         db,
         provider: {
           getMigrations: async () => ({
-            '0001_other': { up: async (database: Kysely<unknown>) => void (await database.schema.createTable('other_things').addColumn('id', 'text').execute()) },
+            '0001_other': {
+              up: async (database: Kysely<unknown>) =>
+                void (await database.schema.createTable('other_things').addColumn('id', 'text').execute()),
+            },
           }),
         },
         migrationTableName: 'other_migration',
@@ -43,7 +48,14 @@ describe('migrateArtifacts', () => {
       expect((await other.migrateToLatest()).error).toBeUndefined();
       await migrateArtifacts(db);
       expect((await other.migrateToLatest()).error).toBeUndefined();
-      expect(await tableNames(db)).toEqual(expect.arrayContaining(['artifact_records', 'other_things', 'other_migration', 'clawsmith_artifacts_migration']));
+      expect(await tableNames(db)).toEqual(
+        expect.arrayContaining([
+          'artifact_records',
+          'other_things',
+          'other_migration',
+          'clawsmith_artifacts_migration',
+        ]),
+      );
     } finally {
       await db.destroy();
     }

@@ -63,14 +63,26 @@ function requireInteger(name: string, value: number, minimum: number): void {
 }
 
 /** Reads a byte range, bounded by `limits.maxBytes`, never past `byteLength`. */
-export function readByteRange(descriptor: number, byteLength: number, range: ByteRange, limits: ArtifactReadLimits): ByteRangeResult {
+export function readByteRange(
+  descriptor: number,
+  byteLength: number,
+  range: ByteRange,
+  limits: ArtifactReadLimits,
+): ByteRangeResult {
   requireInteger('offset', range.offset, 0);
   const asked = range.length ?? limits.maxBytes;
   requireInteger('length', asked, 1);
   const length = Math.min(asked, limits.maxBytes);
   const capped = asked > limits.maxBytes;
   if (range.offset >= byteLength) {
-    return { bytes: new Uint8Array(0), offset: range.offset, endOffset: range.offset, byteLength, capped, pastEnd: true };
+    return {
+      bytes: new Uint8Array(0),
+      offset: range.offset,
+      endOffset: range.offset,
+      byteLength,
+      capped,
+      pastEnd: true,
+    };
   }
   const end = Math.min(byteLength, range.offset + length);
   const bytes = readAt(descriptor, range.offset, end - range.offset);
@@ -125,16 +137,27 @@ export function readLineRange(
   const askedEnd = range.endLine ?? range.startLine + limits.maxLines - 1;
   requireInteger('endLine', askedEnd, 1);
   if (askedEnd < range.startLine) {
-    throw new InvalidArtifactRangeError(`endLine (${askedEnd}) is before startLine (${range.startLine}); ask for startLine <= endLine.`);
+    throw new InvalidArtifactRangeError(
+      `endLine (${askedEnd}) is before startLine (${range.startLine}); ask for startLine <= endLine.`,
+    );
   }
   const { byteLength, lineCount } = totals;
   const endLine = Math.min(askedEnd, range.startLine + limits.maxLines - 1);
   let capped = endLine < askedEnd;
-  const startOffset = range.startLine <= lineCount ? seekLine(descriptor, byteLength, mark, range.startLine) : undefined;
+  const startOffset =
+    range.startLine <= lineCount ? seekLine(descriptor, byteLength, mark, range.startLine) : undefined;
   if (startOffset === undefined) {
     return {
-      bytes: new Uint8Array(0), startLine: range.startLine, endLine: range.startLine - 1, startOffset: byteLength, endOffset: byteLength,
-      lastLineCut: false, lineCount, byteLength, capped: false, pastEnd: true,
+      bytes: new Uint8Array(0),
+      startLine: range.startLine,
+      endLine: range.startLine - 1,
+      startOffset: byteLength,
+      endOffset: byteLength,
+      lastLineCut: false,
+      lineCount,
+      byteLength,
+      capped: false,
+      pastEnd: true,
     };
   }
   const window = readAt(descriptor, startOffset, Math.min(limits.maxBytes, byteLength - startOffset));
@@ -144,7 +167,10 @@ export function readLineRange(
   let index = window.indexOf(NEWLINE);
   while (index !== -1) {
     seen += 1;
-    if (seen === wanted) { cut = index + 1; break; }
+    if (seen === wanted) {
+      cut = index + 1;
+      break;
+    }
     index = window.indexOf(NEWLINE, index + 1);
   }
   let bytes: Buffer;
@@ -155,7 +181,10 @@ export function readLineRange(
     lastLine = endLine;
   } else if (startOffset + window.length >= byteLength) {
     bytes = window;
-    lastLine = Math.min(lineCount, range.startLine + seen - (window.length > 0 && window[window.length - 1] === NEWLINE ? 1 : 0));
+    lastLine = Math.min(
+      lineCount,
+      range.startLine + seen - (window.length > 0 && window[window.length - 1] === NEWLINE ? 1 : 0),
+    );
   } else {
     // The byte cap came first: end at the last whole line, or cut a single long line.
     capped = true;
@@ -172,10 +201,18 @@ export function readLineRange(
   const endOffset = startOffset + bytes.length;
   const more = endOffset < byteLength;
   return {
-    bytes, startLine: range.startLine, endLine: lastLine, startOffset, endOffset, lastLineCut,
+    bytes,
+    startLine: range.startLine,
+    endLine: lastLine,
+    startOffset,
+    endOffset,
+    lastLineCut,
     ...(more && !lastLineCut ? { nextLine: lastLine + 1 } : {}),
     ...(more && lastLineCut ? { nextOffset: endOffset } : {}),
-    lineCount, byteLength, capped, pastEnd: false,
+    lineCount,
+    byteLength,
+    capped,
+    pastEnd: false,
   };
 }
 

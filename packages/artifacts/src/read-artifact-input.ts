@@ -15,17 +15,33 @@ export const readArtifactInputSchema = z
     offset: z.number().int().min(0).optional().describe('Byte range: first byte to read, 0-based.'),
     length: z.number().int().min(1).optional().describe('Byte range: bytes to read (capped at 65,536).'),
     startLine: z.number().int().min(1).optional().describe('Line range: first line, 1-based.'),
-    endLine: z.number().int().min(1).optional().describe('Line range: last line, inclusive (at most 2,000 lines per read).'),
+    endLine: z
+      .number()
+      .int()
+      .min(1)
+      .optional()
+      .describe('Line range: last line, inclusive (at most 2,000 lines per read).'),
     pattern: z.string().min(1).optional().describe('Search: text to find, line by line.'),
     regex: z.boolean().optional().describe('Search: treat pattern as a JavaScript regular expression (default false).'),
     ignoreCase: z.boolean().optional().describe('Search: ignore letter case (default false).'),
     maxMatches: z.number().int().min(1).optional().describe('Search: matches to return (default 20, at most 100).'),
-    contextLines: z.number().int().min(0).optional().describe('Search: lines of context around each match (default 0, at most 10).'),
-    fromLine: z.number().int().min(1).optional().describe('Search: first line to search; continue a search with the line it gave.'),
+    contextLines: z
+      .number()
+      .int()
+      .min(0)
+      .optional()
+      .describe('Search: lines of context around each match (default 0, at most 10).'),
+    fromLine: z
+      .number()
+      .int()
+      .min(1)
+      .optional()
+      .describe('Search: first line to search; continue a search with the line it gave.'),
   })
   .strict()
   .superRefine((input, context) => {
-    const present = (fields: readonly string[]): boolean => fields.some((field) => (input as Record<string, unknown>)[field] !== undefined);
+    const present = (fields: readonly string[]): boolean =>
+      fields.some((field) => (input as Record<string, unknown>)[field] !== undefined);
     const modes = [present(BYTE_FIELDS), present(LINE_FIELDS), present(SEARCH_FIELDS)].filter(Boolean).length;
     if (modes !== 1) {
       context.addIssue({
@@ -42,7 +58,11 @@ export const readArtifactInputSchema = z
       context.addIssue({ code: 'custom', path: ['endLine'], message: 'endLine must be at least startLine.' });
     }
     if (present(SEARCH_FIELDS) && input.pattern === undefined) {
-      context.addIssue({ code: 'custom', path: ['pattern'], message: 'A search needs pattern: the text (or regular expression) to find.' });
+      context.addIssue({
+        code: 'custom',
+        path: ['pattern'],
+        message: 'A search needs pattern: the text (or regular expression) to find.',
+      });
     }
   });
 

@@ -4,17 +4,36 @@ import { openTestStore } from './__fixtures__/open-test-store.js';
 import { createReadArtifactTool } from './read-artifact-tool.js';
 
 function contextFor(sessionId: string): ToolExecutionContext {
-  return { authorized: true, workspaceRoot: '/nonexistent', sessionId, turnId: 't', toolCallId: 'read-1', signal: new AbortController().signal };
+  return {
+    authorized: true,
+    workspaceRoot: '/nonexistent',
+    sessionId,
+    turnId: 't',
+    toolCallId: 'read-1',
+    signal: new AbortController().signal,
+  };
 }
 
 describe('createReadArtifactTool', () => {
   it('is a concurrency-safe read tool with the session.read capability', async () => {
     const { store } = await openTestStore();
     const tool = createReadArtifactTool(store);
-    expect({ name: tool.name, risk: tool.risk, capabilities: tool.capabilities, concurrencySafe: tool.concurrencySafe }).toEqual({
-      name: 'read_artifact', risk: 'read', capabilities: ['session.read'], concurrencySafe: true,
+    expect({
+      name: tool.name,
+      risk: tool.risk,
+      capabilities: tool.capabilities,
+      concurrencySafe: tool.concurrencySafe,
+    }).toEqual({
+      name: 'read_artifact',
+      risk: 'read',
+      capabilities: ['session.read'],
+      concurrencySafe: true,
     });
-    expect(resolveToolSecurity(tool)).toMatchObject({ risk: 'read', capabilities: ['session.read'], sideEffect: false });
+    expect(resolveToolSecurity(tool)).toMatchObject({
+      risk: 'read',
+      capabilities: ['session.read'],
+      sideEffect: false,
+    });
   });
 
   it('answers another session, an unknown id and path-like ids with the same artifact_not_found', async () => {
@@ -22,8 +41,22 @@ describe('createReadArtifactTool', () => {
     const tool = createReadArtifactTool(store);
     const mine = await store.write('secret of session a\n', { sessionId: 'a', toolCallId: 'c' });
     const answers = [];
-    for (const id of [mine.id, 'art_00000000000000000000000000000000', '../x', '/etc/passwd', `../${mine.id}`, `${directory}/${mine.id}`, mine.id.toUpperCase(), '', 'art_%2e%2e']) {
-      for (const input of [{ id, startLine: 1 }, { id, offset: 0 }, { id, pattern: 'secret' }]) {
+    for (const id of [
+      mine.id,
+      'art_00000000000000000000000000000000',
+      '../x',
+      '/etc/passwd',
+      `../${mine.id}`,
+      `${directory}/${mine.id}`,
+      mine.id.toUpperCase(),
+      '',
+      'art_%2e%2e',
+    ]) {
+      for (const input of [
+        { id, startLine: 1 },
+        { id, offset: 0 },
+        { id, pattern: 'secret' },
+      ]) {
         answers.push(await tool.execute(tool.inputSchema.parse(input), contextFor('b')));
       }
     }
@@ -37,17 +70,33 @@ describe('createReadArtifactTool', () => {
         "version": 1,
       }
     `);
-    expect((await tool.execute({ id: mine.id, startLine: 1 }, contextFor('a'))).content).toContain('secret of session a');
+    expect((await tool.execute({ id: mine.id, startLine: 1 }, contextFor('a'))).content).toContain(
+      'secret of session a',
+    );
   });
 
   it('takes exactly one of a byte range, a line range or a search', async () => {
     const { store } = await openTestStore();
     const tool = createReadArtifactTool(store);
     const id = 'art_00000000000000000000000000000000';
-    for (const input of [{ id }, { id, offset: 0, startLine: 1 }, { id, startLine: 1, pattern: 'x' }, { id, endLine: 3 }, { id, maxMatches: 3 }, { id, length: 0 }, { id, offset: -1 }, { id, startLine: 0 }, { id, startLine: 5, endLine: 2 }, { id, startLine: 1, extra: true }]) {
+    for (const input of [
+      { id },
+      { id, offset: 0, startLine: 1 },
+      { id, startLine: 1, pattern: 'x' },
+      { id, endLine: 3 },
+      { id, maxMatches: 3 },
+      { id, length: 0 },
+      { id, offset: -1 },
+      { id, startLine: 0 },
+      { id, startLine: 5, endLine: 2 },
+      { id, startLine: 1, extra: true },
+    ]) {
       expect(tool.inputSchema.safeParse(input).success, JSON.stringify(input)).toBe(false);
     }
-    expect(await tool.execute({ id, offset: 0, startLine: 1 } as never, contextFor('s'))).toMatchObject({ status: 'error', code: 'invalid_artifact_range' });
+    expect(await tool.execute({ id, offset: 0, startLine: 1 } as never, contextFor('s'))).toMatchObject({
+      status: 'error',
+      code: 'invalid_artifact_range',
+    });
   });
 
   it('numbers lines and says where the next read starts', async () => {
@@ -61,20 +110,27 @@ describe('createReadArtifactTool', () => {
       2: second
       [Next: {"id":"ID","startLine":3}]"
     `);
-    expect((await tool.execute({ id, startLine: 9 }, contextFor('s'))).content).toMatch(/line 9 is past the end; it has 3 lines/);
+    expect((await tool.execute({ id, startLine: 9 }, contextFor('s'))).content).toMatch(
+      /line 9 is past the end; it has 3 lines/,
+    );
   });
 
   it('ends a byte read on a character boundary and marks bytes that are not UTF-8', async () => {
     const { store } = await openTestStore();
     const tool = createReadArtifactTool(store);
-    const { id } = await store.write(Buffer.concat([Buffer.from('ab€cd'), Buffer.from([0xff, 0x0a])]), { sessionId: 's', toolCallId: 'c' });
+    const { id } = await store.write(Buffer.concat([Buffer.from('ab€cd'), Buffer.from([0xff, 0x0a])]), {
+      sessionId: 's',
+      toolCallId: 'c',
+    });
     const split = await tool.execute({ id, offset: 0, length: 4 }, contextFor('s'));
     expect(split.content).toContain('bytes 0-1 (2 bytes)');
     expect(split.content).toContain(`[Next: {"id":"${id}","offset":2}]`);
     const invalid = await tool.execute({ id, offset: 5 }, contextFor('s'));
     expect(invalid.content).toMatch(/not valid UTF-8/);
     expect(invalid.content).toContain('[End of artifact.]');
-    expect((await tool.execute({ id, offset: 999 }, contextFor('s'))).content).toMatch(/offset 999 is at or past the end \(9 bytes\)/);
+    expect((await tool.execute({ id, offset: 999 }, contextFor('s'))).content).toMatch(
+      /offset 999 is at or past the end \(9 bytes\)/,
+    );
   });
 
   it('reports a search stopped by its budget as incomplete, never as plain no results', async () => {

@@ -45,26 +45,46 @@ export function createReadArtifactTool(store: ArtifactStore): ReadArtifactTool {
     async execute(rawInput, context): Promise<ToolExecutionResult> {
       const parsed = readArtifactInputSchema.safeParse(rawInput);
       try {
-        if (!parsed.success) throw new InvalidArtifactRangeError(parsed.error.issues.map((issue) => issue.message).join(' '));
+        if (!parsed.success)
+          throw new InvalidArtifactRangeError(parsed.error.issues.map((issue) => issue.message).join(' '));
         const input = parsed.data;
         const sessionId = context.sessionId;
         if (input.pattern !== undefined) {
           const { id: _id, ...search } = input;
           const result = await store.search(sessionId, input.id, { ...search, pattern: input.pattern });
-          return toolSuccess(formatSearch(input, result, store.limits), { display: { kind: 'artifact', title: `Searched artifact ${input.id}` } });
+          return toolSuccess(formatSearch(input, result, store.limits), {
+            display: { kind: 'artifact', title: `Searched artifact ${input.id}` },
+          });
         }
         if (input.startLine !== undefined) {
-          const result = await store.readLines(sessionId, input.id, { startLine: input.startLine, ...(input.endLine !== undefined ? { endLine: input.endLine } : {}) });
-          return toolSuccess(formatLineRange(input.id, result), { display: { kind: 'artifact', title: `Read lines of artifact ${input.id}` } });
+          const result = await store.readLines(sessionId, input.id, {
+            startLine: input.startLine,
+            ...(input.endLine !== undefined ? { endLine: input.endLine } : {}),
+          });
+          return toolSuccess(formatLineRange(input.id, result), {
+            display: { kind: 'artifact', title: `Read lines of artifact ${input.id}` },
+          });
         }
         const info = await store.info(sessionId, input.id);
-        const result = await store.readBytes(sessionId, input.id, { offset: input.offset ?? 0, ...(input.length !== undefined ? { length: input.length } : {}) });
+        const result = await store.readBytes(sessionId, input.id, {
+          offset: input.offset ?? 0,
+          ...(input.length !== undefined ? { length: input.length } : {}),
+        });
         // Ends a piece on a character boundary so the next read starts on one.
-        const end = result.nextOffset === undefined ? result.bytes.length : utf8BoundaryBefore(result.bytes, result.bytes.length);
-        const trimmed = end > 0 && end < result.bytes.length
-          ? { ...result, bytes: result.bytes.subarray(0, end), endOffset: result.offset + end, nextOffset: result.offset + end }
-          : result;
-        return toolSuccess(formatByteRange(input.id, info.state, trimmed), { display: { kind: 'artifact', title: `Read bytes of artifact ${input.id}` } });
+        const end =
+          result.nextOffset === undefined ? result.bytes.length : utf8BoundaryBefore(result.bytes, result.bytes.length);
+        const trimmed =
+          end > 0 && end < result.bytes.length
+            ? {
+                ...result,
+                bytes: result.bytes.subarray(0, end),
+                endOffset: result.offset + end,
+                nextOffset: result.offset + end,
+              }
+            : result;
+        return toolSuccess(formatByteRange(input.id, info.state, trimmed), {
+          display: { kind: 'artifact', title: `Read bytes of artifact ${input.id}` },
+        });
       } catch (error) {
         if (ClawsmithError.isInstance(error)) return toolResultFromError(error);
         throw error;

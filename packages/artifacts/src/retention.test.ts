@@ -24,7 +24,8 @@ describe('ArtifactStore.prune', () => {
     let clock = 0;
     const { store } = await openTestStore({ now: () => clock });
     const old = [];
-    for (let index = 0; index < 3; index += 1) old.push(await store.write(`old ${index}`, { sessionId: 's', toolCallId: `c${index}` }));
+    for (let index = 0; index < 3; index += 1)
+      old.push(await store.write(`old ${index}`, { sessionId: 's', toolCallId: `c${index}` }));
     clock = 40 * DAY;
     const fresh = await store.write('fresh', { sessionId: 's', toolCallId: 'c9' });
     expect(await store.prune({ keepNewestPerSession: 1 })).toMatchObject({ removed: 3, freedBytes: 15 });
@@ -38,11 +39,17 @@ describe('ArtifactStore.prune', () => {
     let clock = 0;
     const { store } = await openTestStore({ now: () => (clock += 1) });
     for (const session of ['a', 'b']) {
-      for (let index = 0; index < 5; index += 1) await store.write('x'.repeat(100), { sessionId: session, toolCallId: `c${index}` });
+      for (let index = 0; index < 5; index += 1)
+        await store.write('x'.repeat(100), { sessionId: session, toolCallId: `c${index}` });
     }
-    expect(await store.prune({ maxBytesPerSession: 300, keepNewestPerSession: 0 })).toMatchObject({ removed: 4, freedBytes: 400 });
+    expect(await store.prune({ maxBytesPerSession: 300, keepNewestPerSession: 0 })).toMatchObject({
+      removed: 4,
+      freedBytes: 400,
+    });
     expect((await store.list('a')).length).toBe(3);
-    expect(await store.prune({ maxBytesPerSession: 300, maxTotalBytes: 250, keepNewestPerSession: 0 })).toMatchObject({ removed: 4 });
+    expect(await store.prune({ maxBytesPerSession: 300, maxTotalBytes: 250, keepNewestPerSession: 0 })).toMatchObject({
+      removed: 4,
+    });
     expect([...(await store.list('a')), ...(await store.list('b'))].map((info) => info.sessionId)).toEqual(['b', 'b']);
   });
 
@@ -53,12 +60,16 @@ describe('ArtifactStore.prune', () => {
     await log.append('x'.repeat(1_000));
     const finished = await store.write('y'.repeat(1_000), { sessionId: 's', toolCallId: 'c' });
     clock = 400 * DAY;
-    expect(await store.prune({ maxBytesPerSession: 0, maxTotalBytes: 0, keepNewestPerSession: 0 })).toMatchObject({ removed: 1 });
+    expect(await store.prune({ maxBytesPerSession: 0, maxTotalBytes: 0, keepNewestPerSession: 0 })).toMatchObject({
+      removed: 1,
+    });
     await expect(store.info('s', finished.id)).rejects.toMatchObject({ code: 'artifact_not_found' });
     await log.append('still here\n');
     expect((await store.info('s', log.id)).byteLength).toBe(1_011);
     await log.close();
-    expect(await store.prune({ maxBytesPerSession: 0, maxTotalBytes: 0, keepNewestPerSession: 0 })).toMatchObject({ removed: 1 });
+    expect(await store.prune({ maxBytesPerSession: 0, maxTotalBytes: 0, keepNewestPerSession: 0 })).toMatchObject({
+      removed: 1,
+    });
   });
 
   it('leaves an artifact open in another store (another process) alone too', async () => {
@@ -68,7 +79,9 @@ describe('ArtifactStore.prune', () => {
     await log.append('still running\n');
     clock = 400 * DAY;
     const other = createArtifactStore({ db, directory, now: () => clock });
-    expect(await other.prune({ maxAgeMs: 0, maxBytesPerSession: 0, maxTotalBytes: 0, keepNewestPerSession: 0 })).toMatchObject({ removed: 0 });
+    expect(
+      await other.prune({ maxAgeMs: 0, maxBytesPerSession: 0, maxTotalBytes: 0, keepNewestPerSession: 0 }),
+    ).toMatchObject({ removed: 0 });
     expect(existsSync(join(directory, log.id))).toBe(true);
     const followed = await other.readBytes('s', log.id, { offset: 0 });
     expect(Buffer.from(followed.bytes).toString()).toBe('still running\n');

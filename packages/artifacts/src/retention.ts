@@ -55,7 +55,8 @@ export async function pruneArtifacts(context: PruneContext): Promise<PruneResult
     bySession.set(record.sessionId, list);
   }
   for (const list of bySession.values()) {
-    for (const record of list.slice(Math.max(0, list.length - retention.keepNewestPerSession))) protectedIds.add(record.id);
+    for (const record of list.slice(Math.max(0, list.length - retention.keepNewestPerSession)))
+      protectedIds.add(record.id);
   }
   const removable = (record: ArtifactRecord): boolean => !protectedIds.has(record.id) && !doomed.has(record.id);
   const cutoff = context.now() - retention.maxAgeMs;

@@ -43,7 +43,9 @@ export class SearchCollector {
   /** Passes over `count` lines that do not match; `tail` are the last of them, kept as context. */
   skip(firstLine: number, count: number, tail: readonly string[]): void {
     this.recent.length = 0;
-    tail.forEach((text, index) => this.recent.push({ lineNumber: firstLine + count - tail.length + index, text, cut: false }));
+    tail.forEach((text, index) =>
+      this.recent.push({ lineNumber: firstLine + count - tail.length + index, text, cut: false }),
+    );
   }
 
   /** Feeds the next line; returns false once the search should stop. */
@@ -53,7 +55,10 @@ export class SearchCollector {
     const at = finishing ? -1 : this.matcher(text);
     if (at !== -1) {
       const before = this.recent.filter((line) => line.lineNumber > this.lastEmitted);
-      const pending = [...before.map((line) => this.shown(line.lineNumber, line.text, line.cut, false, 0)), this.shown(lineNumber, text, cut, true, at)];
+      const pending = [
+        ...before.map((line) => this.shown(line.lineNumber, line.text, line.cut, false, 0)),
+        this.shown(lineNumber, text, cut, true, at),
+      ];
       const size = pending.reduce((total, line) => total + line.text.length + 12, 0);
       if (this.outputSize + size > this.options.maxOutput && this.matchCount > 0) {
         return this.stop('outputLimit', lineNumber);

@@ -55,8 +55,16 @@ export const checkpointMigrations: Record<string, Migration> = {
         .addColumn('binary', 'integer', (column) => column.notNull().defaultTo(0))
         .addPrimaryKeyConstraint('checkpoint_file_change_pk', ['session_id', 'turn_id', 'path'])
         .execute();
-      await db.schema.createIndex('checkpoint_file_change_before').on('checkpoint_file_change').column('before_sha256').execute();
-      await db.schema.createIndex('checkpoint_file_change_after').on('checkpoint_file_change').column('after_sha256').execute();
+      await db.schema
+        .createIndex('checkpoint_file_change_before')
+        .on('checkpoint_file_change')
+        .column('before_sha256')
+        .execute();
+      await db.schema
+        .createIndex('checkpoint_file_change_after')
+        .on('checkpoint_file_change')
+        .column('after_sha256')
+        .execute();
       await db.schema
         .createTable('checkpoint_blob')
         .addColumn('sha256', 'text', (column) => column.primaryKey())
@@ -76,7 +84,11 @@ export const checkpointMigrations: Record<string, Migration> = {
         .addColumn('created_at', 'bigint', (column) => column.notNull())
         .addColumn('finished_at', 'bigint')
         .execute();
-      await db.schema.createIndex('checkpoint_restore_journal_session').on('checkpoint_restore_journal').columns(['session_id', 'state']).execute();
+      await db.schema
+        .createIndex('checkpoint_restore_journal_session')
+        .on('checkpoint_restore_journal')
+        .columns(['session_id', 'state'])
+        .execute();
       await db.schema
         .createTable('checkpoint_restore_entry')
         .addColumn('journal_id', 'text', (column) => column.notNull())
@@ -90,10 +102,20 @@ export const checkpointMigrations: Record<string, Migration> = {
         .addColumn('target_mode', 'integer')
         .addPrimaryKeyConstraint('checkpoint_restore_entry_pk', ['journal_id', 'ordinal'])
         .execute();
-      await db.schema.createIndex('checkpoint_restore_entry_target').on('checkpoint_restore_entry').column('target_sha256').execute();
+      await db.schema
+        .createIndex('checkpoint_restore_entry_target')
+        .on('checkpoint_restore_entry')
+        .column('target_sha256')
+        .execute();
     },
     async down(db: Kysely<unknown>): Promise<void> {
-      for (const table of ['checkpoint_restore_entry', 'checkpoint_restore_journal', 'checkpoint_blob', 'checkpoint_file_change', 'checkpoint_restore_point']) {
+      for (const table of [
+        'checkpoint_restore_entry',
+        'checkpoint_restore_journal',
+        'checkpoint_blob',
+        'checkpoint_file_change',
+        'checkpoint_restore_point',
+      ]) {
         await db.schema.dropTable(table).ifExists().execute();
       }
     },

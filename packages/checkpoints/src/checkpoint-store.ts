@@ -4,7 +4,14 @@ import type { CheckpointTables, HostDatabase, RestorePointRow } from './checkpoi
 import type { UndoConflict } from './file-state.js';
 import { diffFile, type FileDiff } from './file-diff.js';
 import { forkSession, type ForkOptions, type ForkResult } from './fork-session.js';
-import { applyJournal, claimJournal, journalOwnerAlive, startJournal, type UndoOptions, type UndoResult } from './restore-journal.js';
+import {
+  applyJournal,
+  claimJournal,
+  journalOwnerAlive,
+  startJournal,
+  type UndoOptions,
+  type UndoResult,
+} from './restore-journal.js';
 import { DEFAULT_RETENTION, pruneCheckpoints, type PruneResult, type RetentionPolicy } from './retention.js';
 import { completeTurn, RecordingTurn, type BeginTurnInput, type TurnCheckpoint } from './turn-checkpoint.js';
 import { buildManifest, type TurnManifest } from './turn-manifest.js';
@@ -90,7 +97,8 @@ function assertIdentifier(name: string, value: unknown): asserts value is string
 }
 
 function assertCount(name: string, value: unknown): asserts value is number {
-  if (!Number.isSafeInteger(value) || (value as number) < 0) throw new TypeError(`${name} must be a non-negative integer`);
+  if (!Number.isSafeInteger(value) || (value as number) < 0)
+    throw new TypeError(`${name} must be a non-negative integer`);
 }
 
 /** Creates the checkpoint store over a database it does not own. */
@@ -99,14 +107,26 @@ export function createCheckpointStore(options: CheckpointStoreOptions): Checkpoi
   const now = options.now ?? Date.now;
   const retention: RetentionPolicy = { ...DEFAULT_RETENTION, ...options.retention };
 
-  async function resume(sessionId: string | undefined, undoOptions: UndoOptions | undefined, failIfBusy: boolean): Promise<UndoResult[]> {
-    let query = db.selectFrom('checkpoint_restore_journal').selectAll().where('state', '=', 'applying').orderBy('created_at');
+  async function resume(
+    sessionId: string | undefined,
+    undoOptions: UndoOptions | undefined,
+    failIfBusy: boolean,
+  ): Promise<UndoResult[]> {
+    let query = db
+      .selectFrom('checkpoint_restore_journal')
+      .selectAll()
+      .where('state', '=', 'applying')
+      .orderBy('created_at');
     if (sessionId !== undefined) query = query.where('session_id', '=', sessionId);
     const results: UndoResult[] = [];
     for (const journal of await query.execute()) {
       if (journalOwnerAlive(journal, now())) {
         if (!failIfBusy) continue;
-        throw new CheckpointError('checkpoint_undo_in_progress', `Another process is undoing files of session ${journal.session_id}; retry when it finishes.`, { retryable: true });
+        throw new CheckpointError(
+          'checkpoint_undo_in_progress',
+          `Another process is undoing files of session ${journal.session_id}; retry when it finishes.`,
+          { retryable: true },
+        );
       }
       if (await claimJournal(db, journal)) results.push(await applyJournal(db, now, journal, true, undoOptions));
     }
@@ -127,9 +147,17 @@ export function createCheckpointStore(options: CheckpointStoreOptions): Checkpoi
             ${input.eventSequence}, ${todoSnapshot}, ${now()}, 0
           from checkpoint_restore_point where session_id = ${input.sessionId}`.execute(db);
       } catch (error) {
-        const existing = await db.selectFrom('checkpoint_restore_point').select('turn_id').where('session_id', '=', input.sessionId).where('turn_id', '=', input.turnId).executeTakeFirst();
+        const existing = await db
+          .selectFrom('checkpoint_restore_point')
+          .select('turn_id')
+          .where('session_id', '=', input.sessionId)
+          .where('turn_id', '=', input.turnId)
+          .executeTakeFirst();
         if (existing === undefined) throw error;
-        throw new CheckpointError('checkpoint_turn_exists', `Session ${input.sessionId} already has a restore point for turn ${input.turnId}; every turn needs a new id.`);
+        throw new CheckpointError(
+          'checkpoint_turn_exists',
+          `Session ${input.sessionId} already has a restore point for turn ${input.turnId}; every turn needs a new id.`,
+        );
       }
       return new RecordingTurn(db, now, input.sessionId, input.turnId, input.workspaceRoot);
     },
@@ -140,14 +168,28 @@ export function createCheckpointStore(options: CheckpointStoreOptions): Checkpoi
     },
 
     async listRestorePoints(sessionId) {
-      const rows = await db.selectFrom('checkpoint_restore_point').selectAll().where('session_id', '=', sessionId).orderBy('sequence', 'asc').execute();
+      const rows = await db
+        .selectFrom('checkpoint_restore_point')
+        .selectAll()
+        .where('session_id', '=', sessionId)
+        .orderBy('sequence', 'asc')
+        .execute();
       return rows.map(summary);
     },
 
     async getRestorePoint(sessionId, turnId) {
       const row = await requireRestorePoint(db, sessionId, turnId);
-      const changes = await db.selectFrom('checkpoint_file_change').selectAll().where('session_id', '=', sessionId).where('turn_id', '=', turnId).execute();
-      return { ...summary(row), todoSnapshot: JSON.parse(row.todo_snapshot) as unknown, manifest: buildManifest(sessionId, turnId, changes) };
+      const changes = await db
+        .selectFrom('checkpoint_file_change')
+        .selectAll()
+        .where('session_id', '=', sessionId)
+        .where('turn_id', '=', turnId)
+        .execute();
+      return {
+        ...summary(row),
+        todoSnapshot: JSON.parse(row.todo_snapshot) as unknown,
+        manifest: buildManifest(sessionId, turnId, changes),
+      };
     },
 
     async precheckUndo(sessionId, turnId) {
@@ -169,10 +211,17 @@ export function createCheckpointStore(options: CheckpointStoreOptions): Checkpoi
         // turns are not a person's edits: say so rather than report a conflict.
         const again = await loadUndoPoints(db, sessionId, turnId);
         if (again.point?.undone_at != null) {
-          throw new CheckpointError('checkpoint_already_undone', `Turn ${turnId} of session ${sessionId} was undone by another process meanwhile; nothing more to do.`);
+          throw new CheckpointError(
+            'checkpoint_already_undone',
+            `Turn ${turnId} of session ${sessionId} was undone by another process meanwhile; nothing more to do.`,
+          );
         }
         if (again.applyingJournals > 0) {
-          throw new CheckpointError('checkpoint_undo_in_progress', 'Another process is undoing this session right now; wait for it to finish, then look again.', { retryable: true });
+          throw new CheckpointError(
+            'checkpoint_undo_in_progress',
+            'Another process is undoing this session right now; wait for it to finish, then look again.',
+            { retryable: true },
+          );
         }
         throw new CheckpointConflictError(plan.conflicts);
       }

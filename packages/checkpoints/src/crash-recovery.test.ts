@@ -17,7 +17,9 @@ function startChild(args: string[]) {
   });
   let stderr = '';
   child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.on('exit', (code, signal) => resolve({ code, signal })));
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+    child.on('exit', (code, signal) => resolve({ code, signal })),
+  );
   const lines = createInterface({ input: child.stdout });
   const output: string[] = [];
   lines.on('line', (line) => output.push(line));
@@ -49,7 +51,8 @@ async function largeTurn() {
     if (index % 7 === 0) await toolDelete(turn.recorder, root, path);
     else await toolWrite(turn.recorder, root, path, `agent ${index}\n`.repeat(300));
   }
-  for (let index = 0; index < 50; index += 1) await toolWrite(turn.recorder, root, `created/new${index}.txt`, `new ${index}\n`);
+  for (let index = 0; index < 50; index += 1)
+    await toolWrite(turn.recorder, root, `created/new${index}.txt`, `new ${index}\n`);
   await turn.complete();
   const after = snapshotTree(root);
   return { root, before, after, ...opened };
@@ -131,7 +134,10 @@ describe('two processes on one database', () => {
     onTestFinished(() => db.destroy());
     const children = ['left', 'right'].map((prefix) => startChild(['turns', file, root, 'shared', '40', prefix]));
     const exits = await Promise.all(children.map((run) => run.exited));
-    expect(exits.map((exit) => exit.code), children.map((run) => run.stderr()).join('\n')).toEqual([0, 0]);
+    expect(
+      exits.map((exit) => exit.code),
+      children.map((run) => run.stderr()).join('\n'),
+    ).toEqual([0, 0]);
     const points = await store.listRestorePoints('shared');
     expect(points).toHaveLength(80);
     expect(points.map((point) => point.sequence)).toEqual(Array.from({ length: 80 }, (_, index) => index + 1));
@@ -144,9 +150,13 @@ describe('two processes on one database', () => {
     const { root, before, store, file } = await largeTurn();
     const children = [0, 1].map(() => startChild(['undo', file, 'session-1', 't1']));
     await Promise.all(children.map((run) => run.exited));
-    const outcomes = children.map((run) => run.output.find((line) => line.startsWith('restored') || line.startsWith('error')) ?? run.stderr());
+    const outcomes = children.map(
+      (run) => run.output.find((line) => line.startsWith('restored') || line.startsWith('error')) ?? run.stderr(),
+    );
     expect(outcomes.filter((line) => line.startsWith('restored'))).toHaveLength(1);
-    expect(outcomes.filter((line) => /^error checkpoint_(already_undone|undo_in_progress)$/.test(line))).toHaveLength(1);
+    expect(outcomes.filter((line) => /^error checkpoint_(already_undone|undo_in_progress)$/.test(line))).toHaveLength(
+      1,
+    );
     await store.resumeInterruptedUndo();
     const now = snapshotTree(root);
     delete now['created'];

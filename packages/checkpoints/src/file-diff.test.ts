@@ -18,7 +18,13 @@ describe('diff', () => {
     await turn.complete();
     const diff = await store.diff('session-1', 't1', 'a.txt');
     expect(diff).toMatchObject({ change: 'modified', binary: false, diffTruncated: false });
-    expect(diff.before).toEqual({ exists: true, available: true, bytes: 14, text: 'one\ntwo\nthree\n', truncated: false });
+    expect(diff.before).toEqual({
+      exists: true,
+      available: true,
+      bytes: 14,
+      text: 'one\ntwo\nthree\n',
+      truncated: false,
+    });
     expect(diff.after.text).toBe('one\n2\nthree');
     expect(diff.unifiedDiff).toMatchInlineSnapshot(`
       "--- a/a.txt
@@ -47,8 +53,15 @@ describe('diff', () => {
     expect(Buffer.byteLength(big.unifiedDiff)).toBeLessThanOrEqual(65_536);
     expect(big.diffTruncated).toBe(true);
     const image = await store.diff('session-1', 't1', 'image.png');
-    expect(image).toMatchObject({ binary: true, unifiedDiff: '', before: { text: null, bytes: 0 }, after: { text: null, bytes: 7 } });
-    await expect(store.diff('session-1', 't1', 'other.txt')).rejects.toMatchObject({ code: 'checkpoint_path_not_in_turn' });
+    expect(image).toMatchObject({
+      binary: true,
+      unifiedDiff: '',
+      before: { text: null, bytes: 0 },
+      after: { text: null, bytes: 7 },
+    });
+    await expect(store.diff('session-1', 't1', 'other.txt')).rejects.toMatchObject({
+      code: 'checkpoint_path_not_in_turn',
+    });
   });
 });
 

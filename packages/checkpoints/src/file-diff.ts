@@ -46,7 +46,12 @@ function cut(text: string, limit: number): { text: string; truncated: boolean } 
 }
 
 /** Reads the before and after bodies of `path` in one turn and diffs them. */
-export async function diffFile(db: Kysely<CheckpointTables>, sessionId: string, turnId: string, path: string): Promise<FileDiff> {
+export async function diffFile(
+  db: Kysely<CheckpointTables>,
+  sessionId: string,
+  turnId: string,
+  path: string,
+): Promise<FileDiff> {
   const row = await db
     .selectFrom('checkpoint_file_change')
     .selectAll()
@@ -55,19 +60,36 @@ export async function diffFile(db: Kysely<CheckpointTables>, sessionId: string, 
     .where('path', '=', path)
     .executeTakeFirst();
   if (row === undefined) {
-    throw new CheckpointError('checkpoint_path_not_in_turn', `Turn ${turnId} of session ${sessionId} did not change ${path}; its manifest lists the paths it changed.`);
+    throw new CheckpointError(
+      'checkpoint_path_not_in_turn',
+      `Turn ${turnId} of session ${sessionId} did not change ${path}; its manifest lists the paths it changed.`,
+    );
   }
   const change = buildManifest(sessionId, turnId, [row]).files[0]!.change;
-  const beforeBody = row.before_state === 'file' && row.before_sha256 !== null ? await getBlob(db, row.before_sha256) : undefined;
-  const afterBody = row.after_state === 'file' && Number(row.after_stored) === 1 && row.after_sha256 !== null ? await getBlob(db, row.after_sha256) : undefined;
+  const beforeBody =
+    row.before_state === 'file' && row.before_sha256 !== null ? await getBlob(db, row.before_sha256) : undefined;
+  const afterBody =
+    row.after_state === 'file' && Number(row.after_stored) === 1 && row.after_sha256 !== null
+      ? await getBlob(db, row.after_sha256)
+      : undefined;
   const beforeText = row.before_state === 'absent' ? '' : beforeBody === undefined ? undefined : decodeText(beforeBody);
   const afterText = row.after_state === 'absent' ? '' : afterBody === undefined ? undefined : decodeText(afterBody);
-  const binary = (beforeBody !== undefined && beforeText === undefined) || (afterBody !== undefined && afterText === undefined);
+  const binary =
+    (beforeBody !== undefined && beforeText === undefined) || (afterBody !== undefined && afterText === undefined);
   const side = (exists: boolean, body: Buffer | undefined, text: string | undefined): DiffSide => {
     const shown = exists && text !== undefined && !binary ? cut(text, DIFF_TEXT_LIMIT_BYTES) : undefined;
-    return { exists, available: !exists || body !== undefined, bytes: body?.byteLength ?? null, text: shown?.text ?? null, truncated: shown?.truncated ?? false };
+    return {
+      exists,
+      available: !exists || body !== undefined,
+      bytes: body?.byteLength ?? null,
+      text: shown?.text ?? null,
+      truncated: shown?.truncated ?? false,
+    };
   };
-  const whole = !binary && beforeText !== undefined && afterText !== undefined ? cut(unifiedDiff(path, beforeText, afterText), DIFF_TEXT_LIMIT_BYTES) : undefined;
+  const whole =
+    !binary && beforeText !== undefined && afterText !== undefined
+      ? cut(unifiedDiff(path, beforeText, afterText), DIFF_TEXT_LIMIT_BYTES)
+      : undefined;
   return {
     sessionId,
     turnId,

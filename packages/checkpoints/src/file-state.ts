@@ -76,10 +76,17 @@ export function inspectPath(root: string, path: string): { found: FoundState; fi
   try {
     rootStats = lstatSync(root);
   } catch (error) {
-    throw new CheckpointError('checkpoint_workspace_unavailable', `The workspace ${root} is not readable; restore it or undo from the machine that has it.`, { cause: error });
+    throw new CheckpointError(
+      'checkpoint_workspace_unavailable',
+      `The workspace ${root} is not readable; restore it or undo from the machine that has it.`,
+      { cause: error },
+    );
   }
   if (!rootStats.isDirectory()) {
-    throw new CheckpointError('checkpoint_workspace_unavailable', `The workspace ${root} is not a folder any more; nothing can be restored into it.`);
+    throw new CheckpointError(
+      'checkpoint_workspace_unavailable',
+      `The workspace ${root} is not a folder any more; nothing can be restored into it.`,
+    );
   }
   const segments = path.split('/');
   let current = root;

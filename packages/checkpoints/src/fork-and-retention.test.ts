@@ -30,7 +30,9 @@ describe('forkSession', () => {
     await store.undoFiles('parent', 't1');
     expect(readFileSync(join(root, 'a.txt'), 'utf8')).toBe('v0\n');
     await expect(store.forkSession('parent', 'child')).rejects.toMatchObject({ code: 'checkpoint_session_exists' });
-    await expect(store.forkSession('parent', 'other', { upToTurnId: 'missing' })).rejects.toMatchObject({ code: 'checkpoint_not_found' });
+    await expect(store.forkSession('parent', 'other', { upToTurnId: 'missing' })).rejects.toMatchObject({
+      code: 'checkpoint_not_found',
+    });
   });
 });
 
@@ -66,11 +68,23 @@ describe('prune', () => {
     await other.complete();
     clock += 40 * day;
     const result = await store.prune({ keepNewestPerSession: 5 });
-    expect(result.deletedRestorePoints.map((point) => `${point.sessionId}/${point.turnId}`).sort()).toEqual(['session-1/t1', 'session-1/t2', 'session-1/t3']);
-    expect((await store.listRestorePoints('session-1')).map((point) => point.turnId)).toEqual(['t4', 't5', 't6', 't7', 't8']);
+    expect(result.deletedRestorePoints.map((point) => `${point.sessionId}/${point.turnId}`).sort()).toEqual([
+      'session-1/t1',
+      'session-1/t2',
+      'session-1/t3',
+    ]);
+    expect((await store.listRestorePoints('session-1')).map((point) => point.turnId)).toEqual([
+      't4',
+      't5',
+      't6',
+      't7',
+      't8',
+    ]);
     expect(await store.listRestorePoints('session-2')).toHaveLength(1);
     // t4 (the oldest kept) found a3: a0 to a2 were only referred to by the pruned points.
-    const contents = (await db.selectFrom('checkpoint_blob').select('content').execute()).map((row) => Buffer.from(row.content).toString()).sort();
+    const contents = (await db.selectFrom('checkpoint_blob').select('content').execute())
+      .map((row) => Buffer.from(row.content).toString())
+      .sort();
     expect(contents).toEqual(['a3\n', 'a4\n', 'a5\n', 'a6\n', 'a7\n', 'a8\n', 'b\n']);
     await store.undoFiles('session-1', 't4');
     expect(readFileSync(join(root, 'a.txt'), 'utf8')).toBe('a3\n');

@@ -20,18 +20,38 @@ export interface ForkResult {
  * Copies the parent's completed restore points (metadata and change rows; blobs stay shared by
  * hash) to a new child session. Undo in either session afterwards marks only its own points.
  */
-export async function forkSession(db: Kysely<CheckpointTables>, parentSessionId: string, childSessionId: string, options: ForkOptions = {}): Promise<ForkResult> {
+export async function forkSession(
+  db: Kysely<CheckpointTables>,
+  parentSessionId: string,
+  childSessionId: string,
+  options: ForkOptions = {},
+): Promise<ForkResult> {
   if (childSessionId.length === 0 || childSessionId === parentSessionId) {
-    throw new CheckpointError('checkpoint_session_exists', `Fork into a new, non-empty session id different from ${parentSessionId}.`);
+    throw new CheckpointError(
+      'checkpoint_session_exists',
+      `Fork into a new, non-empty session id different from ${parentSessionId}.`,
+    );
   }
-  const limit = options.upToTurnId === undefined ? undefined : await requireRestorePoint(db, parentSessionId, options.upToTurnId);
+  const limit =
+    options.upToTurnId === undefined ? undefined : await requireRestorePoint(db, parentSessionId, options.upToTurnId);
   if (limit !== undefined && limit.completed_at === null) {
-    throw new CheckpointError('checkpoint_turn_in_progress', `Turn ${limit.turn_id} is still running; fork after it completes.`, { retryable: true });
+    throw new CheckpointError(
+      'checkpoint_turn_in_progress',
+      `Turn ${limit.turn_id} is still running; fork after it completes.`,
+      { retryable: true },
+    );
   }
   return writeTransaction(db, async (transaction) => {
-    const existing = await transaction.selectFrom('checkpoint_restore_point').select('turn_id').where('session_id', '=', childSessionId).executeTakeFirst();
+    const existing = await transaction
+      .selectFrom('checkpoint_restore_point')
+      .select('turn_id')
+      .where('session_id', '=', childSessionId)
+      .executeTakeFirst();
     if (existing !== undefined) {
-      throw new CheckpointError('checkpoint_session_exists', `Session ${childSessionId} already has restore points; fork into a new session id.`);
+      throw new CheckpointError(
+        'checkpoint_session_exists',
+        `Session ${childSessionId} already has restore points; fork into a new session id.`,
+      );
     }
     let query = transaction
       .selectFrom('checkpoint_restore_point')
@@ -44,7 +64,11 @@ export async function forkSession(db: Kysely<CheckpointTables>, parentSessionId:
     for (const point of points) {
       await transaction
         .insertInto('checkpoint_restore_point')
-        .values({ ...point, session_id: childSessionId, forked_from_session_id: point.forked_from_session_id ?? parentSessionId })
+        .values({
+          ...point,
+          session_id: childSessionId,
+          forked_from_session_id: point.forked_from_session_id ?? parentSessionId,
+        })
         .execute();
       const changes = await transaction
         .selectFrom('checkpoint_file_change')

@@ -26,7 +26,8 @@ function myers(before: Int32Array, after: Int32Array, maxEdits: number): Operati
   let found = -1;
   for (let d = 0; d <= Math.min(max, maxEdits) && found < 0; d += 1) {
     for (let k = -d; k <= d; k += 2) {
-      let x = k === -d || (k !== d && v[offset + k - 1]! < v[offset + k + 1]!) ? v[offset + k + 1]! : v[offset + k - 1]! + 1;
+      let x =
+        k === -d || (k !== d && v[offset + k - 1]! < v[offset + k + 1]!) ? v[offset + k + 1]! : v[offset + k - 1]! + 1;
       let y = x - k;
       while (x < n && y < m && before[x] === after[y]) {
         x += 1;

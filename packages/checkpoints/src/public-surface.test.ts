@@ -34,8 +34,16 @@ describe('@clawsmith/checkpoints public surface', () => {
       'checkpoint_blob_missing',
       'checkpoint_workspace_unavailable',
     ]);
-    expect(api.DEFAULT_RETENTION).toEqual({ maxAgeMs: 2_592_000_000, maxBytesPerSession: 104_857_600, maxBytesTotal: 1_073_741_824, keepNewestPerSession: 5 });
-    expect(api.CHECKPOINT_MIGRATION_TABLES).toEqual({ migrationTableName: 'clawsmith_checkpoints_migration', migrationLockTableName: 'clawsmith_checkpoints_migration_lock' });
+    expect(api.DEFAULT_RETENTION).toEqual({
+      maxAgeMs: 2_592_000_000,
+      maxBytesPerSession: 104_857_600,
+      maxBytesTotal: 1_073_741_824,
+      keepNewestPerSession: 5,
+    });
+    expect(api.CHECKPOINT_MIGRATION_TABLES).toEqual({
+      migrationTableName: 'clawsmith_checkpoints_migration',
+      migrationLockTableName: 'clawsmith_checkpoints_migration_lock',
+    });
   });
 
   it('documents every error code in the README', () => {

@@ -1,5 +1,15 @@
 import { randomUUID } from 'node:crypto';
-import { closeSync, constants, fchmodSync, lstatSync, mkdirSync, openSync, renameSync, unlinkSync, writeSync } from 'node:fs';
+import {
+  closeSync,
+  constants,
+  fchmodSync,
+  lstatSync,
+  mkdirSync,
+  openSync,
+  renameSync,
+  unlinkSync,
+  writeSync,
+} from 'node:fs';
 import { hostname } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 import { sql, type Kysely } from 'kysely';
@@ -48,9 +58,14 @@ export interface UndoOptions {
 /** Journals this process is applying right now, so it never "resumes" its own live batch. */
 const activeJournals = new Set<string>();
 
-const encodeState = (state: FoundState) => ({ state: state.state, sha256: state.state === 'file' ? state.sha256 : null });
+const encodeState = (state: FoundState) => ({
+  state: state.state,
+  sha256: state.state === 'file' ? state.sha256 : null,
+});
 const decodeExpected = (entry: RestoreEntryRow): FoundState =>
-  entry.expected_state === 'file' ? { state: 'file', sha256: entry.expected_sha256 ?? '' } : ({ state: entry.expected_state } as FoundState);
+  entry.expected_state === 'file'
+    ? { state: 'file', sha256: entry.expected_sha256 ?? '' }
+    : ({ state: entry.expected_state } as FoundState);
 
 /** Whether the process that owns a journal may still be applying it. */
 export function journalOwnerAlive(journal: RestoreJournalRow, now: number): boolean {
@@ -113,11 +128,17 @@ export async function startJournal(db: Kysely<CheckpointTables>, now: number, pl
       where session_id = ${point.session_id} and turn_id in (${turnIds}) and undone_at is null and completed_at is not null
         and not exists (select 1 from checkpoint_restore_point other where other.session_id = ${point.session_id}
           and other.sequence >= ${point.sequence} and other.undone_at is null and other.turn_id not in (${turnIds}))
-        and not exists (select 1 from checkpoint_restore_journal where session_id = ${point.session_id} and state = 'applying')`.execute(transaction);
+        and not exists (select 1 from checkpoint_restore_journal where session_id = ${point.session_id} and state = 'applying')`.execute(
+      transaction,
+    );
     if (Number(marked.numAffectedRows ?? 0) !== plan.turnIds.length) {
-      throw new CheckpointError('checkpoint_undo_in_progress', `Session ${point.session_id} changed while this undo was being checked (another undo or a new turn); retry.`, {
-        retryable: true,
-      });
+      throw new CheckpointError(
+        'checkpoint_undo_in_progress',
+        `Session ${point.session_id} changed while this undo was being checked (another undo or a new turn); retry.`,
+        {
+          retryable: true,
+        },
+      );
     }
     await sql`insert into checkpoint_restore_journal (journal_id, session_id, turn_id, state, undone_turn_ids, owner_host, owner_pid, created_at, finished_at)
       values (${journal.journal_id}, ${journal.session_id}, ${journal.turn_id}, ${journal.state}, ${journal.undone_turn_ids}, ${journal.owner_host},
@@ -186,7 +207,11 @@ function ensureFolders(root: string, path: string): boolean {
 
 function writeAtomically(absolutePath: string, temporary: string, content: Uint8Array, mode: number): void {
   removeIfPresent(temporary);
-  const descriptor = openSync(temporary, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW, 0o600);
+  const descriptor = openSync(
+    temporary,
+    constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW,
+    0o600,
+  );
   try {
     let written = 0;
     while (written < content.byteLength) written += writeSync(descriptor, content, written);
@@ -208,7 +233,8 @@ function applyEntry(bodies: ReadonlyMap<string, Buffer>, journalId: string, entr
   const root = entry.workspace_root;
   const absolutePath = join(root, ...entry.path.split('/'));
   const expected = decodeExpected(entry);
-  const target: FoundState = entry.target_state === 'file' ? { state: 'file', sha256: entry.target_sha256 ?? '' } : { state: 'absent' };
+  const target: FoundState =
+    entry.target_state === 'file' ? { state: 'file', sha256: entry.target_sha256 ?? '' } : { state: 'absent' };
   const { found } = inspectPath(root, entry.path);
   // A process killed between writing the temporary file and renaming it leaves that file behind.
   if (found.state !== 'symlink') removeIfPresent(temporaryName(absolutePath, journalId));
@@ -220,9 +246,13 @@ function applyEntry(bodies: ReadonlyMap<string, Buffer>, journalId: string, entr
   }
   const content = bodies.get(target.sha256);
   if (content === undefined) {
-    throw new CheckpointError('checkpoint_blob_missing', `The stored content of ${entry.path} (${target.sha256}) is missing; this undo cannot restore it.`);
+    throw new CheckpointError(
+      'checkpoint_blob_missing',
+      `The stored content of ${entry.path} (${target.sha256}) is missing; this undo cannot restore it.`,
+    );
   }
-  if (!ensureFolders(root, entry.path)) return { path: entry.path, expected, found: { state: 'other' }, reason: 'changed_on_disk' };
+  if (!ensureFolders(root, entry.path))
+    return { path: entry.path, expected, found: { state: 'other' }, reason: 'changed_on_disk' };
   writeAtomically(absolutePath, temporaryName(absolutePath, journalId), content, Number(entry.target_mode ?? 0o644));
   return 'restored';
 }
@@ -241,7 +271,14 @@ export async function applyJournal(
   written?: readonly RestoreEntryRow[],
 ): Promise<UndoResult> {
   try {
-    const entries = written ?? (await db.selectFrom('checkpoint_restore_entry').selectAll().where('journal_id', '=', journal.journal_id).orderBy('ordinal', 'asc').execute());
+    const entries =
+      written ??
+      (await db
+        .selectFrom('checkpoint_restore_entry')
+        .selectAll()
+        .where('journal_id', '=', journal.journal_id)
+        .orderBy('ordinal', 'asc')
+        .execute());
     let bodies = new Map<string, Buffer>();
     const restored: string[] = [];
     const deleted: string[] = [];
@@ -251,7 +288,12 @@ export async function applyJournal(
       if (index % BLOBS_PER_FETCH === 0) {
         // The bodies of the next few files in one select (bounded memory: files are at most 1 MB).
         const upcoming = entries.slice(index, index + BLOBS_PER_FETCH);
-        bodies = await getBlobs(db, upcoming.flatMap((next) => (next.target_state === 'file' && next.target_sha256 !== null ? [next.target_sha256] : [])));
+        bodies = await getBlobs(
+          db,
+          upcoming.flatMap((next) =>
+            next.target_state === 'file' && next.target_sha256 !== null ? [next.target_sha256] : [],
+          ),
+        );
       }
       const outcome = applyEntry(bodies, journal.journal_id, entry);
       if (outcome === 'restored') restored.push(entry.path);
@@ -260,7 +302,9 @@ export async function applyJournal(
       else lateConflicts.push(outcome);
       await options.onProgress?.({ path: entry.path, index, total: entries.length });
     }
-    await sql`update checkpoint_restore_journal set state = 'done', finished_at = ${now()} where journal_id = ${journal.journal_id}`.execute(db);
+    await sql`update checkpoint_restore_journal set state = 'done', finished_at = ${now()} where journal_id = ${journal.journal_id}`.execute(
+      db,
+    );
     return {
       sessionId: journal.session_id,
       turnId: journal.turn_id,

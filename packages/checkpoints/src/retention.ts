@@ -53,7 +53,9 @@ function choose(points: readonly Candidate[], policy: RetentionPolicy, now: numb
     }
   }
   let total = points.filter((point) => !chosen.has(point)).reduce((sum, point) => sum + point.bytes, 0);
-  const oldestFirst = points.filter((point) => !point.protectedPoint && !chosen.has(point)).sort((left, right) => left.createdAt - right.createdAt);
+  const oldestFirst = points
+    .filter((point) => !point.protectedPoint && !chosen.has(point))
+    .sort((left, right) => left.createdAt - right.createdAt);
   for (const point of oldestFirst) {
     if (total <= policy.maxBytesTotal) break;
     chosen.add(point);
@@ -67,7 +69,11 @@ function choose(points: readonly Candidate[], policy: RetentionPolicy, now: numb
  * session, an unfinished turn, or a session with an undo still being applied) with their
  * changes and finished journals, then every blob nothing refers to any more.
  */
-export async function pruneCheckpoints(db: Kysely<CheckpointTables>, policy: RetentionPolicy, now: number): Promise<PruneResult> {
+export async function pruneCheckpoints(
+  db: Kysely<CheckpointTables>,
+  policy: RetentionPolicy,
+  now: number,
+): Promise<PruneResult> {
   const rows = await db
     .selectFrom('checkpoint_restore_point')
     .select(['session_id', 'turn_id', 'created_at', 'completed_at', 'bytes'])
@@ -75,7 +81,9 @@ export async function pruneCheckpoints(db: Kysely<CheckpointTables>, policy: Ret
     .orderBy('sequence', 'desc')
     .execute();
   const busySessions = new Set(
-    (await db.selectFrom('checkpoint_restore_journal').select('session_id').where('state', '=', 'applying').execute()).map((row) => row.session_id),
+    (
+      await db.selectFrom('checkpoint_restore_journal').select('session_id').where('state', '=', 'applying').execute()
+    ).map((row) => row.session_id),
   );
   const rank = new Map<string, number>();
   const points = rows.map((row): Candidate => {
@@ -86,7 +94,8 @@ export async function pruneCheckpoints(db: Kysely<CheckpointTables>, policy: Ret
       turnId: row.turn_id,
       createdAt: Number(row.created_at),
       bytes: Number(row.bytes),
-      protectedPoint: index < policy.keepNewestPerSession || row.completed_at === null || busySessions.has(row.session_id),
+      protectedPoint:
+        index < policy.keepNewestPerSession || row.completed_at === null || busySessions.has(row.session_id),
     };
   });
   const chosen = choose(points, policy, now);
@@ -101,7 +110,11 @@ export async function pruneCheckpoints(db: Kysely<CheckpointTables>, policy: Ret
         .where('completed_at', 'is not', null)
         .executeTakeFirst();
       if (Number(deleted.numDeletedRows) === 0) continue;
-      await transaction.deleteFrom('checkpoint_file_change').where('session_id', '=', point.sessionId).where('turn_id', '=', point.turnId).execute();
+      await transaction
+        .deleteFrom('checkpoint_file_change')
+        .where('session_id', '=', point.sessionId)
+        .where('turn_id', '=', point.turnId)
+        .execute();
       deletedRestorePoints.push({ sessionId: point.sessionId, turnId: point.turnId });
     }
     const finishedJournals = transaction
@@ -129,7 +142,10 @@ export async function pruneCheckpoints(db: Kysely<CheckpointTables>, policy: Ret
       and not exists (select 1 from checkpoint_restore_entry e where e.target_sha256 = checkpoint_blob.sha256)`;
     const garbage = await transaction
       .selectFrom('checkpoint_blob')
-      .select((expression) => [expression.fn.countAll<number>().as('count'), expression.fn.sum<number>('bytes').as('bytes')])
+      .select((expression) => [
+        expression.fn.countAll<number>().as('count'),
+        expression.fn.sum<number>('bytes').as('bytes'),
+      ])
       .where(unreferenced)
       .executeTakeFirstOrThrow();
     await transaction.deleteFrom('checkpoint_blob').where(unreferenced).execute();

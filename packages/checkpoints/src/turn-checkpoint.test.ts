@@ -16,7 +16,14 @@ async function setup(tree: Record<string, string>) {
 describe('beginTurn and the recorder', () => {
   it('keeps the first pre-image and the latest post-image, and completes with paths and numbers only', async () => {
     const { root, store } = await setup({ 'a.txt': 'one\ntwo\nthree\n', 'gone.txt': 'x\ny\n', 'bin.dat': '' });
-    const turn = await store.beginTurn({ sessionId: 's', turnId: 't1', workspaceRoot: root, messageCount: 12, eventSequence: 40, todoSnapshot: [{ text: 'write tests', done: false }] });
+    const turn = await store.beginTurn({
+      sessionId: 's',
+      turnId: 't1',
+      workspaceRoot: root,
+      messageCount: 12,
+      eventSequence: 40,
+      todoSnapshot: [{ text: 'write tests', done: false }],
+    });
     expect(turn.restorePointId).toBe('s/t1');
     await toolWrite(turn.recorder, root, 'a.txt', 'one\nTWO\nthree\n');
     await toolWrite(turn.recorder, root, 'a.txt', 'one\nTWO\nthree\nfour\n');
@@ -28,15 +35,53 @@ describe('beginTurn and the recorder', () => {
       sessionId: 's',
       turnId: 't1',
       files: [
-        { path: 'a.txt', change: 'modified', bytesBefore: 14, bytesAfter: 19, linesAdded: 2, linesRemoved: 1, binary: false },
-        { path: 'new.txt', change: 'created', bytesBefore: null, bytesAfter: 6, linesAdded: 1, linesRemoved: 0, binary: false },
-        { path: 'gone.txt', change: 'deleted', bytesBefore: 4, bytesAfter: null, linesAdded: 0, linesRemoved: 2, binary: false },
-        { path: 'bin.dat', change: 'modified', bytesBefore: 0, bytesAfter: 4, linesAdded: null, linesRemoved: null, binary: true },
+        {
+          path: 'a.txt',
+          change: 'modified',
+          bytesBefore: 14,
+          bytesAfter: 19,
+          linesAdded: 2,
+          linesRemoved: 1,
+          binary: false,
+        },
+        {
+          path: 'new.txt',
+          change: 'created',
+          bytesBefore: null,
+          bytesAfter: 6,
+          linesAdded: 1,
+          linesRemoved: 0,
+          binary: false,
+        },
+        {
+          path: 'gone.txt',
+          change: 'deleted',
+          bytesBefore: 4,
+          bytesAfter: null,
+          linesAdded: 0,
+          linesRemoved: 2,
+          binary: false,
+        },
+        {
+          path: 'bin.dat',
+          change: 'modified',
+          bytesBefore: 0,
+          bytesAfter: 4,
+          linesAdded: null,
+          linesRemoved: null,
+          binary: true,
+        },
       ],
       totals: { files: 4, linesAdded: 3, linesRemoved: 3, bytesBefore: 18, bytesAfter: 29 },
     });
     const point = await store.getRestorePoint('s', 't1');
-    expect(point).toMatchObject({ messageCount: 12, eventSequence: 40, todoSnapshot: [{ text: 'write tests', done: false }], undone: false, sequence: 1 });
+    expect(point).toMatchObject({
+      messageCount: 12,
+      eventSequence: 40,
+      todoSnapshot: [{ text: 'write tests', done: false }],
+      undone: false,
+      sequence: 1,
+    });
     expect(point.manifest).toEqual(manifest);
     expect(await turn.complete()).toEqual(manifest);
   });
@@ -45,15 +90,32 @@ describe('beginTurn and the recorder', () => {
     const { root, store } = await setup({ 'a.txt': 'a\n' });
     const turn = await beginTurn(store, root, 't1');
     for (const path of ['../escape.txt', '/etc/passwd', 'a/../../b', '', 'a//b', './a', 'a\\b', 'C:/x', 'nul\0byte']) {
-      await expect(Promise.resolve(turn.recorder.beforeChange(path, { state: 'absent' })), path).rejects.toMatchObject({ code: 'checkpoint_invalid_path' });
+      await expect(Promise.resolve(turn.recorder.beforeChange(path, { state: 'absent' })), path).rejects.toMatchObject({
+        code: 'checkpoint_invalid_path',
+      });
     }
-    await expect(Promise.resolve(turn.recorder.afterChange('a.txt', { state: 'absent' }))).rejects.toMatchObject({ code: 'checkpoint_missing_preimage' });
+    await expect(Promise.resolve(turn.recorder.afterChange('a.txt', { state: 'absent' }))).rejects.toMatchObject({
+      code: 'checkpoint_missing_preimage',
+    });
     await turn.recorder.beforeChange('a.txt', { state: 'file', content: Buffer.from('a\n'), mode: 0o644 });
-    await expect(Promise.resolve(turn.recorder.afterChange('a.txt', { state: 'file', sha256: 'not-a-hash' }))).rejects.toMatchObject({ code: 'checkpoint_invalid_path' });
+    await expect(
+      Promise.resolve(turn.recorder.afterChange('a.txt', { state: 'file', sha256: 'not-a-hash' })),
+    ).rejects.toMatchObject({ code: 'checkpoint_invalid_path' });
     await turn.complete();
-    await expect(Promise.resolve(turn.recorder.beforeChange('b.txt', { state: 'absent' }))).rejects.toMatchObject({ code: 'checkpoint_turn_completed' });
+    await expect(Promise.resolve(turn.recorder.beforeChange('b.txt', { state: 'absent' }))).rejects.toMatchObject({
+      code: 'checkpoint_turn_completed',
+    });
     await expect(beginTurn(store, root, 't1')).rejects.toMatchObject({ code: 'checkpoint_turn_exists' });
-    await expect(store.beginTurn({ sessionId: 's', turnId: 't9', workspaceRoot: root, messageCount: -1, eventSequence: 0, todoSnapshot: null })).rejects.toThrow(/messageCount/);
+    await expect(
+      store.beginTurn({
+        sessionId: 's',
+        turnId: 't9',
+        workspaceRoot: root,
+        messageCount: -1,
+        eventSequence: 0,
+        todoSnapshot: null,
+      }),
+    ).rejects.toThrow(/messageCount/);
   });
 
   it('settles a path whose tool never reported a result from the disk, dropping it when nothing changed', async () => {
@@ -72,12 +134,27 @@ describe('migrateCheckpoints', () => {
     const { db } = await setup({});
     const other = new Migrator({
       db,
-      provider: { getMigrations: async () => ({ '0001': { up: async (database) => void (await database.schema.createTable('other_table').addColumn('id', 'integer').execute()) } }) },
+      provider: {
+        getMigrations: async () => ({
+          '0001': {
+            up: async (database) =>
+              void (await database.schema.createTable('other_table').addColumn('id', 'integer').execute()),
+          },
+        }),
+      },
     });
     expect((await other.migrateToLatest()).error).toBeUndefined();
-    const tables = (await sql<{ name: string }>`select name from sqlite_master where type = 'table' order by name`.execute(db)).rows.map((row) => row.name);
+    const tables = (
+      await sql<{ name: string }>`select name from sqlite_master where type = 'table' order by name`.execute(db)
+    ).rows.map((row) => row.name);
     expect(tables).toEqual(
-      expect.arrayContaining([CHECKPOINT_MIGRATION_TABLES.migrationTableName, 'kysely_migration', 'other_table', 'checkpoint_blob', 'checkpoint_restore_point']),
+      expect.arrayContaining([
+        CHECKPOINT_MIGRATION_TABLES.migrationTableName,
+        'kysely_migration',
+        'other_table',
+        'checkpoint_blob',
+        'checkpoint_restore_point',
+      ]),
     );
     const applied = await db.selectFrom(CHECKPOINT_MIGRATION_TABLES.migrationTableName).select('name').execute();
     expect(applied.map((row) => row.name)).toEqual(Object.keys(checkpointMigrations));

@@ -22,7 +22,9 @@ function changeValues(row: FileChangeRow) {
 
 /** Inserts the first pre-image row of a path; a row the turn has already is kept. */
 async function insertChange(db: Kysely<CheckpointTables>, row: FileChangeRow): Promise<void> {
-  await sql`insert into checkpoint_file_change ${CHANGE_COLUMNS} values ${changeValues(row)} on conflict (session_id, turn_id, path) do nothing`.execute(db);
+  await sql`insert into checkpoint_file_change ${CHANGE_COLUMNS} values ${changeValues(row)} on conflict (session_id, turn_id, path) do nothing`.execute(
+    db,
+  );
 }
 
 /** Rows per settling statement: 15 parameters each. */
@@ -99,7 +101,10 @@ export class RecordingTurn implements TurnCheckpoint {
   private assertOpen(path: string): void {
     assertWorkspacePath(path);
     if (this.completed !== undefined) {
-      throw new CheckpointError('checkpoint_turn_completed', `Turn ${this.turnId} is complete; record ${path} in the checkpoint of the turn that changes it.`);
+      throw new CheckpointError(
+        'checkpoint_turn_completed',
+        `Turn ${this.turnId} is complete; record ${path} in the checkpoint of the turn that changes it.`,
+      );
     }
   }
 
@@ -128,7 +133,13 @@ export class RecordingTurn implements TurnCheckpoint {
     if (preimage.state === 'file') {
       const content = Buffer.from(preimage.content.buffer, preimage.content.byteOffset, preimage.content.byteLength);
       const sha256 = sha256Hex(content);
-      const row: FileChangeRow = { ...base, before_state: 'file', before_sha256: sha256, before_mode: preimage.mode & 0o7777, before_bytes: content.byteLength };
+      const row: FileChangeRow = {
+        ...base,
+        before_state: 'file',
+        before_sha256: sha256,
+        before_mode: preimage.mode & 0o7777,
+        before_bytes: content.byteLength,
+      };
       // One transaction: a concurrent prune never sees the blob without the row referring to it.
       await writeTransaction(this.db, async (transaction) => {
         await putBlob(transaction, sha256, content, this.now());
@@ -137,7 +148,13 @@ export class RecordingTurn implements TurnCheckpoint {
       this.remember(sha256, Buffer.from(content));
       this.rows.set(path, row);
     } else {
-      const row: FileChangeRow = { ...base, before_state: 'absent', before_sha256: null, before_mode: null, before_bytes: null };
+      const row: FileChangeRow = {
+        ...base,
+        before_state: 'absent',
+        before_sha256: null,
+        before_mode: null,
+        before_bytes: null,
+      };
       await insertChange(this.db, row);
       this.rows.set(path, row);
     }
@@ -161,15 +178,32 @@ export class RecordingTurn implements TurnCheckpoint {
       return;
     }
     if (!SHA256_PATTERN.test(postimage.sha256)) {
-      throw new CheckpointError('checkpoint_invalid_path', `The post-write hash of ${path} must be 64 lowercase hex digits (SHA-256).`);
+      throw new CheckpointError(
+        'checkpoint_invalid_path',
+        `The post-write hash of ${path} must be 64 lowercase hex digits (SHA-256).`,
+      );
     }
     // Only the hash now; complete() stores the body in one batch if the file still holds it.
     await store('file', postimage.sha256);
-    this.rows.set(path, { ...row, after_state: 'file', after_sha256: postimage.sha256, after_bytes: null, after_stored: 0 });
+    this.rows.set(path, {
+      ...row,
+      after_state: 'file',
+      after_sha256: postimage.sha256,
+      after_bytes: null,
+      after_stored: 0,
+    });
   }
 
   complete(): Promise<TurnManifest> {
-    this.completed ??= completeTurn(this.db, this.now, this.sessionId, this.turnId, this.workspaceRoot, (sha256) => this.bodies.get(sha256), [...this.rows.values()]);
+    this.completed ??= completeTurn(
+      this.db,
+      this.now,
+      this.sessionId,
+      this.turnId,
+      this.workspaceRoot,
+      (sha256) => this.bodies.get(sha256),
+      [...this.rows.values()],
+    );
     return this.completed;
   }
 }
@@ -187,8 +221,16 @@ export async function completeTurn(
   cached: (sha256: string) => Buffer | undefined = () => undefined,
   knownRows?: readonly FileChangeRow[],
 ): Promise<TurnManifest> {
-  const rows = knownRows ?? (await db.selectFrom('checkpoint_file_change').selectAll().where('session_id', '=', sessionId).where('turn_id', '=', turnId).execute());
-  const body = async (sha256: string | null) => (sha256 === null ? undefined : (cached(sha256) ?? (await getBlob(db, sha256))));
+  const rows =
+    knownRows ??
+    (await db
+      .selectFrom('checkpoint_file_change')
+      .selectAll()
+      .where('session_id', '=', sessionId)
+      .where('turn_id', '=', turnId)
+      .execute());
+  const body = async (sha256: string | null) =>
+    sha256 === null ? undefined : (cached(sha256) ?? (await getBlob(db, sha256)));
   const settled: FileChangeRow[] = [];
   const dropped: string[] = [];
   const newBlobs = new Map<string, Buffer>();
@@ -197,13 +239,22 @@ export async function completeTurn(
     if (row.after_state === null) {
       // The tool announced a change and never reported its result: trust only what is on disk.
       const { found, file } = inspectPath(workspaceRoot, row.path);
-      if (found.state === row.before_state && (found.state === 'absent' || (found.state === 'file' && found.sha256 === row.before_sha256))) {
+      if (
+        found.state === row.before_state &&
+        (found.state === 'absent' || (found.state === 'file' && found.sha256 === row.before_sha256))
+      ) {
         dropped.push(row.path);
         continue;
       }
       if (found.state === 'file' && file !== undefined) {
         newBlobs.set(found.sha256, file.content);
-        row = { ...row, after_state: 'file', after_sha256: found.sha256, after_bytes: file.content.byteLength, after_stored: 1 };
+        row = {
+          ...row,
+          after_state: 'file',
+          after_sha256: found.sha256,
+          after_bytes: file.content.byteLength,
+          after_stored: 1,
+        };
       } else {
         row = { ...row, after_state: found.state === 'absent' ? 'absent' : 'unknown' };
       }
@@ -219,18 +270,33 @@ export async function completeTurn(
     }
     const before = row.before_state === 'file' ? await body(row.before_sha256) : Buffer.alloc(0);
     const after =
-      row.after_state === 'absent' ? Buffer.alloc(0) : Number(row.after_stored) === 1 ? ((row.after_sha256 === null ? undefined : newBlobs.get(row.after_sha256)) ?? (await body(row.after_sha256))) : undefined;
+      row.after_state === 'absent'
+        ? Buffer.alloc(0)
+        : Number(row.after_stored) === 1
+          ? ((row.after_sha256 === null ? undefined : newBlobs.get(row.after_sha256)) ?? (await body(row.after_sha256)))
+          : undefined;
     const beforeText = before === undefined ? undefined : decodeText(before);
     const afterText = after === undefined ? undefined : decodeText(after);
-    const binary = (before !== undefined && beforeText === undefined) || (after !== undefined && afterText === undefined);
+    const binary =
+      (before !== undefined && beforeText === undefined) || (after !== undefined && afterText === undefined);
     const stats = beforeText !== undefined && afterText !== undefined ? lineStats(beforeText, afterText) : undefined;
-    settled.push({ ...row, binary: binary ? 1 : 0, lines_added: stats?.linesAdded ?? null, lines_removed: stats?.linesRemoved ?? null });
+    settled.push({
+      ...row,
+      binary: binary ? 1 : 0,
+      lines_added: stats?.linesAdded ?? null,
+      lines_removed: stats?.linesRemoved ?? null,
+    });
   }
   const bytes = settled.reduce((total, row) => total + Number(row.before_bytes ?? 0) + Number(row.after_bytes ?? 0), 0);
   await writeTransaction(db, async (transaction) => {
     await putBlobs(transaction, [...newBlobs], now());
     if (dropped.length > 0) {
-      await transaction.deleteFrom('checkpoint_file_change').where('session_id', '=', sessionId).where('turn_id', '=', turnId).where('path', 'in', dropped).execute();
+      await transaction
+        .deleteFrom('checkpoint_file_change')
+        .where('session_id', '=', sessionId)
+        .where('turn_id', '=', turnId)
+        .where('path', 'in', dropped)
+        .execute();
     }
     await settleChanges(transaction, settled);
     await sql`update checkpoint_restore_point set bytes = ${bytes}, completed_at = coalesce(completed_at, ${now()})

@@ -48,18 +48,17 @@ const numberOrNull = (value: number | string | null): number | null => (value ==
 export function buildManifest(sessionId: string, turnId: string, rows: readonly FileChangeRow[]): TurnManifest {
   const files = [...rows]
     .sort((left, right) => Number(left.ordinal) - Number(right.ordinal))
-    .map(
-      (row): ManifestFile => ({
-        path: row.path,
-        change: changeKind(row),
-        bytesBefore: numberOrNull(row.before_bytes),
-        bytesAfter: numberOrNull(row.after_bytes),
-        linesAdded: numberOrNull(row.lines_added),
-        linesRemoved: numberOrNull(row.lines_removed),
-        binary: Number(row.binary) === 1,
-      }),
-    );
-  const sum = (pick: (file: ManifestFile) => number | null) => files.reduce((total, file) => total + (pick(file) ?? 0), 0);
+    .map((row): ManifestFile => ({
+      path: row.path,
+      change: changeKind(row),
+      bytesBefore: numberOrNull(row.before_bytes),
+      bytesAfter: numberOrNull(row.after_bytes),
+      linesAdded: numberOrNull(row.lines_added),
+      linesRemoved: numberOrNull(row.lines_removed),
+      binary: Number(row.binary) === 1,
+    }));
+  const sum = (pick: (file: ManifestFile) => number | null) =>
+    files.reduce((total, file) => total + (pick(file) ?? 0), 0);
   return {
     sessionId,
     turnId,

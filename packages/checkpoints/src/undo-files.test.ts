@@ -24,7 +24,11 @@ async function expectError(promise: Promise<unknown>, code: string): Promise<unk
 
 describe('undoFiles', () => {
   it('reverts the turn and every later turn newest first: edits, creations, deletions with their mode, renames', async () => {
-    const { root, store } = await setup({ 'a.txt': 'a0\n', 'run.sh': { content: '#!/bin/sh\n', mode: 0o755 }, 'old.txt': 'old\n' });
+    const { root, store } = await setup({
+      'a.txt': 'a0\n',
+      'run.sh': { content: '#!/bin/sh\n', mode: 0o755 },
+      'old.txt': 'old\n',
+    });
     const first = await beginTurn(store, root, 't1');
     await toolWrite(first.recorder, root, 'a.txt', 'a1\n');
     await first.complete();
@@ -66,7 +70,10 @@ describe('undoFiles', () => {
     await turn.complete();
     writeFileSync(join(root, 'a.txt'), 'person\n');
     const snapshot = snapshotTree(root);
-    const error = (await expectError(store.undoFiles('session-1', 't1'), 'checkpoint_conflict')) as CheckpointConflictError;
+    const error = (await expectError(
+      store.undoFiles('session-1', 't1'),
+      'checkpoint_conflict',
+    )) as CheckpointConflictError;
     expect(CheckpointConflictError.isInstance(error)).toBe(true);
     expect(error.conflicts).toEqual([
       {
@@ -90,8 +97,14 @@ describe('undoFiles', () => {
     rmSync(join(root, 'config.txt'));
     symlinkSync('/etc/passwd', join(root, 'config.txt'));
     const snapshot = snapshotTree(root);
-    const error = (await expectError(store.undoFiles('session-1', 't1'), 'checkpoint_conflict')) as CheckpointConflictError;
-    expect(error.conflicts[0]).toMatchObject({ path: 'config.txt', found: { state: 'symlink', target: '/etc/passwd' } });
+    const error = (await expectError(
+      store.undoFiles('session-1', 't1'),
+      'checkpoint_conflict',
+    )) as CheckpointConflictError;
+    expect(error.conflicts[0]).toMatchObject({
+      path: 'config.txt',
+      found: { state: 'symlink', target: '/etc/passwd' },
+    });
     expect(snapshotTree(root)).toEqual(snapshot);
     expect(readFileSync('/etc/passwd')).toEqual(passwd);
   });
@@ -108,7 +121,10 @@ describe('undoFiles', () => {
     rmSync(join(root, 'y.txt'));
     mkdirSync(join(root, 'y.txt'));
     const snapshot = snapshotTree(root);
-    const error = (await expectError(store.undoFiles('session-1', 't1'), 'checkpoint_conflict')) as CheckpointConflictError;
+    const error = (await expectError(
+      store.undoFiles('session-1', 't1'),
+      'checkpoint_conflict',
+    )) as CheckpointConflictError;
     expect(error.conflicts.map((conflict) => [conflict.path, conflict.found.state])).toEqual([
       ['sub/x.txt', 'symlink'],
       ['y.txt', 'directory'],
@@ -124,8 +140,18 @@ describe('undoFiles', () => {
     await turn.complete();
     writeFileSync(join(root, 'src.txt'), 'a person wrote a new file here\n');
     const snapshot = snapshotTree(root);
-    const error = (await expectError(store.undoFiles('session-1', 't1'), 'checkpoint_conflict')) as CheckpointConflictError;
-    expect(error.conflicts).toEqual([{ path: 'src.txt', reason: 'changed_on_disk', expected: { state: 'absent' }, found: { state: 'file', sha256: expect.any(String) } }]);
+    const error = (await expectError(
+      store.undoFiles('session-1', 't1'),
+      'checkpoint_conflict',
+    )) as CheckpointConflictError;
+    expect(error.conflicts).toEqual([
+      {
+        path: 'src.txt',
+        reason: 'changed_on_disk',
+        expected: { state: 'absent' },
+        found: { state: 'file', sha256: expect.any(String) },
+      },
+    ]);
     expect(snapshotTree(root)).toEqual(snapshot);
   });
 
@@ -138,7 +164,10 @@ describe('undoFiles', () => {
     const second = await beginTurn(store, root, 't2');
     await toolWrite(second.recorder, root, 'a.txt', 'a2\n');
     await second.complete();
-    const error = (await expectError(store.undoFiles('session-1', 't1'), 'checkpoint_conflict')) as CheckpointConflictError;
+    const error = (await expectError(
+      store.undoFiles('session-1', 't1'),
+      'checkpoint_conflict',
+    )) as CheckpointConflictError;
     expect(error.conflicts.map((conflict) => conflict.reason)).toEqual(['changed_between_turns']);
     expect(readFileSync(join(root, 'a.txt'), 'utf8')).toBe('a2\n');
     await store.undoFiles('session-1', 't2');

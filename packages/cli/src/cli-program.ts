@@ -26,24 +26,35 @@ export const EXIT_CODES = Object.freeze({
 
 function packageVersion(): string {
   try {
-    return (JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }).version;
+    return (JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string })
+      .version;
   } catch {
     return '0.0.0';
   }
 }
 
 function homeOption(command: Command): Command {
-  return command.addOption(new Option('--home <dir>', 'clawsmith home folder: database, checkpoints, artifacts (default ~/.clawsmith)').env('CLAWSMITH_HOME'));
+  return command.addOption(
+    new Option('--home <dir>', 'clawsmith home folder: database, checkpoints, artifacts (default ~/.clawsmith)').env(
+      'CLAWSMITH_HOME',
+    ),
+  );
 }
 
 function modelOptions(command: Command): Command {
   return command
     .option('-w, --workspace <dir>', 'the folder the agent works in', '.')
     .option('--script <file>', 'replay scripted model responses from a JSON file (no API key needed)')
-    .addOption(new Option('--provider <name>', 'a real model provider').choices(CLI_PROVIDERS).env('CLAWSMITH_PROVIDER'))
+    .addOption(
+      new Option('--provider <name>', 'a real model provider').choices(CLI_PROVIDERS).env('CLAWSMITH_PROVIDER'),
+    )
     .addOption(new Option('--model <name>', 'the model name, e.g. gpt-4.1 or claude-sonnet-4-5').env('CLAWSMITH_MODEL'))
     .option('--session <id>', 'continue this session instead of starting a new one')
-    .addOption(new Option('--permission-mode <mode>', 'what runs without asking').choices(CLI_PERMISSION_MODES).default('default'));
+    .addOption(
+      new Option('--permission-mode <mode>', 'what runs without asking')
+        .choices(CLI_PERMISSION_MODES)
+        .default('default'),
+    );
 }
 
 type Action = (options: Record<string, unknown>, command: Command, ...operands: string[]) => Promise<number>;
@@ -53,7 +64,9 @@ function lazy(load: () => Promise<Action>) {
   return async (...parameters: unknown[]) => {
     const command = parameters.at(-1) as Command;
     const options = command.opts();
-    const operands = parameters.slice(0, -2).flatMap((value) => (Array.isArray(value) ? value : value === undefined ? [] : [value])) as string[];
+    const operands = parameters
+      .slice(0, -2)
+      .flatMap((value) => (Array.isArray(value) ? value : value === undefined ? [] : [value])) as string[];
     const action = await load();
     process.exitCode = await action(options, command, ...operands);
   };
@@ -65,7 +78,9 @@ function lazy(load: () => Promise<Action>) {
  */
 export function createProgram(): Command {
   const program = new Command('clawsmith')
-    .description('clawsmith: an agent that works in a folder, with every change undoable.\nNo API key? Try `clawsmith demo`.')
+    .description(
+      'clawsmith: an agent that works in a folder, with every change undoable.\nNo API key? Try `clawsmith demo`.',
+    )
     .version(packageVersion(), '-V, --version', 'print the version')
     .helpOption('-h, --help', 'show help')
     .showHelpAfterError('(add --help for usage)')
@@ -73,7 +88,10 @@ export function createProgram(): Command {
 
   modelOptions(homeOption(program.command('chat', { isDefault: true })))
     .description('interactive session (the default): streamed text, tool calls, approvals, /undo')
-    .addHelpText('after', '\nIn the session: /help lists the slash commands; Ctrl-C cancels a turn, a second Ctrl-C exits.')
+    .addHelpText(
+      'after',
+      '\nIn the session: /help lists the slash commands; Ctrl-C cancels a turn, a second Ctrl-C exits.',
+    )
     .action(lazy(async () => (await import('./chat/chat-command.js')).chatCommand));
 
   modelOptions(homeOption(program.command('run')))
@@ -96,7 +114,11 @@ export function createProgram(): Command {
 
   const undo = program.command('undo').description('undo a turn: its files, its conversation, or both; or show a diff');
   for (const scope of ['files', 'session', 'all'] as const) {
-    const what = { files: 'put back the files the turn and every later turn changed', session: 'cut the conversation back to before the turn', all: 'both (files are checked first)' }[scope];
+    const what = {
+      files: 'put back the files the turn and every later turn changed',
+      session: 'cut the conversation back to before the turn',
+      all: 'both (files are checked first)',
+    }[scope];
     homeOption(undo.command(scope))
       .description(what)
       .argument('<turn>', 'turn id, or its number in the session (1 = first)')

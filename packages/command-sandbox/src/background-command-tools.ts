@@ -1,19 +1,38 @@
-import { assertAuthorized, defineTool, stripControlSequences, toolSuccess, type AnyToolDefinition } from '@clawsmith/tool-protocol';
+import {
+  assertAuthorized,
+  defineTool,
+  stripControlSequences,
+  toolSuccess,
+  type AnyToolDefinition,
+} from '@clawsmith/tool-protocol';
 import { z } from 'zod';
 import type { CommandExecutionService } from './command-execution-service.js';
 import type { CommandSnapshot } from './command-record.js';
 import { describeStatus } from './command-report.js';
 
 const commandId = z.string().min(1).max(100).describe('The id start_command returned.');
-const token = z.string().max(200).optional().describe('The takeover token start_command returned for a terminal command.');
+const token = z
+  .string()
+  .max(200)
+  .optional()
+  .describe('The takeover token start_command returned for a terminal command.');
 
 function describeSnapshot(command: CommandSnapshot): string {
-  const ended = command.state === 'running' ? 'running' : `${command.state}, ${describeStatus(command.exitCode, command.signal)}`;
-  const sandbox = command.sandbox === 'none' ? 'NONE (unsandboxed)' : `${command.sandbox}, network ${command.network ? 'on' : 'off'}`;
-  const lines = [`${command.id}: ${ended} · ${command.pty ? 'terminal' : 'pipes'} · ${command.outputBytes} bytes of output · sandbox: ${sandbox}`, `$ ${command.command}`];
+  const ended =
+    command.state === 'running' ? 'running' : `${command.state}, ${describeStatus(command.exitCode, command.signal)}`;
+  const sandbox =
+    command.sandbox === 'none' ? 'NONE (unsandboxed)' : `${command.sandbox}, network ${command.network ? 'on' : 'off'}`;
+  const lines = [
+    `${command.id}: ${ended} · ${command.pty ? 'terminal' : 'pipes'} · ${command.outputBytes} bytes of output · sandbox: ${sandbox}`,
+    `$ ${command.command}`,
+  ];
   if (command.processLimitHits > 0) lines.push(`The process limit refused ${command.processLimitHits} forks.`);
-  if (command.artifact) lines.push(`Log artifact: ${command.artifact.id} (${command.artifact.byteLength} bytes${command.artifact.sha256 ? ', complete' : ', growing'}).`);
-  else lines.push('No artifact store is wired in: memory keeps only the first 64 KiB and the last 1 MiB of the output.');
+  if (command.artifact)
+    lines.push(
+      `Log artifact: ${command.artifact.id} (${command.artifact.byteLength} bytes${command.artifact.sha256 ? ', complete' : ', growing'}).`,
+    );
+  else
+    lines.push('No artifact store is wired in: memory keeps only the first 64 KiB and the last 1 MiB of the output.');
   return lines.join('\n');
 }
 
@@ -57,7 +76,8 @@ export function createBackgroundCommandTools(service: CommandExecutionService): 
         artifacts: context.artifacts,
       });
       const lines = [describeSnapshot(started)];
-      if (started.takeoverToken) lines.push(`Takeover token (needed for command_input and resize_command_pty): ${started.takeoverToken}`);
+      if (started.takeoverToken)
+        lines.push(`Takeover token (needed for command_input and resize_command_pty): ${started.takeoverToken}`);
       lines.push(`Read its output with command_output { "id": "${started.id}", "offset": 0 }.`);
       return result(lines.join('\n'), started);
     },
@@ -73,13 +93,16 @@ export function createBackgroundCommandTools(service: CommandExecutionService): 
     summarize: () => 'list_commands',
     async execute(_input, context) {
       const commands = service.list(context.sessionId);
-      return toolSuccess(commands.length === 0 ? 'No background commands in this session.' : commands.map(describeSnapshot).join('\n\n'));
+      return toolSuccess(
+        commands.length === 0 ? 'No background commands in this session.' : commands.map(describeSnapshot).join('\n\n'),
+      );
     },
   });
 
   const terminalCapabilities = defineTool({
     name: 'command_terminal_capabilities',
-    description: 'Say whether background commands can run on a pseudo-terminal, be resized, emit ANSI, and be taken over with a token.',
+    description:
+      'Say whether background commands can run on a pseudo-terminal, be resized, emit ANSI, and be taken over with a token.',
     risk: 'read',
     capabilities: ['session.read'],
     concurrencySafe: true,
@@ -107,7 +130,8 @@ export function createBackgroundCommandTools(service: CommandExecutionService): 
 
   const commandOutput = defineTool({
     name: 'command_output',
-    description: 'Read a background command output from a byte offset (0 to start). Returns the next offset and whether the command ended and everything was read. Terminal control sequences are removed from the text.',
+    description:
+      'Read a background command output from a byte offset (0 to start). Returns the next offset and whether the command ended and everything was read. Terminal control sequences are removed from the text.',
     risk: 'read',
     capabilities: ['session.read'],
     concurrencySafe: true,
@@ -119,15 +143,23 @@ export function createBackgroundCommandTools(service: CommandExecutionService): 
     summarize: (input) => `command_output: ${input.id} from ${input.offset ?? 0}`,
     async execute(input, context) {
       const read = service.output(context.sessionId, input.id, input.offset ?? 0, input.maxBytes ?? 16_384);
-      const head = [`bytes ${read.offset}-${read.nextOffset} · nextOffset ${read.nextOffset} · ${read.ended ? 'ended: everything was read' : `state ${read.state}`}`];
-      if (read.droppedBytes > 0) head.push(`${read.droppedBytes} older bytes are no longer in memory; the log artifact (command_status) has them.`);
-      return toolSuccess(`${head.join('\n')}\n${stripControlSequences(read.bytes.toString('utf8')).replace(/\r\n/g, '\n')}`);
+      const head = [
+        `bytes ${read.offset}-${read.nextOffset} · nextOffset ${read.nextOffset} · ${read.ended ? 'ended: everything was read' : `state ${read.state}`}`,
+      ];
+      if (read.droppedBytes > 0)
+        head.push(
+          `${read.droppedBytes} older bytes are no longer in memory; the log artifact (command_status) has them.`,
+        );
+      return toolSuccess(
+        `${head.join('\n')}\n${stripControlSequences(read.bytes.toString('utf8')).replace(/\r\n/g, '\n')}`,
+      );
     },
   });
 
   const commandInput = defineTool({
     name: 'command_input',
-    description: 'Write text to a background command: its stdin for a pipe command, its terminal (with the takeover token) for a pty command. Include "\\n" (pipes) or "\\r" (terminal) to submit a line.',
+    description:
+      'Write text to a background command: its stdin for a pipe command, its terminal (with the takeover token) for a pty command. Include "\\n" (pipes) or "\\r" (terminal) to submit a line.',
     risk: 'execute',
     capabilities: ['process.execute'],
     concurrencySafe: false,
@@ -146,7 +178,12 @@ export function createBackgroundCommandTools(service: CommandExecutionService): 
     risk: 'execute',
     capabilities: ['process.execute'],
     concurrencySafe: false,
-    inputSchema: z.object({ id: commandId, columns: z.number().int().min(10).max(1_000), rows: z.number().int().min(5).max(500), token }),
+    inputSchema: z.object({
+      id: commandId,
+      columns: z.number().int().min(10).max(1_000),
+      rows: z.number().int().min(5).max(500),
+      token,
+    }),
     summarize: (input) => `resize_command_pty: ${input.id} ${input.columns}x${input.rows}`,
     async execute(input, context) {
       assertAuthorized(context, 'resize_command_pty');
@@ -170,5 +207,14 @@ export function createBackgroundCommandTools(service: CommandExecutionService): 
     },
   });
 
-  return [startCommand, listCommands, terminalCapabilities, commandStatus, commandOutput, commandInput, resizePty, cancelCommand];
+  return [
+    startCommand,
+    listCommands,
+    terminalCapabilities,
+    commandStatus,
+    commandOutput,
+    commandInput,
+    resizePty,
+    cancelCommand,
+  ];
 }

@@ -37,7 +37,8 @@ export function bubblewrapArguments(plan: SandboxPlan): string[] {
   if (plan.dieWithParent) argv.push('--die-with-parent');
   if (plan.dropCapabilities) argv.push('--cap-drop', 'ALL');
   argv.push('--clearenv');
-  for (const [name, value] of Object.entries(plan.environment).sort(([left], [right]) => left.localeCompare(right))) argv.push('--setenv', name, value);
+  for (const [name, value] of Object.entries(plan.environment).sort(([left], [right]) => left.localeCompare(right)))
+    argv.push('--setenv', name, value);
   argv.push('--chdir', plan.workingDirectory, '--');
   argv.push(...limitedCommandArguments(plan));
   return argv;

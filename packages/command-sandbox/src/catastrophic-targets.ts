@@ -13,8 +13,31 @@ export interface TargetContext {
 }
 
 const SYSTEM_ROOTS = new Set([
-  'bin', 'boot', 'dev', 'etc', 'home', 'lib', 'lib32', 'lib64', 'libx32', 'media', 'mnt', 'opt', 'proc',
-  'root', 'run', 'sbin', 'snap', 'srv', 'sys', 'usr', 'var', 'Users', 'System', 'Library', 'Applications',
+  'bin',
+  'boot',
+  'dev',
+  'etc',
+  'home',
+  'lib',
+  'lib32',
+  'lib64',
+  'libx32',
+  'media',
+  'mnt',
+  'opt',
+  'proc',
+  'root',
+  'run',
+  'sbin',
+  'snap',
+  'srv',
+  'sys',
+  'usr',
+  'var',
+  'Users',
+  'System',
+  'Library',
+  'Applications',
 ]);
 
 const GLOB = /[*?[]/;
@@ -22,12 +45,16 @@ const GLOB = /[*?[]/;
 /** The default {@link TargetContext} homes: this process's home and `$HOME`. */
 export function defaultHomes(): string[] {
   const homes = new Set<string>();
-  for (const home of [homedir(), process.env.HOME]) if (home && home.startsWith('/') && home !== '/') homes.add(posix.normalize(home).replace(/\/+$/, ''));
+  for (const home of [homedir(), process.env.HOME])
+    if (home && home.startsWith('/') && home !== '/') homes.add(posix.normalize(home).replace(/\/+$/, ''));
   return [...homes];
 }
 
 /** Resolves `~`, `..` and repeated slashes; undefined for a relative path that stays relative-safe. */
-export function resolveTargetPath(text: string, context: Pick<TargetContext, 'workingDirectory' | 'homes'>): string | undefined {
+export function resolveTargetPath(
+  text: string,
+  context: Pick<TargetContext, 'workingDirectory' | 'homes'>,
+): string | undefined {
   let path = text;
   if (path.startsWith('~')) {
     const slash = path.indexOf('/');
@@ -67,17 +94,22 @@ function catastrophicPath(resolved: string, written: string, context: TargetCont
   const first = segments[0] ?? '';
   if (GLOB.test(first)) return `everything under / (${field.text})`;
   for (const home of context.homes) {
-    if (path === home || (path.startsWith(`${home}/`) && segments.length === home.split('/').length && GLOB.test(segments.at(-1) ?? ''))) {
+    if (
+      path === home ||
+      (path.startsWith(`${home}/`) && segments.length === home.split('/').length && GLOB.test(segments.at(-1) ?? ''))
+    ) {
       return `the home folder (${field.text})`;
     }
   }
   if (/^\/(home|Users)\/[^/]+$/.test(path)) return `a home folder (${field.text})`;
   if (SYSTEM_ROOTS.has(first) && segments.length === 1) return `the system folder /${first}`;
-  if (SYSTEM_ROOTS.has(first) && segments.length === 2 && /^\*+$/.test(segments[1] ?? '')) return `everything in /${first}`;
+  if (SYSTEM_ROOTS.has(first) && segments.length === 2 && /^\*+$/.test(segments[1] ?? ''))
+    return `everything in /${first}`;
   return undefined;
 }
 
-const BLOCK_DEVICE = /^\/dev\/(sd[a-z]|hd[a-z]|vd[a-z]|xvd[a-z]|nvme\d|mmcblk\d|dm-\d|md\d|loop\d|sr\d|mapper\/|disk\/|nbd\d|rbd\d|zd\d|mem$|kmem$|port$)/;
+const BLOCK_DEVICE =
+  /^\/dev\/(sd[a-z]|hd[a-z]|vd[a-z]|xvd[a-z]|nvme\d|mmcblk\d|dm-\d|md\d|loop\d|sr\d|mapper\/|disk\/|nbd\d|rbd\d|zd\d|mem$|kmem$|port$)/;
 
 /** Whether `field` names a block device or raw memory (`/dev/sda`, `/dev/nvme0n1p1`, `/dev/mem`). */
 export function isBlockDevice(field: Field): boolean {

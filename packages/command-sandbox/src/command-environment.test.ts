@@ -43,10 +43,28 @@ describe('buildCommandEnvironment', () => {
   });
 
   it('adds names the user allows, but never a forbidden one', () => {
-    expect(buildCommandEnvironment({ source, additions: ['CI', 'EDITOR'] })).toMatchObject({ CI: 'true', EDITOR: 'vim' });
-    for (const name of ['BASH_ENV', 'ENV', 'LD_PRELOAD', 'DYLD_INSERT_LIBRARIES', 'NODE_OPTIONS', 'PYTHONPATH', 'GIT_CONFIG_GLOBAL', 'HTTPS_PROXY', 'http_proxy', 'OPENAI_API_KEY', 'GITHUB_TOKEN', 'DB_PASSWORD']) {
+    expect(buildCommandEnvironment({ source, additions: ['CI', 'EDITOR'] })).toMatchObject({
+      CI: 'true',
+      EDITOR: 'vim',
+    });
+    for (const name of [
+      'BASH_ENV',
+      'ENV',
+      'LD_PRELOAD',
+      'DYLD_INSERT_LIBRARIES',
+      'NODE_OPTIONS',
+      'PYTHONPATH',
+      'GIT_CONFIG_GLOBAL',
+      'HTTPS_PROXY',
+      'http_proxy',
+      'OPENAI_API_KEY',
+      'GITHUB_TOKEN',
+      'DB_PASSWORD',
+    ]) {
       expect(isForbiddenEnvironmentName(name)).toBe(true);
-      expect(() => buildCommandEnvironment({ source, additions: [name] })).toThrow(expect.objectContaining({ code: 'environment_name_forbidden' }));
+      expect(() => buildCommandEnvironment({ source, additions: [name] })).toThrow(
+        expect.objectContaining({ code: 'environment_name_forbidden' }),
+      );
     }
   });
 

@@ -3,7 +3,20 @@ import { COMMAND_SANDBOX_ERROR_CODES, CommandSandboxError } from './errors.js';
 /** Names that pass into a command's environment by default (plus every `LC_*`). */
 export const DEFAULT_ENVIRONMENT_ALLOWLIST = Object.freeze(['PATH', 'HOME', 'LANG', 'TERM', 'TZ', 'USER', 'TMPDIR']);
 
-const FORBIDDEN_EXACT = new Set(['BASH_ENV', 'ENV', 'NODE_OPTIONS', 'SHELLOPTS', 'BASHOPTS', 'PROMPT_COMMAND', 'IFS', 'CDPATH', 'GLOBIGNORE', 'PS4', 'EMAIL', 'ZDOTDIR']);
+const FORBIDDEN_EXACT = new Set([
+  'BASH_ENV',
+  'ENV',
+  'NODE_OPTIONS',
+  'SHELLOPTS',
+  'BASHOPTS',
+  'PROMPT_COMMAND',
+  'IFS',
+  'CDPATH',
+  'GLOBIGNORE',
+  'PS4',
+  'EMAIL',
+  'ZDOTDIR',
+]);
 const FORBIDDEN_PATTERNS: readonly RegExp[] = [
   /^LD_/,
   /^DYLD_/,

@@ -1,7 +1,12 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { createHash } from 'node:crypto';
 import { testdir } from '@clawsmith/test-utils';
-import type { AppendableArtifact, ArtifactWriter, ToolExecutionContext, ToolExecutionResult } from '@clawsmith/tool-protocol';
+import type {
+  AppendableArtifact,
+  ArtifactWriter,
+  ToolExecutionContext,
+  ToolExecutionResult,
+} from '@clawsmith/tool-protocol';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createBackgroundCommandTools, createCommandExecutionService, type CommandExecutionService } from './index.js';
 
@@ -42,7 +47,11 @@ function appendableArtifacts(): ArtifactWriter & { bodies: Buffer[] } {
           bodies[index] = Buffer.concat([bodies[index] as Buffer, Buffer.from(chunk)]);
         },
         async close() {
-          return reference(createHash('sha256').update(bodies[index] as Buffer).digest('hex'));
+          return reference(
+            createHash('sha256')
+              .update(bodies[index] as Buffer)
+              .digest('hex'),
+          );
         },
       };
     },
@@ -60,8 +69,20 @@ afterEach(async () => {
   await Promise.all(services.splice(0).map((created) => created.close()));
 });
 
-function context(workspaceRoot: string, sessionId = 'session-a', extra: Partial<ToolExecutionContext> = {}): ToolExecutionContext {
-  return { authorized: true, workspaceRoot, sessionId, turnId: 't', toolCallId: 'c', signal: new AbortController().signal, ...extra };
+function context(
+  workspaceRoot: string,
+  sessionId = 'session-a',
+  extra: Partial<ToolExecutionContext> = {},
+): ToolExecutionContext {
+  return {
+    authorized: true,
+    workspaceRoot,
+    sessionId,
+    turnId: 't',
+    toolCallId: 'c',
+    signal: new AbortController().signal,
+    ...extra,
+  };
 }
 
 async function outputOf(commands: CommandExecutionService, sessionId: string, id: string): Promise<string> {
@@ -72,7 +93,14 @@ describe('createCommandExecutionService', () => {
   it('runs bash on a terminal: input and resize with the takeover token, refused without it', async () => {
     const workspace = testdir({});
     const commands = service();
-    const started = await commands.start({ sessionId: 's', workspaceRoot: workspace, command: 'bash', pty: true, columns: 80, rows: 24 });
+    const started = await commands.start({
+      sessionId: 's',
+      workspaceRoot: workspace,
+      command: 'bash',
+      pty: true,
+      columns: 80,
+      rows: 24,
+    });
     expect(started.pty).toBe(true);
     expect(started.takeoverToken).toMatch(/^[0-9a-f]{48}$/);
     commands.input('s', started.id, 'echo "sum=$((6*7))"\r', started.takeoverToken);
@@ -80,9 +108,15 @@ describe('createCommandExecutionService', () => {
     commands.resize('s', started.id, 100, 40, started.takeoverToken);
     commands.input('s', started.id, 'stty size; tput cols\r', started.takeoverToken);
     await expect.poll(() => outputOf(commands, 's', started.id), { timeout: 20_000 }).toMatch(/40 100\r?\n100/);
-    expect(() => commands.input('s', started.id, 'echo hijack\r')).toThrow(expect.objectContaining({ code: 'takeover_required' }));
-    expect(() => commands.input('s', started.id, 'echo hijack\r', 'f'.repeat(48))).toThrow(expect.objectContaining({ code: 'takeover_required' }));
-    expect(() => commands.resize('s', started.id, 10, 10)).toThrow(expect.objectContaining({ code: 'takeover_required' }));
+    expect(() => commands.input('s', started.id, 'echo hijack\r')).toThrow(
+      expect.objectContaining({ code: 'takeover_required' }),
+    );
+    expect(() => commands.input('s', started.id, 'echo hijack\r', 'f'.repeat(48))).toThrow(
+      expect.objectContaining({ code: 'takeover_required' }),
+    );
+    expect(() => commands.resize('s', started.id, 10, 10)).toThrow(
+      expect.objectContaining({ code: 'takeover_required' }),
+    );
     const cancelled = await commands.cancel('s', started.id);
     expect(cancelled.state).toBe('cancelled');
     expect(await outputOf(commands, 's', started.id)).not.toContain('hijack');
@@ -102,18 +136,29 @@ describe('createCommandExecutionService', () => {
     expect(() => commands.resize('s', started.id, 80, 24)).toThrow(expect.objectContaining({ code: 'not_a_terminal' }));
     await commands.cancel('s', started.id);
     expect(commands.output('s', started.id, 23, 100)).toMatchObject({ ended: true, state: 'cancelled' });
-    expect(() => commands.input('s', started.id, 'late\n')).toThrow(expect.objectContaining({ code: 'command_not_running' }));
+    expect(() => commands.input('s', started.id, 'late\n')).toThrow(
+      expect.objectContaining({ code: 'command_not_running' }),
+    );
   });
 
   it('appends the log to an artifact and closes it when the command ends', async () => {
     const workspace = testdir({});
     const artifacts = appendableArtifacts();
     const commands = service();
-    const started = await commands.start({ sessionId: 's', workspaceRoot: workspace, command: 'echo one; echo two; exit 4', artifacts });
+    const started = await commands.start({
+      sessionId: 's',
+      workspaceRoot: workspace,
+      command: 'echo one; echo two; exit 4',
+      artifacts,
+    });
     await expect.poll(() => commands.status('s', started.id).state, { timeout: 20_000 }).toBe('exited');
     const status = commands.status('s', started.id);
     expect(status.exitCode).toBe(4);
-    expect(status.artifact).toMatchObject({ id: 'log-0', byteLength: 8, sha256: createHash('sha256').update('one\ntwo\n').digest('hex') });
+    expect(status.artifact).toMatchObject({
+      id: 'log-0',
+      byteLength: 8,
+      sha256: createHash('sha256').update('one\ntwo\n').digest('hex'),
+    });
     expect(artifacts.bodies[0]?.toString()).toBe('one\ntwo\n');
   });
 
@@ -121,11 +166,16 @@ describe('createCommandExecutionService', () => {
     const workspace = testdir({});
     const commands = service();
     const marker = `${6000 + (process.pid % 1000)}.${Date.now() % 1000}3`;
-    for (let index = 0; index < 16; index += 1) await commands.start({ sessionId: 'busy', workspaceRoot: workspace, command: `sleep ${marker}` });
-    await expect(commands.start({ sessionId: 'busy', workspaceRoot: workspace, command: 'true' })).rejects.toMatchObject({ code: 'command_limit_reached', retryable: true });
+    for (let index = 0; index < 16; index += 1)
+      await commands.start({ sessionId: 'busy', workspaceRoot: workspace, command: `sleep ${marker}` });
+    await expect(
+      commands.start({ sessionId: 'busy', workspaceRoot: workspace, command: 'true' }),
+    ).rejects.toMatchObject({ code: 'command_limit_reached', retryable: true });
     const other = await commands.start({ sessionId: 'other', workspaceRoot: workspace, command: 'true' });
     expect(() => commands.status('busy', other.id)).toThrow(expect.objectContaining({ code: 'command_not_found' }));
-    await expect.poll(() => hostProcessesWith(`sleep ${marker}`).length, { timeout: 20_000 }).toBeGreaterThanOrEqual(16);
+    await expect
+      .poll(() => hostProcessesWith(`sleep ${marker}`).length, { timeout: 20_000 })
+      .toBeGreaterThanOrEqual(16);
     expect(await commands.endSession('busy')).toBe(16);
     expect(hostProcessesWith(`sleep ${marker}`)).toEqual([]);
     expect(commands.list('busy')).toEqual([]);
@@ -134,16 +184,26 @@ describe('createCommandExecutionService', () => {
   it('holds the cap when starts arrive at the same time', async () => {
     const workspace = testdir({});
     const commands = service({ maxLiveCommandsPerSession: 2 });
-    const results = await Promise.allSettled([1, 2, 3, 4].map(() => commands.start({ sessionId: 's', workspaceRoot: workspace, command: 'sleep 30' })));
+    const results = await Promise.allSettled(
+      [1, 2, 3, 4].map(() => commands.start({ sessionId: 's', workspaceRoot: workspace, command: 'sleep 30' })),
+    );
     expect(results.filter((entry) => entry.status === 'fulfilled')).toHaveLength(2);
-    expect(results.filter((entry) => entry.status === 'rejected').map((entry) => (entry as PromiseRejectedResult).reason.code)).toEqual(['command_limit_reached', 'command_limit_reached']);
+    expect(
+      results
+        .filter((entry) => entry.status === 'rejected')
+        .map((entry) => (entry as PromiseRejectedResult).reason.code),
+    ).toEqual(['command_limit_reached', 'command_limit_reached']);
   });
 
   it('kills a setsid child on cancel', async () => {
     const workspace = testdir({});
     const commands = service();
     const marker = `${7000 + (process.pid % 1000)}.${Date.now() % 1000}1`;
-    const started = await commands.start({ sessionId: 's', workspaceRoot: workspace, command: `setsid sleep ${marker} & sleep ${marker}` });
+    const started = await commands.start({
+      sessionId: 's',
+      workspaceRoot: workspace,
+      command: `setsid sleep ${marker} & sleep ${marker}`,
+    });
     await expect.poll(() => hostProcessesWith(`sleep ${marker}`).length, { timeout: 20_000 }).toBeGreaterThanOrEqual(2);
     await commands.cancel('s', started.id);
     expect(hostProcessesWith(`sleep ${marker}`)).toEqual([]);
@@ -152,9 +212,13 @@ describe('createCommandExecutionService', () => {
   it('applies the same refusal and refuses new commands once closed', async () => {
     const workspace = testdir({});
     const commands = service();
-    await expect(commands.start({ sessionId: 's', workspaceRoot: workspace, command: 'nohup sudo id' })).rejects.toMatchObject({ code: 'command_refused', rule: 'privilege_escalation' });
+    await expect(
+      commands.start({ sessionId: 's', workspaceRoot: workspace, command: 'nohup sudo id' }),
+    ).rejects.toMatchObject({ code: 'command_refused', rule: 'privilege_escalation' });
     await commands.close();
-    await expect(commands.start({ sessionId: 's', workspaceRoot: workspace, command: 'true' })).rejects.toMatchObject({ code: 'service_closed' });
+    await expect(commands.start({ sessionId: 's', workspaceRoot: workspace, command: 'true' })).rejects.toMatchObject({
+      code: 'service_closed',
+    });
   });
 });
 
@@ -178,18 +242,30 @@ describe('createBackgroundCommandTools', () => {
     const tools = Object.fromEntries(createBackgroundCommandTools(service()).map((tool) => [tool.name, tool]));
     const run = async (name: string, input: unknown, extra: Partial<ToolExecutionContext> = {}) =>
       (await tools[name]?.execute(input, context(workspace, 'session-a', extra))) as ToolExecutionResult;
-    expect(JSON.parse((await run('command_terminal_capabilities', {})).content)).toEqual({ pty: true, resize: true, ansi: true, takeover: true, library: '@lydell/node-pty' });
+    expect(JSON.parse((await run('command_terminal_capabilities', {})).content)).toEqual({
+      pty: true,
+      resize: true,
+      ansi: true,
+      takeover: true,
+      library: '@lydell/node-pty',
+    });
     const started = await run('start_command', { command: 'bash', pty: true });
     const id = /^(cmd-[\w-]+):/.exec(started.content)?.[1] as string;
     const token = /Takeover token[^:]*: ([0-9a-f]+)/.exec(started.content)?.[1];
     expect(token).toBeDefined();
     await expect(run('command_input', { id, data: 'echo no\r' })).rejects.toMatchObject({ code: 'takeover_required' });
-    await expect(run('command_input', { id, data: 'echo no\r', token }, { authorized: false })).rejects.toMatchObject({ code: 'unauthorized' });
+    await expect(run('command_input', { id, data: 'echo no\r', token }, { authorized: false })).rejects.toMatchObject({
+      code: 'unauthorized',
+    });
     await run('command_input', { id, data: 'echo "tool=$((2+3))"\r', token });
     await run('resize_command_pty', { id, columns: 90, rows: 30, token });
-    await expect.poll(async () => (await run('command_output', { id, offset: 0 })).content, { timeout: 20_000 }).toContain('tool=5');
+    await expect
+      .poll(async () => (await run('command_output', { id, offset: 0 })).content, { timeout: 20_000 })
+      .toContain('tool=5');
     expect((await run('list_commands', {})).content).toContain(`${id}: running · terminal`);
-    expect((await tools.list_commands?.execute({}, context(workspace, 'session-b')) as ToolExecutionResult).content).toBe('No background commands in this session.');
+    expect(
+      ((await tools.list_commands?.execute({}, context(workspace, 'session-b'))) as ToolExecutionResult).content,
+    ).toBe('No background commands in this session.');
     const cancelled = await run('cancel_command', { id });
     expect(cancelled.content).toMatch(/cancelled/);
     expect((await run('command_status', { id })).content).toMatch(/cancelled/);

@@ -81,7 +81,8 @@ export function createCommandExecutionService(options: CommandExecutionServiceOp
     if (!record) throw notFound(id);
     return record;
   };
-  const live = (sessionId: string) => [...(sessions.get(sessionId)?.values() ?? [])].filter((record) => !record.outcome);
+  const live = (sessionId: string) =>
+    [...(sessions.get(sessionId)?.values() ?? [])].filter((record) => !record.outcome);
   // Starts still preparing hold a place, so concurrent starts cannot pass the cap together.
   const starting = new Map<string, number>();
   const forgetOldFinished = (commands: Map<string, CommandRecord>) => {
@@ -89,24 +90,51 @@ export function createCommandExecutionService(options: CommandExecutionServiceOp
     for (const record of finished.slice(0, Math.max(0, finished.length - keepFinished))) commands.delete(record.id);
   };
 
-  const startReserved = async (request: StartCommandRequest): Promise<CommandSnapshot & { readonly takeoverToken?: string }> => {
+  const startReserved = async (
+    request: StartCommandRequest,
+  ): Promise<CommandSnapshot & { readonly takeoverToken?: string }> => {
     const pty = request.pty ? await loadPty() : undefined;
     if (request.pty && !pty) {
-      throw new CommandSandboxError(COMMAND_SANDBOX_ERROR_CODES.notATerminal, 'Pseudo-terminals are not available here (the PTY library did not load); start the command without pty.');
+      throw new CommandSandboxError(
+        COMMAND_SANDBOX_ERROR_CODES.notATerminal,
+        'Pseudo-terminals are not available here (the PTY library did not load); start the command without pty.',
+      );
     }
     const prepared = await prepareCommand(options, request.workspaceRoot, request.command, request.cwd, Boolean(pty));
     const artifact = request.artifacts ? await request.artifacts.openAppendable() : undefined;
     const log = new CommandLog(options.retainOutputBytes ?? 1024 * 1024, artifact);
-    const timeoutMs = Math.min(request.timeoutMs ?? options.backgroundTimeoutMs ?? 3_600_000, options.maxBackgroundTimeoutMs ?? 86_400_000);
+    const timeoutMs = Math.min(
+      request.timeoutMs ?? options.backgroundTimeoutMs ?? 3_600_000,
+      options.maxBackgroundTimeoutMs ?? 86_400_000,
+    );
     const onChunk = (chunk: Buffer) => log.append(chunk);
     let started: StartedProcess | StartedPtyProcess;
     try {
       started = pty
-        ? startPtyProcess(pty, { launch: prepared.launch, columns: request.columns ?? 120, rows: request.rows ?? 32, timeoutMs, maxProcesses: prepared.plan.limits.processes, onChunk })
-        : startProcess({ launch: prepared.launch, timeoutMs, stdin: '', keepStdinOpen: true, output: new BoundedOutput(0, 0), maxProcesses: prepared.plan.limits.processes, onChunk });
+        ? startPtyProcess(pty, {
+            launch: prepared.launch,
+            columns: request.columns ?? 120,
+            rows: request.rows ?? 32,
+            timeoutMs,
+            maxProcesses: prepared.plan.limits.processes,
+            onChunk,
+          })
+        : startProcess({
+            launch: prepared.launch,
+            timeoutMs,
+            stdin: '',
+            keepStdinOpen: true,
+            output: new BoundedOutput(0, 0),
+            maxProcesses: prepared.plan.limits.processes,
+            onChunk,
+          });
     } catch (error) {
       await log.close();
-      throw new CommandSandboxError(COMMAND_SANDBOX_ERROR_CODES.commandSpawnFailed, `The command could not be started: ${error instanceof Error ? error.message : String(error)}.`, { retryable: true, cause: error });
+      throw new CommandSandboxError(
+        COMMAND_SANDBOX_ERROR_CODES.commandSpawnFailed,
+        `The command could not be started: ${error instanceof Error ? error.message : String(error)}.`,
+        { retryable: true, cause: error },
+      );
     }
     counter += 1;
     const id = `cmd-${counter}-${randomBytes(3).toString('hex')}`;
@@ -139,7 +167,11 @@ export function createCommandExecutionService(options: CommandExecutionServiceOp
 
   const service: CommandExecutionService = {
     async start(request) {
-      if (closed) throw new CommandSandboxError(COMMAND_SANDBOX_ERROR_CODES.serviceClosed, 'The command service is closed; no new commands can start.');
+      if (closed)
+        throw new CommandSandboxError(
+          COMMAND_SANDBOX_ERROR_CODES.serviceClosed,
+          'The command service is closed; no new commands can start.',
+        );
       if (live(request.sessionId).length + (starting.get(request.sessionId) ?? 0) >= maxLive) {
         throw new CommandSandboxError(
           COMMAND_SANDBOX_ERROR_CODES.commandLimitReached,
@@ -162,25 +194,44 @@ export function createCommandExecutionService(options: CommandExecutionServiceOp
     output(sessionId, id, offset, maxBytes) {
       const record = recordOf(sessionId, id);
       const slice = record.log.read(offset, maxBytes);
-      return { ...slice, state: stateOf(record), ended: record.outcome !== undefined && slice.nextOffset >= record.log.totalBytes };
+      return {
+        ...slice,
+        state: stateOf(record),
+        ended: record.outcome !== undefined && slice.nextOffset >= record.log.totalBytes,
+      };
     },
 
     input(sessionId, id, data, takeoverToken) {
       const record = recordOf(sessionId, id);
-      if (record.outcome) throw new CommandSandboxError(COMMAND_SANDBOX_ERROR_CODES.commandNotRunning, `The command ${id} has ended; its input is closed.`);
+      if (record.outcome)
+        throw new CommandSandboxError(
+          COMMAND_SANDBOX_ERROR_CODES.commandNotRunning,
+          `The command ${id} has ended; its input is closed.`,
+        );
       if (record.pty && !tokensMatch(record.token, takeoverToken)) {
-        throw new CommandSandboxError(COMMAND_SANDBOX_ERROR_CODES.takeoverRequired, `Writing to the terminal of ${id} needs the takeover token that start_command returned.`);
+        throw new CommandSandboxError(
+          COMMAND_SANDBOX_ERROR_CODES.takeoverRequired,
+          `Writing to the terminal of ${id} needs the takeover token that start_command returned.`,
+        );
       }
       record.process.write(data);
     },
 
     resize(sessionId, id, columns, rows, takeoverToken) {
       const record = recordOf(sessionId, id);
-      if (!record.pty) throw new CommandSandboxError(COMMAND_SANDBOX_ERROR_CODES.notATerminal, `The command ${id} runs on pipes, not a terminal; only terminal commands can be resized.`);
+      if (!record.pty)
+        throw new CommandSandboxError(
+          COMMAND_SANDBOX_ERROR_CODES.notATerminal,
+          `The command ${id} runs on pipes, not a terminal; only terminal commands can be resized.`,
+        );
       if (!tokensMatch(record.token, takeoverToken)) {
-        throw new CommandSandboxError(COMMAND_SANDBOX_ERROR_CODES.takeoverRequired, `Resizing the terminal of ${id} needs the takeover token that start_command returned.`);
+        throw new CommandSandboxError(
+          COMMAND_SANDBOX_ERROR_CODES.takeoverRequired,
+          `Resizing the terminal of ${id} needs the takeover token that start_command returned.`,
+        );
       }
-      if (record.outcome) throw new CommandSandboxError(COMMAND_SANDBOX_ERROR_CODES.commandNotRunning, `The command ${id} has ended.`);
+      if (record.outcome)
+        throw new CommandSandboxError(COMMAND_SANDBOX_ERROR_CODES.commandNotRunning, `The command ${id} has ended.`);
       (record.process as StartedPtyProcess).resize(columns, rows);
     },
 

@@ -4,11 +4,23 @@ import { defaultHomes } from './catastrophic-targets.js';
 import { assertEnvironmentAdditions, buildCommandEnvironment } from './command-environment.js';
 import { evaluateCommandSafety } from './command-safety.js';
 import { bubblewrapArguments } from './bubblewrap-arguments.js';
-import { COMMAND_SANDBOX_ERROR_CODES, CommandRefusedError, CommandSandboxError, SandboxUnavailableError } from './errors.js';
+import {
+  COMMAND_SANDBOX_ERROR_CODES,
+  CommandRefusedError,
+  CommandSandboxError,
+  SandboxUnavailableError,
+} from './errors.js';
 import { macosSandboxProfile } from './macos-sandbox-profile.js';
 import type { ProcessLaunch } from './process-runner.js';
 import { sandboxAvailability, type SandboxKind, type SandboxMode } from './sandbox-availability.js';
-import { buildSandboxPlan, DEFAULT_SANDBOX_LIMITS, limitedCommandArguments, type PathKind, type SandboxLimits, type SandboxPlan } from './sandbox-plan.js';
+import {
+  buildSandboxPlan,
+  DEFAULT_SANDBOX_LIMITS,
+  limitedCommandArguments,
+  type PathKind,
+  type SandboxLimits,
+  type SandboxPlan,
+} from './sandbox-plan.js';
 
 /** Configuration shared by `run_command` and the background command service. */
 export interface CommandSandboxOptions {
@@ -59,7 +71,10 @@ function pathKind(path: string): PathKind {
 }
 
 /** The real working folder for `cwd` (workspace-relative), refusing anything outside the workspace. */
-export function resolveWorkingDirectory(workspaceRoot: string, cwd = '.'): { workspace: string; workingDirectory: string } {
+export function resolveWorkingDirectory(
+  workspaceRoot: string,
+  cwd = '.',
+): { workspace: string; workingDirectory: string } {
   const workspace = realpathSync(workspaceRoot);
   const requested = resolve(workspace, cwd);
   const inside = (path: string) => {
@@ -67,19 +82,31 @@ export function resolveWorkingDirectory(workspaceRoot: string, cwd = '.'): { wor
     return difference === '' || (!difference.startsWith('..') && !isAbsolute(difference));
   };
   if (!inside(requested)) {
-    throw new CommandSandboxError(COMMAND_SANDBOX_ERROR_CODES.workingDirectoryOutsideWorkspace, `The working folder ${JSON.stringify(cwd)} is outside the workspace; give a folder relative to the workspace root.`);
+    throw new CommandSandboxError(
+      COMMAND_SANDBOX_ERROR_CODES.workingDirectoryOutsideWorkspace,
+      `The working folder ${JSON.stringify(cwd)} is outside the workspace; give a folder relative to the workspace root.`,
+    );
   }
   let real: string;
   try {
     real = realpathSync(requested);
   } catch {
-    throw new CommandSandboxError(COMMAND_SANDBOX_ERROR_CODES.workingDirectoryNotFound, `The working folder ${JSON.stringify(cwd)} does not exist; create it first or run from the workspace root.`);
+    throw new CommandSandboxError(
+      COMMAND_SANDBOX_ERROR_CODES.workingDirectoryNotFound,
+      `The working folder ${JSON.stringify(cwd)} does not exist; create it first or run from the workspace root.`,
+    );
   }
   if (!inside(real)) {
-    throw new CommandSandboxError(COMMAND_SANDBOX_ERROR_CODES.workingDirectoryOutsideWorkspace, `The working folder ${JSON.stringify(cwd)} leads outside the workspace through a symbolic link.`);
+    throw new CommandSandboxError(
+      COMMAND_SANDBOX_ERROR_CODES.workingDirectoryOutsideWorkspace,
+      `The working folder ${JSON.stringify(cwd)} leads outside the workspace through a symbolic link.`,
+    );
   }
   if (pathKind(real) !== 'directory') {
-    throw new CommandSandboxError(COMMAND_SANDBOX_ERROR_CODES.workingDirectoryNotFound, `The working folder ${JSON.stringify(cwd)} is not a folder.`);
+    throw new CommandSandboxError(
+      COMMAND_SANDBOX_ERROR_CODES.workingDirectoryNotFound,
+      `The working folder ${JSON.stringify(cwd)} is not a folder.`,
+    );
   }
   return { workspace, workingDirectory: real };
 }
@@ -117,13 +144,30 @@ export async function prepareCommand(
   });
   const [limitedShell, ...limitedArgs] = limitedCommandArguments(plan);
   if (!availability) {
-    return { plan, sandbox: 'none', launch: { file: limitedShell as string, args: limitedArgs, environment: plan.environment, cwd: workingDirectory } };
+    return {
+      plan,
+      sandbox: 'none',
+      launch: { file: limitedShell as string, args: limitedArgs, environment: plan.environment, cwd: workingDirectory },
+    };
   }
   if (availability.kind === 'sandbox-exec') {
     const args = ['-p', macosSandboxProfile(plan), limitedShell as string, ...limitedArgs];
-    return { plan, sandbox: 'sandbox-exec', launch: { file: availability.program, args, environment: plan.environment, cwd: workingDirectory } };
+    return {
+      plan,
+      sandbox: 'sandbox-exec',
+      launch: { file: availability.program, args, environment: plan.environment, cwd: workingDirectory },
+    };
   }
   // bwrap itself gets only the allowlisted environment, so not even its own /proc/<pid>/environ
   // (visible as the sandbox's PID 1) holds a secret of the caller.
-  return { plan, sandbox: 'bubblewrap', launch: { file: availability.program, args: bubblewrapArguments(plan), environment: plan.environment, cwd: workingDirectory } };
+  return {
+    plan,
+    sandbox: 'bubblewrap',
+    launch: {
+      file: availability.program,
+      args: bubblewrapArguments(plan),
+      environment: plan.environment,
+      cwd: workingDirectory,
+    },
+  };
 }

@@ -35,7 +35,8 @@ export class CommandLog {
 
   /** Adds a chunk in arrival order. */
   append(chunk: Buffer): void {
-    if (this.head.length < this.headBytes) this.head = Buffer.concat([this.head, chunk.subarray(0, this.headBytes - this.head.length)]);
+    if (this.head.length < this.headBytes)
+      this.head = Buffer.concat([this.head, chunk.subarray(0, this.headBytes - this.head.length)]);
     this.chunks.push(chunk);
     this.retained += chunk.length;
     this.totalBytes += chunk.length;

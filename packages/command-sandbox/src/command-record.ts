@@ -80,7 +80,10 @@ export interface CommandRecord {
 
 /** The error for an id this session does not have. */
 export function notFound(id: string): CommandSandboxError {
-  return new CommandSandboxError(COMMAND_SANDBOX_ERROR_CODES.commandNotFound, `No background command ${JSON.stringify(id)} in this session; list_commands shows the ids.`);
+  return new CommandSandboxError(
+    COMMAND_SANDBOX_ERROR_CODES.commandNotFound,
+    `No background command ${JSON.stringify(id)} in this session; list_commands shows the ids.`,
+  );
 }
 
 /** Compares takeover tokens in constant time. */
@@ -119,4 +122,3 @@ export function snapshot(record: CommandRecord): CommandSnapshot {
     ...(artifact ? { artifact } : {}),
   };
 }
-

@@ -14,19 +14,28 @@ const LIMIT_SIGNALS: Readonly<Record<string, string>> = {
 /** The signal behind an outcome: the process's own, or the 128+n status a sandbox or shell reports. */
 export function outcomeSignal(outcome: Pick<ProcessOutcome, 'exitCode' | 'signal'>): string | null {
   if (outcome.signal) return outcome.signal;
-  if (outcome.exitCode !== null && outcome.exitCode > 128 && outcome.exitCode < 128 + 65) return SIGNAL_NAMES.get(outcome.exitCode - 128) ?? null;
+  if (outcome.exitCode !== null && outcome.exitCode > 128 && outcome.exitCode < 128 + 65)
+    return SIGNAL_NAMES.get(outcome.exitCode - 128) ?? null;
   return null;
 }
 
 /** Observations a person (or model) should see about limits and the sandbox. */
-export function outcomeNotes(outcome: ProcessOutcome, plan: SandboxPlan, timeoutMs: number, sandbox: SandboxKind): string[] {
+export function outcomeNotes(
+  outcome: ProcessOutcome,
+  plan: SandboxPlan,
+  timeoutMs: number,
+  sandbox: SandboxKind,
+): string[] {
   const notes: string[] = [];
-  if (sandbox === 'none') notes.push("WARNING: this command ran WITHOUT a sandbox (sandbox: 'off' in the configuration).");
-  if (outcome.timedOut) notes.push(`Timed out after ${Math.round(timeoutMs / 1000)} s: the whole process tree was killed.`);
+  if (sandbox === 'none')
+    notes.push("WARNING: this command ran WITHOUT a sandbox (sandbox: 'off' in the configuration).");
+  if (outcome.timedOut)
+    notes.push(`Timed out after ${Math.round(timeoutMs / 1000)} s: the whole process tree was killed.`);
   if (outcome.cancelled) notes.push('Cancelled: the whole process tree was killed.');
   const signal = outcomeSignal(outcome);
   if (signal && LIMIT_SIGNALS[signal]) notes.push(`Stopped by ${signal}: ${LIMIT_SIGNALS[signal]}.`);
-  if (outcome.processLimitHits > 0) notes.push(`The process limit (${plan.limits.processes}) refused ${outcome.processLimitHits} forks.`);
+  if (outcome.processLimitHits > 0)
+    notes.push(`The process limit (${plan.limits.processes}) refused ${outcome.processLimitHits} forks.`);
   return notes;
 }
 
@@ -53,7 +62,10 @@ export function resultFields(run: ReportedRun): ToolDisplayField[] {
   const fields: ToolDisplayField[] = [
     { label: 'status', value: describeStatus(run.exitCode, run.signal) },
     { label: 'duration', value: `${Math.round(run.durationMs)} ms` },
-    { label: 'sandbox', value: run.sandbox === 'none' ? 'none (unsandboxed)' : `${run.sandbox}, network ${run.network ? 'on' : 'off'}` },
+    {
+      label: 'sandbox',
+      value: run.sandbox === 'none' ? 'none (unsandboxed)' : `${run.sandbox}, network ${run.network ? 'on' : 'off'}`,
+    },
     { label: 'output bytes', value: String(run.outputBytes) },
   ];
   if (run.timedOut) fields.push({ label: 'timed out', value: 'yes' });

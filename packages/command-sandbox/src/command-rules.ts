@@ -27,7 +27,20 @@ export interface RuleMatch {
 }
 
 const PRIVILEGE = new Set(['sudo', 'su', 'doas', 'pkexec', 'sudoedit', 'run0', 'runuser']);
-const DISK_TOOLS = new Set(['mke2fs', 'mkswap', 'mkdosfs', 'mkntfs', 'mkexfatfs', 'wipefs', 'fdisk', 'sfdisk', 'cfdisk', 'gdisk', 'parted', 'blkdiscard']);
+const DISK_TOOLS = new Set([
+  'mke2fs',
+  'mkswap',
+  'mkdosfs',
+  'mkntfs',
+  'mkexfatfs',
+  'wipefs',
+  'fdisk',
+  'sfdisk',
+  'cfdisk',
+  'gdisk',
+  'parted',
+  'blkdiscard',
+]);
 const POWER = new Set(['shutdown', 'reboot', 'halt', 'poweroff']);
 const POWER_VERBS = new Set(['poweroff', 'reboot', 'halt', 'kexec', 'soft-reboot']);
 const PERMISSION_TOOLS = new Set(['chmod', 'chown', 'chgrp', 'chattr', 'setfacl']);
@@ -38,7 +51,9 @@ function isOption(field: Field): boolean {
 }
 
 function hasShortFlag(args: readonly Field[], letters: string): boolean {
-  return args.some((field) => /^-[A-Za-z]+$/.test(field.text) && [...letters].some((letter) => field.text.includes(letter)));
+  return args.some(
+    (field) => /^-[A-Za-z]+$/.test(field.text) && [...letters].some((letter) => field.text.includes(letter)),
+  );
 }
 
 function operands(args: readonly Field[]): Field[] {
@@ -93,7 +108,8 @@ function checkKill(args: readonly Field[]): RuleMatch | undefined {
   for (const field of rest) {
     if (!ended && field.text === '--') ended = true;
     else if (field.text === '1') return { rule: 'kill_init', reason: 'kill of process 1 (init) takes the system down' };
-    else if (field.text === '-1') return { rule: 'kill_init', reason: 'kill -1 signals every process the user may signal' };
+    else if (field.text === '-1')
+      return { rule: 'kill_init', reason: 'kill -1 signals every process the user may signal' };
   }
   return undefined;
 }
@@ -109,21 +125,31 @@ function checkDeviceWrite(name: string, args: readonly Field[]): RuleMatch | und
     }
     return undefined;
   }
-  const targets = COPY_TOOLS.has(name) ? operands(args).slice(-1) : ['tee', 'shred', 'truncate'].includes(name) ? operands(args) : [];
+  const targets = COPY_TOOLS.has(name)
+    ? operands(args).slice(-1)
+    : ['tee', 'shred', 'truncate'].includes(name)
+      ? operands(args)
+      : [];
   for (const target of targets) {
-    if (isBlockDevice(target)) return { rule: 'block_device_write', reason: `${name} would write to the device ${target.text}` };
-    if (isSysrqPath(target)) return { rule: 'sysrq_trigger', reason: `${name} would write to the kernel SysRq trigger` };
+    if (isBlockDevice(target))
+      return { rule: 'block_device_write', reason: `${name} would write to the device ${target.text}` };
+    if (isSysrqPath(target))
+      return { rule: 'sysrq_trigger', reason: `${name} would write to the kernel SysRq trigger` };
   }
   return undefined;
 }
 
 function checkDiskTool(name: string, args: readonly Field[]): RuleMatch | undefined {
-  if (name.startsWith('mkfs') || DISK_TOOLS.has(name)) return { rule: 'disk_format', reason: `${name} formats or repartitions disks` };
+  if (name.startsWith('mkfs') || DISK_TOOLS.has(name))
+    return { rule: 'disk_format', reason: `${name} formats or repartitions disks` };
   const texts = args.map((field) => field.text);
   if (name === 'sgdisk' && texts.some((text) => /^(--zap-all|--zap|--clear|-[A-Za-z]*[Zzo][A-Za-z]*)$/.test(text))) {
     return { rule: 'disk_format', reason: 'sgdisk would wipe a partition table' };
   }
-  if (name === 'hdparm' && texts.some((text) => text.startsWith('--security-erase') || text === '--trim-sector-ranges')) {
+  if (
+    name === 'hdparm' &&
+    texts.some((text) => text.startsWith('--security-erase') || text === '--trim-sector-ranges')
+  ) {
     return { rule: 'disk_format', reason: 'hdparm would erase a disk' };
   }
   if (name === 'cryptsetup' && texts.some((text) => ['luksFormat', 'erase', 'luksErase'].includes(text))) {
@@ -151,8 +177,13 @@ function checkPower(name: string, args: readonly Field[]): RuleMatch | undefined
  * Checks one simple command, after wrappers are peeled off, against the catastrophic rules.
  * `name` is the command's base name (`/bin/rm` and `\rm` arrive as `rm`).
  */
-export function checkSimpleCommand(name: string, args: readonly Field[], context: TargetContext): RuleMatch | undefined {
-  if (PRIVILEGE.has(name)) return { rule: 'privilege_escalation', reason: `${name} runs commands with other privileges` };
+export function checkSimpleCommand(
+  name: string,
+  args: readonly Field[],
+  context: TargetContext,
+): RuleMatch | undefined {
+  if (PRIVILEGE.has(name))
+    return { rule: 'privilege_escalation', reason: `${name} runs commands with other privileges` };
   if (name === 'rm') return checkRemove(args, context);
   if (PERMISSION_TOOLS.has(name)) return checkPermissions(name, args, context);
   if (name === 'find') return checkFind(args, context);
@@ -163,8 +194,10 @@ export function checkSimpleCommand(name: string, args: readonly Field[], context
 
 /** Checks the target of an output redirection (`> /dev/sda`, `> /proc/sysrq-trigger`). */
 export function checkRedirectTarget(target: Field): RuleMatch | undefined {
-  if (isBlockDevice(target)) return { rule: 'block_device_write', reason: `the redirection would write to the device ${target.text}` };
-  if (isSysrqPath(target)) return { rule: 'sysrq_trigger', reason: 'the redirection would write to the kernel SysRq trigger' };
+  if (isBlockDevice(target))
+    return { rule: 'block_device_write', reason: `the redirection would write to the device ${target.text}` };
+  if (isSysrqPath(target))
+    return { rule: 'sysrq_trigger', reason: 'the redirection would write to the kernel SysRq trigger' };
   return undefined;
 }
 

@@ -111,7 +111,7 @@ const REFUSED: ReadonlyArray<readonly [string, string]> = [
   ["bash -c 'rm -rf /'", 'recursive_delete_root'],
   ["bash -lc 'rm -rf ~'", 'recursive_delete_root'],
   ["zsh -c 'rm -rf /'", 'recursive_delete_root'],
-  ["sh -c \"bash -c 'rm -rf /'\"", 'recursive_delete_root'],
+  ['sh -c "bash -c \'rm -rf /\'"', 'recursive_delete_root'],
   ["eval 'rm -rf /'", 'recursive_delete_root'],
   ['eval rm -rf /', 'recursive_delete_root'],
   ['env rm -rf /', 'recursive_delete_root'],

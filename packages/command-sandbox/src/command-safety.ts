@@ -1,14 +1,29 @@
 import { posix } from 'node:path';
 import { defaultHomes, resolveTargetPath, type TargetContext } from './catastrophic-targets.js';
-import { checkRedirectTarget, checkSimpleCommand, dangerousOperand, type CommandSafetyRule, type RuleMatch } from './command-rules.js';
+import {
+  checkRedirectTarget,
+  checkSimpleCommand,
+  dangerousOperand,
+  type CommandSafetyRule,
+  type RuleMatch,
+} from './command-rules.js';
 import { wrappedCommands } from './command-wrappers.js';
-import { BINARY_OPERATORS, listOf, literalValue, nodeType, parseShell, REDIRECT_OPERATORS, ShellSyntaxError, walkShell, type ShellNode } from './shell-syntax.js';
+import {
+  BINARY_OPERATORS,
+  listOf,
+  literalValue,
+  nodeType,
+  parseShell,
+  REDIRECT_OPERATORS,
+  ShellSyntaxError,
+  walkShell,
+  type ShellNode,
+} from './shell-syntax.js';
 import { staticWordText, wordFields, type Field, type WordScope } from './word-fields.js';
 
 /** The verdict of {@link evaluateCommandSafety}. */
 export type CommandSafetyVerdict =
-  | { readonly allowed: true }
-  | { readonly allowed: false; readonly rule: CommandSafetyRule; readonly reason: string };
+  { readonly allowed: true } | { readonly allowed: false; readonly rule: CommandSafetyRule; readonly reason: string };
 
 /** Options of {@link evaluateCommandSafety}. */
 export interface CommandSafetyOptions {
@@ -70,7 +85,8 @@ function isForkBomb(declaration: ShellNode): boolean {
   walkShell(declaration.Body, (node) => {
     const type = nodeType(node);
     if (type === 'CallExpr' && staticName(listOf(node.Args)[0]) === name) selfCalls += 1;
-    if (type === 'Stmt' && node.Background && callOf(node) && staticName(listOf(callOf(node)?.Args)[0]) === name) spawning = true;
+    if (type === 'Stmt' && node.Background && callOf(node) && staticName(listOf(callOf(node)?.Args)[0]) === name)
+      spawning = true;
     if (type === 'BinaryCmd' && PIPES.has(Number(node.Op))) {
       if ([node.X, node.Y].some((side) => staticName(listOf(callOf(side)?.Args)[0]) === name)) spawning = true;
     }
@@ -115,7 +131,8 @@ function collect(file: ShellNode): Collected {
         break;
     }
   });
-  for (const [name, value] of assignments) remember(collected.variables, name, value ? staticWordText(value, literalScope) : '');
+  for (const [name, value] of assignments)
+    remember(collected.variables, name, value ? staticWordText(value, literalScope) : '');
   return collected;
 }
 
@@ -130,7 +147,9 @@ function stdinOf(entry: Collected['calls'][number], collected: Collected, scope:
     const operator = Number(redirect.Op);
     if (operator === REDIRECT_OPERATORS.hereString) return staticWordText(redirect.Word as ShellNode, scope);
     if (operator === REDIRECT_OPERATORS.heredoc || operator === REDIRECT_OPERATORS.heredocTabs) {
-      return listOf((redirect.Hdoc as ShellNode | undefined)?.Parts).map((part) => literalValue(part) ?? '').join('');
+      return listOf((redirect.Hdoc as ShellNode | undefined)?.Parts)
+        .map((part) => literalValue(part) ?? '')
+        .join('');
     }
   }
   const producer = collected.producers.get(span(entry.call));
@@ -145,12 +164,21 @@ function stdinOf(entry: Collected['calls'][number], collected: Collected, scope:
     .join(' ');
 }
 
-function evaluateFields(fields: readonly Field[], stdin: string | undefined, depth: number, context: TargetContext): RuleMatch | undefined {
+function evaluateFields(
+  fields: readonly Field[],
+  stdin: string | undefined,
+  depth: number,
+  context: TargetContext,
+): RuleMatch | undefined {
   const head = fields[0];
   if (!head) return undefined;
   if (head.dynamic || /[*?[]/.test(head.text)) {
     const danger = dangerousOperand(fields.slice(1), context);
-    if (danger) return { rule: 'unresolved_command', reason: `a command whose name is only known when it runs would act on ${danger}` };
+    if (danger)
+      return {
+        rule: 'unresolved_command',
+        reason: `a command whose name is only known when it runs would act on ${danger}`,
+      };
     if (head.text === '') return evaluateFields(fields.slice(1), stdin, depth, context);
     return undefined;
   }
@@ -160,24 +188,38 @@ function evaluateFields(fields: readonly Field[], stdin: string | undefined, dep
   if (match) return match;
   for (const inner of wrappedCommands(name, args, stdin)) {
     const innerMatch =
-      inner.kind === 'script' ? evaluateScript(inner.text, depth + 1, context) : evaluateFields(inner.fields, stdin, depth + 1, context);
+      inner.kind === 'script'
+        ? evaluateScript(inner.text, depth + 1, context)
+        : evaluateFields(inner.fields, stdin, depth + 1, context);
     if (innerMatch) return innerMatch;
   }
   return undefined;
 }
 
 function evaluateScript(text: string, depth: number, context: TargetContext): RuleMatch | undefined {
-  if (depth > MAX_DEPTH) return { rule: 'nesting_too_deep', reason: `commands nested more than ${MAX_DEPTH} levels deep (sh -c inside sh -c...) cannot be checked` };
+  if (depth > MAX_DEPTH)
+    return {
+      rule: 'nesting_too_deep',
+      reason: `commands nested more than ${MAX_DEPTH} levels deep (sh -c inside sh -c...) cannot be checked`,
+    };
   let file: ShellNode;
   try {
     file = parseShell(text);
   } catch (error) {
     if (!(error instanceof ShellSyntaxError)) throw error;
-    return { rule: 'unparseable_command', reason: `the command is not valid shell syntax (${error.message}); fix the quoting` };
+    return {
+      rule: 'unparseable_command',
+      reason: `the command is not valid shell syntax (${error.message}); fix the quoting`,
+    };
   }
   const collected = collect(file);
-  if (collected.forkBomb) return { rule: 'fork_bomb', reason: `the function ${collected.forkBomb} calls itself in the background or through a pipe: a fork bomb` };
-  if (collected.calls.length > MAX_COMMANDS) return { rule: 'nesting_too_deep', reason: `more than ${MAX_COMMANDS} commands in one call cannot be checked` };
+  if (collected.forkBomb)
+    return {
+      rule: 'fork_bomb',
+      reason: `the function ${collected.forkBomb} calls itself in the background or through a pipe: a fork bomb`,
+    };
+  if (collected.calls.length > MAX_COMMANDS)
+    return { rule: 'nesting_too_deep', reason: `more than ${MAX_COMMANDS} commands in one call cannot be checked` };
   const scope = knownVariables(collected);
   const changedDirectories = [...(context.changedDirectories ?? [])];
   for (const entry of collected.calls) {
@@ -185,7 +227,10 @@ function evaluateScript(text: string, depth: number, context: TargetContext): Ru
     if (!['cd', 'pushd'].includes(staticName(words[0]) ?? '')) continue;
     const targets = words[1] ? wordFields(words[1], scope) : [{ text: '~', dynamic: false }];
     for (const target of targets) {
-      const directory = target.text === '' ? context.homes[0] : resolveTargetPath(target.text, context) ?? posix.join(context.workingDirectory, target.text);
+      const directory =
+        target.text === ''
+          ? context.homes[0]
+          : (resolveTargetPath(target.text, context) ?? posix.join(context.workingDirectory, target.text));
       if (directory) changedDirectories.push(directory);
     }
   }
@@ -214,7 +259,10 @@ function evaluateScript(text: string, depth: number, context: TargetContext): Ru
  * It is a speed bump that catches the obvious; the sandbox is the wall.
  */
 export function evaluateCommandSafety(commandText: string, options: CommandSafetyOptions = {}): CommandSafetyVerdict {
-  const context: TargetContext = { workingDirectory: options.workingDirectory ?? '/', homes: options.homes ?? defaultHomes() };
+  const context: TargetContext = {
+    workingDirectory: options.workingDirectory ?? '/',
+    homes: options.homes ?? defaultHomes(),
+  };
   const match = evaluateScript(commandText, 0, context);
   return match ? { allowed: false, rule: match.rule, reason: match.reason } : { allowed: true };
 }

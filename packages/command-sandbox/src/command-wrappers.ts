@@ -1,7 +1,8 @@
 import type { Field } from './word-fields.js';
 
 /** What a wrapper runs: another command's fields, or shell text to parse again. */
-export type WrappedCommand = { readonly kind: 'fields'; readonly fields: readonly Field[] } | { readonly kind: 'script'; readonly text: string };
+export type WrappedCommand =
+  { readonly kind: 'fields'; readonly fields: readonly Field[] } | { readonly kind: 'script'; readonly text: string };
 
 interface WrapperShape {
   /** Options that take the next field as their value. */
@@ -34,13 +35,60 @@ const WRAPPERS: Readonly<Record<string, WrapperShape>> = {
   nsenter: { valued: ['-t', '--target', '-S', '-G', '--setuid', '--setgid'] },
   strace: { valued: ['-o', '-e', '-p', '-s', '-u', '-E', '-P', '-O', '-a', '-b', '-I', '-X'] },
   ltrace: { valued: ['-o', '-e', '-p', '-s', '-u', '-n', '-a'] },
-  'systemd-run': { valued: ['-p', '--property', '-u', '--unit', '-E', '--setenv', '--uid', '--gid', '-M', '--machine', '--description', '--slice'] },
+  'systemd-run': {
+    valued: [
+      '-p',
+      '--property',
+      '-u',
+      '--unit',
+      '-E',
+      '--setenv',
+      '--uid',
+      '--gid',
+      '-M',
+      '--machine',
+      '--description',
+      '--slice',
+    ],
+  },
   xargs: {
-    valued: ['-a', '-d', '-E', '-I', '-L', '-n', '-P', '-s', '--arg-file', '--delimiter', '--eof', '--replace', '--max-lines', '--max-args', '--max-procs', '--max-chars', '--process-slot-var'],
+    valued: [
+      '-a',
+      '-d',
+      '-E',
+      '-I',
+      '-L',
+      '-n',
+      '-P',
+      '-s',
+      '--arg-file',
+      '--delimiter',
+      '--eof',
+      '--replace',
+      '--max-lines',
+      '--max-args',
+      '--max-procs',
+      '--max-chars',
+      '--process-slot-var',
+    ],
   },
 };
 
-const SHELLS = new Set(['sh', 'bash', 'dash', 'zsh', 'ksh', 'mksh', 'ash', 'yash', 'fish', 'csh', 'tcsh', 'posh', 'rbash']);
+const SHELLS = new Set([
+  'sh',
+  'bash',
+  'dash',
+  'zsh',
+  'ksh',
+  'mksh',
+  'ash',
+  'yash',
+  'fish',
+  'csh',
+  'tcsh',
+  'posh',
+  'rbash',
+]);
 const SHELL_VALUED = new Set(['-o', '-O', '+o', '+O', '--rcfile', '--init-file']);
 
 function field(text: string): Field {
@@ -98,7 +146,8 @@ function findExecCommands(args: readonly Field[]): WrappedCommand[] {
   for (let index = 0; index < args.length; index += 1) {
     if (!['-exec', '-execdir', '-ok', '-okdir'].includes(args[index]?.text ?? '')) continue;
     const body: Field[] = [];
-    for (index += 1; index < args.length && ![';', '+'].includes(args[index]?.text ?? ''); index += 1) body.push(args[index] as Field);
+    for (index += 1; index < args.length && ![';', '+'].includes(args[index]?.text ?? ''); index += 1)
+      body.push(args[index] as Field);
     for (const start of starts.length > 0 ? starts : [field('.')]) {
       commands.push({ kind: 'fields', fields: body.map((item) => (item.text === '{}' ? start : item)) });
     }
@@ -109,10 +158,19 @@ function findExecCommands(args: readonly Field[]): WrappedCommand[] {
 function xargsCommand(args: readonly Field[], stdin: string | undefined): WrappedCommand[] {
   const { rest, options } = afterOptions('xargs', WRAPPERS.xargs as WrapperShape, args);
   const replaceIndex = args.findIndex((item) => item.text === '-I');
-  const replace = replaceIndex >= 0 ? args[replaceIndex + 1]?.text : options.find((text) => text.startsWith('-I'))?.slice(2) || undefined;
+  const replace =
+    replaceIndex >= 0
+      ? args[replaceIndex + 1]?.text
+      : options.find((text) => text.startsWith('-I'))?.slice(2) || undefined;
   const tokens = (stdin ?? '').split(/\s+/).filter(Boolean).map(field);
   const command = rest.length > 0 ? rest : [field('echo')];
-  if (replace) return tokens.map((token) => ({ kind: 'fields', fields: command.map((item) => (item.text.includes(replace) ? field(item.text.split(replace).join(token.text)) : item)) }));
+  if (replace)
+    return tokens.map((token) => ({
+      kind: 'fields',
+      fields: command.map((item) =>
+        item.text.includes(replace) ? field(item.text.split(replace).join(token.text)) : item,
+      ),
+    }));
   return [{ kind: 'fields', fields: [...command, ...tokens] }];
 }
 
@@ -149,8 +207,15 @@ export function wrappedCommands(name: string, args: readonly Field[], stdin: str
   if (name === 'env') {
     const splitIndex = args.findIndex((item) => item.text === '-S' || item.text === '--split-string');
     const attached = args.find((item) => /^(-S|--split-string=)./.test(item.text));
-    if (splitIndex >= 0) return scriptText(args.slice(splitIndex + 1)) ? [scriptText(args.slice(splitIndex + 1)) as WrappedCommand] : [];
-    if (attached) return [{ kind: 'script', text: [attached.text.replace(/^(-S|--split-string=)/, ''), ...rest.map((item) => item.text)].join(' ') }];
+    if (splitIndex >= 0)
+      return scriptText(args.slice(splitIndex + 1)) ? [scriptText(args.slice(splitIndex + 1)) as WrappedCommand] : [];
+    if (attached)
+      return [
+        {
+          kind: 'script',
+          text: [attached.text.replace(/^(-S|--split-string=)/, ''), ...rest.map((item) => item.text)].join(' '),
+        },
+      ];
   }
   const command = rest.slice(shape.skipOperands ?? 0);
   return command.length > 0 ? [{ kind: 'fields', fields: command }] : [];

@@ -7,10 +7,26 @@ export type { CommandSafetyRule } from './command-rules.js';
 export { COMMAND_SAFETY_RULES } from './command-rules.js';
 
 export type { CommandEnvironmentOptions } from './command-environment.js';
-export { DEFAULT_ENVIRONMENT_ALLOWLIST, buildCommandEnvironment, isForbiddenEnvironmentName } from './command-environment.js';
+export {
+  DEFAULT_ENVIRONMENT_ALLOWLIST,
+  buildCommandEnvironment,
+  isForbiddenEnvironmentName,
+} from './command-environment.js';
 
-export type { PathKind, SandboxLimits, SandboxMount, SandboxNamespaces, SandboxPlan, SandboxPlanInput } from './sandbox-plan.js';
-export { DEFAULT_PROTECTED_PATHS, DEFAULT_SANDBOX_LIMITS, buildSandboxPlan, limitedCommandArguments } from './sandbox-plan.js';
+export type {
+  PathKind,
+  SandboxLimits,
+  SandboxMount,
+  SandboxNamespaces,
+  SandboxPlan,
+  SandboxPlanInput,
+} from './sandbox-plan.js';
+export {
+  DEFAULT_PROTECTED_PATHS,
+  DEFAULT_SANDBOX_LIMITS,
+  buildSandboxPlan,
+  limitedCommandArguments,
+} from './sandbox-plan.js';
 export { bubblewrapArguments } from './bubblewrap-arguments.js';
 export { macosSandboxProfile } from './macos-sandbox-profile.js';
 export type { SandboxAvailability, SandboxKind, SandboxMode } from './sandbox-availability.js';
@@ -21,10 +37,21 @@ export { prepareCommand } from './command-launch.js';
 export type { CommandRunRequest, CommandRunResult } from './run-command-tool.js';
 export { COMMAND_DEFAULTS, createRunCommandTool, runCommand } from './run-command-tool.js';
 
-export { COMMAND_SANDBOX_ERROR_CODES, CommandRefusedError, CommandSandboxError, SandboxUnavailableError } from './errors.js';
+export {
+  COMMAND_SANDBOX_ERROR_CODES,
+  CommandRefusedError,
+  CommandSandboxError,
+  SandboxUnavailableError,
+} from './errors.js';
 
 export type { CommandExecutionService, CommandExecutionServiceOptions } from './command-execution-service.js';
-export type { CommandOutputRead, CommandSnapshot, CommandState, StartCommandRequest, TerminalCapabilities } from './command-record.js';
+export type {
+  CommandOutputRead,
+  CommandSnapshot,
+  CommandState,
+  StartCommandRequest,
+  TerminalCapabilities,
+} from './command-record.js';
 export { createCommandExecutionService } from './command-execution-service.js';
 export type { CommandOutputSlice } from './command-log.js';
 export { createBackgroundCommandTools } from './background-command-tools.js';

@@ -11,7 +11,10 @@ function quote(path: string): string {
  * `sandbox-exec -p <profile> /bin/bash --noprofile --norc -c <command>` with the plan's
  * environment. It cannot run on Linux, so it is tested as text.
  */
-export function macosSandboxProfile(plan: SandboxPlan, temporaryFolders: readonly string[] = ['/private/tmp', '/private/var/folders']): string {
+export function macosSandboxProfile(
+  plan: SandboxPlan,
+  temporaryFolders: readonly string[] = ['/private/tmp', '/private/var/folders'],
+): string {
   const writable = [plan.workspaceRoot, ...temporaryFolders].map((path) => `  (subpath ${quote(path)})`);
   const lines = [
     '(version 1)',

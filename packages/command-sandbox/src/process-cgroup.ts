@@ -23,10 +23,7 @@ const CANDIDATE_ROOTS = ['/sys/fs/cgroup/pids', '/sys/fs/cgroup/unified', '/sys/
 
 function pidsIn(folder: string): number[] {
   try {
-    return readFileSync(join(folder, 'cgroup.procs'), 'utf8')
-      .split('\n')
-      .filter(Boolean)
-      .map(Number);
+    return readFileSync(join(folder, 'cgroup.procs'), 'utf8').split('\n').filter(Boolean).map(Number);
   } catch {
     return [];
   }

@@ -75,7 +75,9 @@ export function startProcess(options: RunProcessOptions & { readonly keepStdinOp
   const cgroup: CommandCgroup | undefined = createCommandCgroup(options.maxProcesses);
   const { launch } = options;
   const file = cgroup ? '/bin/sh' : launch.file;
-  const args = cgroup ? ['-c', JOIN_CGROUP, 'clawsmith-cgroup', cgroup.processesFile, launch.file, ...launch.args] : [...launch.args];
+  const args = cgroup
+    ? ['-c', JOIN_CGROUP, 'clawsmith-cgroup', cgroup.processesFile, launch.file, ...launch.args]
+    : [...launch.args];
   const started = performance.now();
   // Plain spawn rather than execa: the runner uses none of execa's features (its timeout and
   // buffering are exactly what must not be relied on here) and its per-call setup costs ~3 ms.
@@ -119,7 +121,10 @@ export function startProcess(options: RunProcessOptions & { readonly keepStdinOp
       options.signal?.removeEventListener('abort', onAbort);
       const drained = Promise.all(
         [subprocess.stdout, subprocess.stderr].map(
-          (stream) => new Promise<void>((streamDone) => (stream && !stream.readableEnded ? stream.once('close', () => streamDone()) : streamDone())),
+          (stream) =>
+            new Promise<void>((streamDone) =>
+              stream && !stream.readableEnded ? stream.once('close', () => streamDone()) : streamDone(),
+            ),
         ),
       );
       const processLimitHits = cgroup?.processLimitHits() ?? 0;

@@ -30,12 +30,21 @@ const JOIN_CGROUP = 'echo $$ > "$1" && shift && exec "$@"';
  */
 export function startPtyProcess(
   pty: NodePty,
-  options: { launch: ProcessLaunch; columns: number; rows: number; timeoutMs: number; maxProcesses: number; onChunk: (chunk: Buffer) => void },
+  options: {
+    launch: ProcessLaunch;
+    columns: number;
+    rows: number;
+    timeoutMs: number;
+    maxProcesses: number;
+    onChunk: (chunk: Buffer) => void;
+  },
 ): StartedPtyProcess {
   const cgroup = createCommandCgroup(options.maxProcesses);
   const { launch } = options;
   const file = cgroup ? '/bin/sh' : launch.file;
-  const args = cgroup ? ['-c', JOIN_CGROUP, 'clawsmith-cgroup', cgroup.processesFile, launch.file, ...launch.args] : [...launch.args];
+  const args = cgroup
+    ? ['-c', JOIN_CGROUP, 'clawsmith-cgroup', cgroup.processesFile, launch.file, ...launch.args]
+    : [...launch.args];
   const started = performance.now();
   const terminal: IPty = pty.spawn(file, args, {
     name: 'xterm-256color',
@@ -73,7 +82,9 @@ export function startPtyProcess(
         cgroup?.remove();
         resolve({
           exitCode: signal ? null : exitCode,
-          signal: signal ? (Object.entries(constants.signals).find(([, number]) => number === signal)?.[0] ?? `signal ${signal}`) : null,
+          signal: signal
+            ? (Object.entries(constants.signals).find(([, number]) => number === signal)?.[0] ?? `signal ${signal}`)
+            : null,
           timedOut,
           cancelled,
           durationMs: performance.now() - started,

@@ -59,7 +59,17 @@ describe('@clawsmith/command-sandbox public surface', () => {
       'unparseable_command',
       'nesting_too_deep',
     ]);
-    expect(api.COMMAND_DEFAULTS).toEqual({ timeoutMs: 120_000, maxTimeoutMs: 600_000, outputLimitBytes: 65_536, logLimitBytes: 8_388_608 });
-    expect(api.DEFAULT_SANDBOX_LIMITS).toEqual({ cpuSeconds: 300, fileSizeBytes: 1_073_741_824, openFiles: 1024, processes: 1024 });
+    expect(api.COMMAND_DEFAULTS).toEqual({
+      timeoutMs: 120_000,
+      maxTimeoutMs: 600_000,
+      outputLimitBytes: 65_536,
+      logLimitBytes: 8_388_608,
+    });
+    expect(api.DEFAULT_SANDBOX_LIMITS).toEqual({
+      cpuSeconds: 300,
+      fileSizeBytes: 1_073_741_824,
+      openFiles: 1024,
+      processes: 1024,
+    });
   });
 });

@@ -1,4 +1,12 @@
-import { assertAuthorized, defineTool, toolSuccess, type ArtifactReference, type ArtifactWriter, type ToolDefinition, type ToolExecutionResult } from '@clawsmith/tool-protocol';
+import {
+  assertAuthorized,
+  defineTool,
+  toolSuccess,
+  type ArtifactReference,
+  type ArtifactWriter,
+  type ToolDefinition,
+  type ToolExecutionResult,
+} from '@clawsmith/tool-protocol';
 import { z } from 'zod';
 import { BoundedOutput } from './bounded-output.js';
 import { prepareCommand, validateSandboxOptions, type CommandSandboxOptions } from './command-launch.js';
@@ -60,11 +68,18 @@ export function effectiveTimeout(options: CommandSandboxOptions, requestedMs: nu
  * output cap, sandbox) and returns what it observed. A non-zero exit is an observation, not an
  * error; refusals and a missing sandbox throw before anything runs.
  */
-export async function runCommand(options: CommandSandboxOptions, request: CommandRunRequest): Promise<CommandRunResult> {
+export async function runCommand(
+  options: CommandSandboxOptions,
+  request: CommandRunRequest,
+): Promise<CommandRunResult> {
   const prepared = await prepareCommand(options, request.workspaceRoot, request.command, request.cwd);
   const timeoutMs = effectiveTimeout(options, request.timeoutMs);
   const half = Math.floor((options.outputLimitBytes ?? COMMAND_DEFAULTS.outputLimitBytes) / 2);
-  const output = new BoundedOutput(half, half, request.artifacts ? (options.logLimitBytes ?? COMMAND_DEFAULTS.logLimitBytes) : 0);
+  const output = new BoundedOutput(
+    half,
+    half,
+    request.artifacts ? (options.logLimitBytes ?? COMMAND_DEFAULTS.logLimitBytes) : 0,
+  );
   const outcome = await runProcess({
     launch: prepared.launch,
     timeoutMs,
@@ -74,13 +89,19 @@ export async function runCommand(options: CommandSandboxOptions, request: Comman
     maxProcesses: prepared.plan.limits.processes,
   });
   if (outcome.spawnError) {
-    throw new CommandSandboxError(COMMAND_SANDBOX_ERROR_CODES.commandSpawnFailed, `The command could not be started: ${outcome.spawnError}.`, { retryable: true });
+    throw new CommandSandboxError(
+      COMMAND_SANDBOX_ERROR_CODES.commandSpawnFailed,
+      `The command could not be started: ${outcome.spawnError}.`,
+      { retryable: true },
+    );
   }
   const notes = outcomeNotes(outcome, prepared.plan, timeoutMs, prepared.sandbox);
   let artifact: ArtifactReference | undefined;
   if (request.artifacts && output.totalBytes > 0) {
     const log = output.completeLog();
-    const suffix = output.logTruncated ? Buffer.from(`\n[log cut at ${log.length} bytes of ${output.totalBytes}]\n`) : Buffer.alloc(0);
+    const suffix = output.logTruncated
+      ? Buffer.from(`\n[log cut at ${log.length} bytes of ${output.totalBytes}]\n`)
+      : Buffer.alloc(0);
     artifact = await request.artifacts.write(Buffer.concat([log, suffix]));
   } else if (output.truncated) {
     notes.push('No artifact store is wired in: only the head and tail of the output were kept.');
@@ -105,10 +126,20 @@ export async function runCommand(options: CommandSandboxOptions, request: Comman
 
 function resultContent(result: CommandRunResult): string {
   const status = describeStatus(result.exitCode, result.signal);
-  const sandbox = result.sandbox === 'none' ? 'NONE (unsandboxed)' : `${result.sandbox}, network ${result.network ? 'on' : 'off'}`;
-  const lines = [`$ ${result.command}`, `${status} · ${Math.round(result.durationMs)} ms · sandbox: ${sandbox}`, ...result.notes];
-  if (result.artifact) lines.push(`Complete log: artifact ${result.artifact.id} (${result.artifact.byteLength} bytes).`);
-  lines.push(result.outputBytes === 0 ? '(no output)' : `--- output (${result.outputBytes} bytes${result.outputTruncated ? ', head and tail' : ''}) ---\n${result.output}`);
+  const sandbox =
+    result.sandbox === 'none' ? 'NONE (unsandboxed)' : `${result.sandbox}, network ${result.network ? 'on' : 'off'}`;
+  const lines = [
+    `$ ${result.command}`,
+    `${status} · ${Math.round(result.durationMs)} ms · sandbox: ${sandbox}`,
+    ...result.notes,
+  ];
+  if (result.artifact)
+    lines.push(`Complete log: artifact ${result.artifact.id} (${result.artifact.byteLength} bytes).`);
+  lines.push(
+    result.outputBytes === 0
+      ? '(no output)'
+      : `--- output (${result.outputBytes} bytes${result.outputTruncated ? ', head and tail' : ''}) ---\n${result.output}`,
+  );
   return lines.join('\n');
 }
 
@@ -122,7 +153,12 @@ const runCommandInput = z.object({
 /** Builds the result of a finished `run_command` call. */
 export function commandToolResult(result: CommandRunResult): ToolExecutionResult {
   return toolSuccess(resultContent(result), {
-    display: { kind: 'command', title: `$ ${result.command}`.slice(0, 200), body: result.output, fields: resultFields(result) },
+    display: {
+      kind: 'command',
+      title: `$ ${result.command}`.slice(0, 200),
+      body: result.output,
+      fields: resultFields(result),
+    },
     ...(result.artifact ? { artifact: result.artifact } : {}),
   });
 }
@@ -132,7 +168,9 @@ export function commandToolResult(result: CommandRunResult): ToolExecutionResult
  * workspace through every layer of {@link runCommand}. Throws `environment_name_forbidden` at
  * construction for a forbidden allowlist addition.
  */
-export function createRunCommandTool(options: CommandSandboxOptions = {}): ToolDefinition<z.output<typeof runCommandInput>> {
+export function createRunCommandTool(
+  options: CommandSandboxOptions = {},
+): ToolDefinition<z.output<typeof runCommandInput>> {
   validateSandboxOptions(options);
   return defineTool({
     name: 'run_command',

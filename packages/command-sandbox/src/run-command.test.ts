@@ -2,7 +2,12 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { snapshotTree, testdir } from '@clawsmith/test-utils';
-import type { ArtifactReference, ArtifactWriter, ToolExecutionContext, ToolExecutionResult } from '@clawsmith/tool-protocol';
+import type {
+  ArtifactReference,
+  ArtifactWriter,
+  ToolExecutionContext,
+  ToolExecutionResult,
+} from '@clawsmith/tool-protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createRunCommandTool, runCommand } from './index.js';
 
@@ -45,7 +50,15 @@ function memoryArtifacts(): ArtifactWriter & { stored: Buffer[] } {
 }
 
 function context(workspaceRoot: string, extra: Partial<ToolExecutionContext> = {}): ToolExecutionContext {
-  return { authorized: true, workspaceRoot, sessionId: 's1', turnId: 't1', toolCallId: 'c1', signal: new AbortController().signal, ...extra };
+  return {
+    authorized: true,
+    workspaceRoot,
+    sessionId: 's1',
+    turnId: 't1',
+    toolCallId: 'c1',
+    signal: new AbortController().signal,
+    ...extra,
+  };
 }
 
 describe('run_command in the real sandbox', () => {
@@ -67,10 +80,13 @@ describe('run_command in the real sandbox', () => {
 
   it('writes the workspace but nothing outside it, and keeps /tmp private', async () => {
     const workspace = testdir({ 'a.txt': 'a' });
-    const result = await runCommand({}, {
-      workspaceRoot: workspace,
-      command: `echo made > b.txt; touch /etc/clawsmith-escape-${process.pid}; echo etc=$?; echo x > /tmp/clawsmith-tmp-${process.pid}; cat /tmp/clawsmith-tmp-${process.pid}; touch /root/clawsmith-home-${process.pid}; echo home=$?`,
-    });
+    const result = await runCommand(
+      {},
+      {
+        workspaceRoot: workspace,
+        command: `echo made > b.txt; touch /etc/clawsmith-escape-${process.pid}; echo etc=$?; echo x > /tmp/clawsmith-tmp-${process.pid}; cat /tmp/clawsmith-tmp-${process.pid}; touch /root/clawsmith-home-${process.pid}; echo home=$?`,
+      },
+    );
     expect(result.sandbox).toBe('bubblewrap');
     expect(result.output).toContain('Read-only file system');
     expect(result.output).toContain('etc=1');
@@ -81,12 +97,21 @@ describe('run_command in the real sandbox', () => {
   });
 
   it('keeps .git/hooks, .git/config and .clawsmith read-only inside the workspace', async () => {
-    const workspace = testdir({ '.git/config': '[core]\n', '.git/hooks/README': 'hooks', '.clawsmith/settings.json': '{}', 'src/a.ts': '' });
-    const before = snapshotTree(`${workspace}/.git`);
-    const result = await runCommand({}, {
-      workspaceRoot: workspace,
-      command: 'echo evil > .git/hooks/pre-commit; echo "[core] fsmonitor=evil" >> .git/config; echo x > .clawsmith/settings.json; rm -rf .clawsmith; echo ok > src/a.ts',
+    const workspace = testdir({
+      '.git/config': '[core]\n',
+      '.git/hooks/README': 'hooks',
+      '.clawsmith/settings.json': '{}',
+      'src/a.ts': '',
     });
+    const before = snapshotTree(`${workspace}/.git`);
+    const result = await runCommand(
+      {},
+      {
+        workspaceRoot: workspace,
+        command:
+          'echo evil > .git/hooks/pre-commit; echo "[core] fsmonitor=evil" >> .git/config; echo x > .clawsmith/settings.json; rm -rf .clawsmith; echo ok > src/a.ts',
+      },
+    );
     expect(result.output.match(/Read-only file system/g)?.length).toBeGreaterThanOrEqual(3);
     expect(snapshotTree(`${workspace}/.git`)).toEqual(before);
     expect(readFileSync(`${workspace}/.clawsmith/settings.json`, 'utf8')).toBe('{}');
@@ -98,7 +123,9 @@ describe('run_command in the real sandbox', () => {
     // /proc/<pid>/environ shows the environment a process was started with: pick a variable of
     // this test process's own start-up environment that the allowlist does not pass.
     const startupEnvironment = readFileSync('/proc/self/environ', 'utf8').split('\0');
-    const parentOnly = startupEnvironment.find((entry) => /^(npm_|VITEST|NODE_)[A-Za-z_]*=.{8,}$/.test(entry) && !entry.startsWith('NODE_ENV='));
+    const parentOnly = startupEnvironment.find(
+      (entry) => /^(npm_|VITEST|NODE_)[A-Za-z_]*=.{8,}$/.test(entry) && !entry.startsWith('NODE_ENV='),
+    );
     expect(parentOnly).toBeDefined();
     const command = `cat /proc/${process.pid}/environ /proc/${process.ppid}/environ 2>&1; for f in /proc/[0-9]*/environ; do tr '\\0' '\\n' < "$f"; done; env`;
     const sandboxed = await runCommand({}, { workspaceRoot: workspace, command });
@@ -106,7 +133,10 @@ describe('run_command in the real sandbox', () => {
     expect(sandboxed.output).not.toContain(secret);
     expect(sandboxed.output).toMatch(/No such file or directory/);
     // The same read without the sandbox shows the parent's environment: the check above can fail.
-    const unsandboxed = await runCommand({ sandbox: 'off' }, { workspaceRoot: workspace, command: `tr '\\0' '\\n' < /proc/${process.pid}/environ` });
+    const unsandboxed = await runCommand(
+      { sandbox: 'off' },
+      { workspaceRoot: workspace, command: `tr '\\0' '\\n' < /proc/${process.pid}/environ` },
+    );
     expect(unsandboxed.output).toContain(parentOnly);
     expect(unsandboxed.notes.join(' ')).toMatch(/WITHOUT a sandbox/);
   });
@@ -134,7 +164,15 @@ describe('run_command in the real sandbox', () => {
     const marker = `${1000 + (process.pid % 1000)}.${Date.now() % 1000}1`;
     const controller = new AbortController();
     const artifacts = memoryArtifacts();
-    const running = runCommand({}, { workspaceRoot: workspace, command: `setsid sleep ${marker} & echo started; sleep ${marker}`, signal: controller.signal, artifacts });
+    const running = runCommand(
+      {},
+      {
+        workspaceRoot: workspace,
+        command: `setsid sleep ${marker} & echo started; sleep ${marker}`,
+        signal: controller.signal,
+        artifacts,
+      },
+    );
     await expect.poll(() => hostProcessesWith(`sleep ${marker}`).length, { timeout: 20_000 }).toBeGreaterThanOrEqual(2);
     controller.abort();
     const result = await running;
@@ -146,7 +184,10 @@ describe('run_command in the real sandbox', () => {
     const workspace = testdir({});
     const marker = `${2000 + (process.pid % 1000)}.${Date.now() % 1000}3`;
     const controller = new AbortController();
-    const running = runCommand({ sandbox: 'off' }, { workspaceRoot: workspace, command: `setsid sleep ${marker} & sleep ${marker}`, signal: controller.signal });
+    const running = runCommand(
+      { sandbox: 'off' },
+      { workspaceRoot: workspace, command: `setsid sleep ${marker} & sleep ${marker}`, signal: controller.signal },
+    );
     await expect.poll(() => hostProcessesWith(`sleep ${marker}`).length, { timeout: 20_000 }).toBeGreaterThanOrEqual(2);
     controller.abort();
     await running;
@@ -156,7 +197,14 @@ describe('run_command in the real sandbox', () => {
   it('returns on timeout although a double-forked grandchild holds stdout, and kills it', async () => {
     const workspace = testdir({});
     const marker = `${3000 + (process.pid % 1000)}.${Date.now() % 1000}7`;
-    const result = await runCommand({}, { workspaceRoot: workspace, command: `(setsid sh -c 'sleep ${marker}' &); echo forked; sleep ${marker}`, timeoutMs: 1_500 });
+    const result = await runCommand(
+      {},
+      {
+        workspaceRoot: workspace,
+        command: `(setsid sh -c 'sleep ${marker}' &); echo forked; sleep ${marker}`,
+        timeoutMs: 1_500,
+      },
+    );
     expect(result.timedOut).toBe(true);
     expect(result.output).toContain('forked');
     expect(result.notes.join(' ')).toMatch(/Timed out after 2 s|Timed out after 1 s/);
@@ -166,7 +214,10 @@ describe('run_command in the real sandbox', () => {
   it('returns when the command exits although a background grandchild still holds stdout', async () => {
     const workspace = testdir({});
     const marker = `${4000 + (process.pid % 1000)}.${Date.now() % 1000}9`;
-    const result = await runCommand({}, { workspaceRoot: workspace, command: `(sleep ${marker} &); echo done`, timeoutMs: 60_000 });
+    const result = await runCommand(
+      {},
+      { workspaceRoot: workspace, command: `(sleep ${marker} &); echo done`, timeoutMs: 60_000 },
+    );
     expect(result.timedOut).toBe(false);
     expect(result.exitCode).toBe(0);
     expect(result.output).toBe('done\n');
@@ -178,7 +229,11 @@ describe('run_command in the real sandbox', () => {
     const marker = `${5000 + (process.pid % 1000)}.${Date.now() % 1000}5`;
     const result = await runCommand(
       { limits: { processes: 40 } },
-      { workspaceRoot: workspace, command: `for i in $(seq 1 200); do sleep ${marker} & done 2>/dev/null; echo spawned`, timeoutMs: 8_000 },
+      {
+        workspaceRoot: workspace,
+        command: `for i in $(seq 1 200); do sleep ${marker} & done 2>/dev/null; echo spawned`,
+        timeoutMs: 8_000,
+      },
     );
     expect(result.processLimitHits).toBeGreaterThan(0);
     expect(result.notes.join(' ')).toMatch(/process limit \(40\) refused/);
@@ -187,7 +242,10 @@ describe('run_command in the real sandbox', () => {
 
   it('stops `yes > big` at the file size limit and says so', async () => {
     const workspace = testdir({});
-    const result = await runCommand({ limits: { fileSizeBytes: 1_048_576 } }, { workspaceRoot: workspace, command: 'yes > big' });
+    const result = await runCommand(
+      { limits: { fileSizeBytes: 1_048_576 } },
+      { workspaceRoot: workspace, command: 'yes > big' },
+    );
     expect(result.signal).toBe('SIGXFSZ');
     expect(result.notes.join(' ')).toMatch(/file size limit/);
     expect(readFileSync(`${workspace}/big`).length).toBeLessThanOrEqual(1_048_576);
@@ -195,17 +253,26 @@ describe('run_command in the real sandbox', () => {
 
   it('merges stdout and stderr in arrival order, passes stdin, and keeps head and tail of long output', async () => {
     const workspace = testdir({});
-    const merged = await runCommand({}, { workspaceRoot: workspace, command: 'echo a; echo b >&2; cat; echo c', stdin: 'from stdin\n' });
+    const merged = await runCommand(
+      {},
+      { workspaceRoot: workspace, command: 'echo a; echo b >&2; cat; echo c', stdin: 'from stdin\n' },
+    );
     expect(merged.output).toBe('a\nb\nfrom stdin\nc\n');
     const artifacts = memoryArtifacts();
-    const long = await runCommand({ outputLimitBytes: 1_000 }, { workspaceRoot: workspace, command: 'seq 1 100000', artifacts });
+    const long = await runCommand(
+      { outputLimitBytes: 1_000 },
+      { workspaceRoot: workspace, command: 'seq 1 100000', artifacts },
+    );
     expect(long.outputTruncated).toBe(true);
     expect(long.output.startsWith('1\n2\n3\n')).toBe(true);
     expect(long.output.endsWith('99999\n100000\n')).toBe(true);
     expect(long.output).toMatch(/bytes of output left out/);
     expect(long.artifact?.byteLength).toBe(long.outputBytes);
     expect(artifacts.stored[0]?.toString('utf8').split('\n')).toHaveLength(100_001);
-    const unstored = await runCommand({ outputLimitBytes: 1_000 }, { workspaceRoot: workspace, command: 'seq 1 100000' });
+    const unstored = await runCommand(
+      { outputLimitBytes: 1_000 },
+      { workspaceRoot: workspace, command: 'seq 1 100000' },
+    );
     expect(unstored.artifact).toBeUndefined();
     expect(unstored.notes.join(' ')).toMatch(/No artifact store/);
   });
@@ -214,12 +281,20 @@ describe('run_command in the real sandbox', () => {
 describe('createRunCommandTool', () => {
   it('declares execute risk and its capabilities', () => {
     const tool = createRunCommandTool();
-    expect(tool).toMatchObject({ name: 'run_command', risk: 'execute', concurrencySafe: false, capabilities: ['process.execute', 'filesystem.write', 'filesystem.read'] });
+    expect(tool).toMatchObject({
+      name: 'run_command',
+      risk: 'execute',
+      concurrencySafe: false,
+      capabilities: ['process.execute', 'filesystem.write', 'filesystem.read'],
+    });
   });
 
   it('reports a non-zero exit as a success observation', async () => {
     const workspace = testdir({});
-    const result = (await createRunCommandTool().execute({ command: 'echo out; exit 3' }, context(workspace))) as ToolExecutionResult;
+    const result = (await createRunCommandTool().execute(
+      { command: 'echo out; exit 3' },
+      context(workspace),
+    )) as ToolExecutionResult;
     expect(result.status).toBe('success');
     expect(result.content).toContain('exit code 3');
     expect(result.content).toContain('sandbox: bubblewrap, network off');
@@ -238,12 +313,22 @@ describe('createRunCommandTool', () => {
   it('refuses to run unauthorized, outside the workspace, or without a sandbox', async () => {
     const workspace = testdir({ sub: {}, escape: { symlink: '/etc' } });
     const tool = createRunCommandTool();
-    await expect(tool.execute({ command: 'true', cwd: 'escape' }, context(workspace))).rejects.toMatchObject({ code: 'working_directory_outside_workspace' });
-    await expect(tool.execute({ command: 'true' }, context(workspace, { authorized: false }))).rejects.toMatchObject({ code: 'unauthorized' });
-    await expect(tool.execute({ command: 'true', cwd: '../..' }, context(workspace))).rejects.toMatchObject({ code: 'working_directory_outside_workspace' });
-    await expect(tool.execute({ command: 'true', cwd: 'missing' }, context(workspace))).rejects.toMatchObject({ code: 'working_directory_not_found' });
+    await expect(tool.execute({ command: 'true', cwd: 'escape' }, context(workspace))).rejects.toMatchObject({
+      code: 'working_directory_outside_workspace',
+    });
+    await expect(tool.execute({ command: 'true' }, context(workspace, { authorized: false }))).rejects.toMatchObject({
+      code: 'unauthorized',
+    });
+    await expect(tool.execute({ command: 'true', cwd: '../..' }, context(workspace))).rejects.toMatchObject({
+      code: 'working_directory_outside_workspace',
+    });
+    await expect(tool.execute({ command: 'true', cwd: 'missing' }, context(workspace))).rejects.toMatchObject({
+      code: 'working_directory_not_found',
+    });
     const noSandbox = createRunCommandTool({ bubblewrapProgram: '/nonexistent/bwrap' });
-    await expect(noSandbox.execute({ command: 'true' }, context(workspace))).rejects.toMatchObject({ code: 'sandbox_unavailable' });
+    await expect(noSandbox.execute({ command: 'true' }, context(workspace))).rejects.toMatchObject({
+      code: 'sandbox_unavailable',
+    });
     const off = createRunCommandTool({ sandbox: 'off' });
     const result = (await off.execute({ command: 'pwd', cwd: 'sub' }, context(workspace))) as ToolExecutionResult;
     expect(result.content).toContain('WITHOUT a sandbox');
@@ -251,14 +336,19 @@ describe('createRunCommandTool', () => {
   });
 
   it('refuses a forbidden environment name at construction', () => {
-    expect(() => createRunCommandTool({ env: ['LD_PRELOAD'] })).toThrow(expect.objectContaining({ code: 'environment_name_forbidden' }));
+    expect(() => createRunCommandTool({ env: ['LD_PRELOAD'] })).toThrow(
+      expect.objectContaining({ code: 'environment_name_forbidden' }),
+    );
     expect(() => createRunCommandTool({ env: ['GITHUB_TOKEN'] })).toThrow(/may not be passed/);
   });
 
   it('stores the complete log as an artifact when the port is wired in', async () => {
     const workspace = testdir({});
     const artifacts = memoryArtifacts();
-    const result = (await createRunCommandTool().execute({ command: 'echo logged' }, context(workspace, { artifacts }))) as ToolExecutionResult;
+    const result = (await createRunCommandTool().execute(
+      { command: 'echo logged' },
+      context(workspace, { artifacts }),
+    )) as ToolExecutionResult;
     expect(result.artifact).toMatchObject({ id: 'artifact-0', byteLength: 7 });
     expect(artifacts.stored[0]?.toString()).toBe('logged\n');
   });

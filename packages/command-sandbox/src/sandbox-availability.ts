@@ -17,11 +17,30 @@ const probes = new Map<string, Promise<SandboxAvailability>>();
 async function probeBubblewrap(program: string): Promise<SandboxAvailability> {
   const result = await execa(
     program,
-    ['--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc', '--unshare-all', '--new-session', '--die-with-parent', '--cap-drop', 'ALL', '--clearenv', '--', '/bin/true'],
+    [
+      '--ro-bind',
+      '/',
+      '/',
+      '--dev',
+      '/dev',
+      '--proc',
+      '/proc',
+      '--unshare-all',
+      '--new-session',
+      '--die-with-parent',
+      '--cap-drop',
+      'ALL',
+      '--clearenv',
+      '--',
+      '/bin/true',
+    ],
     { reject: false, timeout: 15_000, env: { PATH: '/usr/bin:/bin' }, extendEnv: false, stdin: 'ignore' },
   );
   if (result.exitCode === 0) return { available: true, kind: 'bubblewrap', program };
-  const reason = result.failed && result.exitCode === undefined ? `${program} could not be started` : `${program} failed its self-test: ${String(result.stderr).trim().slice(0, 300)}`;
+  const reason =
+    result.failed && result.exitCode === undefined
+      ? `${program} could not be started`
+      : `${program} failed its self-test: ${String(result.stderr).trim().slice(0, 300)}`;
   return { available: false, detail: reason };
 }
 
@@ -30,7 +49,10 @@ async function probeBubblewrap(program: string): Promise<SandboxAvailability> {
  * checked by running it with every isolation flag the plans use; `sandbox-exec` on macOS.
  * `off` is never asked here: the caller runs unsandboxed and labels every result.
  */
-export function sandboxAvailability(mode: Exclude<SandboxMode, 'off'>, bubblewrapProgram = 'bwrap'): Promise<SandboxAvailability> {
+export function sandboxAvailability(
+  mode: Exclude<SandboxMode, 'off'>,
+  bubblewrapProgram = 'bwrap',
+): Promise<SandboxAvailability> {
   if (mode === 'auto' && process.platform === 'darwin') {
     return Promise.resolve(
       existsSync('/usr/bin/sandbox-exec')
@@ -38,10 +60,14 @@ export function sandboxAvailability(mode: Exclude<SandboxMode, 'off'>, bubblewra
         : { available: false, detail: '/usr/bin/sandbox-exec is missing' },
     );
   }
-  if (process.platform !== 'linux') return Promise.resolve({ available: false, detail: `no sandbox is supported on ${process.platform}` });
+  if (process.platform !== 'linux')
+    return Promise.resolve({ available: false, detail: `no sandbox is supported on ${process.platform}` });
   let probe = probes.get(bubblewrapProgram);
   if (!probe) {
-    probe = probeBubblewrap(bubblewrapProgram).catch((error: unknown) => ({ available: false as const, detail: String(error) }));
+    probe = probeBubblewrap(bubblewrapProgram).catch((error: unknown) => ({
+      available: false as const,
+      detail: String(error),
+    }));
     probes.set(bubblewrapProgram, probe);
   }
   return probe;

@@ -1,8 +1,22 @@
 import { describe, expect, it } from 'vitest';
-import { bubblewrapArguments, buildSandboxPlan, DEFAULT_SANDBOX_LIMITS, macosSandboxProfile, type PathKind, type SandboxPlanInput } from './index.js';
+import {
+  bubblewrapArguments,
+  buildSandboxPlan,
+  DEFAULT_SANDBOX_LIMITS,
+  macosSandboxProfile,
+  type PathKind,
+  type SandboxPlanInput,
+} from './index.js';
 
 function input(overrides: Partial<SandboxPlanInput> = {}, paths: Record<string, PathKind> = {}): SandboxPlanInput {
-  const kinds: Record<string, PathKind> = { '/work/project/.git': 'directory', '/work/project/.git/hooks': 'directory', '/work/project/.git/config': 'file', '/work/project': 'directory', '/home/me': 'directory', ...paths };
+  const kinds: Record<string, PathKind> = {
+    '/work/project/.git': 'directory',
+    '/work/project/.git/hooks': 'directory',
+    '/work/project/.git/config': 'file',
+    '/work/project': 'directory',
+    '/home/me': 'directory',
+    ...paths,
+  };
   return {
     workspaceRoot: '/work/project',
     workingDirectory: '/work/project/src',
@@ -35,18 +49,36 @@ describe('buildSandboxPlan', () => {
     expect(plan.namespaces).toEqual({ user: true, pid: true, network: true, ipc: true, uts: true, cgroup: true });
     expect(plan).toMatchObject({ network: false, newSession: true, dieWithParent: true, dropCapabilities: true });
     expect(plan.environment).toEqual({ PATH: '/usr/bin:/bin', HOME: '/home/me', TMPDIR: '/tmp' });
-    expect(plan.protectedPaths).toEqual(['/work/project/.git/hooks', '/work/project/.git/config', '/work/project/.clawsmith']);
+    expect(plan.protectedPaths).toEqual([
+      '/work/project/.git/hooks',
+      '/work/project/.git/config',
+      '/work/project/.clawsmith',
+    ]);
   });
 
   it('shares the network only when allowed, and skips git paths outside a repository', () => {
-    const plan = buildSandboxPlan(input({ network: true }, { '/work/project/.git': 'missing', '/work/project/.git/hooks': 'missing', '/work/project/.git/config': 'missing' }));
+    const plan = buildSandboxPlan(
+      input(
+        { network: true },
+        {
+          '/work/project/.git': 'missing',
+          '/work/project/.git/hooks': 'missing',
+          '/work/project/.git/config': 'missing',
+        },
+      ),
+    );
     expect(plan.namespaces.network).toBe(false);
     expect(plan.protectedPaths).toEqual(['/work/project/.clawsmith']);
   });
 
   it('guards an absent protected file with /dev/null rather than a folder', () => {
     const plan = buildSandboxPlan(input({}, { '/work/project/.git/config': 'missing' }));
-    expect(plan.mounts).toContainEqual({ kind: 'read-only', source: '/dev/null', target: '/work/project/.git/config', purpose: 'protected (absent): .git/config' });
+    expect(plan.mounts).toContainEqual({
+      kind: 'read-only',
+      source: '/dev/null',
+      target: '/work/project/.git/config',
+      purpose: 'protected (absent): .git/config',
+    });
   });
 });
 

@@ -149,9 +149,15 @@ export function buildSandboxPlan(input: SandboxPlanInput): SandboxPlan {
   ];
   for (const hidden of input.hiddenPaths ?? []) {
     // The workspace is bound after this, so a workspace inside a hidden home stays reachable.
-    if (hidden !== '/' && input.pathKind(hidden) === 'directory') mounts.push({ kind: 'tmpfs', target: hidden, purpose: 'hidden host folder' });
+    if (hidden !== '/' && input.pathKind(hidden) === 'directory')
+      mounts.push({ kind: 'tmpfs', target: hidden, purpose: 'hidden host folder' });
   }
-  mounts.push({ kind: 'read-write', source: input.workspaceRoot, target: input.workspaceRoot, purpose: 'the workspace' });
+  mounts.push({
+    kind: 'read-write',
+    source: input.workspaceRoot,
+    target: input.workspaceRoot,
+    purpose: 'the workspace',
+  });
   const protectedPaths = protectedMounts(input);
   mounts.push(...protectedPaths.mounts);
   return {

@@ -36,19 +36,34 @@ function unescapeDoubleQuoted(text: string): string {
 }
 
 const ANSI_C_ESCAPES: Readonly<Record<string, string>> = {
-  a: '\u0007', b: '\b', e: '\u001b', E: '\u001b', f: '\f', n: '\n', r: '\r', t: '\t', v: '\v',
-  '\\': '\\', "'": "'", '"': '"', '?': '?',
+  a: '\u0007',
+  b: '\b',
+  e: '\u001b',
+  E: '\u001b',
+  f: '\f',
+  n: '\n',
+  r: '\r',
+  t: '\t',
+  v: '\v',
+  '\\': '\\',
+  "'": "'",
+  '"': '"',
+  '?': '?',
 };
 
 /** Decodes bash's `$'...'` quoting: `$'\x72m'` is `rm`. */
 export function decodeAnsiC(text: string): string {
-  return text.replace(/\\(x[0-9a-fA-F]{1,2}|u[0-9a-fA-F]{1,4}|U[0-9a-fA-F]{1,8}|[0-7]{1,3}|c.|.)/gs, (whole, escape: string) => {
-    const head = escape[0] ?? '';
-    if (head === 'x' || head === 'u' || head === 'U') return String.fromCodePoint(Number.parseInt(escape.slice(1), 16));
-    if (/^[0-7]/.test(escape)) return String.fromCharCode(Number.parseInt(escape, 8));
-    if (head === 'c') return String.fromCharCode((escape.charCodeAt(1) ?? 64) & 31);
-    return ANSI_C_ESCAPES[escape] ?? whole;
-  });
+  return text.replace(
+    /\\(x[0-9a-fA-F]{1,2}|u[0-9a-fA-F]{1,4}|U[0-9a-fA-F]{1,8}|[0-7]{1,3}|c.|.)/gs,
+    (whole, escape: string) => {
+      const head = escape[0] ?? '';
+      if (head === 'x' || head === 'u' || head === 'U')
+        return String.fromCodePoint(Number.parseInt(escape.slice(1), 16));
+      if (/^[0-7]/.test(escape)) return String.fromCharCode(Number.parseInt(escape, 8));
+      if (head === 'c') return String.fromCharCode((escape.charCodeAt(1) ?? 64) & 31);
+      return ANSI_C_ESCAPES[escape] ?? whole;
+    },
+  );
 }
 
 function product(left: readonly Candidate[], right: readonly Candidate[]): Candidate[] {
@@ -83,7 +98,9 @@ function parameter(node: ShellNode, quoted: boolean, scope: WordScope): Candidat
     // ${x:-word} and ${x:=word}: with x unknown, the default is what runs.
     if ((operator === 70 || operator === 71 || operator === 74 || operator === 75) && expansion.Word) {
       const word = expansion.Word as ShellNode;
-      return partsCandidates(listOf(word.Parts), quoted, scope).map((candidate) => candidate.map((segment) => ({ ...segment, dynamic: true })));
+      return partsCandidates(listOf(word.Parts), quoted, scope).map((candidate) =>
+        candidate.map((segment) => ({ ...segment, dynamic: true })),
+      );
     }
   }
   return single('', true, !quoted);
@@ -92,7 +109,9 @@ function parameter(node: ShellNode, quoted: boolean, scope: WordScope): Candidat
 function partCandidates(part: ShellNode, quoted: boolean, scope: WordScope): Candidate[] {
   switch (nodeType(part)) {
     case 'Lit':
-      return single(quoted ? unescapeDoubleQuoted(String(part.Value ?? '')) : unescapeUnquoted(String(part.Value ?? '')));
+      return single(
+        quoted ? unescapeDoubleQuoted(String(part.Value ?? '')) : unescapeUnquoted(String(part.Value ?? '')),
+      );
     case 'SglQuoted':
       return single(part.Dollar ? decodeAnsiC(String(part.Value ?? '')) : String(part.Value ?? ''));
     case 'DblQuoted':
@@ -163,7 +182,8 @@ function candidateFields(candidate: Candidate): Field[] {
 export function wordFields(word: ShellNode, scope: WordScope): Field[] {
   const split = splitBraces(word);
   const fields: Field[] = [];
-  for (const candidate of partsCandidates(listOf(split.Parts), false, scope)) fields.push(...candidateFields(candidate));
+  for (const candidate of partsCandidates(listOf(split.Parts), false, scope))
+    fields.push(...candidateFields(candidate));
   return fields;
 }
 

@@ -44,7 +44,10 @@ describe('createAgentCore', () => {
     const harness = await createHarness({
       commands,
       permissionMode: 'full-auto',
-      responses: [{ toolCalls: [call('s', 'start_command', { command: 'echo ready; sleep 30' })] }, { text: 'started' }],
+      responses: [
+        { toolCalls: [call('s', 'start_command', { command: 'echo ready; sleep 30' })] },
+        { text: 'started' },
+      ],
     });
     await harness.core.runTurn({ sessionId: harness.session.id, prompt: 'start a server' });
     const [completed] = await harness.eventsOf('tool.completed');

@@ -1,7 +1,13 @@
 import { createReadArtifactTool } from '@clawsmith/artifacts';
 import type { FileDiff, RestorePointSummary } from '@clawsmith/checkpoints';
 import { createBackgroundCommandTools } from '@clawsmith/command-sandbox';
-import { SessionActivation, composeRequestTools, createDeferredToolCatalog, createSearchToolsTool, type RequestTools } from '@clawsmith/deferred-tools';
+import {
+  SessionActivation,
+  composeRequestTools,
+  createDeferredToolCatalog,
+  createSearchToolsTool,
+  type RequestTools,
+} from '@clawsmith/deferred-tools';
 import type { ModelMessage } from '@clawsmith/providers';
 import type { AnyToolDefinition } from '@clawsmith/tool-protocol';
 import type { AgentCoreOptions, RestoreScope, RunTurnOptions, TurnResult } from './agent-core-options.js';
@@ -60,10 +66,17 @@ export function createAgentCore(options: AgentCoreOptions): AgentCore {
 
   const sources: ToolSource[] = [
     { source: 'builtin', tools: options.builtinTools },
-    { source: 'session', tools: createTodoTools(store, async (sessionId, todos) => void (await store.appendEvent(sessionId, { type: 'todos.updated', todos }))) },
+    {
+      source: 'session',
+      tools: createTodoTools(
+        store,
+        async (sessionId, todos) => void (await store.appendEvent(sessionId, { type: 'todos.updated', todos })),
+      ),
+    },
   ];
   if (options.artifacts) sources.push({ source: 'artifacts', tools: [createReadArtifactTool(options.artifacts)] });
-  if (options.commands) sources.push({ source: 'command-service', tools: createBackgroundCommandTools(options.commands) });
+  if (options.commands)
+    sources.push({ source: 'command-service', tools: createBackgroundCommandTools(options.commands) });
   for (const extension of options.extensions ?? []) sources.push(extension);
   const withoutSearch = sources.flatMap((source) => source.tools);
   const catalog = createDeferredToolCatalog(withoutSearch, { alwaysLoaded: options.alwaysLoadedTools ?? [] });
@@ -71,10 +84,14 @@ export function createAgentCore(options: AgentCoreOptions): AgentCore {
     // Activation lives in memory per session; the turn loop persists it after each batch.
     const activationCache = (sessionId: string) => {
       const activation = activations.get(sessionId);
-      if (!activation) throw new Error(`The activation of session ${sessionId} was not loaded before search_tools ran.`);
+      if (!activation)
+        throw new Error(`The activation of session ${sessionId} was not loaded before search_tools ran.`);
       return activation;
     };
-    sources.push({ source: 'deferred-tools', tools: [createSearchToolsTool({ catalog, activationFor: activationCache })] });
+    sources.push({
+      source: 'deferred-tools',
+      tools: [createSearchToolsTool({ catalog, activationFor: activationCache })],
+    });
   }
   const table = buildToolTable(sources);
   const finalCatalog = createDeferredToolCatalog(table.tools, { alwaysLoaded: options.alwaysLoadedTools ?? [] });
@@ -139,10 +156,12 @@ export function createAgentCore(options: AgentCoreOptions): AgentCore {
     async restore(sessionId: string, turnId: string, scope: RestoreScope) {
       return restoreTurn(services, sessionId, turnId, scope);
     },
-    fork: (sessionId: string, forkOptions: { atTurnId?: string } = {}) => forkSession(services, sessionId, forkOptions.atTurnId),
+    fork: (sessionId: string, forkOptions: { atTurnId?: string } = {}) =>
+      forkSession(services, sessionId, forkOptions.atTurnId),
     listTurns: (sessionId: string) => store.listTurns(sessionId),
     listMessages: (sessionId: string) => store.listMessages(sessionId),
-    listEvents: (sessionId: string, listOptions?: { afterSequence?: number }) => store.listEvents(sessionId, listOptions),
+    listEvents: (sessionId: string, listOptions?: { afterSequence?: number }) =>
+      store.listEvents(sessionId, listOptions),
     getTodos: (sessionId: string) => store.getTodos(sessionId),
     async listCheckpoints(sessionId: string) {
       await store.requireSession(sessionId);

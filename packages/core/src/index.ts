@@ -14,13 +14,27 @@ export { DuplicateToolError, buildToolTable } from './lifecycle/tool-table.js';
 export { isParallelBatch } from './lifecycle/run-tool-calls.js';
 
 export type { HookVerdict, ToolHook, ToolHookDecision, ToolHookInput } from './permissions/hooks.js';
-export type { PermissionAction, PermissionDecision, PermissionMode, PermissionRequest, PermissionRule } from './permissions/permission-policy.js';
+export type {
+  PermissionAction,
+  PermissionDecision,
+  PermissionMode,
+  PermissionRequest,
+  PermissionRule,
+} from './permissions/permission-policy.js';
 export { PERMISSION_MODES, decidePermission } from './permissions/permission-policy.js';
 
 export type { RestoreResult } from './restore.js';
 export { renderTodos } from './session-tools/todo-tools.js';
 
-export type { NewSessionEvent, PendingApproval, SessionEvent, SessionEventType, SessionRecord, TodoItem, TurnRecord } from './store/session-records.js';
+export type {
+  NewSessionEvent,
+  PendingApproval,
+  SessionEvent,
+  SessionEventType,
+  SessionRecord,
+  TodoItem,
+  TurnRecord,
+} from './store/session-records.js';
 export type { SessionEventListener } from './store/session-store.js';
 export { SessionStore } from './store/session-store.js';
 export { coreMigrations, migrateCore } from './store/core-migrations.js';

@@ -11,7 +11,11 @@ const fixture = resolve(import.meta.dirname, '__fixtures__/crashing-turn.ts');
 
 function runUntilToolStarts(home: string, workspace: string): Promise<string> {
   return new Promise((resolvePromise, reject) => {
-    const child = spawn(process.execPath, ['--conditions=@clawsmith/source', '--import', 'tsx', fixture, home, workspace], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(
+      process.execPath,
+      ['--conditions=@clawsmith/source', '--import', 'tsx', fixture, home, workspace],
+      { stdio: ['ignore', 'pipe', 'pipe'] },
+    );
     let output = '';
     let errors = '';
     child.stdout.on('data', (chunk: Buffer) => {
@@ -42,23 +46,35 @@ describe('crash recovery', () => {
     onTestFinished(() => opened.close());
     const core = createAgentCore({
       db: opened.db,
-      provider: createScriptedProvider({ script: { responses: [{ text: 'I will check the workspace before deploying again.' }] } }),
+      provider: createScriptedProvider({
+        script: { responses: [{ text: 'I will check the workspace before deploying again.' }] },
+      }),
       checkpoints: opened.checkpoints,
       builtinTools: [],
     });
     await core.openSession(sessionId);
     const events = await core.listEvents(sessionId);
-    const completedFor = (id: string) => events.find((event) => event.type === 'tool.completed' && event.toolCallId === id);
+    const completedFor = (id: string) =>
+      events.find((event) => event.type === 'tool.completed' && event.toolCallId === id);
     expect(completedFor('read-1')?.result).toMatchObject({ status: 'success' });
-    expect(completedFor('deploy-1')).toMatchObject({ result: { status: 'unknown', code: 'interrupted', retryable: false }, recovered: true });
+    expect(completedFor('deploy-1')).toMatchObject({
+      result: { status: 'unknown', code: 'interrupted', retryable: false },
+      recovered: true,
+    });
     expect(completedFor('after-1')).toMatchObject({ result: { status: 'error', code: 'interrupted' } });
-    expect(events.filter((event) => event.type === 'tool.started').map((event) => event.toolCallId)).toEqual(['read-1', 'deploy-1']);
+    expect(events.filter((event) => event.type === 'tool.started').map((event) => event.toolCallId)).toEqual([
+      'read-1',
+      'deploy-1',
+    ]);
     expect((await core.listTurns(sessionId))[0]!.status).toBe('interrupted');
 
     const messages = await core.listMessages(sessionId);
     const toolResults = messages.filter((message) => message.role === 'tool');
     expect(toolResults.map((message) => message.toolCallId)).toEqual(['read-1', 'deploy-1', 'after-1']);
-    expect(toolResults[1]).toMatchObject({ toolResult: { status: 'unknown', code: 'interrupted' }, content: expect.stringMatching(/will not be replayed/) });
+    expect(toolResults[1]).toMatchObject({
+      toolResult: { status: 'unknown', code: 'interrupted' },
+      content: expect.stringMatching(/will not be replayed/),
+    });
 
     // Opening again changes nothing more; the next turn sends a closed history and runs.
     await core.openSession(sessionId);

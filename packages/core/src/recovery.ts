@@ -13,7 +13,11 @@ function ownerIsAlive(turn: TurnRecord, services: CoreServices): boolean {
   }
 }
 
-function interruptedResult(toolName: string, started: boolean, sideEffect: boolean): { content: string; metadata: ToolResultMetadata } {
+function interruptedResult(
+  toolName: string,
+  started: boolean,
+  sideEffect: boolean,
+): { content: string; metadata: ToolResultMetadata } {
   if (!started) {
     return {
       content: `The process stopped before ${toolName} ran; it did not run. Call it again if it is still needed.`,
@@ -40,7 +44,9 @@ function interruptedResult(toolName: string, started: boolean, sideEffect: boole
  */
 export async function recoverSession(services: CoreServices, sessionId: string): Promise<number> {
   const { store } = services;
-  const running = (await store.listTurns(sessionId)).filter((turn) => turn.status === 'running' && !ownerIsAlive(turn, services));
+  const running = (await store.listTurns(sessionId)).filter(
+    (turn) => turn.status === 'running' && !ownerIsAlive(turn, services),
+  );
   if (running.length === 0) return 0;
   let closed = 0;
   for (const turn of running) {
@@ -48,32 +54,70 @@ export async function recoverSession(services: CoreServices, sessionId: string):
     const started = new Map<string, { toolName: string; sideEffect: boolean }>();
     const completed = new Map<string, { content: string; metadata: ToolResultMetadata }>();
     for (const event of events) {
-      if (event.type === 'tool.started') started.set(String(event.toolCallId), { toolName: String(event.toolName), sideEffect: event.sideEffect === true });
-      if (event.type === 'tool.completed') completed.set(String(event.toolCallId), { content: String(event.output ?? ''), metadata: event.result as ToolResultMetadata });
+      if (event.type === 'tool.started')
+        started.set(String(event.toolCallId), {
+          toolName: String(event.toolName),
+          sideEffect: event.sideEffect === true,
+        });
+      if (event.type === 'tool.completed')
+        completed.set(String(event.toolCallId), {
+          content: String(event.output ?? ''),
+          metadata: event.result as ToolResultMetadata,
+        });
     }
     const messages = await store.listMessages(sessionId);
-    const answered = new Set(messages.filter((message): message is ToolModelMessage => message.role === 'tool').map((message) => message.toolCallId));
-    const lastAssistant = [...messages].reverse().find((message): message is AssistantModelMessage => message.role === 'assistant');
+    const answered = new Set(
+      messages
+        .filter((message): message is ToolModelMessage => message.role === 'tool')
+        .map((message) => message.toolCallId),
+    );
+    const lastAssistant = [...messages]
+      .reverse()
+      .find((message): message is AssistantModelMessage => message.role === 'assistant');
     const missing: ToolModelMessage[] = [];
     for (const call of lastAssistant?.toolCalls ?? []) {
       if (answered.has(call.id)) continue;
       const known = completed.get(call.id);
       if (known) {
         // It completed before the crash; only its message was not written yet.
-        missing.push({ role: 'tool', toolCallId: call.id, toolName: call.name, content: known.content, toolResult: known.metadata });
+        missing.push({
+          role: 'tool',
+          toolCallId: call.id,
+          toolName: call.name,
+          content: known.content,
+          toolResult: known.metadata,
+        });
         continue;
       }
       const start = started.get(call.id);
       const { content, metadata } = interruptedResult(call.name, start !== undefined, start?.sideEffect ?? false);
-      await store.appendEvent(sessionId, { type: 'tool.completed', turnId: turn.turnId, toolCallId: call.id, toolName: call.name, result: metadata, status: metadata.status, output: content, recovered: true });
+      await store.appendEvent(sessionId, {
+        type: 'tool.completed',
+        turnId: turn.turnId,
+        toolCallId: call.id,
+        toolName: call.name,
+        result: metadata,
+        status: metadata.status,
+        output: content,
+        recovered: true,
+      });
       missing.push({ role: 'tool', toolCallId: call.id, toolName: call.name, content, toolResult: metadata });
       closed += 1;
     }
     await store.appendMessages(sessionId, turn.turnId, missing);
     await services.checkpoints.completeTurn(sessionId, turn.turnId);
     await store.completeTurn(sessionId, turn.turnId, 'interrupted');
-    await store.appendEvent(sessionId, { type: 'turn.completed', turnId: turn.turnId, status: 'interrupted', recovered: true });
+    await store.appendEvent(sessionId, {
+      type: 'turn.completed',
+      turnId: turn.turnId,
+      status: 'interrupted',
+      recovered: true,
+    });
   }
-  await store.appendEvent(sessionId, { type: 'session.recovered', interruptedCalls: closed, turns: running.map((turn) => turn.turnId) });
+  await store.appendEvent(sessionId, {
+    type: 'session.recovered',
+    interruptedCalls: closed,
+    turns: running.map((turn) => turn.turnId),
+  });
   return closed;
 }

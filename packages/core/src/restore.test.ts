@@ -5,14 +5,28 @@ import { describe, expect, it } from 'vitest';
 import { call, createHarness } from './__fixtures__/core-harness.js';
 
 const twoTurns = [
-  { toolCalls: [call('t1a', 'edit_file', { path: 'a.txt', oldText: 'one', newText: 'two' }), call('t1b', 'todo_write', { todos: [{ content: 'edit a', status: 'completed' }] })] },
+  {
+    toolCalls: [
+      call('t1a', 'edit_file', { path: 'a.txt', oldText: 'one', newText: 'two' }),
+      call('t1b', 'todo_write', { todos: [{ content: 'edit a', status: 'completed' }] }),
+    ],
+  },
   { text: 'first done' },
-  { toolCalls: [call('t2a', 'write_file', { path: 'b.txt', content: 'created\n' }), call('t2b', 'todo_write', { todos: [{ content: 'create b', status: 'in_progress' }] })] },
+  {
+    toolCalls: [
+      call('t2a', 'write_file', { path: 'b.txt', content: 'created\n' }),
+      call('t2b', 'todo_write', { todos: [{ content: 'create b', status: 'in_progress' }] }),
+    ],
+  },
   { text: 'second done' },
 ];
 
 async function twoTurnSession() {
-  const harness = await createHarness({ files: { 'a.txt': 'one\n' }, permissionMode: 'accept-edits', responses: twoTurns });
+  const harness = await createHarness({
+    files: { 'a.txt': 'one\n' },
+    permissionMode: 'accept-edits',
+    responses: twoTurns,
+  });
   const first = await harness.core.runTurn({ sessionId: harness.session.id, prompt: 'first' });
   const second = await harness.core.runTurn({ sessionId: harness.session.id, prompt: 'second' });
   return { harness, first, second };
@@ -47,7 +61,9 @@ describe('restore', () => {
     writeFileSync(join(harness.workspace, 'a.txt'), 'a person edited this\n');
     const before = snapshotTree(harness.workspace);
     const messageCount = (await harness.core.listMessages(harness.session.id)).length;
-    await expect(harness.core.restore(harness.session.id, first.turnId, 'all')).rejects.toMatchObject({ code: 'checkpoint_conflict' });
+    await expect(harness.core.restore(harness.session.id, first.turnId, 'all')).rejects.toMatchObject({
+      code: 'checkpoint_conflict',
+    });
     expect(snapshotTree(harness.workspace)).toEqual(before);
     expect((await harness.core.listMessages(harness.session.id)).length).toBe(messageCount);
 
@@ -60,7 +76,9 @@ describe('restore', () => {
 
   it('refuses an unknown turn with a clear error', async () => {
     const { harness } = await twoTurnSession();
-    await expect(harness.core.restore(harness.session.id, 'no-such-turn', 'files')).rejects.toMatchObject({ code: 'turn_not_found' });
+    await expect(harness.core.restore(harness.session.id, 'no-such-turn', 'files')).rejects.toMatchObject({
+      code: 'turn_not_found',
+    });
   });
 });
 
@@ -70,7 +88,11 @@ describe('fork', () => {
     const child = await harness.core.fork(harness.session.id, { atTurnId: first.turnId });
     expect(child.parentSessionId).toBe(harness.session.id);
     const childMessages = await harness.core.listMessages(child.id);
-    expect(childMessages.filter((message) => message.role === 'user').map((message) => message.role === 'user' && message.text)).toEqual(['first']);
+    expect(
+      childMessages
+        .filter((message) => message.role === 'user')
+        .map((message) => message.role === 'user' && message.text),
+    ).toEqual(['first']);
     expect(await harness.core.getTodos(child.id)).toEqual([{ content: 'edit a', status: 'completed' }]);
 
     // The second turn created b.txt; a.txt is 'two'. Undo turn 1 in the child: a.txt back to 'one'.
@@ -79,6 +101,8 @@ describe('fork', () => {
     const parentPoints = await harness.core.listCheckpoints(harness.session.id);
     expect(parentPoints.every((point) => !point.undone)).toBe(true);
     // The parent's precheck now sees that a.txt changed since its turn: it refuses rather than overwrite.
-    await expect(harness.core.restore(harness.session.id, first.turnId, 'files')).rejects.toMatchObject({ code: 'checkpoint_conflict' });
+    await expect(harness.core.restore(harness.session.id, first.turnId, 'files')).rejects.toMatchObject({
+      code: 'checkpoint_conflict',
+    });
   });
 });

@@ -21,7 +21,11 @@ interface TodoSnapshot {
 
 async function requireTurn(services: CoreServices, sessionId: string, turnId: string) {
   const turn = await services.store.getTurn(sessionId, turnId);
-  if (!turn) throw new ClawsmithError('turn_not_found', `Session ${sessionId} has no turn ${JSON.stringify(turnId)}; list them with 'clawsmith checkpoints --session ${sessionId}'.`);
+  if (!turn)
+    throw new ClawsmithError(
+      'turn_not_found',
+      `Session ${sessionId} has no turn ${JSON.stringify(turnId)}; list them with 'clawsmith checkpoints --session ${sessionId}'.`,
+    );
   return turn;
 }
 
@@ -31,9 +35,15 @@ async function requireTurn(services: CoreServices, sessionId: string, turnId: st
  * messages and events, clears pending approvals and restores todos and deferred activation;
  * `all` prechecks the files, then restores files and session.
  */
-export async function restoreTurn(services: CoreServices, sessionId: string, turnId: string, scope: RestoreScope): Promise<RestoreResult> {
+export async function restoreTurn(
+  services: CoreServices,
+  sessionId: string,
+  turnId: string,
+  scope: RestoreScope,
+): Promise<RestoreResult> {
   await services.store.requireSession(sessionId);
-  if (services.runningSessions.has(sessionId)) throw new ClawsmithError('turn_in_progress', 'A turn is running in this session; cancel it before restoring.');
+  if (services.runningSessions.has(sessionId))
+    throw new ClawsmithError('turn_in_progress', 'A turn is running in this session; cancel it before restoring.');
   const turn = await requireTurn(services, sessionId, turnId);
   const point = await services.checkpoints.getRestorePoint(sessionId, turnId);
   let restoredPaths: string[] = [];
@@ -54,7 +64,13 @@ export async function restoreTurn(services: CoreServices, sessionId: string, tur
     (await services.activationFor(sessionId)).reset(snapshot.activation ?? turn.activation);
     messageCount = point.messageCount;
   }
-  await services.store.appendEvent(sessionId, { type: 'session.restored', turnId, scope, restoredPaths, ...(messageCount !== undefined ? { messageCount } : {}) });
+  await services.store.appendEvent(sessionId, {
+    type: 'session.restored',
+    turnId,
+    scope,
+    restoredPaths,
+    ...(messageCount !== undefined ? { messageCount } : {}),
+  });
   return { sessionId, turnId, scope, restoredPaths, ...(messageCount !== undefined ? { messageCount } : {}) };
 }
 
@@ -62,23 +78,39 @@ export async function restoreTurn(services: CoreServices, sessionId: string, tur
  * Forks a session: the child gets the parent's history up to the end of `atTurnId` (default:
  * all of it) and shares its checkpoints by content hash. The parent is unchanged.
  */
-export async function forkSession(services: CoreServices, parentSessionId: string, atTurnId?: string): Promise<SessionRecord> {
+export async function forkSession(
+  services: CoreServices,
+  parentSessionId: string,
+  atTurnId?: string,
+): Promise<SessionRecord> {
   const { store } = services;
   const parent = await store.requireSession(parentSessionId);
   const turns = await store.listTurns(parentSessionId);
   let point: { messageCount: number; eventSequence: number; turnOrdinal: number };
   let todos = await store.getTodos(parentSessionId);
   if (atTurnId === undefined) {
-    point = { messageCount: await store.countMessages(parentSessionId), eventSequence: await store.lastSequence(parentSessionId), turnOrdinal: turns.length };
+    point = {
+      messageCount: await store.countMessages(parentSessionId),
+      eventSequence: await store.lastSequence(parentSessionId),
+      turnOrdinal: turns.length,
+    };
   } else {
     const turn = await requireTurn(services, parentSessionId, atTurnId);
     const next = turns.find((candidate) => candidate.ordinal === turn.ordinal + 1);
     if (next) {
       const nextPoint = await services.checkpoints.getRestorePoint(parentSessionId, next.turnId);
-      point = { messageCount: nextPoint.messageCount, eventSequence: nextPoint.eventSequence, turnOrdinal: turn.ordinal };
+      point = {
+        messageCount: nextPoint.messageCount,
+        eventSequence: nextPoint.eventSequence,
+        turnOrdinal: turn.ordinal,
+      };
       todos = [...(((nextPoint.todoSnapshot ?? {}) as TodoSnapshot).todos ?? [])];
     } else {
-      point = { messageCount: await store.countMessages(parentSessionId), eventSequence: await store.lastSequence(parentSessionId), turnOrdinal: turn.ordinal };
+      point = {
+        messageCount: await store.countMessages(parentSessionId),
+        eventSequence: await store.lastSequence(parentSessionId),
+        turnOrdinal: turn.ordinal,
+      };
     }
   }
   const child = await store.createSession({
@@ -90,7 +122,11 @@ export async function forkSession(services: CoreServices, parentSessionId: strin
   await store.copyHistory(parentSessionId, child.id, point);
   await store.setTodos(child.id, todos);
   await store.setActivation(child.id, await store.getActivation(parentSessionId));
-  await services.checkpoints.forkSession(parentSessionId, child.id, atTurnId === undefined ? {} : { upToTurnId: atTurnId });
+  await services.checkpoints.forkSession(
+    parentSessionId,
+    child.id,
+    atTurnId === undefined ? {} : { upToTurnId: atTurnId },
+  );
   await store.appendEvent(child.id, { type: 'session.forked', parentSessionId, atTurnId: atTurnId ?? null });
   return child;
 }

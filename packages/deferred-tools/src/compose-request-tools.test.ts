@@ -21,7 +21,11 @@ describe('composeRequestTools', () => {
     const { tools, evidence } = composeRequestTools(table, activation);
     expect(tools.map((schema) => schema.name)).toEqual(['read_file', 'write_file', 'mcp_alpha', 'mcp_zeta']);
     expect(evidence.toolNames).toEqual(['read_file', 'write_file', 'mcp_alpha', 'mcp_zeta']);
-    expect(evidence.composition).toEqual({ activatedTools: ['mcp_alpha', 'mcp_zeta'], alwaysLoadedTools: [], heldBackCount: 1 });
+    expect(evidence.composition).toEqual({
+      activatedTools: ['mcp_alpha', 'mcp_zeta'],
+      alwaysLoadedTools: [],
+      heldBackCount: 1,
+    });
     expect(tools[0]!.inputSchema).toEqual(toModelToolSchema(table[0]!).inputSchema);
   });
 
@@ -46,16 +50,25 @@ describe('composeRequestTools', () => {
     expect(composeRequestTools(reordered, activation).evidence.toolSchemaSha256).toBe(first);
 
     const changed = table.map((definition) =>
-      definition.name === 'read_file' ? defineTool({ ...definition, inputSchema: z.object({ path: z.string(), limit: z.number() }) }) : definition,
+      definition.name === 'read_file'
+        ? defineTool({ ...definition, inputSchema: z.object({ path: z.string(), limit: z.number() }) })
+        : definition,
     );
     expect(composeRequestTools(changed, activation).evidence.toolSchemaSha256).not.toBe(first);
-    const described = table.map((definition) => (definition.name === 'mcp_alpha' ? defineTool({ ...definition, description: 'Other.' }) : definition));
+    const described = table.map((definition) =>
+      definition.name === 'mcp_alpha' ? defineTool({ ...definition, description: 'Other.' }) : definition,
+    );
     expect(composeRequestTools(described, activation).evidence.toolSchemaSha256).not.toBe(first);
-    expect(composeRequestTools(table, new SessionActivation(['mcp_alpha', 'mcp_zeta'])).evidence.toolSchemaSha256).not.toBe(first);
+    expect(
+      composeRequestTools(table, new SessionActivation(['mcp_alpha', 'mcp_zeta'])).evidence.toolSchemaSha256,
+    ).not.toBe(first);
   });
 
   it('is pinned: the hash is canonical SHA-256 of the exposed name, description and input schema', () => {
-    const { evidence } = composeRequestTools([tool('only', { description: 'One.', inputSchema: z.object({}) })], new SessionActivation());
+    const { evidence } = composeRequestTools(
+      [tool('only', { description: 'One.', inputSchema: z.object({}) })],
+      new SessionActivation(),
+    );
     const canonical = '[{"description":"One.","inputSchema":{"properties":{},"type":"object"},"name":"only"}]';
     expect(evidence.toolSchemaSha256).toBe(createHash('sha256').update(canonical).digest('hex'));
     expect(evidence.toolSchemaSha256).toBe('b20a8115b597d0a9e228b044fb98b094a17de6d3323fcbe8ba5709dbf96c0e32');
@@ -63,7 +76,10 @@ describe('composeRequestTools', () => {
 
   it('bounds and cleans the description of a deferred tool but not of a built-in', () => {
     const hostile = `start\u001b[2J\u0000${'x'.repeat(10_000_000)}`;
-    const { tools } = composeRequestTools([deferredTool('mcp_big', { description: hostile }), tool('long_builtin', { description: 'y'.repeat(9_000) })], new SessionActivation(['mcp_big']));
+    const { tools } = composeRequestTools(
+      [deferredTool('mcp_big', { description: hostile }), tool('long_builtin', { description: 'y'.repeat(9_000) })],
+      new SessionActivation(['mcp_big']),
+    );
     const big = tools.find((schema) => schema.name === 'mcp_big')!;
     expect(big.description.length).toBeLessThanOrEqual(MAX_DEFERRED_DESCRIPTION_LENGTH);
     expect(big.description.startsWith('startx')).toBe(true);
@@ -72,6 +88,8 @@ describe('composeRequestTools', () => {
   });
 
   it('refuses a table with two tools of one name', () => {
-    expect(() => composeRequestTools([tool('twin'), deferredTool('twin')], new SessionActivation())).toThrow(expect.objectContaining({ code: 'invalid_tool_catalog' }));
+    expect(() => composeRequestTools([tool('twin'), deferredTool('twin')], new SessionActivation())).toThrow(
+      expect.objectContaining({ code: 'invalid_tool_catalog' }),
+    );
   });
 });

@@ -55,7 +55,8 @@ function exposedSchema(tool: AnyToolDefinition): ModelToolSchema {
 
 function boundedDescription(description: unknown): string {
   const text = typeof description === 'string' ? description : '';
-  const head = text.length > MAX_DEFERRED_DESCRIPTION_LENGTH * 2 ? text.slice(0, MAX_DEFERRED_DESCRIPTION_LENGTH * 2) : text;
+  const head =
+    text.length > MAX_DEFERRED_DESCRIPTION_LENGTH * 2 ? text.slice(0, MAX_DEFERRED_DESCRIPTION_LENGTH * 2) : text;
   return boundText(stripControlSequences(head), MAX_DEFERRED_DESCRIPTION_LENGTH);
 }
 
@@ -78,9 +79,12 @@ export function composeRequestTools(
   const activated: AnyToolDefinition[] = [];
   let heldBackCount = 0;
   for (const tool of table) {
-    if (seen.has(tool.name)) throw new InvalidToolCatalogError(`Two tools are named ${quoteName(tool.name)}; tool names must be unique.`);
+    if (seen.has(tool.name))
+      throw new InvalidToolCatalogError(`Two tools are named ${quoteName(tool.name)}; tool names must be unique.`);
     seen.add(tool.name);
-    const deferred = catalog ? catalog.isDeferred(tool.name) || (tool.deferred === true && !catalog.alwaysLoadedTools.includes(tool.name)) : tool.deferred === true;
+    const deferred = catalog
+      ? catalog.isDeferred(tool.name) || (tool.deferred === true && !catalog.alwaysLoadedTools.includes(tool.name))
+      : tool.deferred === true;
     if (!deferred) base.push(tool);
     else if (activation.isActive(tool.name)) activated.push(tool);
     else heldBackCount += 1;
@@ -95,7 +99,12 @@ export function composeRequestTools(
       toolSchemaSha256: canonicalSha256(exposed),
       composition: Object.freeze({
         activatedTools: Object.freeze(activated.map((tool) => tool.name)),
-        alwaysLoadedTools: Object.freeze(base.filter((tool) => tool.deferred === true).map((tool) => tool.name).sort(compareCodeUnits)),
+        alwaysLoadedTools: Object.freeze(
+          base
+            .filter((tool) => tool.deferred === true)
+            .map((tool) => tool.name)
+            .sort(compareCodeUnits),
+        ),
         heldBackCount,
       }),
     }),

@@ -1,7 +1,14 @@
 import type { AnyToolDefinition } from '@clawsmith/tool-protocol';
 import { InvalidToolCatalogError } from './deferred-tools-error.js';
 import { SearchIndex, compareCodeUnits, type SearchField } from './search-index.js';
-import { DEFAULT_SEARCH_TEXT_LIMITS, distinctTokens, excerpt, normalizeName, readString, type SearchTextLimits } from './search-text.js';
+import {
+  DEFAULT_SEARCH_TEXT_LIMITS,
+  distinctTokens,
+  excerpt,
+  normalizeName,
+  readString,
+  type SearchTextLimits,
+} from './search-text.js';
 import type { SessionActivation } from './session-activation.js';
 import { quoteName, toolNameProblem } from './tool-name.js';
 
@@ -86,12 +93,16 @@ function read(tool: unknown, field: string): unknown {
 
 function readStrings(value: unknown, count: number, length: number): string[] {
   if (!Array.isArray(value)) return [];
-  return value.slice(0, count).map(readString).map((text) => text.slice(0, length));
+  return value
+    .slice(0, count)
+    .map(readString)
+    .map((text) => text.slice(0, length));
 }
 
 function positiveInteger(value: number | undefined, fallback: number, what: string): number {
   if (value === undefined) return fallback;
-  if (!Number.isInteger(value) || value < 1) throw new InvalidToolCatalogError(`${what} must be a positive integer, got ${String(value)}.`);
+  if (!Number.isInteger(value) || value < 1)
+    throw new InvalidToolCatalogError(`${what} must be a positive integer, got ${String(value)}.`);
   return value;
 }
 
@@ -101,7 +112,10 @@ function positiveInteger(value: number | undefined, fallback: number, what: stri
  * {@link InvalidToolCatalogError} for a missing or bad name, a duplicate name, or a deferred
  * `search_tools`. Tool text is data: each field is cut to its bound before it is read.
  */
-export function createDeferredToolCatalog(tools: readonly AnyToolDefinition[], options: DeferredToolCatalogOptions = {}): DeferredToolCatalog {
+export function createDeferredToolCatalog(
+  tools: readonly AnyToolDefinition[],
+  options: DeferredToolCatalogOptions = {},
+): DeferredToolCatalog {
   const limits: SearchTextLimits = { ...DEFAULT_SEARCH_TEXT_LIMITS, ...options.limits };
   const maxActivationsPerSearch = positiveInteger(options.maxActivationsPerSearch, 5, 'maxActivationsPerSearch');
   const maxResults = Math.max(maxActivationsPerSearch, positiveInteger(options.maxResults, 10, 'maxResults'));
@@ -115,11 +129,14 @@ export function createDeferredToolCatalog(tools: readonly AnyToolDefinition[], o
     const problem = toolNameProblem(name);
     if (problem) throw new InvalidToolCatalogError(`Tool ${index} has ${problem}; give every tool a unique name.`);
     const toolName = name as string;
-    if (entries.has(toolName)) throw new InvalidToolCatalogError(`Two tools are named ${quoteName(toolName)}; tool names must be unique.`);
+    if (entries.has(toolName))
+      throw new InvalidToolCatalogError(`Two tools are named ${quoteName(toolName)}; tool names must be unique.`);
     const declaredDeferred = read(tool, 'deferred') === true;
     const isDeferred = declaredDeferred && !alwaysLoaded.has(toolName);
     if (toolName === SEARCH_TOOLS_NAME && declaredDeferred) {
-      throw new InvalidToolCatalogError(`${SEARCH_TOOLS_NAME} cannot be deferred: it is how deferred tools are found. Remove deferred: true.`);
+      throw new InvalidToolCatalogError(
+        `${SEARCH_TOOLS_NAME} cannot be deferred: it is how deferred tools are found. Remove deferred: true.`,
+      );
     }
     const description = readString(read(tool, 'description')).slice(0, limits.description);
     entries.set(toolName, { deferred: isDeferred, declaredDeferred, description });
@@ -150,7 +167,9 @@ export function createDeferredToolCatalog(tools: readonly AnyToolDefinition[], o
   return Object.freeze({
     deferredTools,
     alwaysLoadedTools: Object.freeze(loadedAnyway.sort(compareCodeUnits)),
-    unmatchedAlwaysLoaded: Object.freeze([...alwaysLoaded].filter((name) => entries.get(name)?.declaredDeferred !== true).sort(compareCodeUnits)),
+    unmatchedAlwaysLoaded: Object.freeze(
+      [...alwaysLoaded].filter((name) => entries.get(name)?.declaredDeferred !== true).sort(compareCodeUnits),
+    ),
     maxActivationsPerSearch,
     maxResults,
     has: (name: string) => name === SEARCH_TOOLS_NAME || entries.has(name),

@@ -35,7 +35,10 @@ export class InvalidActivationStateError extends ClawsmithError {
 /** Thrown by `SessionActivation.activate` for a value that cannot be a tool name. */
 export class InvalidToolNameError extends ClawsmithError {
   constructor(problem: string) {
-    super(DEFERRED_TOOLS_ERROR_CODES.invalidToolName, `Cannot activate ${problem}. Pass tool names as the catalog lists them.`);
+    super(
+      DEFERRED_TOOLS_ERROR_CODES.invalidToolName,
+      `Cannot activate ${problem}. Pass tool names as the catalog lists them.`,
+    );
     this.name = 'InvalidToolNameError';
   }
 }

@@ -1,7 +1,12 @@
 // Everything exported here is the public API of @clawsmith/deferred-tools; the surface is pinned
 // by public-surface.test.ts. A change to this list is a deliberate change with a changeset.
 
-export type { DeferredToolCatalog, DeferredToolCatalogOptions, ToolGate, ToolSearchMatch } from './deferred-tool-catalog.js';
+export type {
+  DeferredToolCatalog,
+  DeferredToolCatalogOptions,
+  ToolGate,
+  ToolSearchMatch,
+} from './deferred-tool-catalog.js';
 export { SEARCH_TOOLS_NAME, createDeferredToolCatalog } from './deferred-tool-catalog.js';
 
 export type { SearchField } from './search-index.js';

@@ -49,6 +49,13 @@ describe('@clawsmith/deferred-tools public surface', () => {
   it('opens its README with the contract, not a placeholder', () => {
     const readme = readFileSync(new URL('../README.md', import.meta.url), 'utf8');
     expect(readme).not.toMatch(/not built yet/i);
-    for (const code of ['inactive_tool', 'unknown_tool', 'invalid_tool_catalog', 'invalid_activation_state', 'invalid_tool_name']) expect(readme).toContain(code);
+    for (const code of [
+      'inactive_tool',
+      'unknown_tool',
+      'invalid_tool_catalog',
+      'invalid_activation_state',
+      'invalid_tool_name',
+    ])
+      expect(readme).toContain(code);
   });
 });

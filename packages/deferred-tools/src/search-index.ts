@@ -4,7 +4,13 @@ import { queryTerms } from './search-text.js';
 export type SearchField = 'name' | 'aliases' | 'tags' | 'searchHint' | 'description';
 
 /** Every {@link SearchField}, strongest first. */
-export const SEARCH_FIELDS: readonly SearchField[] = Object.freeze(['name', 'aliases', 'tags', 'searchHint', 'description'] as const);
+export const SEARCH_FIELDS: readonly SearchField[] = Object.freeze([
+  'name',
+  'aliases',
+  'tags',
+  'searchHint',
+  'description',
+] as const);
 
 /**
  * What a whole-word match of one query word is worth in each field. Each weight is twice the
@@ -92,7 +98,9 @@ export class SearchIndex {
       this.postings.set(token, posting);
     }
     this.vocabulary = [...building.keys()].sort(compareCodeUnits);
-    const byName = tools.map((_, position) => position).sort((left, right) => compareCodeUnits(tools[left]!.name, tools[right]!.name));
+    const byName = tools
+      .map((_, position) => position)
+      .sort((left, right) => compareCodeUnits(tools[left]!.name, tools[right]!.name));
     this.nameRank = new Int32Array(tools.length);
     byName.forEach((position, rank) => (this.nameRank[position] = rank));
     this.scores = new Float64Array(tools.length);

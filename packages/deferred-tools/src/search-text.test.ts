@@ -4,7 +4,17 @@ import { excerpt, queryTerms, tokenize } from './search-text.js';
 describe('tokenize', () => {
   it('splits snake_case, camelCase, acronyms and digits into folded words', () => {
     expect(tokenize('github_create_issue readFileSync parseHTMLDocument v2Api', 1000)).toEqual([
-      'github', 'create', 'issue', 'read', 'file', 'sync', 'parse', 'html', 'document', 'v2', 'api',
+      'github',
+      'create',
+      'issue',
+      'read',
+      'file',
+      'sync',
+      'parse',
+      'html',
+      'document',
+      'v2',
+      'api',
     ]);
   });
 
@@ -13,7 +23,13 @@ describe('tokenize', () => {
   });
 
   it('treats control characters and escape sequences as separators, never as part of a word', () => {
-    expect(tokenize('alpha\u0000beta\u001b[31mgamma\u0007delta\r\nepsilon', 1000)).toEqual(['alpha', 'beta', '31mgamma', 'delta', 'epsilon']);
+    expect(tokenize('alpha\u0000beta\u001b[31mgamma\u0007delta\r\nepsilon', 1000)).toEqual([
+      'alpha',
+      'beta',
+      '31mgamma',
+      'delta',
+      'epsilon',
+    ]);
   });
 
   it('reads only the first `limit` characters', () => {

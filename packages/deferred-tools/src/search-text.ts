@@ -32,8 +32,37 @@ const MAX_TOKEN_LENGTH = 64;
 
 /** Words too common to say anything about a tool; dropped from queries that have other words. */
 const STOP_WORDS: ReadonlySet<string> = new Set([
-  'a', 'an', 'and', 'are', 'as', 'at', 'be', 'by', 'can', 'do', 'for', 'from', 'how', 'i', 'in', 'into',
-  'is', 'it', 'me', 'my', 'of', 'on', 'or', 'that', 'the', 'this', 'to', 'tool', 'use', 'want', 'with',
+  'a',
+  'an',
+  'and',
+  'are',
+  'as',
+  'at',
+  'be',
+  'by',
+  'can',
+  'do',
+  'for',
+  'from',
+  'how',
+  'i',
+  'in',
+  'into',
+  'is',
+  'it',
+  'me',
+  'my',
+  'of',
+  'on',
+  'or',
+  'that',
+  'the',
+  'this',
+  'to',
+  'tool',
+  'use',
+  'want',
+  'with',
 ]);
 
 /** Returns `value` if it is a string, otherwise an empty string; never throws. */
@@ -98,6 +127,9 @@ export function normalizeName(name: string, limit: number): string {
 export function excerpt(text: string, limit: number): string {
   const bounded = text.length > limit * 2 ? text.slice(0, limit * 2) : text;
   // eslint-disable-next-line no-control-regex
-  const flattened = bounded.replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]+/g, ' ').replace(/\s+/g, ' ').trim();
+  const flattened = bounded
+    .replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]+/g, ' ')
+    .replace(/\s+/g, ' ')
+    .trim();
   return flattened.length > limit ? `${flattened.slice(0, limit - 1)}…` : flattened;
 }

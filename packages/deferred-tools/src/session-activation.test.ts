@@ -31,10 +31,23 @@ describe('SessionActivation', () => {
     ['an array', ['a'], /expected an object, got an array/],
     ['another version', { version: 2, activeTools: [] }, /version 2 is not 1/],
     ['no list', { version: 1 }, /activeTools is not an array/],
-    ['a number in the list', { version: 1, activeTools: ['ok', 7] }, /activeTools\[1\] is a number instead of a tool name/],
+    [
+      'a number in the list',
+      { version: 1, activeTools: ['ok', 7] },
+      /activeTools\[1\] is a number instead of a tool name/,
+    ],
     ['a control character', { version: 1, activeTools: ['bad\u0000name'] }, /control characters/],
     ['an overlong name', { version: 1, activeTools: ['x'.repeat(300)] }, /300 characters/],
-    ['a getter that throws', Object.defineProperty({}, 'version', { get: () => { throw new Error('boom'); }, enumerable: true }), /fields cannot be read/],
+    [
+      'a getter that throws',
+      Object.defineProperty({}, 'version', {
+        get: () => {
+          throw new Error('boom');
+        },
+        enumerable: true,
+      }),
+      /fields cannot be read/,
+    ],
   ])('refuses %s with invalid_activation_state', (_what, value, message) => {
     let thrown: unknown;
     try {

@@ -51,7 +51,10 @@ export class SessionActivation {
    */
   static fromJSON(value: unknown): SessionActivation {
     if (value === undefined || value === null) return new SessionActivation();
-    if (typeof value !== 'object' || Array.isArray(value)) throw new InvalidActivationStateError(`expected an object, got ${Array.isArray(value) ? 'an array' : `a ${typeof value}`}`);
+    if (typeof value !== 'object' || Array.isArray(value))
+      throw new InvalidActivationStateError(
+        `expected an object, got ${Array.isArray(value) ? 'an array' : `a ${typeof value}`}`,
+      );
     let version: unknown;
     let activeTools: unknown;
     try {
@@ -59,9 +62,13 @@ export class SessionActivation {
     } catch {
       throw new InvalidActivationStateError('its fields cannot be read');
     }
-    if (version !== 1) throw new InvalidActivationStateError(`version ${JSON.stringify(version) ?? 'undefined'} is not 1`);
+    if (version !== 1)
+      throw new InvalidActivationStateError(`version ${JSON.stringify(version) ?? 'undefined'} is not 1`);
     if (!Array.isArray(activeTools)) throw new InvalidActivationStateError('activeTools is not an array');
-    if (activeTools.length > MAX_STORED_NAMES) throw new InvalidActivationStateError(`activeTools holds ${activeTools.length} names (at most ${MAX_STORED_NAMES})`);
+    if (activeTools.length > MAX_STORED_NAMES)
+      throw new InvalidActivationStateError(
+        `activeTools holds ${activeTools.length} names (at most ${MAX_STORED_NAMES})`,
+      );
     activeTools.forEach((name: unknown, index) => {
       const problem = toolNameProblem(name);
       if (problem) throw new InvalidActivationStateError(`activeTools[${index}] is ${problem}`);

@@ -23,7 +23,13 @@ describe('toAnthropicConversation', () => {
     expect(conversation).toEqual({
       system: undefined,
       messages: [
-        { role: 'user', content: [{ type: 'text', text: 'go' }, { type: 'text', text: 'again' }] },
+        {
+          role: 'user',
+          content: [
+            { type: 'text', text: 'go' },
+            { type: 'text', text: 'again' },
+          ],
+        },
         {
           role: 'assistant',
           content: [

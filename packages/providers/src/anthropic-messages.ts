@@ -15,7 +15,8 @@ function toolUseInput(argumentsText: string): Record<string, unknown> {
   // `invalid_json`/`invalid_arguments` result, which the model sees next.
   try {
     const parsed: unknown = JSON.parse(argumentsText);
-    if (typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed)) return parsed as Record<string, unknown>;
+    if (typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed))
+      return parsed as Record<string, unknown>;
   } catch {
     // fall through
   }
@@ -29,7 +30,12 @@ function blocksOf(message: Exclude<ModelMessage, { role: 'system' }>): ContentBl
     case 'assistant':
       return [
         ...(message.text === '' ? [] : [{ type: 'text' as const, text: message.text }]),
-        ...message.toolCalls.map((call) => ({ type: 'tool_use' as const, id: call.id, name: call.name, input: toolUseInput(call.argumentsText) })),
+        ...message.toolCalls.map((call) => ({
+          type: 'tool_use' as const,
+          id: call.id,
+          name: call.name,
+          input: toolUseInput(call.argumentsText),
+        })),
       ];
     case 'tool':
       return [
@@ -48,7 +54,10 @@ function blocksOf(message: Exclude<ModelMessage, { role: 'system' }>): ContentBl
  * become `tool_result` blocks in a user turn (`is_error: true` for any status but `success`);
  * assistant tool calls become `tool_use` blocks.
  */
-export function toAnthropicConversation(messages: readonly ModelMessage[], system: string | undefined): AnthropicConversation {
+export function toAnthropicConversation(
+  messages: readonly ModelMessage[],
+  system: string | undefined,
+): AnthropicConversation {
   const systemTexts = system ? [system] : [];
   const turns: { role: 'user' | 'assistant'; content: ContentBlockParam[] }[] = [];
   for (const message of messages) {

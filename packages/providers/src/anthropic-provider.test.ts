@@ -2,7 +2,14 @@ import type { ServerResponse } from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
 import { caught, request } from './__fixtures__/adapter-test-helpers.js';
 import { readFileSchema } from './__fixtures__/tool-schemas.js';
-import { type WireHandler, type WireServer, answerError, startEventStream, startWireServer, writeEvent } from './__fixtures__/wire-server.js';
+import {
+  type WireHandler,
+  type WireServer,
+  answerError,
+  startEventStream,
+  startWireServer,
+  writeEvent,
+} from './__fixtures__/wire-server.js';
 import { createAnthropicProvider } from './anthropic-provider.js';
 import { collectModelResponse } from './collect-model-response.js';
 import type { ModelStreamEvent } from './model-stream.js';
@@ -25,8 +32,14 @@ const messageStart: WireEvent = [
     },
   },
 ];
-const textStart = (index: number): WireEvent => ['content_block_start', { type: 'content_block_start', index, content_block: { type: 'text', text: '' } }];
-const textDelta = (index: number, text: string): WireEvent => ['content_block_delta', { type: 'content_block_delta', index, delta: { type: 'text_delta', text } }];
+const textStart = (index: number): WireEvent => [
+  'content_block_start',
+  { type: 'content_block_start', index, content_block: { type: 'text', text: '' } },
+];
+const textDelta = (index: number, text: string): WireEvent => [
+  'content_block_delta',
+  { type: 'content_block_delta', index, delta: { type: 'text_delta', text } },
+];
 const toolStart = (index: number, id: string, name: string): WireEvent => [
   'content_block_start',
   { type: 'content_block_start', index, content_block: { type: 'tool_use', id, name, input: {} } },
@@ -38,14 +51,19 @@ const jsonDelta = (index: number, partial: string): WireEvent => [
 const blockStop = (index: number): WireEvent => ['content_block_stop', { type: 'content_block_stop', index }];
 const messageDelta = (stopReason: string, outputTokens: number): WireEvent => [
   'message_delta',
-  { type: 'message_delta', delta: { stop_reason: stopReason, stop_sequence: null }, usage: { output_tokens: outputTokens } },
+  {
+    type: 'message_delta',
+    delta: { stop_reason: stopReason, stop_sequence: null },
+    usage: { output_tokens: outputTokens },
+  },
 ];
 const messageStop: WireEvent = ['message_stop', { type: 'message_stop' }];
 const ping: WireEvent = ['ping', { type: 'ping' }];
 
 function streamEvents(response: ServerResponse, events: readonly WireEvent[]): void {
   startEventStream(response);
-  for (const [event, data] of events) writeEvent(response, typeof data === 'string' ? data : JSON.stringify(data), event);
+  for (const [event, data] of events)
+    writeEvent(response, typeof data === 'string' ? data : JSON.stringify(data), event);
   response.end();
 }
 
@@ -63,11 +81,28 @@ async function serve(handler: WireHandler): Promise<WireServer> {
 describe('createAnthropicProvider', () => {
   it('streams a text answer with usage, the system prompt apart and tools as input_schema', async () => {
     const wire = await serve((_request, response) =>
-      streamEvents(response, [messageStart, textStart(0), ping, textDelta(0, 'Hel'), textDelta(0, 'lo.'), blockStop(0), messageDelta('end_turn', 9), messageStop]),
+      streamEvents(response, [
+        messageStart,
+        textStart(0),
+        ping,
+        textDelta(0, 'Hel'),
+        textDelta(0, 'lo.'),
+        blockStop(0),
+        messageDelta('end_turn', 9),
+        messageStop,
+      ]),
     );
     const provider = createAnthropicProvider({ model: 'claude-test', apiKey: 'sk-ant-test', baseURL: wire.baseURL });
     const events: ModelStreamEvent[] = [];
-    for await (const event of provider.stream(request({ system: 'Be brief.', messages: [{ role: 'system', text: 'Use tools.' }, { role: 'user', text: 'Hello' }] }))) {
+    for await (const event of provider.stream(
+      request({
+        system: 'Be brief.',
+        messages: [
+          { role: 'system', text: 'Use tools.' },
+          { role: 'user', text: 'Hello' },
+        ],
+      }),
+    )) {
       events.push(event);
     }
     expect(events).toEqual([
@@ -127,10 +162,26 @@ describe('createAnthropicProvider', () => {
 
   it('sends tool results as tool_result blocks in one user turn, with is_error for anything but success', async () => {
     const wire = await serve((_request, response) =>
-      streamEvents(response, [messageStart, textStart(0), textDelta(0, 'Done.'), blockStop(0), messageDelta('end_turn', 2), messageStop]),
+      streamEvents(response, [
+        messageStart,
+        textStart(0),
+        textDelta(0, 'Done.'),
+        blockStop(0),
+        messageDelta('end_turn', 2),
+        messageStop,
+      ]),
     );
-    const provider = createAnthropicProvider({ model: 'claude-test', apiKey: 'sk-ant-test', baseURL: wire.baseURL, maxTokens: 1000 });
-    const toolResult = (id: string, status: 'success' | 'error' | 'denied' | 'cancelled' | 'unknown', content: string) =>
+    const provider = createAnthropicProvider({
+      model: 'claude-test',
+      apiKey: 'sk-ant-test',
+      baseURL: wire.baseURL,
+      maxTokens: 1000,
+    });
+    const toolResult = (
+      id: string,
+      status: 'success' | 'error' | 'denied' | 'cancelled' | 'unknown',
+      content: string,
+    ) =>
       ({ role: 'tool', toolCallId: id, toolName: 'read_file', content, toolResult: { version: 1, status } }) as const;
     const response = await collectModelResponse(
       provider.stream(
@@ -141,7 +192,11 @@ describe('createAnthropicProvider', () => {
             {
               role: 'assistant',
               text: 'Reading.',
-              toolCalls: ['a', 'b', 'c', 'd', 'e'].map((letter) => ({ id: `toolu_${letter}`, name: 'read_file', argumentsText: `{"path":"${letter}.txt"}` })),
+              toolCalls: ['a', 'b', 'c', 'd', 'e'].map((letter) => ({
+                id: `toolu_${letter}`,
+                name: 'read_file',
+                argumentsText: `{"path":"${letter}.txt"}`,
+              })),
             },
             toolResult('toolu_a', 'success', 'alpha'),
             toolResult('toolu_b', 'error', 'No such file.'),
@@ -162,7 +217,12 @@ describe('createAnthropicProvider', () => {
         role: 'assistant',
         content: [
           { type: 'text', text: 'Reading.' },
-          ...['a', 'b', 'c', 'd', 'e'].map((letter) => ({ type: 'tool_use', id: `toolu_${letter}`, name: 'read_file', input: { path: `${letter}.txt` } })),
+          ...['a', 'b', 'c', 'd', 'e'].map((letter) => ({
+            type: 'tool_use',
+            id: `toolu_${letter}`,
+            name: 'read_file',
+            input: { path: `${letter}.txt` },
+          })),
         ],
       },
       {
@@ -184,20 +244,30 @@ describe('createAnthropicProvider', () => {
     ['refusal', 'error'],
     ['stop_sequence', 'stop'],
   ])('maps stop_reason %s to %s', async (wireReason, reason) => {
-    const wire = await serve((_request, response) => streamEvents(response, [messageStart, messageDelta(wireReason, 3), messageStop]));
+    const wire = await serve((_request, response) =>
+      streamEvents(response, [messageStart, messageDelta(wireReason, 3), messageStop]),
+    );
     const provider = createAnthropicProvider({ model: 'claude-test', apiKey: 'sk-ant-test', baseURL: wire.baseURL });
     expect((await collectModelResponse(provider.stream(request()))).finishReason).toBe(reason);
   });
 
   it('refuses a stream whose data is not JSON as a protocol error', async () => {
-    const wire = await serve((_request, response) => streamEvents(response, [messageStart, textStart(0), ['content_block_delta', '{"type": "content_block_delta", "index": 0, "delta": {']]));
+    const wire = await serve((_request, response) =>
+      streamEvents(response, [
+        messageStart,
+        textStart(0),
+        ['content_block_delta', '{"type": "content_block_delta", "index": 0, "delta": {'],
+      ]),
+    );
     const provider = createAnthropicProvider({ model: 'claude-test', apiKey: 'sk-ant-test', baseURL: wire.baseURL });
     const error = await caught(collectModelResponse(provider.stream(request())));
     expect([error.code, error.retryable]).toEqual(['provider_protocol_error', false]);
   });
 
   it('refuses a delta for a content block that never started', async () => {
-    const wire = await serve((_request, response) => streamEvents(response, [messageStart, jsonDelta(4, '{}'), messageStop]));
+    const wire = await serve((_request, response) =>
+      streamEvents(response, [messageStart, jsonDelta(4, '{}'), messageStop]),
+    );
     const provider = createAnthropicProvider({ model: 'claude-test', apiKey: 'sk-ant-test', baseURL: wire.baseURL });
     const error = await caught(collectModelResponse(provider.stream(request())));
     expect(error.code).toBe('provider_protocol_error');
@@ -205,7 +275,9 @@ describe('createAnthropicProvider', () => {
   });
 
   it('treats a stream cut off before message_stop as unavailable (retryable)', async () => {
-    const wire = await serve((_request, response) => streamEvents(response, [messageStart, textStart(0), textDelta(0, 'Hi')]));
+    const wire = await serve((_request, response) =>
+      streamEvents(response, [messageStart, textStart(0), textDelta(0, 'Hi')]),
+    );
     const provider = createAnthropicProvider({ model: 'claude-test', apiKey: 'sk-ant-test', baseURL: wire.baseURL });
     const error = await caught(collectModelResponse(provider.stream(request())));
     expect([error.code, error.retryable]).toEqual(['provider_unavailable', true]);
@@ -213,7 +285,10 @@ describe('createAnthropicProvider', () => {
 
   it('maps an overloaded error event inside the stream to unavailable', async () => {
     const wire = await serve((_request, response) =>
-      streamEvents(response, [messageStart, ['error', { type: 'error', error: { type: 'overloaded_error', message: 'Overloaded' } }]]),
+      streamEvents(response, [
+        messageStart,
+        ['error', { type: 'error', error: { type: 'overloaded_error', message: 'Overloaded' } }],
+      ]),
     );
     const provider = createAnthropicProvider({ model: 'claude-test', apiKey: 'sk-ant-test', baseURL: wire.baseURL });
     const error = await caught(collectModelResponse(provider.stream(request())));
@@ -223,12 +298,29 @@ describe('createAnthropicProvider', () => {
   it('retries a 429 after the delay the server asks for, then succeeds', async () => {
     const wire = await serve((_request, response, attempt) => {
       if (attempt === 0) {
-        answerError(response, 429, { type: 'error', error: { type: 'rate_limit_error', message: 'Rate limited' } }, { 'retry-after-ms': '10' });
+        answerError(
+          response,
+          429,
+          { type: 'error', error: { type: 'rate_limit_error', message: 'Rate limited' } },
+          { 'retry-after-ms': '10' },
+        );
       } else {
-        streamEvents(response, [messageStart, textStart(0), textDelta(0, 'OK'), blockStop(0), messageDelta('end_turn', 1), messageStop]);
+        streamEvents(response, [
+          messageStart,
+          textStart(0),
+          textDelta(0, 'OK'),
+          blockStop(0),
+          messageDelta('end_turn', 1),
+          messageStop,
+        ]);
       }
     });
-    const provider = createAnthropicProvider({ model: 'claude-test', apiKey: 'sk-ant-test', baseURL: wire.baseURL, maxRetries: 2 });
+    const provider = createAnthropicProvider({
+      model: 'claude-test',
+      apiKey: 'sk-ant-test',
+      baseURL: wire.baseURL,
+      maxRetries: 2,
+    });
     expect(await collectModelResponse(provider.stream(request()))).toMatchObject({ text: 'OK', finishReason: 'stop' });
     expect(wire.requests).toHaveLength(2);
     expect(wire.requests[1]!.headers['x-stainless-retry-count']).toBe('1');
@@ -240,8 +332,15 @@ describe('createAnthropicProvider', () => {
     [401, 'provider_auth_failed', false, 1],
     [400, 'provider_bad_request', false, 1],
   ])('maps HTTP %i to %s (retryable %s) after %i attempt(s)', async (status, code, retryable, attempts) => {
-    const wire = await serve((_request, response) => answerError(response, status, { type: 'error', error: { type: 'x', message: 'no' } }, { 'retry-after-ms': '5' }));
-    const provider = createAnthropicProvider({ model: 'claude-test', apiKey: 'sk-ant-test', baseURL: wire.baseURL, maxRetries: 1 });
+    const wire = await serve((_request, response) =>
+      answerError(response, status, { type: 'error', error: { type: 'x', message: 'no' } }, { 'retry-after-ms': '5' }),
+    );
+    const provider = createAnthropicProvider({
+      model: 'claude-test',
+      apiKey: 'sk-ant-test',
+      baseURL: wire.baseURL,
+      maxRetries: 1,
+    });
     const error = await caught(collectModelResponse(provider.stream(request())));
     expect(wire.requests).toHaveLength(attempts);
     expect([error.code, error.retryable, error.status, error.provider]).toEqual([code, retryable, status, 'anthropic']);
@@ -252,7 +351,14 @@ describe('createAnthropicProvider', () => {
     const wire = await serve((_request, response, _attempt, closed) => {
       hungUp = closed;
       startEventStream(response);
-      for (const [event, data] of [messageStart, toolStart(0, 'toolu_a', 'read_file'), jsonDelta(0, '{"path":"a"}'), blockStop(0), toolStart(1, 'toolu_b', 'read_file'), jsonDelta(1, '{"pa')]) {
+      for (const [event, data] of [
+        messageStart,
+        toolStart(0, 'toolu_a', 'read_file'),
+        jsonDelta(0, '{"path":"a"}'),
+        blockStop(0),
+        toolStart(1, 'toolu_b', 'read_file'),
+        jsonDelta(1, '{"pa'),
+      ]) {
         writeEvent(response, JSON.stringify(data), event);
       }
     });
@@ -271,10 +377,22 @@ describe('createAnthropicProvider', () => {
   });
 
   it('refuses to start without a key, naming ANTHROPIC_API_KEY, and needs none for a local server', async () => {
-    expect(() => createAnthropicProvider({ model: 'claude-test', environment: {} })).toThrow(/ANTHROPIC_API_KEY.*clawsmith demo/s);
-    const wire = await serve((_request, response) => streamEvents(response, [messageStart, messageDelta('end_turn', 0), messageStop]));
-    const provider = createAnthropicProvider({ model: 'claude-test', environment: { ANTHROPIC_BASE_URL: wire.baseURL } });
-    expect(await collectModelResponse(provider.stream(request()))).toEqual({ text: '', toolCalls: [], usage: { inputTokens: 42, outputTokens: 0 }, finishReason: 'stop' });
+    expect(() => createAnthropicProvider({ model: 'claude-test', environment: {} })).toThrow(
+      /ANTHROPIC_API_KEY.*clawsmith demo/s,
+    );
+    const wire = await serve((_request, response) =>
+      streamEvents(response, [messageStart, messageDelta('end_turn', 0), messageStop]),
+    );
+    const provider = createAnthropicProvider({
+      model: 'claude-test',
+      environment: { ANTHROPIC_BASE_URL: wire.baseURL },
+    });
+    expect(await collectModelResponse(provider.stream(request()))).toEqual({
+      text: '',
+      toolCalls: [],
+      usage: { inputTokens: 42, outputTokens: 0 },
+      finishReason: 'stop',
+    });
     expect(wire.requests[0]!.headers.authorization).toBe('Bearer clawsmith-local-no-key');
   });
 });

@@ -1,4 +1,9 @@
-import Anthropic, { APIConnectionError, APIConnectionTimeoutError, APIError, APIUserAbortError } from '@anthropic-ai/sdk';
+import Anthropic, {
+  APIConnectionError,
+  APIConnectionTimeoutError,
+  APIError,
+  APIUserAbortError,
+} from '@anthropic-ai/sdk';
 import { type ProviderEnvironment, resolveCredentials } from './api-key.js';
 import { toAnthropicConversation, toAnthropicTools } from './anthropic-messages.js';
 import type { ModelFinishReason, ModelRequest, ModelStreamEvent, Provider } from './model-stream.js';
@@ -91,7 +96,8 @@ export function createAnthropicProvider(options: AnthropicProviderOptions): Prov
         switch (event.type) {
           case 'message_start': {
             const usage = event.message.usage;
-            inputTokens = usage.input_tokens + (usage.cache_creation_input_tokens ?? 0) + (usage.cache_read_input_tokens ?? 0);
+            inputTokens =
+              usage.input_tokens + (usage.cache_creation_input_tokens ?? 0) + (usage.cache_read_input_tokens ?? 0);
             outputTokens = usage.output_tokens;
             break;
           }
@@ -101,7 +107,13 @@ export function createAnthropicProvider(options: AnthropicProviderOptions): Prov
               blocks.set(event.index, { kind: 'text', id: '', name: '', initialInput: undefined, argumentsText: '' });
               if (block.text) yield { type: 'text-delta', text: block.text };
             } else if (block.type === 'tool_use') {
-              blocks.set(event.index, { kind: 'tool_use', id: block.id, name: block.name, initialInput: block.input, argumentsText: '' });
+              blocks.set(event.index, {
+                kind: 'tool_use',
+                id: block.id,
+                name: block.name,
+                initialInput: block.input,
+                argumentsText: '',
+              });
             } else {
               blocks.set(event.index, { kind: 'other', id: '', name: '', initialInput: undefined, argumentsText: '' });
             }
@@ -109,17 +121,29 @@ export function createAnthropicProvider(options: AnthropicProviderOptions): Prov
           }
           case 'content_block_delta': {
             const block = blocks.get(event.index);
-            if (block === undefined) throw providerError(NAME, PROVIDER_ERROR_CODES.protocolError, `a delta arrived for content block ${event.index}, which never started`);
-            if (event.delta.type === 'text_delta' && event.delta.text) yield { type: 'text-delta', text: event.delta.text };
+            if (block === undefined)
+              throw providerError(
+                NAME,
+                PROVIDER_ERROR_CODES.protocolError,
+                `a delta arrived for content block ${event.index}, which never started`,
+              );
+            if (event.delta.type === 'text_delta' && event.delta.text)
+              yield { type: 'text-delta', text: event.delta.text };
             else if (event.delta.type === 'input_json_delta') block.argumentsText += event.delta.partial_json;
             break;
           }
           case 'content_block_stop': {
             const block = blocks.get(event.index);
-            if (block === undefined) throw providerError(NAME, PROVIDER_ERROR_CODES.protocolError, `content block ${event.index} stopped without starting`);
+            if (block === undefined)
+              throw providerError(
+                NAME,
+                PROVIDER_ERROR_CODES.protocolError,
+                `content block ${event.index} stopped without starting`,
+              );
             if (block.kind === 'tool_use') {
               // A tool without input streams no delta: its (empty) input came with the start.
-              const argumentsText = block.argumentsText === '' ? JSON.stringify(block.initialInput ?? {}) : block.argumentsText;
+              const argumentsText =
+                block.argumentsText === '' ? JSON.stringify(block.initialInput ?? {}) : block.argumentsText;
               yield { type: 'tool-call', toolCall: { id: block.id, name: block.name, argumentsText } };
             }
             blocks.delete(event.index);

@@ -31,7 +31,9 @@ describe('collectModelResponse', () => {
   });
 
   it('refuses a stream without a finish event', async () => {
-    await expect(collectModelResponse(from([{ type: 'text-delta', text: 'a' }]))).rejects.toMatchObject({ code: 'provider_protocol_error' });
+    await expect(collectModelResponse(from([{ type: 'text-delta', text: 'a' }]))).rejects.toMatchObject({
+      code: 'provider_protocol_error',
+    });
   });
 
   it('lets a thrown error through unchanged', async () => {

@@ -36,12 +36,37 @@ describe('parseModelScript', () => {
     ['a top level that is not an object', '[]', '(the top level)', /expected object/],
     ['a missing responses list', '{}', 'responses', /expected array/],
     ['a misspelt field', '{"responses": [{"toolcalls": []}]}', 'responses[0]', /unknown field "toolcalls"/],
-    ['a tool call without a name', '{"responses": [{}, {}, {"toolCalls": [{"id": "c"}]}]}', 'responses[2].toolCalls[0].name', /expected string/],
-    ['a numeric name', '{"responses": [{"toolCalls": [{"name": 7}]}]}', 'responses[0].toolCalls[0].name', /expected string/],
-    ['an empty name', '{"responses": [{"toolCalls": [{"name": ""}]}]}', 'responses[0].toolCalls[0].name', /too small|>=1/i],
-    ['arguments that are an array', '{"responses": [{"toolCalls": [{"name": "a", "arguments": [1]}]}]}', 'responses[0].toolCalls[0].arguments', /invalid/i],
+    [
+      'a tool call without a name',
+      '{"responses": [{}, {}, {"toolCalls": [{"id": "c"}]}]}',
+      'responses[2].toolCalls[0].name',
+      /expected string/,
+    ],
+    [
+      'a numeric name',
+      '{"responses": [{"toolCalls": [{"name": 7}]}]}',
+      'responses[0].toolCalls[0].name',
+      /expected string/,
+    ],
+    [
+      'an empty name',
+      '{"responses": [{"toolCalls": [{"name": ""}]}]}',
+      'responses[0].toolCalls[0].name',
+      /too small|>=1/i,
+    ],
+    [
+      'arguments that are an array',
+      '{"responses": [{"toolCalls": [{"name": "a", "arguments": [1]}]}]}',
+      'responses[0].toolCalls[0].arguments',
+      /invalid/i,
+    ],
     ['text that is a number', '{"responses": [{"text": 3}]}', 'responses[0].text', /expected string/],
-    ['negative usage', '{"responses": [{"usage": {"inputTokens": -1, "outputTokens": 0}}]}', 'responses[0].usage.inputTokens', /too small|>=0/i],
+    [
+      'negative usage',
+      '{"responses": [{"usage": {"inputTokens": -1, "outputTokens": 0}}]}',
+      'responses[0].usage.inputTokens',
+      /too small|>=0/i,
+    ],
   ])('names the JSON path of %s', (_what, text, path, reason) => {
     const error = failure(text);
     expect(error.code).toBe('invalid_script');

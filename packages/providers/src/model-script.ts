@@ -11,7 +11,9 @@ const toolCallSchema = z.strictObject({
 const responseSchema = z.strictObject({
   text: z.string().optional(),
   toolCalls: z.array(toolCallSchema).optional(),
-  usage: z.strictObject({ inputTokens: z.number().int().nonnegative(), outputTokens: z.number().int().nonnegative() }).optional(),
+  usage: z
+    .strictObject({ inputTokens: z.number().int().nonnegative(), outputTokens: z.number().int().nonnegative() })
+    .optional(),
 });
 
 const scriptSchema = z.strictObject({ responses: z.array(responseSchema) });
@@ -35,7 +37,13 @@ export class ModelScriptError extends ClawsmithError {
   /** Where the problem is, when it has a place. */
   readonly location: ModelScriptLocation | undefined;
 
-  constructor(code: 'invalid_script' | 'script_unreadable', source: string, message: string, location?: ModelScriptLocation, cause?: unknown) {
+  constructor(
+    code: 'invalid_script' | 'script_unreadable',
+    source: string,
+    message: string,
+    location?: ModelScriptLocation,
+    cause?: unknown,
+  ) {
     super(code, message, { cause });
     this.name = 'ModelScriptError';
     this.source = source;
@@ -59,7 +67,8 @@ export function formatJsonPath(path: readonly PropertyKey[]): string {
   return formatted === '' ? '(the top level)' : formatted;
 }
 
-const FORMAT_HINT = 'A script is {"responses": [{"text"?: string, "toolCalls"?: [{"id"?: string, "name": string, "arguments"?: object | string}]}]}.';
+const FORMAT_HINT =
+  'A script is {"responses": [{"text"?: string, "toolCalls"?: [{"id"?: string, "name": string, "arguments"?: object | string}]}]}.';
 
 /** Validates an already-parsed script; the error names the first problem by its JSON path. */
 export function validateModelScript(value: unknown, sourceName = 'script'): ModelScript {
@@ -68,8 +77,12 @@ export function validateModelScript(value: unknown, sourceName = 'script'): Mode
   const issue = parsed.error.issues[0];
   const path = formatJsonPath(issue?.path ?? []);
   let reason = issue?.message ?? 'invalid';
-  if (issue?.code === 'unrecognized_keys') reason = `unknown field${issue.keys.length > 1 ? 's' : ''} ${issue.keys.map((key) => `"${key}"`).join(', ')}`;
-  throw new ModelScriptError('invalid_script', sourceName, `${sourceName}: ${path}: ${reason}. ${FORMAT_HINT}`, { kind: 'path', path });
+  if (issue?.code === 'unrecognized_keys')
+    reason = `unknown field${issue.keys.length > 1 ? 's' : ''} ${issue.keys.map((key) => `"${key}"`).join(', ')}`;
+  throw new ModelScriptError('invalid_script', sourceName, `${sourceName}: ${path}: ${reason}. ${FORMAT_HINT}`, {
+    kind: 'path',
+    path,
+  });
 }
 
 /**
@@ -82,7 +95,10 @@ export function parseModelScript(text: string, sourceName = 'script'): ModelScri
   try {
     value = JSON.parse(body);
   } catch (error) {
-    const located = findJsonSyntaxError(body) ?? { offset: body.length, reason: error instanceof Error ? error.message : String(error) };
+    const located = findJsonSyntaxError(body) ?? {
+      offset: body.length,
+      reason: error instanceof Error ? error.message : String(error),
+    };
     const { line, column } = lineAndColumn(body, located.offset);
     throw new ModelScriptError(
       'invalid_script',

@@ -3,7 +3,10 @@ import type { ChatCompletionFunctionTool, ChatCompletionMessageParam } from 'ope
 import type { ModelMessage } from './model-message.js';
 
 /** The Chat Completions messages for a conversation; `system` comes first as a system message. */
-export function toOpenAIMessages(messages: readonly ModelMessage[], system: string | undefined): ChatCompletionMessageParam[] {
+export function toOpenAIMessages(
+  messages: readonly ModelMessage[],
+  system: string | undefined,
+): ChatCompletionMessageParam[] {
   const converted: ChatCompletionMessageParam[] = [];
   if (system) converted.push({ role: 'system', content: system });
   for (const message of messages) {

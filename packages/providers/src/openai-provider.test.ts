@@ -1,13 +1,19 @@
 import type { ServerResponse } from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
-import { type WireHandler, type WireServer, answerError, startEventStream, startWireServer, writeEvent } from './__fixtures__/wire-server.js';
+import {
+  type WireHandler,
+  type WireServer,
+  answerError,
+  startEventStream,
+  startWireServer,
+  writeEvent,
+} from './__fixtures__/wire-server.js';
 import { caught, request } from './__fixtures__/adapter-test-helpers.js';
 import { readFileSchema } from './__fixtures__/tool-schemas.js';
 import { collectModelResponse } from './collect-model-response.js';
 import type { ModelStreamEvent } from './model-stream.js';
 import { createOpenAIProvider } from './openai-provider.js';
 import { ProviderError } from './provider-error.js';
-
 
 function chunk(delta: Record<string, unknown>, finishReason: string | null = null): string {
   return JSON.stringify({
@@ -49,7 +55,13 @@ async function serve(handler: WireHandler): Promise<WireServer> {
 describe('createOpenAIProvider', () => {
   it('streams a text answer with usage, sending the conversation and tools in Chat Completions form', async () => {
     const wire = await serve((_request, response) =>
-      streamChunks(response, [chunk({ role: 'assistant', content: '' }), chunk({ content: 'Hel' }), chunk({ content: 'lo.' }), chunk({}, 'stop'), usageChunk]),
+      streamChunks(response, [
+        chunk({ role: 'assistant', content: '' }),
+        chunk({ content: 'Hel' }),
+        chunk({ content: 'lo.' }),
+        chunk({}, 'stop'),
+        usageChunk,
+      ]),
     );
     const provider = createOpenAIProvider({ model: 'gpt-test', apiKey: 'sk-test', baseURL: wire.baseURL });
     const events: ModelStreamEvent[] = [];
@@ -71,7 +83,12 @@ describe('createOpenAIProvider', () => {
         { role: 'system', content: 'Be brief.' },
         { role: 'user', content: 'Hello' },
       ],
-      tools: [{ type: 'function', function: { name: 'read_file', description: 'Read a file', parameters: readFileSchema.inputSchema } }],
+      tools: [
+        {
+          type: 'function',
+          function: { name: 'read_file', description: 'Read a file', parameters: readFileSchema.inputSchema },
+        },
+      ],
       max_completion_tokens: 100,
       stream: true,
       stream_options: { include_usage: true },
@@ -81,9 +98,17 @@ describe('createOpenAIProvider', () => {
   it('gathers a parallel batch of tool calls from interleaved fragments, arguments verbatim', async () => {
     const wire = await serve((_request, response) =>
       streamChunks(response, [
-        chunk({ role: 'assistant', content: null, tool_calls: [{ index: 0, id: 'call_a', type: 'function', function: { name: 'read_file', arguments: '' } }] }),
+        chunk({
+          role: 'assistant',
+          content: null,
+          tool_calls: [{ index: 0, id: 'call_a', type: 'function', function: { name: 'read_file', arguments: '' } }],
+        }),
         chunk({ tool_calls: [{ index: 0, function: { arguments: '{"path": ' } }] }),
-        chunk({ tool_calls: [{ index: 1, id: 'call_b', type: 'function', function: { name: 'read_file', arguments: '{"path": "b.' } }] }),
+        chunk({
+          tool_calls: [
+            { index: 1, id: 'call_b', type: 'function', function: { name: 'read_file', arguments: '{"path": "b.' } },
+          ],
+        }),
         chunk({ tool_calls: [{ index: 0, function: { arguments: '"a.txt"}' } }] }),
         chunk({ tool_calls: [{ index: 1, function: { arguments: 'txt"' } }] }),
         chunk({}, 'tool_calls'),
@@ -107,8 +132,16 @@ describe('createOpenAIProvider', () => {
   it('splits whole calls that a local server sends each at index 0 by their ids', async () => {
     const wire = await serve((_request, response) =>
       streamChunks(response, [
-        chunk({ tool_calls: [{ index: 0, id: 'call_x', type: 'function', function: { name: 'read_file', arguments: '{"path":"x"}' } }] }),
-        chunk({ tool_calls: [{ index: 0, id: 'call_y', type: 'function', function: { name: 'read_file', arguments: '{"path":"y"}' } }] }),
+        chunk({
+          tool_calls: [
+            { index: 0, id: 'call_x', type: 'function', function: { name: 'read_file', arguments: '{"path":"x"}' } },
+          ],
+        }),
+        chunk({
+          tool_calls: [
+            { index: 0, id: 'call_y', type: 'function', function: { name: 'read_file', arguments: '{"path":"y"}' } },
+          ],
+        }),
         chunk({}, 'stop'),
       ]),
     );
@@ -126,21 +159,31 @@ describe('createOpenAIProvider', () => {
     ['length', 'length'],
     ['content_filter', 'error'],
   ])('maps finish_reason %s to %s', async (wireReason, reason) => {
-    const wire = await serve((_request, response) => streamChunks(response, [chunk({ content: 'cut' }), chunk({}, wireReason)]));
+    const wire = await serve((_request, response) =>
+      streamChunks(response, [chunk({ content: 'cut' }), chunk({}, wireReason)]),
+    );
     const provider = createOpenAIProvider({ model: 'gpt-test', apiKey: 'sk-test', baseURL: wire.baseURL });
     expect((await collectModelResponse(provider.stream(request()))).finishReason).toBe(reason);
   });
 
   it('reports a server that never answers within the timeout as unavailable', async () => {
     const wire = await serve(() => undefined);
-    const provider = createOpenAIProvider({ model: 'gpt-test', apiKey: 'sk-test', baseURL: wire.baseURL, timeout: 200, maxRetries: 0 });
+    const provider = createOpenAIProvider({
+      model: 'gpt-test',
+      apiKey: 'sk-test',
+      baseURL: wire.baseURL,
+      timeout: 200,
+      maxRetries: 0,
+    });
     const error = await caught(collectModelResponse(provider.stream(request())));
     expect([error.code, error.retryable]).toEqual(['provider_unavailable', true]);
     expect(error.message).toMatch(/timed out/);
   });
 
   it('sends tool results back as tool messages after the assistant tool calls', async () => {
-    const wire = await serve((_request, response) => streamChunks(response, [chunk({ content: 'Both read.' }), chunk({}, 'stop')]));
+    const wire = await serve((_request, response) =>
+      streamChunks(response, [chunk({ content: 'Both read.' }), chunk({}, 'stop')]),
+    );
     const provider = createOpenAIProvider({ model: 'gpt-test', apiKey: 'sk-test', baseURL: wire.baseURL });
     const response = await collectModelResponse(
       provider.stream(
@@ -155,7 +198,13 @@ describe('createOpenAIProvider', () => {
                 { id: 'call_b', name: 'read_file', argumentsText: '{"path":' },
               ],
             },
-            { role: 'tool', toolCallId: 'call_a', toolName: 'read_file', content: 'alpha', toolResult: { version: 1, status: 'success' } },
+            {
+              role: 'tool',
+              toolCallId: 'call_a',
+              toolName: 'read_file',
+              content: 'alpha',
+              toolResult: { version: 1, status: 'success' },
+            },
             {
               role: 'tool',
               toolCallId: 'call_b',
@@ -185,7 +234,9 @@ describe('createOpenAIProvider', () => {
   });
 
   it('refuses a stream whose data is not JSON as a protocol error', async () => {
-    const wire = await serve((_request, response) => streamChunks(response, [chunk({ content: 'Hi' }), '{"id": "chatcmpl-1", "choices": [']));
+    const wire = await serve((_request, response) =>
+      streamChunks(response, [chunk({ content: 'Hi' }), '{"id": "chatcmpl-1", "choices": [']),
+    );
     const provider = createOpenAIProvider({ model: 'gpt-test', apiKey: 'sk-test', baseURL: wire.baseURL });
     const error = await caught(collectModelResponse(provider.stream(request())));
     expect(error.code).toBe('provider_protocol_error');
@@ -212,7 +263,10 @@ describe('createOpenAIProvider', () => {
 
   it('refuses a tool call without a function name as a protocol error', async () => {
     const wire = await serve((_request, response) =>
-      streamChunks(response, [chunk({ tool_calls: [{ index: 0, id: 'call_a', function: { arguments: '{}' } }] }), chunk({}, 'tool_calls')]),
+      streamChunks(response, [
+        chunk({ tool_calls: [{ index: 0, id: 'call_a', function: { arguments: '{}' } }] }),
+        chunk({}, 'tool_calls'),
+      ]),
     );
     const provider = createOpenAIProvider({ model: 'gpt-test', apiKey: 'sk-test', baseURL: wire.baseURL });
     const error = await caught(collectModelResponse(provider.stream(request())));
@@ -222,10 +276,21 @@ describe('createOpenAIProvider', () => {
 
   it('retries a 429 after the delay the server asks for, then succeeds', async () => {
     const wire = await serve((_request, response, attempt) => {
-      if (attempt === 0) answerError(response, 429, { error: { message: 'Rate limit reached', type: 'requests' } }, { 'retry-after-ms': '10' });
+      if (attempt === 0)
+        answerError(
+          response,
+          429,
+          { error: { message: 'Rate limit reached', type: 'requests' } },
+          { 'retry-after-ms': '10' },
+        );
       else streamChunks(response, [chunk({ content: 'OK' }), chunk({}, 'stop')]);
     });
-    const provider = createOpenAIProvider({ model: 'gpt-test', apiKey: 'sk-test', baseURL: wire.baseURL, maxRetries: 2 });
+    const provider = createOpenAIProvider({
+      model: 'gpt-test',
+      apiKey: 'sk-test',
+      baseURL: wire.baseURL,
+      maxRetries: 2,
+    });
     const response = await collectModelResponse(provider.stream(request()));
     expect(response).toMatchObject({ text: 'OK', finishReason: 'stop' });
     expect(wire.requests).toHaveLength(2);
@@ -234,8 +299,15 @@ describe('createOpenAIProvider', () => {
   });
 
   it('reports a rate limit that outlasts the retries as retryable, with its status', async () => {
-    const wire = await serve((_request, response) => answerError(response, 429, { error: { message: 'Rate limit reached' } }, { 'retry-after-ms': '5' }));
-    const provider = createOpenAIProvider({ model: 'gpt-test', apiKey: 'sk-test', baseURL: wire.baseURL, maxRetries: 1 });
+    const wire = await serve((_request, response) =>
+      answerError(response, 429, { error: { message: 'Rate limit reached' } }, { 'retry-after-ms': '5' }),
+    );
+    const provider = createOpenAIProvider({
+      model: 'gpt-test',
+      apiKey: 'sk-test',
+      baseURL: wire.baseURL,
+      maxRetries: 1,
+    });
     const error = await caught(collectModelResponse(provider.stream(request())));
     expect(wire.requests).toHaveLength(2);
     expect({ code: error.code, retryable: error.retryable, status: error.status, provider: error.provider }).toEqual({
@@ -252,15 +324,27 @@ describe('createOpenAIProvider', () => {
     [400, 'provider_bad_request', false],
   ])('maps HTTP %i to %s without retrying', async (status, code, retryable) => {
     const wire = await serve((_request, response) => answerError(response, status, { error: { message: 'refused' } }));
-    const provider = createOpenAIProvider({ model: 'gpt-test', apiKey: 'sk-test', baseURL: wire.baseURL, maxRetries: 2 });
+    const provider = createOpenAIProvider({
+      model: 'gpt-test',
+      apiKey: 'sk-test',
+      baseURL: wire.baseURL,
+      maxRetries: 2,
+    });
     const error = await caught(collectModelResponse(provider.stream(request())));
     expect(wire.requests).toHaveLength(1);
     expect([error.code, error.retryable, error.status]).toEqual([code, retryable, status]);
   });
 
   it('reports a server that keeps failing with 5xx as unavailable after the retries', async () => {
-    const wire = await serve((_request, response) => answerError(response, 503, { error: { message: 'busy' } }, { 'retry-after-ms': '5' }));
-    const provider = createOpenAIProvider({ model: 'gpt-test', apiKey: 'sk-test', baseURL: wire.baseURL, maxRetries: 2 });
+    const wire = await serve((_request, response) =>
+      answerError(response, 503, { error: { message: 'busy' } }, { 'retry-after-ms': '5' }),
+    );
+    const provider = createOpenAIProvider({
+      model: 'gpt-test',
+      apiKey: 'sk-test',
+      baseURL: wire.baseURL,
+      maxRetries: 2,
+    });
     const error = await caught(collectModelResponse(provider.stream(request())));
     expect(wire.requests).toHaveLength(3);
     expect([error.code, error.retryable]).toEqual(['provider_unavailable', true]);
@@ -322,18 +406,27 @@ describe('createOpenAIProvider credentials', () => {
   });
 
   it('refuses a remote base URL without a key', () => {
-    expect(() => createOpenAIProvider({ model: 'm', baseURL: 'https://models.example.com/v1', environment: {} })).toThrow(/OPENAI_API_KEY/);
+    expect(() =>
+      createOpenAIProvider({ model: 'm', baseURL: 'https://models.example.com/v1', environment: {} }),
+    ).toThrow(/OPENAI_API_KEY/);
   });
 
   it('reads key and base URL from the environment', async () => {
-    const wire = await serve((_request, response) => streamChunks(response, [chunk({ content: 'env' }), chunk({}, 'stop')]));
-    const provider = createOpenAIProvider({ model: 'gpt-test', environment: { OPENAI_API_KEY: 'sk-env', OPENAI_BASE_URL: wire.baseURL } });
+    const wire = await serve((_request, response) =>
+      streamChunks(response, [chunk({ content: 'env' }), chunk({}, 'stop')]),
+    );
+    const provider = createOpenAIProvider({
+      model: 'gpt-test',
+      environment: { OPENAI_API_KEY: 'sk-env', OPENAI_BASE_URL: wire.baseURL },
+    });
     expect((await collectModelResponse(provider.stream(request()))).text).toBe('env');
     expect(wire.requests[0]!.headers.authorization).toBe('Bearer sk-env');
   });
 
   it('talks to a local server without a key, sending a placeholder', async () => {
-    const wire = await serve((_request, response) => streamChunks(response, [chunk({ content: 'local' }), chunk({}, 'stop')]));
+    const wire = await serve((_request, response) =>
+      streamChunks(response, [chunk({ content: 'local' }), chunk({}, 'stop')]),
+    );
     const provider = createOpenAIProvider({ model: 'qwen3:8b', baseURL: wire.baseURL, environment: {} });
     expect((await collectModelResponse(provider.stream(request()))).text).toBe('local');
     expect(wire.requests[0]!.headers.authorization).toBe('Bearer clawsmith-local-no-key');

@@ -65,7 +65,11 @@ class ToolCallAccumulator {
   finish(requestId: string): ModelToolCall[] {
     return this.calls.map((call, index) => {
       if (call.name === '') {
-        throw providerError(NAME, PROVIDER_ERROR_CODES.protocolError, `tool call ${index} of the stream has no function name`);
+        throw providerError(
+          NAME,
+          PROVIDER_ERROR_CODES.protocolError,
+          `tool call ${index} of the stream has no function name`,
+        );
       }
       return { id: call.id ?? `call_${requestId}_${index}`, name: call.name, argumentsText: call.argumentsText };
     });
@@ -116,7 +120,8 @@ export function createOpenAIProvider(options: OpenAIProviderOptions): Provider {
         signal ? { signal } : {},
       );
       for await (const chunk of chunks) {
-        if (chunk.usage) usage = { inputTokens: chunk.usage.prompt_tokens, outputTokens: chunk.usage.completion_tokens };
+        if (chunk.usage)
+          usage = { inputTokens: chunk.usage.prompt_tokens, outputTokens: chunk.usage.completion_tokens };
         const choice = chunk.choices?.[0];
         if (!choice) continue;
         if (choice.delta?.content) yield { type: 'text-delta', text: choice.delta.content };
@@ -136,7 +141,11 @@ export function createOpenAIProvider(options: OpenAIProviderOptions): Provider {
       return;
     }
     if (finishReason === undefined) {
-      throw providerError(NAME, PROVIDER_ERROR_CODES.unavailable, 'the stream ended before the model finished (no finish_reason)');
+      throw providerError(
+        NAME,
+        PROVIDER_ERROR_CODES.unavailable,
+        'the stream ended before the model finished (no finish_reason)',
+      );
     }
     const calls = toolCalls.finish(request.requestId);
     for (const toolCall of calls) yield { type: 'tool-call', toolCall };

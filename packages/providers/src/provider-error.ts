@@ -23,7 +23,10 @@ export const PROVIDER_ERROR_CODES = Object.freeze({
 /** One of {@link PROVIDER_ERROR_CODES}. */
 export type ProviderErrorCode = (typeof PROVIDER_ERROR_CODES)[keyof typeof PROVIDER_ERROR_CODES];
 
-const RETRYABLE_CODES: ReadonlySet<string> = new Set([PROVIDER_ERROR_CODES.rateLimited, PROVIDER_ERROR_CODES.unavailable]);
+const RETRYABLE_CODES: ReadonlySet<string> = new Set([
+  PROVIDER_ERROR_CODES.rateLimited,
+  PROVIDER_ERROR_CODES.unavailable,
+]);
 
 /** Options of a {@link ProviderError}. */
 export interface ProviderErrorOptions {
@@ -72,9 +75,11 @@ export function providerCodeForErrorType(type: string | undefined): ProviderErro
 
 const NEXT_STEP: Record<ProviderErrorCode, string> = {
   provider_rate_limited: 'Wait and send the request again, or lower the request rate.',
-  provider_unavailable: 'The service may recover: send the request again later, or check that the base URL points at a running server.',
+  provider_unavailable:
+    'The service may recover: send the request again later, or check that the base URL points at a running server.',
   provider_auth_failed: 'Check the API key (and that it may use this model).',
-  provider_bad_request: 'Check the model name, the base URL and the size of the conversation; sending it unchanged will fail again.',
+  provider_bad_request:
+    'Check the model name, the base URL and the size of the conversation; sending it unchanged will fail again.',
   provider_cancelled: 'The request was aborted by its caller.',
   provider_protocol_error: 'Check that the base URL points at a server that speaks this API.',
   provider_missing_api_key: 'Set the API key.',
@@ -82,6 +87,11 @@ const NEXT_STEP: Record<ProviderErrorCode, string> = {
 };
 
 /** A {@link ProviderError} whose message ends with what to do next for its code. */
-export function providerError(provider: string, code: ProviderErrorCode, what: string, options: ProviderErrorOptions = {}): ProviderError {
+export function providerError(
+  provider: string,
+  code: ProviderErrorCode,
+  what: string,
+  options: ProviderErrorOptions = {},
+): ProviderError {
   return new ProviderError(provider, code, `${provider}: ${what}. ${NEXT_STEP[code]}`, options);
 }

@@ -37,13 +37,20 @@ describe('@clawsmith/providers public surface', () => {
   });
 
   it('marks exactly the rate limit and unavailability as retryable', () => {
-    const retryable = Object.values(api.PROVIDER_ERROR_CODES).filter((code) => new api.ProviderError('x', code, 'm').retryable);
+    const retryable = Object.values(api.PROVIDER_ERROR_CODES).filter(
+      (code) => new api.ProviderError('x', code, 'm').retryable,
+    );
     expect(retryable).toEqual(['provider_rate_limited', 'provider_unavailable']);
   });
 
   it('makes its errors ClawsmithErrors that survive two installed copies', () => {
     const error = new api.ProviderError('openai', 'provider_auth_failed', 'no', { status: 401 });
-    expect([error.name, error.code, error.status, error.provider]).toEqual(['ProviderError', 'provider_auth_failed', 401, 'openai']);
+    expect([error.name, error.code, error.status, error.provider]).toEqual([
+      'ProviderError',
+      'provider_auth_failed',
+      401,
+      'openai',
+    ]);
     expect(api.ModelScriptError.isInstance(error)).toBe(true);
     expect(api.ModelScriptError.isInstance(new Error('plain'))).toBe(false);
   });

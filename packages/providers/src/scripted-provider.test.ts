@@ -39,7 +39,11 @@ describe('createScriptedProvider', () => {
       toolCalls: [{ id: 'call_2', name: 'edit_file', argumentsText: '{"path": "a.txt"' }],
       finishReason: 'tool-calls',
     });
-    expect(await collectModelResponse(provider.stream(request))).toEqual({ text: 'Done.', toolCalls: [], finishReason: 'stop' });
+    expect(await collectModelResponse(provider.stream(request))).toEqual({
+      text: 'Done.',
+      toolCalls: [],
+      finishReason: 'stop',
+    });
     expect(provider.remaining).toBe(0);
     expect(await events(provider.stream(request))).toEqual([{ type: 'finish', reason: 'stop' }]);
     expect(await events(provider.stream(request))).toEqual([{ type: 'finish', reason: 'stop' }]);
@@ -63,7 +67,10 @@ describe('createScriptedProvider', () => {
     });
     expect(await events(provider.stream(request))).toEqual([
       { type: 'text-delta', text: 'Reading both.' },
-      { type: 'tool-call', toolCall: { id: 'a', name: 'read_file', argumentsText: '{"path":"a.txt","nested":{"deep":[1,"two"]}}' } },
+      {
+        type: 'tool-call',
+        toolCall: { id: 'a', name: 'read_file', argumentsText: '{"path":"a.txt","nested":{"deep":[1,"two"]}}' },
+      },
       { type: 'tool-call', toolCall: { id: 'b', name: 'read_file', argumentsText: '  {"path" : "b.txt"}  ' } },
       { type: 'tool-call', toolCall: { id: 'call_1_3', name: 'list_tasks', argumentsText: '{}' } },
       { type: 'usage', usage: { inputTokens: 10, outputTokens: 4 } },
@@ -72,8 +79,21 @@ describe('createScriptedProvider', () => {
   });
 
   it('passes non-JSON argument strings through untouched', async () => {
-    const verbatim = ['', 'not json at all', '{"a": 1,}', '[1, 2]', '"just a string"', '{"emoji": "\u{1F600}", "nul": "\\u0000"}'];
-    const provider = createScriptedProvider({ script: { responses: verbatim.map((text, index) => ({ toolCalls: [{ id: `c${index}`, name: 'edit_file', arguments: text }] })) } });
+    const verbatim = [
+      '',
+      'not json at all',
+      '{"a": 1,}',
+      '[1, 2]',
+      '"just a string"',
+      '{"emoji": "\u{1F600}", "nul": "\\u0000"}',
+    ];
+    const provider = createScriptedProvider({
+      script: {
+        responses: verbatim.map((text, index) => ({
+          toolCalls: [{ id: `c${index}`, name: 'edit_file', arguments: text }],
+        })),
+      },
+    });
     for (const text of verbatim) {
       const response = await collectModelResponse(provider.stream(request));
       expect(response.toolCalls[0]!.argumentsText).toBe(text);
@@ -82,15 +102,21 @@ describe('createScriptedProvider', () => {
 
   it('answers a request whose signal is already aborted with finish cancelled, without using a response', async () => {
     const provider = createScriptedProvider({ script: { responses: [{ text: 'kept' }] } });
-    expect(await events(provider.stream({ ...request, signal: AbortSignal.abort() }))).toEqual([{ type: 'finish', reason: 'cancelled' }]);
+    expect(await events(provider.stream({ ...request, signal: AbortSignal.abort() }))).toEqual([
+      { type: 'finish', reason: 'cancelled' },
+    ]);
     expect((await collectModelResponse(provider.stream(request))).text).toBe('kept');
   });
 
   it('fails at creation for a missing file, naming it', () => {
     const root = testdir({});
     const missing = join(root, 'nope.json');
-    expect(() => createScriptedProvider({ file: missing })).toThrow(expect.objectContaining({ code: 'script_unreadable', source: missing }));
-    expect(() => createScriptedProvider({ file: missing })).toThrow(/nope\.json: cannot read the script \(no such file\)/);
+    expect(() => createScriptedProvider({ file: missing })).toThrow(
+      expect.objectContaining({ code: 'script_unreadable', source: missing }),
+    );
+    expect(() => createScriptedProvider({ file: missing })).toThrow(
+      /nope\.json: cannot read the script \(no such file\)/,
+    );
   });
 
   it('fails at creation for a malformed file, with line and column', () => {
@@ -110,7 +136,10 @@ describe('createScriptedProvider', () => {
 
   it('rejects an invalid script object by its JSON path', () => {
     expect(() => createScriptedProvider({ script: { responses: [{ toolCalls: [{ id: 'x' }] }] } as never })).toThrow(
-      expect.objectContaining({ code: 'invalid_script', location: { kind: 'path', path: 'responses[0].toolCalls[0].name' } }),
+      expect.objectContaining({
+        code: 'invalid_script',
+        location: { kind: 'path', path: 'responses[0].toolCalls[0].name' },
+      }),
     );
   });
 });

@@ -19,7 +19,13 @@ function readScript(file: string): ModelScript {
     text = readFileSync(file, 'utf8');
   } catch (error) {
     const reason = (error as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (error as Error).message;
-    throw new ModelScriptError('script_unreadable', file, `${file}: cannot read the script (${reason}). Check the path given to --script.`, undefined, error);
+    throw new ModelScriptError(
+      'script_unreadable',
+      file,
+      `${file}: cannot read the script (${reason}). Check the path given to --script.`,
+      undefined,
+      error,
+    );
   }
   return parseModelScript(text, file);
 }

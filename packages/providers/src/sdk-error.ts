@@ -1,4 +1,10 @@
-import { PROVIDER_ERROR_CODES, ProviderError, providerCodeForErrorType, providerCodeForStatus, providerError } from './provider-error.js';
+import {
+  PROVIDER_ERROR_CODES,
+  ProviderError,
+  providerCodeForErrorType,
+  providerCodeForStatus,
+  providerError,
+} from './provider-error.js';
 
 type ErrorClass = abstract new (...parameters: never[]) => Error;
 
@@ -32,22 +38,39 @@ export function mapSdkError(provider: string, error: unknown, classes: SdkErrorC
     return providerError(provider, PROVIDER_ERROR_CODES.unavailable, 'the request timed out', { cause: error });
   }
   if (error instanceof classes.APIConnectionError) {
-    return providerError(provider, PROVIDER_ERROR_CODES.unavailable, `could not connect (${error.message})`, { cause: error });
+    return providerError(provider, PROVIDER_ERROR_CODES.unavailable, `could not connect (${error.message})`, {
+      cause: error,
+    });
   }
   if (error instanceof classes.APIError) {
     const status = (error as { status?: unknown }).status;
     if (typeof status === 'number') {
-      return providerError(provider, providerCodeForStatus(status), `the API answered ${error.message}`, { status, cause: error });
+      return providerError(provider, providerCodeForStatus(status), `the API answered ${error.message}`, {
+        status,
+        cause: error,
+      });
     }
     const type = errorType(error);
-    return providerError(provider, providerCodeForErrorType(type), `the stream reported an error: ${error.message}`, { cause: error });
+    return providerError(provider, providerCodeForErrorType(type), `the stream reported an error: ${error.message}`, {
+      cause: error,
+    });
   }
   if (error instanceof SyntaxError) {
-    return providerError(provider, PROVIDER_ERROR_CODES.protocolError, `the stream carried data that is not JSON (${error.message})`, { cause: error });
+    return providerError(
+      provider,
+      PROVIDER_ERROR_CODES.protocolError,
+      `the stream carried data that is not JSON (${error.message})`,
+      { cause: error },
+    );
   }
   if (error instanceof TypeError) {
     // Only SDK-shaped stream data is read in the adapters' loops: a TypeError there is a malformed event.
-    return providerError(provider, PROVIDER_ERROR_CODES.protocolError, `the stream carried an event of an unexpected shape (${error.message})`, { cause: error });
+    return providerError(
+      provider,
+      PROVIDER_ERROR_CODES.protocolError,
+      `the stream carried an event of an unexpected shape (${error.message})`,
+      { cause: error },
+    );
   }
   const message = error instanceof Error ? error.message : String(error);
   return providerError(provider, PROVIDER_ERROR_CODES.failed, `the request failed: ${message}`, { cause: error });

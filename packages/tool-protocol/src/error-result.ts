@@ -18,7 +18,8 @@ export function toolResultFromError(error: unknown, signal?: AbortSignal): ToolE
   if (signal?.aborted || isAbortError(error)) return toolCancelled();
   let message: string;
   try {
-    message = error instanceof Error || ClawsmithError.isInstance(error) ? String((error as Error).message) : String(error);
+    message =
+      error instanceof Error || ClawsmithError.isInstance(error) ? String((error as Error).message) : String(error);
   } catch {
     message = 'The tool failed with an error that could not be read.';
   }

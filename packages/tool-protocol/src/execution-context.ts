@@ -6,8 +6,7 @@ import { UnauthorizedToolError } from './clawsmith-error.js';
  * Tools never change anything but regular files, so nothing else needs recording.
  */
 export type FilePreimage =
-  | { readonly state: 'absent' }
-  | { readonly state: 'file'; readonly content: Uint8Array; readonly mode: number };
+  { readonly state: 'absent' } | { readonly state: 'file'; readonly content: Uint8Array; readonly mode: number };
 
 /** What a path holds right after a tool wrote it: nothing, or a file with this SHA-256 (hex). */
 export type FilePostimage = { readonly state: 'absent' } | { readonly state: 'file'; readonly sha256: string };

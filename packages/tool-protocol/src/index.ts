@@ -29,7 +29,13 @@ export type { ArtifactReference } from './artifact-reference.js';
 export type { ToolDisplay, ToolDisplayField, ToolDisplayKind, ToolDisplayLimits } from './tool-display.js';
 export { DEFAULT_DISPLAY_LIMITS, TOOL_DISPLAY_KINDS } from './tool-display.js';
 
-export type { ToolExecutionResult, ToolResultCode, ToolResultExtras, ToolResultMetadata, ToolResultStatus } from './tool-result.js';
+export type {
+  ToolExecutionResult,
+  ToolResultCode,
+  ToolResultExtras,
+  ToolResultMetadata,
+  ToolResultStatus,
+} from './tool-result.js';
 export {
   TOOL_RESULT_CODES,
   TOOL_RESULT_STATUSES,

@@ -40,7 +40,9 @@ describe('toModelToolSchema', () => {
 
 describe('canonicalJson', () => {
   it('is independent of key order at every depth', () => {
-    expect(canonicalJson({ b: 1, a: { d: [{ y: 1, x: 2 }], c: null } })).toBe('{"a":{"c":null,"d":[{"x":2,"y":1}]},"b":1}');
+    expect(canonicalJson({ b: 1, a: { d: [{ y: 1, x: 2 }], c: null } })).toBe(
+      '{"a":{"c":null,"d":[{"x":2,"y":1}]},"b":1}',
+    );
     expect(canonicalSha256({ b: 1, a: 2 })).toBe(canonicalSha256({ a: 2, b: 1 }));
   });
 });

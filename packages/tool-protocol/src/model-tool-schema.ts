@@ -44,8 +44,13 @@ export function canonicalSha256(value: unknown): string {
  * generated from its zod schema (`io: 'input'`, so fields with defaults are optional), with a
  * stable `schemaSha256`.
  */
-export function toModelToolSchema(tool: Pick<AnyToolDefinition, 'name' | 'description' | 'inputSchema'>): ModelToolSchema {
-  const generated = z.toJSONSchema(tool.inputSchema, { io: 'input', unrepresentable: 'any' }) as Record<string, JsonValue>;
+export function toModelToolSchema(
+  tool: Pick<AnyToolDefinition, 'name' | 'description' | 'inputSchema'>,
+): ModelToolSchema {
+  const generated = z.toJSONSchema(tool.inputSchema, { io: 'input', unrepresentable: 'any' }) as Record<
+    string,
+    JsonValue
+  >;
   const { $schema: _dialect, ...inputSchema } = generated;
   const exposed = { name: tool.name, description: tool.description, inputSchema };
   return Object.freeze({ ...exposed, schemaSha256: canonicalSha256(exposed) });

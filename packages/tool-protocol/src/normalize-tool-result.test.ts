@@ -91,13 +91,16 @@ describe('normalizeToolResult', () => {
 
   it('never throws and always returns a bounded result with a known status (property)', () => {
     fc.assert(
-      fc.property(fc.anything({ withBigInt: true, withMap: true, withSet: true, withTypedArray: true, withSparseArray: true }), (value) => {
-        const result = normalizeToolResult(value, { maxContentLength: 5_000 });
-        expect(result.version).toBe(1);
-        expect(TOOL_RESULT_STATUSES).toContain(result.status);
-        expect(typeof result.content).toBe('string');
-        expect(result.content.length).toBeLessThanOrEqual(5_000);
-      }),
+      fc.property(
+        fc.anything({ withBigInt: true, withMap: true, withSet: true, withTypedArray: true, withSparseArray: true }),
+        (value) => {
+          const result = normalizeToolResult(value, { maxContentLength: 5_000 });
+          expect(result.version).toBe(1);
+          expect(TOOL_RESULT_STATUSES).toContain(result.status);
+          expect(typeof result.content).toBe('string');
+          expect(result.content.length).toBeLessThanOrEqual(5_000);
+        },
+      ),
       { numRuns: 1_000 },
     );
   });

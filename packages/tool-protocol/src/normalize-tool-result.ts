@@ -25,7 +25,10 @@ const artifactReferenceSchema = z.object({
   mediaType: z.string().max(200),
   byteLength: z.number().int().nonnegative(),
   lineCount: z.number().int().nonnegative(),
-  sha256: z.string().regex(/^[0-9a-f]{64}$/).optional(),
+  sha256: z
+    .string()
+    .regex(/^[0-9a-f]{64}$/)
+    .optional(),
 });
 
 const executionResultSchema = z.object({

@@ -4,7 +4,10 @@ export const REDACTED = '[REDACTED]';
 // Every pattern is linear: bounded quantifiers or character classes with no nested repetition,
 // so a hostile multi-megabyte string cannot make redaction slow.
 const SECRET_PATTERNS: ReadonlyArray<readonly [RegExp, string]> = [
-  [/-----BEGIN ([A-Z0-9 ]{0,40})PRIVATE KEY-----[\s\S]*?(?:-----END [A-Z0-9 ]{0,40}PRIVATE KEY-----|$)/g, `[REDACTED PRIVATE KEY]`],
+  [
+    /-----BEGIN ([A-Z0-9 ]{0,40})PRIVATE KEY-----[\s\S]*?(?:-----END [A-Z0-9 ]{0,40}PRIVATE KEY-----|$)/g,
+    `[REDACTED PRIVATE KEY]`,
+  ],
   [/\b(Bearer|Basic|Token)([ \t]+)[A-Za-z0-9._~+/=-]{8,}/gi, `$1$2${REDACTED}`],
   [/\b([a-z][a-z0-9+.-]{0,20}:\/\/[^\s/:@]{1,200}:)[^\s/@]{1,200}@/gi, `$1${REDACTED}@`],
   [/\bsk-(?:ant-|proj-)?[A-Za-z0-9_-]{16,}/g, REDACTED],

@@ -22,7 +22,8 @@ describe('redactSecrets', () => {
   });
 
   it('redacts a private key block whole', () => {
-    const block = '-----BEGIN OPENSSH PRIVATE KEY-----\nb3BlbnNzaC1rZXktdjEAAAAA\nAAAA\n-----END OPENSSH PRIVATE KEY-----';
+    const block =
+      '-----BEGIN OPENSSH PRIVATE KEY-----\nb3BlbnNzaC1rZXktdjEAAAAA\nAAAA\n-----END OPENSSH PRIVATE KEY-----';
     expect(redactSecrets(`before\n${block}\nafter`)).toBe('before\n[REDACTED PRIVATE KEY]\nafter');
   });
 
@@ -34,7 +35,8 @@ describe('redactSecrets', () => {
 
 describe('stripControlSequences', () => {
   it('removes ANSI colours, cursor movement, OSC 52 clipboard writes and OSC 8 links', () => {
-    const hostile = '\u001b[31mred\u001b[0m \u001b[2J\u001b[H\u001b]52;c;ZXZpbA==\u0007\u001b]8;;https://evil.invalid\u001b\\link\u001b]8;;\u001b\\ bell\u0007';
+    const hostile =
+      '\u001b[31mred\u001b[0m \u001b[2J\u001b[H\u001b]52;c;ZXZpbA==\u0007\u001b]8;;https://evil.invalid\u001b\\link\u001b]8;;\u001b\\ bell\u0007';
     expect(stripControlSequences(hostile)).toBe('red link bell');
   });
 
@@ -69,7 +71,11 @@ describe('sanitizeDisplay', () => {
   });
 
   it('redacts secrets in fields', () => {
-    const display = sanitizeDisplay({ kind: 'json', title: 'env', fields: [{ label: 'api_key', value: 'api_key=abcd1234efgh' }] });
+    const display = sanitizeDisplay({
+      kind: 'json',
+      title: 'env',
+      fields: [{ label: 'api_key', value: 'api_key=abcd1234efgh' }],
+    });
     expect(display.fields![0]!.value).toBe('api_key=[REDACTED]');
   });
 
@@ -82,7 +88,10 @@ describe('sanitizeDisplay', () => {
             kind: fc.oneof(fc.constantFrom('text', 'diff', 'search'), fc.anything()),
             title: fc.oneof(fc.string({ maxLength: 3_000 }), fc.anything()),
             body: fc.oneof(fc.string({ unit: 'binary', maxLength: 40_000 }), fc.anything()),
-            fields: fc.oneof(fc.array(fc.record({ label: fc.anything(), value: fc.string() }), { maxLength: 60 }), fc.anything()),
+            fields: fc.oneof(
+              fc.array(fc.record({ label: fc.anything(), value: fc.string() }), { maxLength: 60 }),
+              fc.anything(),
+            ),
           }),
         ),
         (value) => {

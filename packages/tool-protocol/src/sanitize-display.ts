@@ -13,7 +13,8 @@ import {
 // characters other than tab and newline. Displays are shown in terminals and pages; none of
 // these may reach them.
 // eslint-disable-next-line no-control-regex
-const ESCAPE_SEQUENCES = /\u001b\[[0-?]*[ -/]*[@-~]|\u001b\][^\u0007\u001b]*(?:\u0007|\u001b\\)?|\u001b[@-Z\\-_]|\u009b[0-?]*[ -/]*[@-~]/g;
+const ESCAPE_SEQUENCES =
+  /\u001b\[[0-?]*[ -/]*[@-~]|\u001b\][^\u0007\u001b]*(?:\u0007|\u001b\\)?|\u001b[@-Z\\-_]|\u009b[0-?]*[ -/]*[@-~]/g;
 // eslint-disable-next-line no-control-regex
 const CONTROL_CHARACTERS = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g;
 
@@ -52,7 +53,9 @@ export function sanitizeDisplay(display: unknown, limits: Partial<ToolDisplayLim
   const bounds = { ...DEFAULT_DISPLAY_LIMITS, ...limits };
   const source = typeof display === 'object' && display !== null ? display : {};
   const kindValue = read(source, 'kind');
-  const kind: ToolDisplayKind = (TOOL_DISPLAY_KINDS as readonly unknown[]).includes(kindValue) ? (kindValue as ToolDisplayKind) : 'text';
+  const kind: ToolDisplayKind = (TOOL_DISPLAY_KINDS as readonly unknown[]).includes(kindValue)
+    ? (kindValue as ToolDisplayKind)
+    : 'text';
   const title = cleanText(read(source, 'title'), bounds.title);
   const bodyValue = read(source, 'body');
   const fieldsValue = read(source, 'fields');
@@ -60,7 +63,10 @@ export function sanitizeDisplay(display: unknown, limits: Partial<ToolDisplayLim
   if (Array.isArray(fieldsValue)) {
     for (const field of fieldsValue.slice(0, bounds.fields)) {
       if (typeof field !== 'object' || field === null) continue;
-      fields.push({ label: cleanText(read(field, 'label'), bounds.label), value: cleanText(read(field, 'value'), bounds.value) });
+      fields.push({
+        label: cleanText(read(field, 'label'), bounds.label),
+        value: cleanText(read(field, 'value'), bounds.value),
+      });
     }
   }
   return {

@@ -40,16 +40,23 @@ describe('defineTool', () => {
 
 describe('assertAuthorized', () => {
   it('refuses a call the host did not authorise, with the contract message', async () => {
-    await expect(greet.execute({ name: 'Ada', times: 1 }, context(false))).rejects.toThrow('Tool greet requires explicit authorization');
+    await expect(greet.execute({ name: 'Ada', times: 1 }, context(false))).rejects.toThrow(
+      'Tool greet requires explicit authorization',
+    );
     expect(() => assertAuthorized(undefined, 'write_file')).toThrow(UnauthorizedToolError);
-    expect(() => assertAuthorized({ authorized: 'yes' as unknown as boolean }, 'write_file')).toThrow(/explicit authorization/);
+    expect(() => assertAuthorized({ authorized: 'yes' as unknown as boolean }, 'write_file')).toThrow(
+      /explicit authorization/,
+    );
   });
 });
 
 describe('ClawsmithError', () => {
   it('keeps code, retryable and cause, and is recognised across copies by its marker', () => {
     const cause = new Error('disk full');
-    const error = new ClawsmithError('storage_failed', 'Could not store the blob; free some disk space and retry.', { retryable: true, cause });
+    const error = new ClawsmithError('storage_failed', 'Could not store the blob; free some disk space and retry.', {
+      retryable: true,
+      cause,
+    });
     expect(ClawsmithError.isInstance(error)).toBe(true);
     expect(error.retryable).toBe(true);
     expect(error.cause).toBe(cause);
@@ -64,7 +71,9 @@ describe('ClawsmithError', () => {
 
 describe('toolResultFromError', () => {
   it('keeps a ClawsmithError code, maps other errors to tool_failed without a stack, and aborts to cancelled', () => {
-    expect(toolResultFromError(new ClawsmithError('path_outside_workspace', 'Path is outside the workspace: ../x'))).toEqual({
+    expect(
+      toolResultFromError(new ClawsmithError('path_outside_workspace', 'Path is outside the workspace: ../x')),
+    ).toEqual({
       version: 1,
       status: 'error',
       code: 'path_outside_workspace',
@@ -76,7 +85,10 @@ describe('toolResultFromError', () => {
     expect(failed.content).not.toMatch(/at .*\.ts/);
     const controller = new AbortController();
     controller.abort();
-    expect(toolResultFromError(new Error('whatever'), controller.signal)).toMatchObject({ status: 'cancelled', code: 'cancelled' });
+    expect(toolResultFromError(new Error('whatever'), controller.signal)).toMatchObject({
+      status: 'cancelled',
+      code: 'cancelled',
+    });
     expect(toolResultFromError(Object.assign(new Error('aborted'), { name: 'AbortError' })).status).toBe('cancelled');
     expect(toolResultFromError('a string thrown')).toMatchObject({ code: 'tool_failed', content: 'a string thrown' });
   });

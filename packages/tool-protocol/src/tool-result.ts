@@ -109,7 +109,11 @@ export function toolError(code: string, content: string, extras?: ToolResultExtr
 }
 
 /** A `denied` result: the tool was never entered. Never retryable. */
-export function toolDenied(code: string, content: string, extras?: Omit<ToolResultExtras, 'retryable'>): ToolExecutionResult {
+export function toolDenied(
+  code: string,
+  content: string,
+  extras?: Omit<ToolResultExtras, 'retryable'>,
+): ToolExecutionResult {
   return withExtras({ version: 1, status: 'denied', code, retryable: false, content }, extras);
 }
 

@@ -24,9 +24,12 @@ describe('resolveToolSecurity', () => {
     expect(security.reasons).toContain("capability 'filesystem.write' raises the risk to at least 'workspace-write'");
   });
 
-  it.each(['process.execute', 'network', 'credentials', 'external.side-effect'] as const)('raises %s to execute', (capability) => {
-    expect(resolveToolSecurity({ risk: 'read', capabilities: [capability] }).risk).toBe('execute');
-  });
+  it.each(['process.execute', 'network', 'credentials', 'external.side-effect'] as const)(
+    'raises %s to execute',
+    (capability) => {
+      expect(resolveToolSecurity({ risk: 'read', capabilities: [capability] }).risk).toBe('execute');
+    },
+  );
 
   it('lets a declared risk raise the floor but never lower it', () => {
     expect(resolveToolSecurity({ risk: 'execute', capabilities: ['filesystem.read'] }).risk).toBe('execute');

@@ -49,9 +49,11 @@ function describe(value: unknown): string {
 
 function readCapabilities(tool: unknown): { capabilities: ToolCapability[]; problem?: string } {
   const field = readField(tool, 'capabilities');
-  if (!field.ok || field.value === undefined) return { capabilities: [...TOOL_CAPABILITIES], problem: 'no capabilities were declared' };
+  if (!field.ok || field.value === undefined)
+    return { capabilities: [...TOOL_CAPABILITIES], problem: 'no capabilities were declared' };
   const value = field.value;
-  if (!Array.isArray(value)) return { capabilities: [...TOOL_CAPABILITIES], problem: `capabilities is ${describe(value)}, not an array` };
+  if (!Array.isArray(value))
+    return { capabilities: [...TOOL_CAPABILITIES], problem: `capabilities is ${describe(value)}, not an array` };
   let items: unknown[];
   try {
     items = Array.from(value as unknown[]);

@@ -1,4 +1,14 @@
-import { closeSync, fchmodSync, fsyncSync, linkSync, openSync, readlinkSync, unlinkSync, writeSync, existsSync } from 'node:fs';
+import {
+  closeSync,
+  fchmodSync,
+  fsyncSync,
+  linkSync,
+  openSync,
+  readlinkSync,
+  unlinkSync,
+  writeSync,
+  existsSync,
+} from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { dirname, join } from 'node:path';
 import { isInsideFolder } from './path-boundary.js';
@@ -21,11 +31,18 @@ export function removeQuietly(path: string): void {
  * explicitly when given, else the process umask decides. The file is checked, through its open
  * descriptor, to really be inside `root`: a parent folder swapped for a symlink is caught.
  */
-export function writeTemporaryFile(root: string, target: string, content: Uint8Array, mode: number | undefined, requested: string): string {
+export function writeTemporaryFile(
+  root: string,
+  target: string,
+  content: Uint8Array,
+  mode: number | undefined,
+  requested: string,
+): string {
   const temporary = join(dirname(target), `.clawsmith-${randomBytes(8).toString('hex')}.tmp`);
   const descriptor = openSync(temporary, 'wx', mode === undefined ? 0o666 : 0o600);
   try {
-    if (PROC_FD && !isInsideFolder(root, readlinkSync(`/proc/self/fd/${descriptor}`))) throw new WorkspaceBoundaryError(requested);
+    if (PROC_FD && !isInsideFolder(root, readlinkSync(`/proc/self/fd/${descriptor}`)))
+      throw new WorkspaceBoundaryError(requested);
     let written = 0;
     while (written < content.length) written += writeSync(descriptor, content, written, content.length - written);
     if (mode !== undefined) fchmodSync(descriptor, mode);
@@ -49,10 +66,14 @@ export function linkIntoPlace(temporary: string, target: string, requested: stri
     linkSync(temporary, target);
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'EEXIST') {
-      throw new WorkspaceFsError(WORKSPACE_FS_ERROR_CODES.fileExists, `${requested} already exists (it appeared while the tool ran); nothing was overwritten. Read it, then use edit_file.`, {
-        path: requested,
-        cause: error,
-      });
+      throw new WorkspaceFsError(
+        WORKSPACE_FS_ERROR_CODES.fileExists,
+        `${requested} already exists (it appeared while the tool ran); nothing was overwritten. Read it, then use edit_file.`,
+        {
+          path: requested,
+          cause: error,
+        },
+      );
     }
     throw error;
   } finally {

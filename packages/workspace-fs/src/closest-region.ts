@@ -49,7 +49,10 @@ function similarity(left: string, right: string): number {
  */
 export function closestRegion(text: string, oldText: string): ClosestRegion | undefined {
   const fileLines = text.split('\n').map((line) => line.replace(/\r$/, ''));
-  const oldLines = oldText.replace(/^\n+|\n+$/g, '').split('\n').map((line) => line.replace(/\r$/, ''));
+  const oldLines = oldText
+    .replace(/^\n+|\n+$/g, '')
+    .split('\n')
+    .map((line) => line.replace(/\r$/, ''));
   const fileTrimmed = fileLines.map((line) => line.trim());
   const oldTrimmed = oldLines.map((line) => line.trim());
 
@@ -91,7 +94,13 @@ export function closestRegion(text: string, oldText: string): ClosestRegion | un
   const last = Math.min(fileLines.length - 1, Math.max(first, start + oldLines.length - 1));
   const shown = fileLines.slice(first, Math.min(last + 1, first + MAX_SHOWN_LINES));
   const region = fileTrimmed.slice(first, last + 1);
-  const differsOnlyInWhitespace = region.length === oldTrimmed.length && region.every((line, index) => line === oldTrimmed[index]);
+  const differsOnlyInWhitespace =
+    region.length === oldTrimmed.length && region.every((line, index) => line === oldTrimmed[index]);
   const more = last + 1 - first > shown.length ? `\n… (${last + 1 - first - shown.length} more lines)` : '';
-  return { startLine: first + 1, endLine: last + 1, excerpt: numbered(shown, first + 1) + more, differsOnlyInWhitespace };
+  return {
+    startLine: first + 1,
+    endLine: last + 1,
+    excerpt: numbered(shown, first + 1) + more,
+    differsOnlyInWhitespace,
+  };
 }

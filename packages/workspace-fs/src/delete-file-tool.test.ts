@@ -10,7 +10,10 @@ describe('delete_file', () => {
   it('deletes a regular file after recording its bytes and mode', async () => {
     const root = testdir({ 'a.txt': { content: 'alpha', mode: 0o600 }, 'b.txt': 'beta' });
     const context = testContext(root);
-    expect(await runTool(deleteFile, { path: 'a.txt' }, context)).toMatchObject({ status: 'success', content: 'Deleted a.txt (5 bytes).' });
+    expect(await runTool(deleteFile, { path: 'a.txt' }, context)).toMatchObject({
+      status: 'success',
+      content: 'Deleted a.txt (5 bytes).',
+    });
     expect(Object.keys(snapshotTree(root))).toEqual(['b.txt']);
     expect(context.changes).toEqual([
       { phase: 'before', path: 'a.txt', image: { state: 'file', content: Buffer.from('alpha'), mode: 0o600 } },
@@ -19,7 +22,13 @@ describe('delete_file', () => {
   });
 
   it('refuses folders, symlinks, FIFOs, outside and protected paths, oversized files and unauthorized calls', async () => {
-    const root = testdir({ folder: { 'x.txt': 'x' }, 'link.txt': { symlink: 'big.txt' }, 'big.txt': 'x'.repeat(50), etc: { symlink: '/etc' }, '.git/HEAD': 'ref' });
+    const root = testdir({
+      folder: { 'x.txt': 'x' },
+      'link.txt': { symlink: 'big.txt' },
+      'big.txt': 'x'.repeat(50),
+      etc: { symlink: '/etc' },
+      '.git/HEAD': 'ref',
+    });
     execFileSync('mkfifo', [join(root, 'pipe')]);
     const before = snapshotTree(root);
     const small = toolNamed('delete_file', { limits: { recordBytes: 10 } });

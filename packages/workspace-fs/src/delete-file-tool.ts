@@ -8,7 +8,9 @@ import { assertNotSymlink, resolveWritablePath } from './writable-path.js';
 import { WORKSPACE_FS_ERROR_CODES, WorkspaceFsError } from './workspace-fs-error.js';
 
 const deleteInput = z.strictObject({
-  path: z.string().describe('Path of the regular file to delete, relative to the workspace. Folders are never deleted.'),
+  path: z
+    .string()
+    .describe('Path of the regular file to delete, relative to the workspace. Folders are never deleted.'),
 });
 
 /** Builds `delete_file`: deletes one regular file (never a folder), recording it for undo. */
@@ -31,15 +33,23 @@ export function createDeleteFileTool(options: ResolvedToolOptions) {
       await recordBeforeChange(context, path.relative, { state: 'file', content, mode: stats.mode & 0o7777 });
       const current = lstatSync(path.real);
       if (!sameFile(current, stats) || current.mtimeMs !== stats.mtimeMs || current.size !== stats.size) {
-        throw new WorkspaceFsError(WORKSPACE_FS_ERROR_CODES.fileChanged, `${path.relative} changed while the tool ran; nothing was deleted. Re-read it and try again.`, {
-          path: path.requested,
-          retryable: true,
-        });
+        throw new WorkspaceFsError(
+          WORKSPACE_FS_ERROR_CODES.fileChanged,
+          `${path.relative} changed while the tool ran; nothing was deleted. Re-read it and try again.`,
+          {
+            path: path.requested,
+            retryable: true,
+          },
+        );
       }
       unlinkSync(path.real);
       await recordAfterChange(context, path.relative, { state: 'absent' });
       return toolSuccess(`Deleted ${path.relative} (${content.length} bytes).`, {
-        display: { kind: 'diff', title: `Deleted ${path.relative}`, fields: [{ label: 'bytes', value: String(content.length) }] },
+        display: {
+          kind: 'diff',
+          title: `Deleted ${path.relative}`,
+          fields: [{ label: 'bytes', value: String(content.length) }],
+        },
       });
     },
   });

@@ -7,14 +7,23 @@ import { runTool, testContext, toolNamed } from './__fixtures__/tool-context.js'
 import { sha256 } from './regular-file.js';
 
 const editFile = toolNamed('edit_file');
-const source = ['function greet() {', "  return 'hello';", '}', '', 'function part() {', '  return 1;', '}', ''].join('\n');
+const source = ['function greet() {', "  return 'hello';", '}', '', 'function part() {', '  return 1;', '}', ''].join(
+  '\n',
+);
 
 describe('edit_file', () => {
   it('replaces text that occurs once, keeps the mode and records the original bytes and the new hash', async () => {
     const root = testdir({ 'run.sh': { content: source, mode: 0o755 } });
     const context = testContext(root);
-    const result = await runTool(editFile, { path: 'run.sh', oldText: "return 'hello';", newText: "return 'hi';" }, context);
-    expect(result).toMatchObject({ status: 'success', content: 'Edited run.sh: replaced 1 line at line 2 with 1 line.' });
+    const result = await runTool(
+      editFile,
+      { path: 'run.sh', oldText: "return 'hello';", newText: "return 'hi';" },
+      context,
+    );
+    expect(result).toMatchObject({
+      status: 'success',
+      content: 'Edited run.sh: replaced 1 line at line 2 with 1 line.',
+    });
     expect(result.display).toMatchObject({ kind: 'diff', body: "@@ -2,1 +2,1 @@\n-return 'hello';\n+return 'hi';" });
     const edited = source.replace("'hello'", "'hi'");
     expect(readFileSync(join(root, 'run.sh'), 'utf8')).toBe(edited);
@@ -29,13 +38,25 @@ describe('edit_file', () => {
   it('says the old text was not found and shows the closest region with line numbers', async () => {
     const root = testdir({ 'a.ts': source });
     const before = snapshotTree(root);
-    const stale = await runTool(editFile, { path: 'a.ts', oldText: "function part() {\n  return 2;\n}", newText: 'x' }, testContext(root));
+    const stale = await runTool(
+      editFile,
+      { path: 'a.ts', oldText: 'function part() {\n  return 2;\n}', newText: 'x' },
+      testContext(root),
+    );
     expect(stale.code).toBe('old_text_not_found');
     expect(stale.content).toContain('The old text was not found in a.ts');
     expect(stale.content).toContain('The closest region is lines 5-7:\n5 | function part() {\n6 |   return 1;\n7 | }');
-    const indented = await runTool(editFile, { path: 'a.ts', oldText: "    return 'hello';", newText: 'x' }, testContext(root));
+    const indented = await runTool(
+      editFile,
+      { path: 'a.ts', oldText: "    return 'hello';", newText: 'x' },
+      testContext(root),
+    );
     expect(indented.content).toContain('lines 2-2 (it differs only in indentation, trailing spaces or line endings)');
-    const typo = await runTool(editFile, { path: 'a.ts', oldText: 'function gret() {', newText: 'x' }, testContext(root));
+    const typo = await runTool(
+      editFile,
+      { path: 'a.ts', oldText: 'function gret() {', newText: 'x' },
+      testContext(root),
+    );
     expect(typo.content).toContain('The closest region is lines 1-1:\n1 | function greet() {');
     const unrelated = await runTool(editFile, { path: 'a.ts', oldText: 'zzzz qqqq', newText: 'x' }, testContext(root));
     expect(unrelated.content).toContain('Nothing in the file resembles it.');
@@ -48,7 +69,8 @@ describe('edit_file', () => {
     const result = await runTool(editFile, { path: 'a.ts', oldText: '}', newText: '};' }, testContext(root));
     expect(result).toMatchObject({
       code: 'old_text_not_unique',
-      content: 'The old text must occur exactly once; provide more surrounding context. It occurs 2 times in a.ts, at lines 3, 7.',
+      content:
+        'The old text must occur exactly once; provide more surrounding context. It occurs 2 times in a.ts, at lines 3, 7.',
     });
     expect(snapshotTree(root)).toEqual(before);
   });
@@ -57,7 +79,11 @@ describe('edit_file', () => {
     const outside = testdir({ 'shared.txt': 'outside content\n' });
     const root = testdir({});
     linkSync(join(outside, 'shared.txt'), join(root, 'linked.txt'));
-    const result = await runTool(editFile, { path: 'linked.txt', oldText: 'outside', newText: 'inside' }, testContext(root));
+    const result = await runTool(
+      editFile,
+      { path: 'linked.txt', oldText: 'outside', newText: 'inside' },
+      testContext(root),
+    );
     expect(result.status).toBe('success');
     expect(readFileSync(join(root, 'linked.txt'), 'utf8')).toBe('inside content\n');
     expect(readFileSync(join(outside, 'shared.txt'), 'utf8')).toBe('outside content\n');
@@ -97,7 +123,9 @@ describe('edit_file', () => {
 
   it('refuses with a retryable error when the file changes between reading and replacing', async () => {
     const root = testdir({ 'a.txt': 'one two' });
-    const context = testContext(root, { beforeChange: () => writeFileSync(join(root, 'a.txt'), 'someone else wrote this, longer') });
+    const context = testContext(root, {
+      beforeChange: () => writeFileSync(join(root, 'a.txt'), 'someone else wrote this, longer'),
+    });
     const result = await runTool(editFile, { path: 'a.txt', oldText: 'one', newText: '1' }, context);
     expect(result).toMatchObject({ code: 'file_changed', retryable: true });
     expect(snapshotTree(root)).toEqual({ 'a.txt': expect.stringContaining(sha256('someone else wrote this, longer')) });

@@ -19,7 +19,10 @@ const editInput = z.strictObject({
 function diffBody(startLine: number, oldText: string, newText: string): string {
   const removed = oldText.split('\n').map((line) => `-${line}`);
   const added = newText === '' ? [] : newText.split('\n').map((line) => `+${line}`);
-  return boundText([`@@ -${startLine},${removed.length} +${startLine},${added.length} @@`, ...removed, ...added].join('\n'), 16_000);
+  return boundText(
+    [`@@ -${startLine},${removed.length} +${startLine},${added.length} @@`, ...removed, ...added].join('\n'),
+    16_000,
+  );
 }
 
 /** Builds `edit_file`: replaces text that occurs exactly once, atomically, keeping the mode. */
@@ -41,9 +44,13 @@ export function createEditFileTool(options: ResolvedToolOptions) {
       const { content: original, stats } = readWholeFile(path, 'edit', limits.writeBytes);
       const text = original.toString('utf8');
       if (looksBinary(original) || !Buffer.from(text, 'utf8').equals(original)) {
-        throw new WorkspaceFsError(WORKSPACE_FS_ERROR_CODES.binaryFile, `Cannot edit ${path.relative}: it is binary or not valid UTF-8 text, and edit_file changes text only.`, {
-          path: path.requested,
-        });
+        throw new WorkspaceFsError(
+          WORKSPACE_FS_ERROR_CODES.binaryFile,
+          `Cannot edit ${path.relative}: it is binary or not valid UTF-8 text, and edit_file changes text only.`,
+          {
+            path: path.requested,
+          },
+        );
       }
       const found = occurrences(text, input.oldText);
       if (found.length === 0) {
@@ -69,14 +76,23 @@ export function createEditFileTool(options: ResolvedToolOptions) {
       }
       const index = found[0]!;
       const startLine = lineAt(text, index);
-      const edited = Buffer.from(text.slice(0, index) + input.newText + text.slice(index + input.oldText.length), 'utf8');
+      const edited = Buffer.from(
+        text.slice(0, index) + input.newText + text.slice(index + input.oldText.length),
+        'utf8',
+      );
       if (edited.length > limits.writeBytes) {
-        throw new WorkspaceFsError(WORKSPACE_FS_ERROR_CODES.fileTooLarge, `The edited file would hold ${edited.length} bytes, over the ${limits.writeBytes}-byte limit. Make a smaller change.`, {
-          path: path.requested,
-        });
+        throw new WorkspaceFsError(
+          WORKSPACE_FS_ERROR_CODES.fileTooLarge,
+          `The edited file would hold ${edited.length} bytes, over the ${limits.writeBytes}-byte limit. Make a smaller change.`,
+          {
+            path: path.requested,
+          },
+        );
       }
       if (edited.equals(original)) {
-        return toolSuccess(`Nothing changed in ${path.relative}: oldText and newText are the same.`, { display: { kind: 'text', title: `No change to ${path.relative}` } });
+        return toolSuccess(`Nothing changed in ${path.relative}: oldText and newText are the same.`, {
+          display: { kind: 'text', title: `No change to ${path.relative}` },
+        });
       }
       const mode = stats.mode & 0o7777;
       await recordBeforeChange(context, path.relative, { state: 'file', content: original, mode });
@@ -84,10 +100,14 @@ export function createEditFileTool(options: ResolvedToolOptions) {
       try {
         const current = lstatSync(path.real);
         if (!sameFile(current, stats) || current.size !== stats.size || current.mtimeMs !== stats.mtimeMs) {
-          throw new WorkspaceFsError(WORKSPACE_FS_ERROR_CODES.fileChanged, `${path.relative} changed while it was being edited; nothing was written. Re-read it and try again.`, {
-            path: path.requested,
-            retryable: true,
-          });
+          throw new WorkspaceFsError(
+            WORKSPACE_FS_ERROR_CODES.fileChanged,
+            `${path.relative} changed while it was being edited; nothing was written. Re-read it and try again.`,
+            {
+              path: path.requested,
+              retryable: true,
+            },
+          );
         }
         // rename replaces the directory entry: a hard link to a file elsewhere is cut loose, never written through.
         renameSync(temporary, path.real);

@@ -1,4 +1,9 @@
-import { ClawsmithError, type FilePostimage, type FilePreimage, type ToolExecutionContext } from '@clawsmith/tool-protocol';
+import {
+  ClawsmithError,
+  type FilePostimage,
+  type FilePreimage,
+  type ToolExecutionContext,
+} from '@clawsmith/tool-protocol';
 import { WORKSPACE_FS_ERROR_CODES, WorkspaceFsError } from './workspace-fs-error.js';
 
 function messageOf(error: unknown): string {
@@ -9,7 +14,11 @@ function messageOf(error: unknown): string {
  * Records what `relativePath` holds before a change. A recorder that throws stops the change:
  * a change that cannot be undone is not made, and the error says nothing was written.
  */
-export async function recordBeforeChange(context: ToolExecutionContext, relativePath: string, preimage: FilePreimage): Promise<void> {
+export async function recordBeforeChange(
+  context: ToolExecutionContext,
+  relativePath: string,
+  preimage: FilePreimage,
+): Promise<void> {
   if (!context.fileChanges) return;
   try {
     await context.fileChanges.beforeChange(relativePath, preimage);
@@ -23,7 +32,11 @@ export async function recordBeforeChange(context: ToolExecutionContext, relative
 }
 
 /** Records what `relativePath` holds right after a change. */
-export async function recordAfterChange(context: ToolExecutionContext, relativePath: string, postimage: FilePostimage): Promise<void> {
+export async function recordAfterChange(
+  context: ToolExecutionContext,
+  relativePath: string,
+  postimage: FilePostimage,
+): Promise<void> {
   if (!context.fileChanges) return;
   try {
     await context.fileChanges.afterChange(relativePath, postimage);

@@ -12,7 +12,8 @@ import { ENTRY_KIND, FolderListings } from './folder-listings.js';
 function settleEveryFolder(root: string): void {
   const hourAgo = new Date(Date.now() - 3_600_000);
   const age = (folder: string): void => {
-    for (const entry of readdirSync(folder, { withFileTypes: true })) if (entry.isDirectory()) age(join(folder, entry.name));
+    for (const entry of readdirSync(folder, { withFileTypes: true }))
+      if (entry.isDirectory()) age(join(folder, entry.name));
     utimesSync(folder, hourAgo, hourAgo);
   };
   age(root);
@@ -26,7 +27,7 @@ afterEach(() => {
 
 describe('FolderListings', () => {
   it('lists entries in code-unit order with their kinds, and keeps the listing of an unchanged settled folder', () => {
-    const root = testdir({ 'b.txt': '', 'a/x.txt': '', 'B.txt': '', 'link': { symlink: 'b.txt' } });
+    const root = testdir({ 'b.txt': '', 'a/x.txt': '', 'B.txt': '', link: { symlink: 'b.txt' } });
     settleEveryFolder(root);
     const listings = new FolderListings();
     const first = listings.list(root)!;
@@ -79,18 +80,33 @@ describe('search and glob over kept listings', () => {
     settleEveryFolder(root);
     const search = toolNamed('search_files');
     const glob = toolNamed('glob_files');
-    const hits = async () => (await runTool(search, { query: 'hit' }, testContext(root))).content.split('\n').filter((line) => line.includes(': hit'));
+    const hits = async () =>
+      (await runTool(search, { query: 'hit' }, testContext(root))).content
+        .split('\n')
+        .filter((line) => line.includes(': hit'));
     expect(await hits()).toEqual(['src/a.txt:1: hit', 'src/deep/b.txt:1: hit']);
-    expect((await runTool(glob, { pattern: '**/*.txt' }, testContext(root))).content).toBe('2 files match **/*.txt:\nsrc/a.txt\nsrc/deep/b.txt');
+    expect((await runTool(glob, { pattern: '**/*.txt' }, testContext(root))).content).toBe(
+      '2 files match **/*.txt:\nsrc/a.txt\nsrc/deep/b.txt',
+    );
 
     writeFileSync(join(root, 'src/deep/c.txt'), 'hit');
     mkdirSync(join(root, 'src/new'));
     writeFileSync(join(root, 'src/new/d.txt'), 'hit');
-    expect(await hits()).toEqual(['src/a.txt:1: hit', 'src/deep/b.txt:1: hit', 'src/deep/c.txt:1: hit', 'src/new/d.txt:1: hit']);
+    expect(await hits()).toEqual([
+      'src/a.txt:1: hit',
+      'src/deep/b.txt:1: hit',
+      'src/deep/c.txt:1: hit',
+      'src/new/d.txt:1: hit',
+    ]);
 
     renameSync(join(root, 'src/deep'), join(root, 'moved'));
     symlinkSync(outside, join(root, 'src/deep'));
-    expect(await hits()).toEqual(['moved/b.txt:1: hit', 'moved/c.txt:1: hit', 'src/a.txt:1: hit', 'src/new/d.txt:1: hit']);
+    expect(await hits()).toEqual([
+      'moved/b.txt:1: hit',
+      'moved/c.txt:1: hit',
+      'src/a.txt:1: hit',
+      'src/new/d.txt:1: hit',
+    ]);
     const globbed = await runTool(glob, { pattern: '**/*.txt' }, testContext(root));
     expect(globbed.content).not.toContain('secret');
     expect(globbed.content).toContain('Left out: 1 symlink or special file.');

@@ -52,7 +52,14 @@ export class FolderListings {
     }
     if (!stats.isDirectory()) return undefined;
     const kept = this.kept.get(absolute);
-    if (kept && kept.dev === stats.dev && kept.ino === stats.ino && kept.mtimeMs === stats.mtimeMs && kept.ctimeMs === stats.ctimeMs) return kept;
+    if (
+      kept &&
+      kept.dev === stats.dev &&
+      kept.ino === stats.ino &&
+      kept.mtimeMs === stats.mtimeMs &&
+      kept.ctimeMs === stats.ctimeMs
+    )
+      return kept;
     if (kept) {
       this.kept.delete(absolute);
       this.keptEntries -= kept.names.length;
@@ -73,9 +80,24 @@ export class FolderListings {
         kinds[index] = ENTRY_KIND.file;
         files += 1;
       } else if (entry.isDirectory()) kinds[index] = ENTRY_KIND.folder;
-      else if (entry.isSymbolicLink() || entry.isFIFO() || entry.isSocket() || entry.isBlockDevice() || entry.isCharacterDevice()) kinds[index] = ENTRY_KIND.other;
+      else if (
+        entry.isSymbolicLink() ||
+        entry.isFIFO() ||
+        entry.isSocket() ||
+        entry.isBlockDevice() ||
+        entry.isCharacterDevice()
+      )
+        kinds[index] = ENTRY_KIND.other;
     }
-    const listing: KeptListing = { names, kinds, files, dev: stats.dev, ino: stats.ino, mtimeMs: stats.mtimeMs, ctimeMs: stats.ctimeMs };
+    const listing: KeptListing = {
+      names,
+      kinds,
+      files,
+      dev: stats.dev,
+      ino: stats.ino,
+      mtimeMs: stats.mtimeMs,
+      ctimeMs: stats.ctimeMs,
+    };
     if (Math.max(stats.mtimeMs, stats.ctimeMs) < now - this.settledMs) {
       if (this.keptEntries + names.length > this.maxEntries) {
         this.kept.clear();

@@ -8,8 +8,17 @@ import type { ResolvedToolOptions } from './tool-options.js';
 import { newWalkCounts, walkWorkspace, type WalkedFile } from './workspace-walk.js';
 
 const globInput = z.strictObject({
-  pattern: z.string().describe('Glob relative to the workspace: * within a name, ** across folders, ? one character. E.g. "src/**/*.ts".'),
-  maxResults: z.number().int().min(1).optional().describe('Paths to return at most (default and maximum: the glob result limit).'),
+  pattern: z
+    .string()
+    .describe(
+      'Glob relative to the workspace: * within a name, ** across folders, ? one character. E.g. "src/**/*.ts".',
+    ),
+  maxResults: z
+    .number()
+    .int()
+    .min(1)
+    .optional()
+    .describe('Paths to return at most (default and maximum: the glob result limit).'),
 });
 
 type GlobInput = z.output<typeof globInput>;
@@ -62,7 +71,11 @@ function globFiles(options: ResolvedToolOptions, input: GlobInput, context: Tool
     const isFolder = lstatSync(start.real).isDirectory();
     const matches = (isFolder ? fastMatcher(glob) : undefined) ?? fullMatcher;
     const candidates: Iterable<WalkedFile> = isFolder
-      ? walkWorkspace({ absolute: start.real, relative: toWorkspaceRelative(start.root, start.lexical) }, { skippedFolders: options.skippedFolders, listings: options.listings }, counts)
+      ? walkWorkspace(
+          { absolute: start.real, relative: toWorkspaceRelative(start.root, start.lexical) },
+          { skippedFolders: options.skippedFolders, listings: options.listings },
+          counts,
+        )
       : lstatSync(start.real).isFile()
         ? [{ absolute: start.real, relative: toWorkspaceRelative(start.root, start.lexical), name: start.relative }]
         : [];
@@ -84,15 +97,29 @@ function globFiles(options: ResolvedToolOptions, input: GlobInput, context: Tool
 
   // The paths are joined once, for both the content and the display body.
   const body = results.join('\n');
-  const lines: string[] = results.length === 0 ? [`No files match ${pattern}.`] : [`${results.length} ${results.length === 1 ? 'file matches' : 'files match'} ${pattern}:`, body];
+  const lines: string[] =
+    results.length === 0
+      ? [`No files match ${pattern}.`]
+      : [`${results.length} ${results.length === 1 ? 'file matches' : 'files match'} ${pattern}:`, body];
   const notes: string[] = [];
-  if (stoppedBy === 'results') notes.push(`Stopped at the ${cap}-path limit; more files match. Narrow the pattern (a deeper folder or a file extension).`);
+  if (stoppedBy === 'results')
+    notes.push(
+      `Stopped at the ${cap}-path limit; more files match. Narrow the pattern (a deeper folder or a file extension).`,
+    );
   if (stoppedBy === 'entries') {
-    notes.push(`Stopped early: visited the ${limits.globEntries.toLocaleString('en-US')}-entry limit; files not yet visited may match. Narrow the pattern to a sub-folder.`);
+    notes.push(
+      `Stopped early: visited the ${limits.globEntries.toLocaleString('en-US')}-entry limit; files not yet visited may match. Narrow the pattern to a sub-folder.`,
+    );
   }
   const passed: string[] = [];
-  if (counts.skippedFolders > 0) passed.push(`${counts.skippedFolders} skipped folder${counts.skippedFolders === 1 ? '' : 's'} (${[...options.skippedFolders].join(', ')})`);
-  if (counts.passedOver > 0) passed.push(`${counts.passedOver} symlink${counts.passedOver === 1 ? '' : 's'} or special file${counts.passedOver === 1 ? '' : 's'}`);
+  if (counts.skippedFolders > 0)
+    passed.push(
+      `${counts.skippedFolders} skipped folder${counts.skippedFolders === 1 ? '' : 's'} (${[...options.skippedFolders].join(', ')})`,
+    );
+  if (counts.passedOver > 0)
+    passed.push(
+      `${counts.passedOver} symlink${counts.passedOver === 1 ? '' : 's'} or special file${counts.passedOver === 1 ? '' : 's'}`,
+    );
   if (passed.length > 0) notes.push(`Left out: ${passed.join('; ')}.`);
   if (notes.length > 0) lines.push('', ...notes);
   return toolSuccess(lines.join('\n'), {

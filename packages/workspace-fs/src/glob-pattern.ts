@@ -11,15 +11,31 @@ function invalidPattern(message: string, pattern: string): WorkspaceFsError {
  */
 export function assertRelativePattern(pattern: unknown, what: string): string {
   if (typeof pattern !== 'string' || pattern.trim() === '') {
-    throw invalidPattern(`The ${what} must be a non-empty glob relative to the workspace, such as src/**/*.ts.`, String(pattern));
+    throw invalidPattern(
+      `The ${what} must be a non-empty glob relative to the workspace, such as src/**/*.ts.`,
+      String(pattern),
+    );
   }
-  if (pattern.includes('\0')) throw invalidPattern(`The ${what} contains a NUL byte; remove it.`, pattern.replaceAll('\0', '\\0'));
-  if (pattern.length > 1_000) throw invalidPattern(`The ${what} is longer than 1,000 characters; give a shorter one.`, `${pattern.slice(0, 80)}…`);
-  if (pattern.startsWith('/') || pattern.startsWith('\\') || /^[A-Za-z]:[\\/]/.test(pattern) || pattern.startsWith('~')) {
+  if (pattern.includes('\0'))
+    throw invalidPattern(`The ${what} contains a NUL byte; remove it.`, pattern.replaceAll('\0', '\\0'));
+  if (pattern.length > 1_000)
+    throw invalidPattern(
+      `The ${what} is longer than 1,000 characters; give a shorter one.`,
+      `${pattern.slice(0, 80)}…`,
+    );
+  if (
+    pattern.startsWith('/') ||
+    pattern.startsWith('\\') ||
+    /^[A-Za-z]:[\\/]/.test(pattern) ||
+    pattern.startsWith('~')
+  ) {
     throw invalidPattern(`The ${what} must be relative to the workspace, not absolute: ${pattern}`, pattern);
   }
   if (pattern.split(/[\\/]/).includes('..')) {
-    throw invalidPattern(`The ${what} must not climb out with "..": ${pattern}. Patterns are matched inside the workspace only.`, pattern);
+    throw invalidPattern(
+      `The ${what} must not climb out with "..": ${pattern}. Patterns are matched inside the workspace only.`,
+      pattern,
+    );
   }
   if (pattern.startsWith('!')) throw invalidPattern(`The ${what} must not be negated: ${pattern}.`, pattern);
   return pattern.replace(/^(\.\/)+/, '');

@@ -16,4 +16,9 @@ export type { ProtectedPathMatcher } from './protected-paths.js';
 export { DEFAULT_PROTECTED_PATHS, createProtectedPathMatcher, isProtectedPath } from './protected-paths.js';
 
 export type { WorkspaceFsErrorCode, WorkspaceFsErrorOptions } from './workspace-fs-error.js';
-export { ProtectedPathError, WORKSPACE_FS_ERROR_CODES, WorkspaceBoundaryError, WorkspaceFsError } from './workspace-fs-error.js';
+export {
+  ProtectedPathError,
+  WORKSPACE_FS_ERROR_CODES,
+  WorkspaceBoundaryError,
+  WorkspaceFsError,
+} from './workspace-fs-error.js';

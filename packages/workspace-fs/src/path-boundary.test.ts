@@ -29,17 +29,36 @@ describe('isInsideFolder', () => {
 describe('resolveWorkspacePath', () => {
   it('resolves relative and inside-absolute paths to the real path with a / relative form', () => {
     const root = testdir({ 'src/a.ts': 'a', 'link-dir': { symlink: 'src' } });
-    expect(resolveWorkspacePath(root, 'src/a.ts')).toMatchObject({ relative: 'src/a.ts', exists: true, real: join(root, 'src/a.ts') });
+    expect(resolveWorkspacePath(root, 'src/a.ts')).toMatchObject({
+      relative: 'src/a.ts',
+      exists: true,
+      real: join(root, 'src/a.ts'),
+    });
     expect(resolveWorkspacePath(root, join(root, 'src/a.ts')).relative).toBe('src/a.ts');
     expect(resolveWorkspacePath(root, './src/../src/a.ts').relative).toBe('src/a.ts');
     expect(resolveWorkspacePath(root, 'link-dir/a.ts')).toMatchObject({ relative: 'src/a.ts', exists: true });
-    expect(resolveWorkspacePath(root, 'src/new/deeper.ts')).toMatchObject({ relative: 'src/new/deeper.ts', exists: false, missingSegments: 2 });
+    expect(resolveWorkspacePath(root, 'src/new/deeper.ts')).toMatchObject({
+      relative: 'src/new/deeper.ts',
+      exists: false,
+      missingSegments: 2,
+    });
   });
 
   it('refuses .. tricks and outside absolute paths with the same message, whether or not the target exists', () => {
     const root = testdir({ 'a.txt': 'a' });
-    for (const requested of ['..', '../x', 'src/../../etc/passwd', '/etc/passwd', '/definitely/not/there', 'a/../../..', `${root}/../x`]) {
-      expect(refusal(() => resolveWorkspacePath(root, requested))).toEqual({ code: 'path_outside_workspace', message: `Path is outside the workspace: ${requested}` });
+    for (const requested of [
+      '..',
+      '../x',
+      'src/../../etc/passwd',
+      '/etc/passwd',
+      '/definitely/not/there',
+      'a/../../..',
+      `${root}/../x`,
+    ]) {
+      expect(refusal(() => resolveWorkspacePath(root, requested))).toEqual({
+        code: 'path_outside_workspace',
+        message: `Path is outside the workspace: ${requested}`,
+      });
     }
   });
 
@@ -54,22 +73,40 @@ describe('resolveWorkspacePath', () => {
     const root = testdir({ etc: { symlink: '/etc' }, 'inner/escape': { symlink: '../..' } });
     expect(refusal(() => resolveWorkspacePath(root, 'etc')).code).toBe('path_outside_workspace');
     expect(refusal(() => resolveWorkspacePath(root, 'etc/passwd')).code).toBe('path_outside_workspace');
-    expect(refusal(() => resolveWorkspacePath(root, 'etc/not-there/new.txt', { forWrite: true })).code).toBe('path_outside_workspace');
+    expect(refusal(() => resolveWorkspacePath(root, 'etc/not-there/new.txt', { forWrite: true })).code).toBe(
+      'path_outside_workspace',
+    );
     expect(refusal(() => resolveWorkspacePath(root, 'inner/escape/anything')).code).toBe('path_outside_workspace');
   });
 
   it('refuses a symlink loop and dangling symlinks with clear errors', () => {
-    const root = testdir({ 'loop-a': { symlink: 'loop-b' }, 'loop-b': { symlink: 'loop-a' }, 'dangling-out': { symlink: '/nonexistent-clawsmith/x' }, 'dangling-in': { symlink: 'missing.txt' } });
-    expect(refusal(() => resolveWorkspacePath(root, 'loop-a'))).toMatchObject({ code: 'invalid_path', message: expect.stringContaining('symlink loop') });
-    expect(refusal(() => resolveWorkspacePath(root, 'dangling-out', { forWrite: true })).code).toBe('path_outside_workspace');
-    expect(refusal(() => resolveWorkspacePath(root, 'dangling-in', { forWrite: true }))).toMatchObject({ code: 'file_not_found', message: expect.stringContaining('symlink') });
+    const root = testdir({
+      'loop-a': { symlink: 'loop-b' },
+      'loop-b': { symlink: 'loop-a' },
+      'dangling-out': { symlink: '/nonexistent-clawsmith/x' },
+      'dangling-in': { symlink: 'missing.txt' },
+    });
+    expect(refusal(() => resolveWorkspacePath(root, 'loop-a'))).toMatchObject({
+      code: 'invalid_path',
+      message: expect.stringContaining('symlink loop'),
+    });
+    expect(refusal(() => resolveWorkspacePath(root, 'dangling-out', { forWrite: true })).code).toBe(
+      'path_outside_workspace',
+    );
+    expect(refusal(() => resolveWorkspacePath(root, 'dangling-in', { forWrite: true }))).toMatchObject({
+      code: 'file_not_found',
+      message: expect.stringContaining('symlink'),
+    });
   });
 
   it('gives clear errors for empty, NUL, long and non-string paths, and for the root as a write target', () => {
     const root = testdir({});
     expect(refusal(() => resolveWorkspacePath(root, '')).code).toBe('invalid_path');
     expect(refusal(() => resolveWorkspacePath(root, '   ')).code).toBe('invalid_path');
-    expect(refusal(() => resolveWorkspacePath(root, 'a\0b'))).toMatchObject({ code: 'invalid_path', message: expect.stringContaining('NUL') });
+    expect(refusal(() => resolveWorkspacePath(root, 'a\0b'))).toMatchObject({
+      code: 'invalid_path',
+      message: expect.stringContaining('NUL'),
+    });
     expect(refusal(() => resolveWorkspacePath(root, 'x'.repeat(5_000))).code).toBe('invalid_path');
     expect(refusal(() => resolveWorkspacePath(root, `${'y'.repeat(300)}/z`)).code).toBe('invalid_path');
     expect(refusal(() => resolveWorkspacePath(root, 42)).message).toContain('must be a string');

@@ -52,16 +52,27 @@ function invalid(message: string, requested: string): WorkspaceFsError {
 /** Checks the shape of a requested path: a non-empty string without NUL bytes, not too long. */
 export function assertPathShape(requested: unknown, what = 'path'): asserts requested is string {
   if (typeof requested !== 'string') {
-    throw invalid(`The ${what} must be a string, got ${requested === null ? 'null' : typeof requested}.`, String(requested));
+    throw invalid(
+      `The ${what} must be a string, got ${requested === null ? 'null' : typeof requested}.`,
+      String(requested),
+    );
   }
-  if (requested.trim() === '') throw invalid(`The ${what} is empty; give a path relative to the workspace, such as src/index.ts.`, requested);
-  if (requested.includes('\0')) throw invalid(`The ${what} contains a NUL byte; remove it.`, requested.replaceAll('\0', '\\0'));
+  if (requested.trim() === '')
+    throw invalid(`The ${what} is empty; give a path relative to the workspace, such as src/index.ts.`, requested);
+  if (requested.includes('\0'))
+    throw invalid(`The ${what} contains a NUL byte; remove it.`, requested.replaceAll('\0', '\\0'));
   if (Buffer.byteLength(requested) > MAX_PATH_BYTES) {
-    throw invalid(`The ${what} is longer than ${MAX_PATH_BYTES} bytes; give a shorter path.`, `${requested.slice(0, 80)}…`);
+    throw invalid(
+      `The ${what} is longer than ${MAX_PATH_BYTES} bytes; give a shorter path.`,
+      `${requested.slice(0, 80)}…`,
+    );
   }
   for (const segment of requested.split(/[\\/]/)) {
     if (Buffer.byteLength(segment) > MAX_SEGMENT_BYTES) {
-      throw invalid(`A segment of the ${what} is longer than ${MAX_SEGMENT_BYTES} bytes; give a shorter name.`, `${requested.slice(0, 80)}…`);
+      throw invalid(
+        `A segment of the ${what} is longer than ${MAX_SEGMENT_BYTES} bytes; give a shorter name.`,
+        `${requested.slice(0, 80)}…`,
+      );
     }
   }
 }
@@ -69,15 +80,25 @@ export function assertPathShape(requested: unknown, what = 'path'): asserts requ
 /** The real path of the workspace root; throws `workspace_unavailable` when it is not a folder. */
 export function resolveWorkspaceRoot(workspaceRoot: unknown): string {
   if (typeof workspaceRoot !== 'string' || !isAbsolute(workspaceRoot)) {
-    throw new WorkspaceFsError(WORKSPACE_FS_ERROR_CODES.workspaceUnavailable, 'The workspace root must be an absolute path; the host was configured wrongly.');
+    throw new WorkspaceFsError(
+      WORKSPACE_FS_ERROR_CODES.workspaceUnavailable,
+      'The workspace root must be an absolute path; the host was configured wrongly.',
+    );
   }
   try {
     const root = realpathSync.native(workspaceRoot);
     if (statSync(root).isDirectory()) return root;
   } catch (error) {
-    throw new WorkspaceFsError(WORKSPACE_FS_ERROR_CODES.workspaceUnavailable, `The workspace folder ${workspaceRoot} cannot be opened.`, { cause: error });
+    throw new WorkspaceFsError(
+      WORKSPACE_FS_ERROR_CODES.workspaceUnavailable,
+      `The workspace folder ${workspaceRoot} cannot be opened.`,
+      { cause: error },
+    );
   }
-  throw new WorkspaceFsError(WORKSPACE_FS_ERROR_CODES.workspaceUnavailable, `The workspace root ${workspaceRoot} is not a folder.`);
+  throw new WorkspaceFsError(
+    WORKSPACE_FS_ERROR_CODES.workspaceUnavailable,
+    `The workspace root ${workspaceRoot} is not a folder.`,
+  );
 }
 
 function errorCode(error: unknown): string | undefined {
@@ -104,7 +125,11 @@ function lexicalAbsolute(workspaceRoot: string, root: string, requested: string)
  *
  * Throws {@link WorkspaceBoundaryError} (`path_outside_workspace`) or `invalid_path`.
  */
-export function resolveWorkspacePath(workspaceRoot: string, requested: unknown, options: ResolveWorkspacePathOptions = {}): WorkspacePath {
+export function resolveWorkspacePath(
+  workspaceRoot: string,
+  requested: unknown,
+  options: ResolveWorkspacePathOptions = {},
+): WorkspacePath {
   assertPathShape(requested);
   const root = resolveWorkspaceRoot(workspaceRoot);
   const lexical = lexicalAbsolute(workspaceRoot, root, requested);
@@ -121,8 +146,10 @@ export function resolveWorkspacePath(workspaceRoot: string, requested: unknown, 
       real = realpathSync.native(candidate);
     } catch (error) {
       const code = errorCode(error);
-      if (code === 'ELOOP') throw invalid(`The path goes through a symlink loop: ${requested}. Give a path that does not.`, requested);
-      if (code !== 'ENOENT' && code !== 'ENOTDIR') throw invalid(`The path cannot be resolved (${code ?? 'unknown error'}): ${requested}`, requested);
+      if (code === 'ELOOP')
+        throw invalid(`The path goes through a symlink loop: ${requested}. Give a path that does not.`, requested);
+      if (code !== 'ENOENT' && code !== 'ENOTDIR')
+        throw invalid(`The path cannot be resolved (${code ?? 'unknown error'}): ${requested}`, requested);
       refuseDanglingLink(root, candidate, requested);
       missing.unshift(basename(candidate));
       candidate = dirname(candidate);
@@ -137,7 +164,15 @@ export function resolveWorkspacePath(workspaceRoot: string, requested: unknown, 
       );
     }
     const full = missing.length === 0 ? real : join(real, ...missing);
-    return { root, requested, lexical, real: full, relative: toWorkspaceRelative(root, full), exists: missing.length === 0, missingSegments: missing.length };
+    return {
+      root,
+      requested,
+      lexical,
+      real: full,
+      relative: toWorkspaceRelative(root, full),
+      exists: missing.length === 0,
+      missingSegments: missing.length,
+    };
   }
 }
 

@@ -3,19 +3,44 @@ import { createProtectedPathMatcher, isProtectedPath } from './protected-paths.j
 
 describe('isProtectedPath', () => {
   it('protects .git at any depth, nested repositories included, ignoring case', () => {
-    for (const path of ['.git', '.git/hooks/pre-commit', 'vendor/lib/.git/config', '.GIT/HOOKS/post-checkout', 'a/.Git', '.gitmodules', 'sub/.GitModules']) {
+    for (const path of [
+      '.git',
+      '.git/hooks/pre-commit',
+      'vendor/lib/.git/config',
+      '.GIT/HOOKS/post-checkout',
+      'a/.Git',
+      '.gitmodules',
+      'sub/.GitModules',
+    ]) {
       expect(isProtectedPath(path), path).toBe(true);
     }
   });
 
   it('protects clawsmith config, shell startup files and editor task folders', () => {
-    for (const path of ['.clawsmith/config.json', '.clawsmith', '.bashrc', 'home/.zshrc', '.profile', '.vscode/tasks.json', '.idea/workspace.xml', '.envrc', '.husky/pre-commit']) {
+    for (const path of [
+      '.clawsmith/config.json',
+      '.clawsmith',
+      '.bashrc',
+      'home/.zshrc',
+      '.profile',
+      '.vscode/tasks.json',
+      '.idea/workspace.xml',
+      '.envrc',
+      '.husky/pre-commit',
+    ]) {
       expect(isProtectedPath(path), path).toBe(true);
     }
   });
 
   it('leaves ordinary files alone, including names that merely contain a protected word', () => {
-    for (const path of ['src/git.ts', '.github/workflows/ci.yml', 'docs/.gitignore-notes.md', 'bashrc.md', 'src/vscode/tasks.json', '.gitignore']) {
+    for (const path of [
+      'src/git.ts',
+      '.github/workflows/ci.yml',
+      'docs/.gitignore-notes.md',
+      'bashrc.md',
+      'src/vscode/tasks.json',
+      '.gitignore',
+    ]) {
       expect(isProtectedPath(path), path).toBe(false);
     }
   });

@@ -76,7 +76,11 @@ describe('createWorkspaceTools', () => {
   });
 
   it('gives every tool a model-facing JSON Schema whose required fields are the real ones', () => {
-    const required = Object.fromEntries(api.createWorkspaceTools().map((tool) => [tool.name, (toModelToolSchema(tool).inputSchema as { required?: string[] }).required]));
+    const required = Object.fromEntries(
+      api
+        .createWorkspaceTools()
+        .map((tool) => [tool.name, (toModelToolSchema(tool).inputSchema as { required?: string[] }).required]),
+    );
     expect(required).toEqual({
       read_file: ['path'],
       search_files: ['query'],
@@ -89,7 +93,9 @@ describe('createWorkspaceTools', () => {
   });
 
   it('rejects limits that are not positive integers', () => {
-    expect(() => api.createWorkspaceTools({ limits: { readBytes: 0 } })).toThrow(/readBytes must be a positive integer/);
+    expect(() => api.createWorkspaceTools({ limits: { readBytes: 0 } })).toThrow(
+      /readBytes must be a positive integer/,
+    );
     expect(() => api.createWorkspaceTools({ limits: { searchResults: 200 } })).toThrow(/searchResults must not exceed/);
   });
 });

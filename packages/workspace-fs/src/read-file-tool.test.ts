@@ -36,7 +36,9 @@ describe('read_file', () => {
     const root = testdir({ 'u.txt': 'ab€cd' });
     const result = await read(root, { path: 'u.txt', length: 3 });
     expect(result.content.startsWith('ab\n\n[Truncated: showing bytes 0-2 of 7')).toBe(true);
-    expect((await read(root, { path: 'u.txt', offset: 2, length: 3 })).content).toMatch(/^€\n\n\[Truncated: showing bytes 2-5 of 7 .*offset 5/);
+    expect((await read(root, { path: 'u.txt', offset: 2, length: 3 })).content).toMatch(
+      /^€\n\n\[Truncated: showing bytes 2-5 of 7 .*offset 5/,
+    );
     expect((await read(root, { path: 'u.txt', offset: 5 })).content).toBe('cd\n\n[Bytes 5-7 of 7 in u.txt.]');
     expect((await read(root, { path: 'u.txt', offset: 99 })).code).toBe('invalid_range');
   });
@@ -44,10 +46,14 @@ describe('read_file', () => {
   it('reads a line range', async () => {
     const lines = Array.from({ length: 10 }, (_, index) => `line ${index + 1}`).join('\n');
     const root = testdir({ 'l.txt': `${lines}\n` });
-    expect((await read(root, { path: 'l.txt', startLine: 3, endLine: 4 })).content).toBe('line 3\nline 4\n\n\n[Lines 3-4 of l.txt: bytes 14-28 of 71.]');
+    expect((await read(root, { path: 'l.txt', startLine: 3, endLine: 4 })).content).toBe(
+      'line 3\nline 4\n\n\n[Lines 3-4 of l.txt: bytes 14-28 of 71.]',
+    );
     expect((await read(root, { path: 'l.txt', startLine: 10 })).content.startsWith('line 10\n')).toBe(true);
     expect((await read(root, { path: 'l.txt', startLine: 20 })).code).toBe('invalid_range');
-    await expect(readFile.inputSchema.parseAsync({ path: 'l.txt', offset: 1, startLine: 2 })).rejects.toThrow(/either a byte range/);
+    await expect(readFile.inputSchema.parseAsync({ path: 'l.txt', offset: 1, startLine: 2 })).rejects.toThrow(
+      /either a byte range/,
+    );
   });
 
   it('reports binary files without dumping them', async () => {
@@ -61,9 +67,18 @@ describe('read_file', () => {
     const root = testdir({ folder: { 'x.txt': 'x' }, zero: { symlink: '/dev/zero' }, etc: { symlink: '/etc' } });
     execFileSync('mkfifo', [join(root, 'pipe')]);
     const before = snapshotTree(root);
-    expect(await read(root, { path: 'folder' })).toMatchObject({ code: 'not_a_file', content: expect.stringContaining('a folder') });
-    expect(await read(root, { path: 'pipe' })).toMatchObject({ code: 'not_a_file', content: expect.stringContaining('FIFO') });
-    expect(await read(root, { path: 'zero' })).toMatchObject({ code: 'path_outside_workspace', content: 'Path is outside the workspace: zero' });
+    expect(await read(root, { path: 'folder' })).toMatchObject({
+      code: 'not_a_file',
+      content: expect.stringContaining('a folder'),
+    });
+    expect(await read(root, { path: 'pipe' })).toMatchObject({
+      code: 'not_a_file',
+      content: expect.stringContaining('FIFO'),
+    });
+    expect(await read(root, { path: 'zero' })).toMatchObject({
+      code: 'path_outside_workspace',
+      content: 'Path is outside the workspace: zero',
+    });
     expect(await read(root, { path: 'etc/passwd' })).toMatchObject({ code: 'path_outside_workspace' });
     expect(await read(root, { path: '../../etc/passwd' })).toMatchObject({ code: 'path_outside_workspace' });
     expect(await read(root, { path: 'missing.txt' })).toMatchObject({ code: 'file_not_found' });

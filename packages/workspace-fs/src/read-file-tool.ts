@@ -33,10 +33,14 @@ function lineStart(descriptor: number, line: number, scanLimit: number, path: st
   let current = 1;
   while (current < line) {
     if (position >= scanLimit) {
-      throw invalidRange(`Line ${line} lies beyond the first ${scanLimit} bytes of ${path}; read on by byte offset instead.`, path);
+      throw invalidRange(
+        `Line ${line} lies beyond the first ${scanLimit} bytes of ${path}; read on by byte offset instead.`,
+        path,
+      );
     }
     const chunk = readRange(descriptor, position, LINE_SCAN_CHUNK);
-    if (chunk.length === 0) throw invalidRange(`${path} has only ${current} lines; ask for a line at most ${current}.`, path);
+    if (chunk.length === 0)
+      throw invalidRange(`${path} has only ${current} lines; ask for a line at most ${current}.`, path);
     let index = 0;
     while (current < line) {
       const newline = chunk.indexOf(10, index);
@@ -92,8 +96,11 @@ export function createReadFileTool(options: ResolvedToolOptions) {
         const limit = Math.min(input.length ?? options.limits.readBytes, options.limits.readBytes);
         const lineRange = input.startLine !== undefined || input.endLine !== undefined;
         const startLine = input.startLine ?? 1;
-        const start = lineRange ? lineStart(file.descriptor, startLine, options.limits.lineScanBytes, input.path) : (input.offset ?? 0);
-        if (start > size) throw invalidRange(`Offset ${start} is past the end of ${input.path} (${size} bytes).`, input.path);
+        const start = lineRange
+          ? lineStart(file.descriptor, startLine, options.limits.lineScanBytes, input.path)
+          : (input.offset ?? 0);
+        if (start > size)
+          throw invalidRange(`Offset ${start} is past the end of ${input.path} (${size} bytes).`, input.path);
         // One byte beyond the limit is read only to know whether the file goes on; it is
         // never put into the result.
         let bytes = readRange(file.descriptor, start, limit + 1);
@@ -120,11 +127,18 @@ export function createReadFileTool(options: ResolvedToolOptions) {
               `Read on with offset ${end}, or ask for a line range.]`,
           );
         } else if (lineRange) {
-          notes.push(`[Lines ${startLine}-${input.endLine ?? 'end'} of ${path.relative}: bytes ${start}-${end} of ${size}.]`);
+          notes.push(
+            `[Lines ${startLine}-${input.endLine ?? 'end'} of ${path.relative}: bytes ${start}-${end} of ${size}.]`,
+          );
         } else if (start > 0 || end < size) {
           notes.push(`[Bytes ${start}-${end} of ${size} in ${path.relative}.]`);
         }
-        const content = size === 0 ? `${path.relative} is empty (0 bytes).` : notes.length > 0 ? `${text}\n\n${notes.join('\n')}` : text;
+        const content =
+          size === 0
+            ? `${path.relative} is empty (0 bytes).`
+            : notes.length > 0
+              ? `${text}\n\n${notes.join('\n')}`
+              : text;
         return toolSuccess(content, {
           display: {
             kind: 'text',

@@ -88,7 +88,18 @@ export class RegexSearch {
 
   private newBatch(): Batch {
     const buffer = this.pool.takeBuffer();
-    return { buffer, bytes: Buffer.from(buffer), used: 0, paths: [], names: [], starts: [], lengths: [], bytesRead: 0, cutAtFileLimit: 0, binaryFiles: 0 };
+    return {
+      buffer,
+      bytes: Buffer.from(buffer),
+      used: 0,
+      paths: [],
+      names: [],
+      starts: [],
+      lengths: [],
+      bytesRead: 0,
+      cutAtFileLimit: 0,
+      binaryFiles: 0,
+    };
   }
 
   private send(): void {
@@ -99,7 +110,13 @@ export class RegexSearch {
       return;
     }
     const limit = this.maxResults - this.results.length;
-    const reply = this.worker.match({ buffer: batch.buffer, names: batch.names, starts: batch.starts, lengths: batch.lengths, limit });
+    const reply = this.worker.match({
+      buffer: batch.buffer,
+      names: batch.names,
+      starts: batch.starts,
+      lengths: batch.lengths,
+      limit,
+    });
     this.sent.push({ batch, reply });
   }
 

@@ -194,7 +194,10 @@ export class RegexWorker {
     this.worker.on('message', this.onMessage);
     this.worker.on('error', this.onError);
     this.worker.on('exit', this.onExit);
-    this.timer = setTimeout(() => this.fail(new RegexTimeout('The regular expression ran past its time budget')), timeMs);
+    this.timer = setTimeout(
+      () => this.fail(new RegexTimeout('The regular expression ran past its time budget')),
+      timeMs,
+    );
   }
 
   private readonly onMessage = (reply: RegexBatchReply): void => {
@@ -242,7 +245,9 @@ export class RegexWorker {
     // unhandled rejection; an awaiting caller still sees the rejection.
     reply.catch(() => undefined);
     try {
-      this.worker.postMessage({ source: this.source, flags: this.flags, prefilter: this.prefilter, ...batch }, [batch.buffer]);
+      this.worker.postMessage({ source: this.source, flags: this.flags, prefilter: this.prefilter, ...batch }, [
+        batch.buffer,
+      ]);
     } catch (error) {
       this.fail(error as Error);
     }

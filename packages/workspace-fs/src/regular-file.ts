@@ -1,4 +1,14 @@
-import { closeSync, constants, existsSync, fstatSync, lstatSync, openSync, readlinkSync, readSync, type Stats } from 'node:fs';
+import {
+  closeSync,
+  constants,
+  existsSync,
+  fstatSync,
+  lstatSync,
+  openSync,
+  readlinkSync,
+  readSync,
+  type Stats,
+} from 'node:fs';
 import { createHash } from 'node:crypto';
 import { isInsideFolder, type WorkspacePath } from './path-boundary.js';
 import { WORKSPACE_FS_ERROR_CODES, WorkspaceBoundaryError, WorkspaceFsError } from './workspace-fs-error.js';
@@ -19,9 +29,13 @@ export function describeKind(stats: Stats): string {
 }
 
 function notFound(path: WorkspacePath): WorkspaceFsError {
-  return new WorkspaceFsError(WORKSPACE_FS_ERROR_CODES.fileNotFound, `File not found: ${path.requested}. Check the path with glob_files.`, {
-    path: path.requested,
-  });
+  return new WorkspaceFsError(
+    WORKSPACE_FS_ERROR_CODES.fileNotFound,
+    `File not found: ${path.requested}. Check the path with glob_files.`,
+    {
+      path: path.requested,
+    },
+  );
 }
 
 /** Throws `not_a_file` (or `file_not_found`) unless the real path holds a regular file. */
@@ -30,9 +44,13 @@ export function assertRegularFile(path: WorkspacePath, action: string): Stats {
   const stats = lstatSync(path.real);
   if (!stats.isFile()) {
     const hint = stats.isDirectory() ? ' Use glob_files to list its files.' : '';
-    throw new WorkspaceFsError(WORKSPACE_FS_ERROR_CODES.notAFile, `Cannot ${action} ${path.requested}: it is ${describeKind(stats)}, not a regular file.${hint}`, {
-      path: path.requested,
-    });
+    throw new WorkspaceFsError(
+      WORKSPACE_FS_ERROR_CODES.notAFile,
+      `Cannot ${action} ${path.requested}: it is ${describeKind(stats)}, not a regular file.${hint}`,
+      {
+        path: path.requested,
+      },
+    );
   }
   return stats;
 }
@@ -57,19 +75,28 @@ export function openRegularFile(path: WorkspacePath, action: string): OpenFile {
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     if (code === 'ENOENT') throw notFound(path);
-    throw new WorkspaceFsError(WORKSPACE_FS_ERROR_CODES.notAFile, `Cannot ${action} ${path.requested}: it cannot be opened (${code ?? 'error'}).`, {
-      path: path.requested,
-      cause: error,
-    });
+    throw new WorkspaceFsError(
+      WORKSPACE_FS_ERROR_CODES.notAFile,
+      `Cannot ${action} ${path.requested}: it cannot be opened (${code ?? 'error'}).`,
+      {
+        path: path.requested,
+        cause: error,
+      },
+    );
   }
   try {
     const stats = fstatSync(descriptor);
     if (!stats.isFile()) {
-      throw new WorkspaceFsError(WORKSPACE_FS_ERROR_CODES.notAFile, `Cannot ${action} ${path.requested}: it is ${describeKind(stats)}, not a regular file.`, {
-        path: path.requested,
-      });
+      throw new WorkspaceFsError(
+        WORKSPACE_FS_ERROR_CODES.notAFile,
+        `Cannot ${action} ${path.requested}: it is ${describeKind(stats)}, not a regular file.`,
+        {
+          path: path.requested,
+        },
+      );
     }
-    if (PROC_FD && !isInsideFolder(path.root, readlinkSync(`/proc/self/fd/${descriptor}`))) throw new WorkspaceBoundaryError(path.requested);
+    if (PROC_FD && !isInsideFolder(path.root, readlinkSync(`/proc/self/fd/${descriptor}`)))
+      throw new WorkspaceBoundaryError(path.requested);
     return { descriptor, stats };
   } catch (error) {
     closeSync(descriptor);

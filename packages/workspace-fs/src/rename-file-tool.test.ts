@@ -25,7 +25,13 @@ describe('rename_file', () => {
 
   it('refuses to overwrite, to move folders or symlinks, to leave the workspace or touch protected paths', async () => {
     const outside = testdir({});
-    const root = testdir({ 'a.txt': 'alpha', 'b.txt': 'beta', folder: { 'x.txt': 'x' }, 'link.txt': { symlink: 'a.txt' }, 'out': { symlink: outside } });
+    const root = testdir({
+      'a.txt': 'alpha',
+      'b.txt': 'beta',
+      folder: { 'x.txt': 'x' },
+      'link.txt': { symlink: 'a.txt' },
+      out: { symlink: outside },
+    });
     const cases: [string, string, string][] = [
       ['a.txt', 'b.txt', 'file_exists'],
       ['a.txt', 'folder', 'file_exists'],
@@ -59,12 +65,17 @@ describe('rename_file', () => {
     });
     const result = await runTool(renameFile, { from: 'a.txt', to: 'b.txt' }, context);
     expect(result.code).toBe('file_exists');
-    expect(snapshotTree(root)).toEqual({ 'a.txt': expect.stringContaining(sha256('alpha')), 'b.txt': expect.stringContaining(sha256('theirs')) });
+    expect(snapshotTree(root)).toEqual({
+      'a.txt': expect.stringContaining(sha256('alpha')),
+      'b.txt': expect.stringContaining(sha256('theirs')),
+    });
   });
 
   it('refuses without authorization', async () => {
     const root = testdir({ 'a.txt': 'alpha' });
-    expect((await runTool(renameFile, { from: 'a.txt', to: 'b.txt' }, testContext(root, { authorized: false }))).code).toBe('unauthorized');
+    expect(
+      (await runTool(renameFile, { from: 'a.txt', to: 'b.txt' }, testContext(root, { authorized: false }))).code,
+    ).toBe('unauthorized');
     expect(Object.keys(snapshotTree(root))).toEqual(['a.txt']);
   });
 });

@@ -15,10 +15,14 @@ const renameInput = z.strictObject({
 });
 
 function changed(path: WorkspacePath): WorkspaceFsError {
-  return new WorkspaceFsError(WORKSPACE_FS_ERROR_CODES.fileChanged, `${path.relative} changed while the tool ran; nothing was moved. Check it and try again.`, {
-    path: path.requested,
-    retryable: true,
-  });
+  return new WorkspaceFsError(
+    WORKSPACE_FS_ERROR_CODES.fileChanged,
+    `${path.relative} changed while the tool ran; nothing was moved. Check it and try again.`,
+    {
+      path: path.requested,
+      retryable: true,
+    },
+  );
 }
 
 /** Builds `rename_file`: moves a regular file to a path that does not exist, never overwriting. */
@@ -26,7 +30,8 @@ export function createRenameFileTool(options: ResolvedToolOptions) {
   const { limits } = options;
   return defineTool({
     name: 'rename_file',
-    description: 'Move or rename a regular file inside the workspace. The target must not exist (nothing is ever overwritten) and its folder must exist.',
+    description:
+      'Move or rename a regular file inside the workspace. The target must not exist (nothing is ever overwritten) and its folder must exist.',
     risk: 'workspace-write',
     capabilities: ['filesystem.write'],
     concurrencySafe: false,
@@ -49,12 +54,20 @@ export function createRenameFileTool(options: ResolvedToolOptions) {
       } catch (error) {
         const code = (error as NodeJS.ErrnoException).code;
         if (code === 'EXDEV' || code === 'EPERM') {
-          linkIntoPlace(writeTemporaryFile(to.root, to.real, content, stats.mode & 0o7777, to.requested), to.real, to.requested);
+          linkIntoPlace(
+            writeTemporaryFile(to.root, to.real, content, stats.mode & 0o7777, to.requested),
+            to.real,
+            to.requested,
+          );
         } else if (code === 'EEXIST') {
-          throw new WorkspaceFsError(WORKSPACE_FS_ERROR_CODES.fileExists, `${to.requested} appeared while the tool ran; nothing was moved or overwritten.`, {
-            path: to.requested,
-            cause: error,
-          });
+          throw new WorkspaceFsError(
+            WORKSPACE_FS_ERROR_CODES.fileExists,
+            `${to.requested} appeared while the tool ran; nothing was moved or overwritten.`,
+            {
+              path: to.requested,
+              cause: error,
+            },
+          );
         } else {
           throw error;
         }
@@ -63,7 +76,11 @@ export function createRenameFileTool(options: ResolvedToolOptions) {
       await recordAfterChange(context, from.relative, { state: 'absent' });
       await recordAfterChange(context, to.relative, { state: 'file', sha256: sha256(content) });
       return toolSuccess(`Renamed ${from.relative} to ${to.relative}.`, {
-        display: { kind: 'text', title: `Renamed ${from.relative} to ${to.relative}`, fields: [{ label: 'bytes', value: String(content.length) }] },
+        display: {
+          kind: 'text',
+          title: `Renamed ${from.relative} to ${to.relative}`,
+          fields: [{ label: 'bytes', value: String(content.length) }],
+        },
       });
     },
   });

@@ -12,11 +12,20 @@ function search(root: string, input: Record<string, unknown>, options: Workspace
 
 describe('search_files', () => {
   it('finds content lines and file names in a stable order, with a search display', async () => {
-    const root = testdir({ 'src/b.ts': 'const x = 1;\nconst needle = 2;\n', 'src/a.ts': 'needle here\n', 'src/needle.md': 'nothing' });
+    const root = testdir({
+      'src/b.ts': 'const x = 1;\nconst needle = 2;\n',
+      'src/a.ts': 'needle here\n',
+      'src/needle.md': 'nothing',
+    });
     const result = await search(root, { query: 'needle' });
     expect(result.status).toBe('success');
     expect(result.content.split('\n\n')[0]).toBe(
-      ['3 results for "needle":', 'src/a.ts:1: needle here', 'src/b.ts:2: const needle = 2;', 'src/needle.md: (file name matches)'].join('\n'),
+      [
+        '3 results for "needle":',
+        'src/a.ts:1: needle here',
+        'src/b.ts:2: const needle = 2;',
+        'src/needle.md: (file name matches)',
+      ].join('\n'),
     );
     expect(result.content).toContain('Searched 3 files');
     expect(result.display).toMatchObject({ kind: 'search', title: 'Search "needle": 3 results' });
@@ -36,7 +45,10 @@ describe('search_files', () => {
     expect(ignoring.content).toContain('a.txt:1: Foo1');
     expect(ignoring.content).toContain('a.txt:2: foo22');
     expect((await search(root, { query: 'FOO' })).content).toMatch(/^No results/);
-    expect(await search(root, { query: '(unclosed', regex: true })).toMatchObject({ status: 'error', code: 'invalid_pattern' });
+    expect(await search(root, { query: '(unclosed', regex: true })).toMatchObject({
+      status: 'error',
+      code: 'invalid_pattern',
+    });
   });
 
   it('searches only under a sub-path or files matching an include glob, and refuses escaping ones', async () => {
@@ -69,7 +81,9 @@ describe('search_files', () => {
     expect(result.content).toContain('5 skipped folders');
     expect(result.content).toContain('3 symlinks or special files not followed');
     const fifo = await search(root, { query: 'hit', path: 'src/pipe' });
-    expect(fifo.content).toBe('No results for "hit" under src/pipe.\n\nSearched 0 files (0 bytes read) of 1 file seen.\nAlso: 1 symlink or special file not followed.');
+    expect(fifo.content).toBe(
+      'No results for "hit" under src/pipe.\n\nSearched 0 files (0 bytes read) of 1 file seen.\nAlso: 1 symlink or special file not followed.',
+    );
   });
 
   it('stops at the byte budget and says which limit stopped it, what it covered and how to narrow', async () => {
@@ -79,7 +93,9 @@ describe('search_files', () => {
     const root = testdir(tree);
     const result = await search(root, { query: 'needle' }, { limits: { searchBytes: 1_000, searchFileBytes: 1_000 } });
     expect(result.status).toBe('success');
-    expect(result.content).toMatch(/^No results for "needle" in the part searched, but the search did not cover everything/);
+    expect(result.content).toMatch(
+      /^No results for "needle" in the part searched, but the search did not cover everything/,
+    );
     expect(result.content).toContain('Searched 10 files (1000 bytes read) of 20 files seen.');
     expect(result.content).toContain('the 1000 bytes read budget ran out; 10 files already listed were not searched');
     expect(result.content).toContain('narrow the search with path (a sub-folder) or include');
@@ -88,13 +104,16 @@ describe('search_files', () => {
 
   it('stops at the file limit and at the result limit, clamping maxResults to the hard maximum', async () => {
     const tree: Record<string, string> = {};
-    for (let index = 0; index < 30; index += 1) tree[`f${String(index).padStart(2, '0')}.txt`] = 'hit\nhit\nhit\nhit\nhit\n';
+    for (let index = 0; index < 30; index += 1)
+      tree[`f${String(index).padStart(2, '0')}.txt`] = 'hit\nhit\nhit\nhit\nhit\n';
     const root = testdir(tree);
     const byFiles = await search(root, { query: 'hit' }, { limits: { searchFiles: 3 } });
     expect(byFiles.content).toContain('Stopped early: the 3-file limit was reached');
     const byResults = await search(root, { query: 'hit' });
     expect(byResults.content).toMatch(/^50 results/);
-    expect(byResults.content).toContain('Stopped at the 50-result limit; more matches may exist. Ask for up to 100 with maxResults');
+    expect(byResults.content).toContain(
+      'Stopped at the 50-result limit; more matches may exist. Ask for up to 100 with maxResults',
+    );
     expect((await search(root, { query: 'hit', maxResults: 500 })).content).toMatch(/^100 results/);
     expect((await search(root, { query: 'hit', maxResults: 500, regex: true })).content).toMatch(/^100 results/);
   });
@@ -119,7 +138,8 @@ describe('search_files', () => {
     const sparse = join(root, 'sparse.bin');
     closeSync(openSync(sparse, 'w'));
     truncateSync(sparse, 10 * 1024 ** 3);
-    const describeTree = () => readdirSync(root).map((name) => [name, statSync(join(root, name)).size, statSync(join(root, name)).mtimeMs]);
+    const describeTree = () =>
+      readdirSync(root).map((name) => [name, statSync(join(root, name)).size, statSync(join(root, name)).mtimeMs]);
     const before = describeTree();
     const result = await search(root, { query: 'needle' });
     expect(result.content).toContain('long.txt:1: needle-at-start');
@@ -135,7 +155,11 @@ describe('search_files', () => {
     const root = testdir({ 'a.txt': 'hit' });
     const controller = new AbortController();
     controller.abort();
-    const result = await runTool(toolNamed('search_files'), { query: 'hit' }, testContext(root, { signal: controller.signal }));
+    const result = await runTool(
+      toolNamed('search_files'),
+      { query: 'hit' },
+      testContext(root, { signal: controller.signal }),
+    );
     expect(result.status).toBe('cancelled');
   });
 });

@@ -16,10 +16,19 @@ import { WORKSPACE_FS_ERROR_CODES, WorkspaceFsError } from './workspace-fs-error
 
 const searchInput = z.strictObject({
   query: z.string().min(1).max(1_000).describe('Text to find in file names and contents.'),
-  regex: z.boolean().optional().describe('Treat query as a JavaScript regular expression, matched line by line (default: literal text).'),
+  regex: z
+    .boolean()
+    .optional()
+    .describe('Treat query as a JavaScript regular expression, matched line by line (default: literal text).'),
   ignoreCase: z.boolean().optional().describe('Ignore letter case (default false).'),
-  path: z.string().optional().describe('Sub-folder or file to search, relative to the workspace (default: the whole workspace).'),
-  include: z.string().optional().describe('Glob that file paths must match, e.g. "**/*.ts"; without "/" it matches the file name.'),
+  path: z
+    .string()
+    .optional()
+    .describe('Sub-folder or file to search, relative to the workspace (default: the whole workspace).'),
+  include: z
+    .string()
+    .optional()
+    .describe('Glob that file paths must match, e.g. "**/*.ts"; without "/" it matches the file name.'),
   maxResults: z.number().int().min(1).optional().describe('Results to return (default 50, at most 100).'),
 });
 
@@ -41,7 +50,10 @@ function literalMatcher(input: SearchInput): Matcher {
     };
   }
   const needle = Buffer.from(input.query, 'utf8');
-  return { name: (name) => name.includes(input.query), content: (bytes, limit) => matchLiteralBytes(bytes, needle, limit) };
+  return {
+    name: (name) => name.includes(input.query),
+    content: (bytes, limit) => matchLiteralBytes(bytes, needle, limit),
+  };
 }
 
 function compileRegex(input: SearchInput): string {
@@ -49,9 +61,13 @@ function compileRegex(input: SearchInput): string {
   try {
     new RegExp(input.query, flags);
   } catch (error) {
-    throw new WorkspaceFsError(WORKSPACE_FS_ERROR_CODES.invalidPattern, `The regular expression does not compile: ${(error as Error).message}. Fix it, or search literally.`, {
-      cause: error,
-    });
+    throw new WorkspaceFsError(
+      WORKSPACE_FS_ERROR_CODES.invalidPattern,
+      `The regular expression does not compile: ${(error as Error).message}. Fix it, or search literally.`,
+      {
+        cause: error,
+      },
+    );
   }
   return flags;
 }
@@ -75,7 +91,8 @@ export function createSearchFilesTool(options: ResolvedToolOptions) {
     capabilities: ['filesystem.read'],
     concurrencySafe: true,
     inputSchema: searchInput,
-    summarize: (input) => `search ${input.regex ? 'regex' : 'text'} ${JSON.stringify(input.query)}${input.path ? ` in ${input.path}` : ''}`,
+    summarize: (input) =>
+      `search ${input.regex ? 'regex' : 'text'} ${JSON.stringify(input.query)}${input.path ? ` in ${input.path}` : ''}`,
     execute: (input, context) => searchFiles(options, { workers, buffer }, input, context),
   });
 }
@@ -89,22 +106,45 @@ async function searchFiles(
   const { limits } = options;
   const maxResults = Math.min(input.maxResults ?? limits.searchResults, limits.searchResultsMax);
   const include = input.include === undefined ? undefined : assertRelativePattern(input.include, 'include glob');
-  const includes = include === undefined ? undefined : micromatch.matcher(include, { dot: true, basename: !include.includes('/') });
+  const includes =
+    include === undefined ? undefined : micromatch.matcher(include, { dot: true, basename: !include.includes('/') });
   const flags = input.regex === true ? compileRegex(input) : '';
   const start = resolveWorkspacePath(options.rootFor(context), input.path ?? '.');
-  if (!start.exists) throw new WorkspaceFsError(WORKSPACE_FS_ERROR_CODES.fileNotFound, `Nothing to search at ${start.requested}: it does not exist.`, { path: start.requested });
+  if (!start.exists)
+    throw new WorkspaceFsError(
+      WORKSPACE_FS_ERROR_CODES.fileNotFound,
+      `Nothing to search at ${start.requested}: it does not exist.`,
+      { path: start.requested },
+    );
 
   const counts = newWalkCounts();
-  const files: Iterable<WalkedFile> = walkWorkspace({ absolute: start.real, relative: start.relative }, { skippedFolders: options.skippedFolders, listings: options.listings }, counts);
+  const files: Iterable<WalkedFile> = walkWorkspace(
+    { absolute: start.real, relative: start.relative },
+    { skippedFolders: options.skippedFolders, listings: options.listings },
+    counts,
+  );
   const singleFile = start.relative !== '' && !lstatSync(start.real).isDirectory();
-  const candidates: Iterable<WalkedFile> = singleFile ? [{ absolute: start.real, relative: start.relative, name: start.relative.split('/').pop()! }] : files;
+  const candidates: Iterable<WalkedFile> = singleFile
+    ? [{ absolute: start.real, relative: start.relative, name: start.relative.split('/').pop()! }]
+    : files;
 
   const coverage: SearchCoverage = {
-    filesSearched: 0, bytesRead: 0, filesSeen: 0, filesCutAtFileLimit: 0, binaryFiles: 0, passedOver: 0, unreadable: 0, skippedFolders: 0, stopReason: undefined,
+    filesSearched: 0,
+    bytesRead: 0,
+    filesSeen: 0,
+    filesCutAtFileLimit: 0,
+    binaryFiles: 0,
+    passedOver: 0,
+    unreadable: 0,
+    skippedFolders: 0,
+    stopReason: undefined,
   };
   const results: SearchResult[] = [];
   const matcher = literalMatcher(input);
-  const regex = input.regex === true ? new RegexSearch(workers, buffer.length, input.query, flags, limits, maxResults, results, coverage) : undefined;
+  const regex =
+    input.regex === true
+      ? new RegexSearch(workers, buffer.length, input.query, flags, limits, maxResults, results, coverage)
+      : undefined;
 
   try {
     for (const file of candidates) {
@@ -124,12 +164,19 @@ async function searchFiles(
         if (coverage.stopReason === 'results') break;
         continue;
       }
-      const bytes = readBounded(file.absolute, buffer, Math.min(limits.searchFileBytes, limits.searchBytes - coverage.bytesRead), limits.searchFileBytes, coverage);
+      const bytes = readBounded(
+        file.absolute,
+        buffer,
+        Math.min(limits.searchFileBytes, limits.searchBytes - coverage.bytesRead),
+        limits.searchFileBytes,
+        coverage,
+      );
       const binary = bytes !== undefined && looksBinary(bytes);
       if (binary) coverage.binaryFiles += 1;
       if (matcher.name(file.name)) results.push({ path: file.relative, line: 0, preview: file.name });
       if (bytes !== undefined && !binary && results.length < maxResults) {
-        for (const match of matcher.content(bytes, maxResults - results.length)) results.push({ path: file.relative, ...match });
+        for (const match of matcher.content(bytes, maxResults - results.length))
+          results.push({ path: file.relative, ...match });
       }
       if (results.length >= maxResults) {
         coverage.stopReason = 'results';
@@ -148,13 +195,16 @@ async function searchFiles(
   coverage.passedOver += counts.passedOver;
   coverage.skippedFolders = counts.skippedFolders;
 
-  const description = `${input.regex ? 'the regular expression' : ''} ${JSON.stringify(input.query)}${start.relative ? ` under ${start.relative}` : ''}${include ? ` in files matching ${include}` : ''}`.trim();
+  const description =
+    `${input.regex ? 'the regular expression' : ''} ${JSON.stringify(input.query)}${start.relative ? ` under ${start.relative}` : ''}${include ? ` in files matching ${include}` : ''}`.trim();
   const content = searchReport(description, results.slice(0, maxResults), coverage, limits, maxResults);
   return toolSuccess(content, {
     display: {
       kind: 'search',
       title: `Search ${JSON.stringify(input.query)}: ${results.length} result${results.length === 1 ? '' : 's'}${coverage.stopReason ? ` (stopped: ${coverage.stopReason})` : ''}`,
-      body: results.map((result) => (result.line === 0 ? result.path : `${result.path}:${result.line}: ${result.preview}`)).join('\n'),
+      body: results
+        .map((result) => (result.line === 0 ? result.path : `${result.path}:${result.line}: ${result.preview}`))
+        .join('\n'),
       fields: [
         { label: 'files searched', value: `${coverage.filesSearched} of ${coverage.filesSeen} seen` },
         { label: 'bytes read', value: String(coverage.bytesRead) },
@@ -165,12 +215,17 @@ async function searchFiles(
   });
 }
 
-
 /**
  * Reads at most `limit` bytes of a regular file into `buffer`, never following a symlink and
  * never blocking on a FIFO; undefined when it is not a regular file or cannot be opened.
  */
-function readBounded(path: string, buffer: Buffer, limit: number, fileLimit: number, coverage: SearchCoverage): Buffer | undefined {
+function readBounded(
+  path: string,
+  buffer: Buffer,
+  limit: number,
+  fileLimit: number,
+  coverage: SearchCoverage,
+): Buffer | undefined {
   const file = openSearchFile(path, coverage);
   if (file === undefined) return undefined;
   try {

@@ -67,11 +67,18 @@ export function coverageLines(coverage: SearchCoverage, limits: WorkspaceLimits,
     `Searched ${plural(coverage.filesSearched, 'file')} (${formatBytes(coverage.bytesRead)} read) of ${plural(coverage.filesSeen, 'file')} seen.`,
   ];
   const skipped: string[] = [];
-  if (coverage.filesCutAtFileLimit > 0) skipped.push(`${plural(coverage.filesCutAtFileLimit, 'file')} searched only in the first ${formatBytes(limits.searchFileBytes)}`);
+  if (coverage.filesCutAtFileLimit > 0)
+    skipped.push(
+      `${plural(coverage.filesCutAtFileLimit, 'file')} searched only in the first ${formatBytes(limits.searchFileBytes)}`,
+    );
   if (coverage.binaryFiles > 0) skipped.push(`${plural(coverage.binaryFiles, 'binary file')} matched by name only`);
-  if (coverage.passedOver > 0) skipped.push(`${COUNT_FORMAT.format(coverage.passedOver)} ${coverage.passedOver === 1 ? 'symlink or special file' : 'symlinks or special files'} not followed`);
+  if (coverage.passedOver > 0)
+    skipped.push(
+      `${COUNT_FORMAT.format(coverage.passedOver)} ${coverage.passedOver === 1 ? 'symlink or special file' : 'symlinks or special files'} not followed`,
+    );
   if (coverage.unreadable > 0) skipped.push(`${plural(coverage.unreadable, 'file')} could not be opened`);
-  if (coverage.skippedFolders > 0) skipped.push(`${plural(coverage.skippedFolders, 'skipped folder')} (such as node_modules) left out`);
+  if (coverage.skippedFolders > 0)
+    skipped.push(`${plural(coverage.skippedFolders, 'skipped folder')} (such as node_modules) left out`);
   if (skipped.length > 0) lines.push(`Also: ${skipped.join('; ')}.`);
   const stop = stopSentence(coverage, limits, maxResults);
   if (stop) lines.push(stop);
@@ -79,7 +86,13 @@ export function coverageLines(coverage: SearchCoverage, limits: WorkspaceLimits,
 }
 
 /** The model-facing text of a search: results, or an explicit "no results", then coverage. */
-export function searchReport(description: string, results: readonly SearchResult[], coverage: SearchCoverage, limits: WorkspaceLimits, maxResults: number): string {
+export function searchReport(
+  description: string,
+  results: readonly SearchResult[],
+  coverage: SearchCoverage,
+  limits: WorkspaceLimits,
+  maxResults: number,
+): string {
   const lines: string[] = [];
   if (results.length === 0) {
     lines.push(
@@ -89,7 +102,10 @@ export function searchReport(description: string, results: readonly SearchResult
     );
   } else {
     lines.push(`${plural(results.length, 'result')} for ${description}:`);
-    for (const result of results) lines.push(result.line === 0 ? `${result.path}: (file name matches)` : `${result.path}:${result.line}: ${result.preview}`);
+    for (const result of results)
+      lines.push(
+        result.line === 0 ? `${result.path}: (file name matches)` : `${result.path}:${result.line}: ${result.preview}`,
+      );
   }
   lines.push('', ...coverageLines(coverage, limits, maxResults));
   return lines.join('\n');

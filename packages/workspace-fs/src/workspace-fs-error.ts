@@ -69,7 +69,9 @@ export class WorkspaceFsError extends ClawsmithError {
  */
 export class WorkspaceBoundaryError extends WorkspaceFsError {
   constructor(requestedPath: string) {
-    super(WORKSPACE_FS_ERROR_CODES.pathOutsideWorkspace, `Path is outside the workspace: ${requestedPath}`, { path: requestedPath });
+    super(WORKSPACE_FS_ERROR_CODES.pathOutsideWorkspace, `Path is outside the workspace: ${requestedPath}`, {
+      path: requestedPath,
+    });
     this.name = 'WorkspaceBoundaryError';
   }
 }

@@ -75,9 +75,15 @@ function list(absolute: string, listings: FolderListings, counts: WalkCounts): F
  * skipped folders never entered. Listing is synchronous: a loop of awaited directory reads costs
  * ten times more on a large tree.
  */
-export function* walkWorkspace(start: { absolute: string; relative: string }, options: WalkOptions, counts: WalkCounts): Generator<WalkedFile> {
+export function* walkWorkspace(
+  start: { absolute: string; relative: string },
+  options: WalkOptions,
+  counts: WalkCounts,
+): Generator<WalkedFile> {
   const { listings } = options;
-  const stack: PendingFolder[] = [{ absolute: start.absolute, relative: start.relative, listing: list(start.absolute, listings, counts), index: 0 }];
+  const stack: PendingFolder[] = [
+    { absolute: start.absolute, relative: start.relative, listing: list(start.absolute, listings, counts), index: 0 },
+  ];
   while (stack.length > 0) {
     const folder = stack[stack.length - 1]!;
     const index = folder.index;

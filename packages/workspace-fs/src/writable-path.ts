@@ -8,7 +8,11 @@ import { ProtectedPathError, WORKSPACE_FS_ERROR_CODES, WorkspaceFsError } from '
  * Resolves a path a write tool will create or change: inside the workspace (both checks), and
  * not protected by name, neither as written nor as it resolves (a symlink to `.git` is caught).
  */
-export function resolveWritablePath(options: ResolvedToolOptions, context: ToolExecutionContext, requested: unknown): WorkspacePath {
+export function resolveWritablePath(
+  options: ResolvedToolOptions,
+  context: ToolExecutionContext,
+  requested: unknown,
+): WorkspacePath {
   const path = resolveWorkspacePath(options.rootFor(context), requested, { forWrite: true });
   for (const candidate of [toWorkspaceRelative(path.root, path.lexical), path.relative]) {
     const pattern = options.protectedPaths.match(candidate);
@@ -30,7 +34,9 @@ export function somethingAt(path: WorkspacePath): boolean {
 /** Throws unless `path` is free for a new file whose parent folder exists. */
 export function assertFreeTarget(path: WorkspacePath, hint: string): void {
   if (somethingAt(path)) {
-    throw new WorkspaceFsError(WORKSPACE_FS_ERROR_CODES.fileExists, `${path.requested} already exists; ${hint}`, { path: path.requested });
+    throw new WorkspaceFsError(WORKSPACE_FS_ERROR_CODES.fileExists, `${path.requested} already exists; ${hint}`, {
+      path: path.requested,
+    });
   }
   if (path.missingSegments > 1) {
     const parent = path.relative.split('/').slice(0, -1).join('/');

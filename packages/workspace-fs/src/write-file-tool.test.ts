@@ -69,15 +69,25 @@ describe('write_file', () => {
       expect(snapshotTree(root), path).toEqual(before);
     }
     expect(snapshotTree(outside)).toEqual(outsideBefore);
-    expect((await runTool(writeFile, { path: '.git/hooks/pre-commit', content: 'x' }, testContext(root))).content).toContain('Path is protected');
+    expect(
+      (await runTool(writeFile, { path: '.git/hooks/pre-commit', content: 'x' }, testContext(root))).content,
+    ).toContain('Path is protected');
   });
 
   it('refuses content over the limit and calls without authorization', async () => {
     const root = testdir({});
-    expect(await runTool(toolNamed('write_file', { limits: { writeBytes: 10 } }), { path: 'a.txt', content: '12345678901' }, testContext(root))).toMatchObject({
+    expect(
+      await runTool(
+        toolNamed('write_file', { limits: { writeBytes: 10 } }),
+        { path: 'a.txt', content: '12345678901' },
+        testContext(root),
+      ),
+    ).toMatchObject({
       code: 'file_too_large',
     });
-    expect(await runTool(writeFile, { path: 'a.txt', content: 'x' }, testContext(root, { authorized: false }))).toMatchObject({
+    expect(
+      await runTool(writeFile, { path: 'a.txt', content: 'x' }, testContext(root, { authorized: false })),
+    ).toMatchObject({
       code: 'unauthorized',
       content: 'Tool write_file requires explicit authorization',
     });
@@ -92,7 +102,10 @@ describe('write_file', () => {
       },
     });
     const result = await runTool(writeFile, { path: 'a.txt', content: 'x' }, context);
-    expect(result).toMatchObject({ code: 'change_not_recorded', content: expect.stringContaining('Nothing was written') });
+    expect(result).toMatchObject({
+      code: 'change_not_recorded',
+      content: expect.stringContaining('Nothing was written'),
+    });
     expect(snapshotTree(root)).toEqual({});
   });
 

@@ -44,23 +44,26 @@ export function createWriteFileTool(options: ResolvedToolOptions) {
       const digest = sha256(content);
       await recordAfterChange(context, path.relative, { state: 'file', sha256: digest });
       const lines = countLines(input.content);
-      return toolSuccess(`Created ${path.relative} (${content.length} bytes, ${lines} line${lines === 1 ? '' : 's'}).`, {
-        display: {
-          kind: 'diff',
-          title: `Created ${path.relative}`,
-          body: boundText(
-            input.content
-              .split('\n')
-              .map((line) => `+${line}`)
-              .join('\n'),
-            16_000,
-          ),
-          fields: [
-            { label: 'bytes', value: String(content.length) },
-            { label: 'sha256', value: digest },
-          ],
+      return toolSuccess(
+        `Created ${path.relative} (${content.length} bytes, ${lines} line${lines === 1 ? '' : 's'}).`,
+        {
+          display: {
+            kind: 'diff',
+            title: `Created ${path.relative}`,
+            body: boundText(
+              input.content
+                .split('\n')
+                .map((line) => `+${line}`)
+                .join('\n'),
+              16_000,
+            ),
+            fields: [
+              { label: 'bytes', value: String(content.length) },
+              { label: 'sha256', value: digest },
+            ],
+          },
         },
-      });
+      );
     },
   });
 }

@@ -65,7 +65,9 @@ try {
   }
   const reference = await log.close();
   const appendMs = performance.now() - started;
-  console.log(`artifact: ${(reference.byteLength / 1024 / 1024).toFixed(1)} MiB, ${reference.lineCount.toLocaleString('en-US')} lines, rare line ${rareLine}; built by appending 1 MiB chunks in ${appendMs.toFixed(0)} ms`);
+  console.log(
+    `artifact: ${(reference.byteLength / 1024 / 1024).toFixed(1)} MiB, ${reference.lineCount.toLocaleString('en-US')} lines, rare line ${rareLine}; built by appending 1 MiB chunks in ${appendMs.toFixed(0)} ms`,
+  );
 
   const startLine = Math.floor(reference.lineCount * 0.73);
   const endLine = startLine + 199;
@@ -74,34 +76,75 @@ try {
     const body = readFileSync(bodyPath);
     let line = 1;
     let position = 0;
-    while (line < startLine) { position = body.indexOf(10, position) + 1; line += 1; }
+    while (line < startLine) {
+      position = body.indexOf(10, position) + 1;
+      line += 1;
+    }
     let end = position;
     for (let count = 0; count < endLine - startLine + 1; count += 1) end = body.indexOf(10, end) + 1;
     return body.subarray(position, end).toString('utf8');
   };
-  const viaIndex = async (): Promise<string> => Buffer.from((await store.readLines('bench', reference.id, { startLine, endLine })).bytes).toString('utf8');
+  const viaIndex = async (): Promise<string> =>
+    Buffer.from((await store.readLines('bench', reference.id, { startLine, endLine })).bytes).toString('utf8');
   if (wholeScan() !== (await viaIndex())) throw new Error('The indexed line read differs from the whole scan.');
   const wholeSearch = (): number => {
     const body = readFileSync(bodyPath);
     const at = body.indexOf(RARE);
     let line = 1;
-    for (let position = body.indexOf(10); position !== -1 && position < at; position = body.indexOf(10, position + 1)) line += 1;
+    for (let position = body.indexOf(10); position !== -1 && position < at; position = body.indexOf(10, position + 1))
+      line += 1;
     return line;
   };
   const rare = await store.search('bench', reference.id, { pattern: RARE, maxMatches: 1 });
-  if (rare.lines[0]?.lineNumber !== wholeSearch()) throw new Error(`Search found ${rare.lines[0]?.lineNumber}, the scan ${wholeSearch()}.`);
+  if (rare.lines[0]?.lineNumber !== wholeSearch())
+    throw new Error(`Search found ${rare.lines[0]?.lineNumber}, the scan ${wholeSearch()}.`);
 
   const scan = await measure('whole-content scan for lines (reference)', wholeScan, 5, 1);
   const lineRead = await measure(`line range ${startLine}-${endLine} via index`, viaIndex, 50, 5);
-  const byteRead = await measure('64 KiB byte range at 73 %', () => store.readBytes('bench', reference.id, { offset: Math.floor(reference.byteLength * 0.73) }), 50, 5);
-  const commonSearch = await measure('search "INFO", first 20 matches, 2 context lines', () => store.search('bench', reference.id, { pattern: 'INFO', contextLines: 2, fromLine: startLine }), 20, 3);
-  const regexSearch = await measure('regex search /WARN .*error/i, 20 matches', () => store.search('bench', reference.id, { pattern: 'WARN .*error', regex: true, ignoreCase: true }), 10, 2);
-  const rareSearch = await measure(`search rare text at line ${rareLine} (scans ~${Math.round(rare.scannedBytes / 1048576)} MiB)`, () => store.search('bench', reference.id, { pattern: RARE, maxMatches: 1 }), 5, 1);
+  const byteRead = await measure(
+    '64 KiB byte range at 73 %',
+    () => store.readBytes('bench', reference.id, { offset: Math.floor(reference.byteLength * 0.73) }),
+    50,
+    5,
+  );
+  const commonSearch = await measure(
+    'search "INFO", first 20 matches, 2 context lines',
+    () => store.search('bench', reference.id, { pattern: 'INFO', contextLines: 2, fromLine: startLine }),
+    20,
+    3,
+  );
+  const regexSearch = await measure(
+    'regex search /WARN .*error/i, 20 matches',
+    () => store.search('bench', reference.id, { pattern: 'WARN .*error', regex: true, ignoreCase: true }),
+    10,
+    2,
+  );
+  const rareSearch = await measure(
+    `search rare text at line ${rareLine} (scans ~${Math.round(rare.scannedBytes / 1048576)} MiB)`,
+    () => store.search('bench', reference.id, { pattern: RARE, maxMatches: 1 }),
+    5,
+    1,
+  );
   const rareWhole = await measure('whole-content scan for the rare text', wholeSearch, 5, 1);
   const budgetRegex = await store.search('bench', reference.id, { pattern: 'no such \\w+ here', regex: true });
-  const regexBudget = await measure(`regex without a match (stops: ${budgetRegex.stoppedBy} after ${Math.round(budgetRegex.scannedBytes / 1048576)} MiB)`, () => store.search('bench', reference.id, { pattern: 'no such \\w+ here', regex: true }), 3, 1);
-  report('artifacts: 100 MB log artifact', scan, [lineRead, byteRead, commonSearch, regexSearch, rareSearch, rareWhole, regexBudget]);
-  console.log(`\nLine range through the index: ${(scan.medianMs / lineRead.medianMs).toFixed(0)}x faster than scanning the whole content; 64 KiB byte range: ${(scan.medianMs / byteRead.medianMs).toFixed(0)}x; first 20 matches of a common word: ${(scan.medianMs / commonSearch.medianMs).toFixed(0)}x.`);
+  const regexBudget = await measure(
+    `regex without a match (stops: ${budgetRegex.stoppedBy} after ${Math.round(budgetRegex.scannedBytes / 1048576)} MiB)`,
+    () => store.search('bench', reference.id, { pattern: 'no such \\w+ here', regex: true }),
+    3,
+    1,
+  );
+  report('artifacts: 100 MB log artifact', scan, [
+    lineRead,
+    byteRead,
+    commonSearch,
+    regexSearch,
+    rareSearch,
+    rareWhole,
+    regexBudget,
+  ]);
+  console.log(
+    `\nLine range through the index: ${(scan.medianMs / lineRead.medianMs).toFixed(0)}x faster than scanning the whole content; 64 KiB byte range: ${(scan.medianMs / byteRead.medianMs).toFixed(0)}x; first 20 matches of a common word: ${(scan.medianMs / commonSearch.medianMs).toFixed(0)}x.`,
+  );
 } finally {
   await db.destroy();
   rmSync(workspace, { recursive: true, force: true });

@@ -2,7 +2,17 @@
 // workspaces of about 1,000, 10,000 and 28,000 corpus files with 1 and 100 changed files.
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { copyFileSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import {
+  copyFileSync,
+  lstatSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { dirname, join, relative } from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -18,7 +28,8 @@ function listFiles(root: string, limit: number): string[] {
       const path = join(folder, name);
       const stats = lstatSync(path);
       if (stats.isDirectory() && name !== '.git') walk(path);
-      else if (stats.isFile() && name !== '.gitignore' && stats.size <= 1024 * 1024) files.push(relative(root, path).split('\\').join('/'));
+      else if (stats.isFile() && name !== '.gitignore' && stats.size <= 1024 * 1024)
+        files.push(relative(root, path).split('\\').join('/'));
     }
   };
   walk(root);
@@ -27,7 +38,8 @@ function listFiles(root: string, limit: number): string[] {
 
 function timing(label: string, samples: number[]): Timing {
   const sorted = [...samples].sort((left, right) => left - right);
-  const at = (fraction: number) => sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(sorted.length * fraction) - 1))]!;
+  const at = (fraction: number) =>
+    sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(sorted.length * fraction) - 1))]!;
   return { label, medianMs: at(0.5), p90Ms: at(0.9), runs: samples.length };
 }
 
@@ -45,7 +57,8 @@ for (const size of sizes) {
     copyFileSync(join(corpus, path), join(workspace, path));
   }
   const env = { ...process.env, GIT_DIR: join(scratch, 'shadow.git'), GIT_WORK_TREE: workspace };
-  const git = (...args: string[]) => execFileSync('git', args, { env, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 }).trim();
+  const git = (...args: string[]) =>
+    execFileSync('git', args, { env, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 }).trim();
   git('init', '-q');
   git('config', 'core.compression', '1');
   git('add', '-A');
@@ -64,23 +77,41 @@ for (const size of sizes) {
     const gitSnapshotSamples: number[] = [];
     const gitRestoreSamples: number[] = [];
     const change = (run: number) => {
-      for (const path of targets) writeFileSync(join(workspace, path), Buffer.concat([originals.get(path)!, Buffer.from(`\n// change ${run}\n`)]));
+      for (const path of targets)
+        writeFileSync(
+          join(workspace, path),
+          Buffer.concat([originals.get(path)!, Buffer.from(`\n// change ${run}\n`)]),
+        );
     };
     for (let run = 0; run < runs + 2; run += 1) {
       turnNumber += 1;
       let spent = 0;
       let start = performance.now();
-      const turn = await store.beginTurn({ sessionId: 'bench', turnId: `t${turnNumber}`, workspaceRoot: workspace, messageCount: 0, eventSequence: 0, todoSnapshot: [] });
+      const turn = await store.beginTurn({
+        sessionId: 'bench',
+        turnId: `t${turnNumber}`,
+        workspaceRoot: workspace,
+        messageCount: 0,
+        eventSequence: 0,
+        todoSnapshot: [],
+      });
       for (const path of targets) {
         const absolute = join(workspace, path);
-        await turn.recorder.beforeChange(path, { state: 'file', content: readFileSync(absolute), mode: statSync(absolute).mode & 0o7777 });
+        await turn.recorder.beforeChange(path, {
+          state: 'file',
+          content: readFileSync(absolute),
+          mode: statSync(absolute).mode & 0o7777,
+        });
       }
       spent += performance.now() - start;
       change(run);
       start = performance.now();
       for (const path of targets) {
         const content = readFileSync(join(workspace, path));
-        await turn.recorder.afterChange(path, { state: 'file', sha256: createHash('sha256').update(content).digest('hex') });
+        await turn.recorder.afterChange(path, {
+          state: 'file',
+          sha256: createHash('sha256').update(content).digest('hex'),
+        });
       }
       await turn.complete();
       spent += performance.now() - start;
@@ -119,7 +150,13 @@ for (const size of sizes) {
   rmSync(scratch, { recursive: true, force: true });
 }
 
-console.log(`\n## summary (medians, ms; load average ${loadavg().map((load) => load.toFixed(1)).join(' ')})`);
-console.log('| workspace files | changed | checkpoint | shadow git snapshot | git/checkpoint | undo | shadow git checkout | git/undo |');
+console.log(
+  `\n## summary (medians, ms; load average ${loadavg()
+    .map((load) => load.toFixed(1))
+    .join(' ')})`,
+);
+console.log(
+  '| workspace files | changed | checkpoint | shadow git snapshot | git/checkpoint | undo | shadow git checkout | git/undo |',
+);
 console.log('|---:|---:|---:|---:|---:|---:|---:|---:|');
 for (const line of summary) console.log(line);

@@ -43,4 +43,6 @@ function timing(label: string): Timing {
 const [reference, ...others] = commands.map(([label]) => timing(label));
 report('cli startup (child processes, interleaved)', reference!, others);
 const help = others[0]!;
-console.log(`\n--help median ${help.medianMs.toFixed(0)} ms (aim: under 300 ms); over bare node ${(help.medianMs - reference!.medianMs).toFixed(0)} ms`);
+console.log(
+  `\n--help median ${help.medianMs.toFixed(0)} ms (aim: under 300 ms); over bare node ${(help.medianMs - reference!.medianMs).toFixed(0)} ms`,
+);

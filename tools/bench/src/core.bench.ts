@@ -41,7 +41,13 @@ async function turnTimer(tools: AnyToolDefinition[], callsPerTurn: number, toolN
   const opened = await openClawsmithHome(home);
   const responses: ScriptedResponse[] = [];
   for (let turn = 0; turn < RUNS + WARMUP; turn += 1) {
-    responses.push({ toolCalls: Array.from({ length: callsPerTurn }, (_, index) => ({ id: `c${turn}-${index}`, name: toolName, arguments: { index } })) });
+    responses.push({
+      toolCalls: Array.from({ length: callsPerTurn }, (_, index) => ({
+        id: `c${turn}-${index}`,
+        name: toolName,
+        arguments: { index },
+      })),
+    });
     responses.push({ text: 'done' });
   }
   const emptyTurns: ScriptedResponse[] = Array.from({ length: RUNS + WARMUP }, () => ({ text: 'done' }));
@@ -63,9 +69,14 @@ async function turnTimer(tools: AnyToolDefinition[], callsPerTurn: number, toolN
   };
 }
 
-const direct = await measure(`noop execute x${CALLS_PER_TURN}, called directly`, async () => {
-  for (let index = 0; index < CALLS_PER_TURN; index += 1) await noop.execute({ index }, undefined as never);
-}, RUNS, WARMUP);
+const direct = await measure(
+  `noop execute x${CALLS_PER_TURN}, called directly`,
+  async () => {
+    for (let index = 0; index < CALLS_PER_TURN; index += 1) await noop.execute({ index }, undefined as never);
+  },
+  RUNS,
+  WARMUP,
+);
 
 const empty = await turnTimer([noop], 0, 'noop');
 const emptyTurn = await measure('turn with no tool call', empty.run, RUNS, WARMUP);
@@ -77,7 +88,9 @@ await withCalls.close();
 
 report('core turn cost', direct, [emptyTurn, callTurn]);
 const perCall = (callTurn.medianMs - emptyTurn.medianMs) / CALLS_PER_TURN;
-console.log(`\ncore overhead per call (median turn with calls - median empty turn) / ${CALLS_PER_TURN}: ${perCall.toFixed(3)} ms (aim: under 0.5 ms)`);
+console.log(
+  `\ncore overhead per call (median turn with calls - median empty turn) / ${CALLS_PER_TURN}: ${perCall.toFixed(3)} ms (aim: under 0.5 ms)`,
+);
 
 const one = await turnTimer([wait], 1, 'wait');
 const oneCall = await measure('turn with one 20 ms read call', one.run, RUNS, WARMUP);

@@ -14,7 +14,8 @@ import { corpusDir } from './corpus.js';
 import { measure, report } from './measure.js';
 
 const TOOL_COUNT = 10_000;
-const DECLARATION = /(?:\/\*\*((?:[^*]|\*(?!\/))*)\*\/\s*)?(?:export (?:declare )?function ([A-Za-z_$][\w$]*)|^ {2}([a-z][A-Za-z0-9]*)\(params)/gm;
+const DECLARATION =
+  /(?:\/\*\*((?:[^*]|\*(?!\/))*)\*\/\s*)?(?:export (?:declare )?function ([A-Za-z_$][\w$]*)|^ {2}([a-z][A-Za-z0-9]*)\(params)/gm;
 
 interface Declared {
   readonly server: string;
@@ -35,11 +36,17 @@ function serverOf(source: string, path: string): string {
   const parts = relative(source, path).split('/');
   const packageName = parts[0]!.startsWith('@') ? `${parts[0]}/${parts[1]}` : parts[0]!;
   const client = packageName === 'aws-sdk' && parts.includes('clients') ? `_${parts.at(-1)!.replace('.d.ts', '')}` : '';
-  return `${packageName}${client}`.replace(/[^A-Za-z0-9]+/g, '_').replace(/^_|_$/g, '').toLowerCase();
+  return `${packageName}${client}`
+    .replace(/[^A-Za-z0-9]+/g, '_')
+    .replace(/^_|_$/g, '')
+    .toLowerCase();
 }
 
 function snakeCase(name: string): string {
-  return name.replace(/([a-z0-9])([A-Z])/g, '$1_$2').replace(/([A-Z]+)([A-Z][a-z])/g, '$1_$2').toLowerCase();
+  return name
+    .replace(/([a-z0-9])([A-Z])/g, '$1_$2')
+    .replace(/([A-Z]+)([A-Z][a-z])/g, '$1_$2')
+    .toLowerCase();
 }
 
 function toolName(server: string, operation: string): string {
@@ -80,13 +87,19 @@ function realToolList(): Declared[] {
   }
   const room = TOOL_COUNT - functions.length;
   const stride = operations.length / room;
-  const sampled = Array.from({ length: Math.min(room, operations.length) }, (_, index) => operations[Math.floor(index * stride)]!);
-  console.log(`${functions.length} exported functions and ${sampled.length} of ${operations.length} AWS SDK operations`);
+  const sampled = Array.from(
+    { length: Math.min(room, operations.length) },
+    (_, index) => operations[Math.floor(index * stride)]!,
+  );
+  console.log(
+    `${functions.length} exported functions and ${sampled.length} of ${operations.length} AWS SDK operations`,
+  );
   return [...functions, ...sampled].slice(0, TOOL_COUNT);
 }
 
 const declared = realToolList();
-if (declared.length < TOOL_COUNT) throw new Error(`The corpus gave only ${declared.length} declarations; expected ${TOOL_COUNT}.`);
+if (declared.length < TOOL_COUNT)
+  throw new Error(`The corpus gave only ${declared.length} declarations; expected ${TOOL_COUNT}.`);
 const inputSchema = z.object({ params: z.record(z.string(), z.unknown()).optional() });
 const tools: AnyToolDefinition[] = declared.map(({ server, operation, description }) =>
   defineTool({
@@ -103,7 +116,9 @@ const tools: AnyToolDefinition[] = declared.map(({ server, operation, descriptio
   }),
 );
 const descriptionCharacters = tools.reduce((sum, tool) => sum + tool.description.length, 0);
-console.log(`${tools.length} deferred tools from ${new Set(declared.map((item) => item.server)).size} servers; descriptions ${(descriptionCharacters / 1e6).toFixed(1)} M characters in all`);
+console.log(
+  `${tools.length} deferred tools from ${new Set(declared.map((item) => item.server)).size} servers; descriptions ${(descriptionCharacters / 1e6).toFixed(1)} M characters in all`,
+);
 
 const queries = [
   'create s3 bucket',
@@ -137,15 +152,31 @@ const context: ToolExecutionContext = {
   signal: new AbortController().signal,
 };
 
-for (const query of queries.slice(0, 8)) console.log(`  ${JSON.stringify(query)} -> ${catalog.search(query).slice(0, 3).map((match) => match.name).join(', ')}`);
+for (const query of queries.slice(0, 8))
+  console.log(
+    `  ${JSON.stringify(query)} -> ${catalog
+      .search(query)
+      .slice(0, 3)
+      .map((match) => match.name)
+      .join(', ')}`,
+  );
 
 // The reference: what a first version would write, lowercasing every field of every tool and
 // testing each query word with includes(), per query, then sorting all hits.
 function naiveSearch(query: string): string[] {
-  const words = query.toLowerCase().split(/\W+/).filter((word) => word.length > 0);
+  const words = query
+    .toLowerCase()
+    .split(/\W+/)
+    .filter((word) => word.length > 0);
   const scored: { name: string; score: number }[] = [];
   for (const tool of tools) {
-    const fields = [tool.name, ...(tool.searchMetadata?.aliases ?? []), ...(tool.searchMetadata?.tags ?? []), tool.searchMetadata?.searchHint ?? '', tool.description];
+    const fields = [
+      tool.name,
+      ...(tool.searchMetadata?.aliases ?? []),
+      ...(tool.searchMetadata?.tags ?? []),
+      tool.searchMetadata?.searchHint ?? '',
+      tool.description,
+    ];
     const weights = [16, 8, 4, 2, 1];
     let score = 0;
     for (const word of words) {
@@ -157,23 +188,43 @@ function naiveSearch(query: string): string[] {
     }
     if (score > 0) scored.push({ name: tool.name, score });
   }
-  return scored.sort((left, right) => right.score - left.score || (left.name < right.name ? -1 : 1)).slice(0, 10).map((hit) => hit.name);
+  return scored
+    .sort((left, right) => right.score - left.score || (left.name < right.name ? -1 : 1))
+    .slice(0, 10)
+    .map((hit) => hit.name);
 }
 
 let next = 0;
 const nextQuery = (): string => queries[next++ % queries.length]!;
 const runs = queries.length * 20;
-const naive = await measure('naive linear scan (lowercase + includes)', () => naiveSearch(nextQuery()), queries.length * 2, 2);
+const naive = await measure(
+  'naive linear scan (lowercase + includes)',
+  () => naiveSearch(nextQuery()),
+  queries.length * 2,
+  2,
+);
 next = 0;
 const ranked = await measure('catalog.search', () => catalog.search(nextQuery()), runs, queries.length);
 next = 0;
-const tool = await measure('search_tools execute (search + activate + result text)', async () => {
-  activation.reset();
-  return searchTools.execute({ query: nextQuery() }, context);
-}, runs, queries.length);
+const tool = await measure(
+  'search_tools execute (search + activate + result text)',
+  async () => {
+    activation.reset();
+    return searchTools.execute({ query: nextQuery() }, context);
+  },
+  runs,
+  queries.length,
+);
 activation.reset(tools.slice(0, 5).map((definition) => definition.name));
 composeRequestTools(tools, activation, catalog);
-const compose = await measure('composeRequestTools (10,000 in table, 5 active)', () => composeRequestTools(tools, activation, catalog), 50, 3);
+const compose = await measure(
+  'composeRequestTools (10,000 in table, 5 active)',
+  () => composeRequestTools(tools, activation, catalog),
+  50,
+  3,
+);
 
 report('deferred-tools: search over 10,000 deferred tools', naive, [ranked, tool, compose, build]);
-console.log(`search_tools median ${tool.medianMs.toFixed(3)} ms (target < 5 ms); the naive scan takes ${(naive.medianMs / tool.medianMs).toFixed(0)}x as long`);
+console.log(
+  `search_tools median ${tool.medianMs.toFixed(3)} ms (target < 5 ms); the naive scan takes ${(naive.medianMs / tool.medianMs).toFixed(0)}x as long`,
+);

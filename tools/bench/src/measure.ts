@@ -35,6 +35,8 @@ export function report(title: string, reference: Timing, timings: readonly Timin
   console.log('|---|---:|---:|---:|');
   for (const timing of [reference, ...timings]) {
     const ratio = timing.medianMs / reference.medianMs;
-    console.log(`| ${timing.label} | ${timing.medianMs.toFixed(3)} | ${timing.p90Ms.toFixed(3)} | ${ratio.toFixed(2)}x |`);
+    console.log(
+      `| ${timing.label} | ${timing.medianMs.toFixed(3)} | ${timing.p90Ms.toFixed(3)} | ${ratio.toFixed(2)}x |`,
+    );
   }
 }

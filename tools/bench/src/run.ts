@@ -7,7 +7,11 @@ const files = readdirSync(import.meta.dirname)
   .filter((name) => wanted.length === 0 || wanted.some((filter) => name.includes(filter)))
   .sort();
 if (files.length === 0) {
-  console.error(`No benchmark matches ${wanted.join(' ')}; available: ${readdirSync(import.meta.dirname).filter((name) => name.endsWith('.bench.ts')).join(', ')}`);
+  console.error(
+    `No benchmark matches ${wanted.join(' ')}; available: ${readdirSync(import.meta.dirname)
+      .filter((name) => name.endsWith('.bench.ts'))
+      .join(', ')}`,
+  );
   process.exit(1);
 }
 for (const file of files) {

@@ -17,7 +17,9 @@ export interface TestStore {
 }
 
 /** Opens a migrated database and a store over it, both removed after the current test. */
-export async function openTestStore(options: Partial<Omit<ArtifactStoreOptions, 'db' | 'directory'>> = {}): Promise<TestStore> {
+export async function openTestStore(
+  options: Partial<Omit<ArtifactStoreOptions, 'db' | 'directory'>> = {},
+): Promise<TestStore> {
   const root = testdir({});
   const sqlite = new Database(join(root, 'clawsmith.db'));
   sqlite.pragma('journal_mode = WAL');

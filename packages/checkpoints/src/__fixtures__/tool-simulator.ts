@@ -5,7 +5,12 @@ import { chmodSync, existsSync, lstatSync, mkdirSync, readFileSync, renameSync, 
 import { dirname, join } from 'node:path';
 import type { FileChangeRecorder, FilePreimage } from '@clawsmith/tool-protocol';
 import type { HostDatabase } from '../checkpoint-schema.js';
-import { createCheckpointStore, openCheckpointDatabase, type CheckpointStore, type CheckpointStoreOptions } from '../index.js';
+import {
+  createCheckpointStore,
+  openCheckpointDatabase,
+  type CheckpointStore,
+  type CheckpointStoreOptions,
+} from '../index.js';
 
 export interface OpenedStore {
   readonly db: HostDatabase;
@@ -14,7 +19,10 @@ export interface OpenedStore {
 }
 
 /** Opens a store over a fresh database file in `folder`; close with `db.destroy()`. */
-export async function openStore(folder: string, options: Omit<CheckpointStoreOptions, 'db'> = {}): Promise<OpenedStore> {
+export async function openStore(
+  folder: string,
+  options: Omit<CheckpointStoreOptions, 'db'> = {},
+): Promise<OpenedStore> {
   const file = join(folder, 'clawsmith.db');
   const db = await openCheckpointDatabase(file);
   return { db, store: createCheckpointStore({ db, ...options }), file };
@@ -29,7 +37,13 @@ function preimage(root: string, path: string): FilePreimage {
 const sha256 = (content: string | Uint8Array) => createHash('sha256').update(content).digest('hex');
 
 /** A tool writing (creating or replacing) `path`. */
-export async function toolWrite(recorder: FileChangeRecorder, root: string, path: string, content: string | Uint8Array, mode?: number): Promise<void> {
+export async function toolWrite(
+  recorder: FileChangeRecorder,
+  root: string,
+  path: string,
+  content: string | Uint8Array,
+  mode?: number,
+): Promise<void> {
   await recorder.beforeChange(path, preimage(root, path));
   const absolute = join(root, path);
   mkdirSync(dirname(absolute), { recursive: true });
@@ -57,5 +71,12 @@ export async function toolRename(recorder: FileChangeRecorder, root: string, fro
 
 /** Starts a turn with neutral session data. */
 export function beginTurn(store: CheckpointStore, root: string, turnId: string, sessionId = 'session-1') {
-  return store.beginTurn({ sessionId, turnId, workspaceRoot: root, messageCount: 0, eventSequence: 0, todoSnapshot: [] });
+  return store.beginTurn({
+    sessionId,
+    turnId,
+    workspaceRoot: root,
+    messageCount: 0,
+    eventSequence: 0,
+    todoSnapshot: [],
+  });
 }

@@ -30,11 +30,21 @@ if (mode === 'undo') {
 } else if (mode === 'turns') {
   const [workspace, sessionId, count, prefix] = rest;
   for (let index = 0; index < Number(count); index += 1) {
-    const turn = await store.beginTurn({ sessionId: sessionId!, turnId: `${prefix}-${index}`, workspaceRoot: workspace!, messageCount: index, eventSequence: index, todoSnapshot: null });
+    const turn = await store.beginTurn({
+      sessionId: sessionId!,
+      turnId: `${prefix}-${index}`,
+      workspaceRoot: workspace!,
+      messageCount: index,
+      eventSequence: index,
+      todoSnapshot: null,
+    });
     const path = `${prefix}-${index}.txt`;
     await turn.recorder.beforeChange(path, { state: 'absent' });
     writeFileSync(join(workspace!, path), `${prefix} ${index}\n`);
-    await turn.recorder.afterChange(path, { state: 'file', sha256: createHash('sha256').update(`${prefix} ${index}\n`).digest('hex') });
+    await turn.recorder.afterChange(path, {
+      state: 'file',
+      sha256: createHash('sha256').update(`${prefix} ${index}\n`).digest('hex'),
+    });
     await turn.complete();
   }
   process.stdout.write('done\n');

@@ -2,7 +2,13 @@ import { createInterface, type Interface } from 'node:readline';
 import type { ApprovalAnswer, ApprovalRequest, SessionEvent } from '@clawsmith/core';
 import { reportError } from '../cli-errors.js';
 import { EXIT_CODES } from '../cli-program.js';
-import { openAgentRuntime, openOrCreateSession, resolveTurn, resolveWorkspace, type AgentRuntime } from '../commands/agent-runtime.js';
+import {
+  openAgentRuntime,
+  openOrCreateSession,
+  resolveTurn,
+  resolveWorkspace,
+  type AgentRuntime,
+} from '../commands/agent-runtime.js';
 import { selectProvider } from '../commands/provider-selection.js';
 import { checkpointLines, formatDiff, sessionLines } from '../commands/store-commands.js';
 import { formatTodos } from '../terminal/event-summary.js';
@@ -102,8 +108,14 @@ class ChatLoop {
     try {
       const session = await openOrCreateSession(core, options.session, workspaceRoot);
       this.#sessionId = session.id;
-      this.#say(`${this.#style.bold('clawsmith')} · session ${session.id} · workspace ${oneLine(session.workspaceRoot, 200)}`);
-      this.#say(this.#style.dim(`mode ${options.permissionMode} · model ${provider.name}/${oneLine(provider.model, 60)} · /help for commands · Ctrl-C cancels, twice exits`));
+      this.#say(
+        `${this.#style.bold('clawsmith')} · session ${session.id} · workspace ${oneLine(session.workspaceRoot, 200)}`,
+      );
+      this.#say(
+        this.#style.dim(
+          `mode ${options.permissionMode} · model ${provider.name}/${oneLine(provider.model, 60)} · /help for commands · Ctrl-C cancels, twice exits`,
+        ),
+      );
       return await this.#loop();
     } finally {
       process.off('SIGINT', this.#interrupt);
@@ -136,12 +148,21 @@ class ChatLoop {
     const controller = new AbortController();
     this.#turn = controller;
     try {
-      const result = await core.runTurn({ sessionId: this.#sessionId, prompt, signal: controller.signal, onTextDelta: (text) => this.#printer.textDelta(text) });
+      const result = await core.runTurn({
+        sessionId: this.#sessionId,
+        prompt,
+        signal: controller.signal,
+        onTextDelta: (text) => this.#printer.textDelta(text),
+      });
       this.#printer.stop();
       const color = result.status === 'completed' ? this.#style.dim : this.#style.yellow;
       const error = result.error ? `: ${oneLine(result.error.message, 200)} [${result.error.code}]` : '';
       const number = (await this.#turnNumber(result.turnId)) ?? '';
-      this.#say(color(`turn ${number} ${result.turnId} ${result.status}${error}; ${result.changedFiles.length} file(s) changed`));
+      this.#say(
+        color(
+          `turn ${number} ${result.turnId} ${result.status}${error}; ${result.changedFiles.length} file(s) changed`,
+        ),
+      );
     } catch (error) {
       this.#printer.stop();
       reportError(error);
@@ -151,7 +172,9 @@ class ChatLoop {
   }
 
   async #turnNumber(turnId: string): Promise<string | undefined> {
-    const turn = (await this.#runtime!.core.listTurns(this.#sessionId)).find((candidate) => candidate.turnId === turnId);
+    const turn = (await this.#runtime!.core.listTurns(this.#sessionId)).find(
+      (candidate) => candidate.turnId === turnId,
+    );
     return turn ? `#${turn.ordinal}` : undefined;
   }
 
@@ -182,7 +205,8 @@ class ChatLoop {
           const turnId = await resolveTurn(core, this.#sessionId, command.turn);
           const result = await core.restore(this.#sessionId, turnId, command.scope);
           const paths = result.restoredPaths.map((path) => `\n  restored ${terminalSafe(path)}`).join('');
-          const messages = result.messageCount === undefined ? '' : `\n  the conversation now has ${result.messageCount} message(s)`;
+          const messages =
+            result.messageCount === undefined ? '' : `\n  the conversation now has ${result.messageCount} message(s)`;
           return this.#say(`Undid turn ${turnId} (${command.scope}).${paths}${messages}`);
         }
       }

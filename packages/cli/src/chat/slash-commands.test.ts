@@ -19,11 +19,23 @@ describe('parseSlashCommand', () => {
   });
 
   it('answers malformed commands with what to type', () => {
-    expect(parseSlashCommand('/undo')).toMatchObject({ kind: 'invalid', message: expect.stringContaining('/undo <turn>') });
-    expect(parseSlashCommand('/undo diff 1')).toMatchObject({ kind: 'invalid', message: 'Usage: /undo diff <turn> <path>' });
-    expect(parseSlashCommand('/undo session')).toMatchObject({ kind: 'invalid', message: 'Usage: /undo session <turn>' });
+    expect(parseSlashCommand('/undo')).toMatchObject({
+      kind: 'invalid',
+      message: expect.stringContaining('/undo <turn>'),
+    });
+    expect(parseSlashCommand('/undo diff 1')).toMatchObject({
+      kind: 'invalid',
+      message: 'Usage: /undo diff <turn> <path>',
+    });
+    expect(parseSlashCommand('/undo session')).toMatchObject({
+      kind: 'invalid',
+      message: 'Usage: /undo session <turn>',
+    });
     expect(parseSlashCommand('/todos now')).toMatchObject({ kind: 'invalid', message: '/todos takes no arguments.' });
-    expect(parseSlashCommand('/frobnicate')).toMatchObject({ kind: 'invalid', message: expect.stringContaining('/help') });
+    expect(parseSlashCommand('/frobnicate')).toMatchObject({
+      kind: 'invalid',
+      message: expect.stringContaining('/help'),
+    });
   });
 });
 

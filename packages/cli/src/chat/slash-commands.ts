@@ -40,14 +40,20 @@ export function parseSlashCommand(line: string): SlashCommand {
         if (words.length !== 2) return { kind: 'invalid', message: `Usage: /undo ${words[0]} <turn>` };
         return { kind: 'undo', scope: words[0] as RestoreScope, turn: words[1]! };
       }
-      if (words.length !== 1) return { kind: 'invalid', message: 'Usage: /undo <turn>, /undo session <turn>, /undo all <turn>, /undo diff <turn> <path>' };
+      if (words.length !== 1)
+        return {
+          kind: 'invalid',
+          message: 'Usage: /undo <turn>, /undo session <turn>, /undo all <turn>, /undo diff <turn> <path>',
+        };
       return { kind: 'undo', scope: 'files', turn: words[0]! };
     }
     case '/checkpoints':
     case '/todos':
     case '/sessions':
     case '/help':
-      return words.length === 0 ? { kind: name.slice(1) as 'checkpoints' | 'todos' | 'sessions' | 'help' } : { kind: 'invalid', message: `${name} takes no arguments.` };
+      return words.length === 0
+        ? { kind: name.slice(1) as 'checkpoints' | 'todos' | 'sessions' | 'help' }
+        : { kind: 'invalid', message: `${name} takes no arguments.` };
     case '/exit':
     case '/quit':
       return { kind: 'exit' };

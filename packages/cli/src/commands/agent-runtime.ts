@@ -36,7 +36,8 @@ const NO_MODEL: Provider = {
  * allows it, and the background command tools (their commands end with the process). Core and its services are imported here, lazily.
  */
 export async function openAgentRuntime(options: AgentRuntimeOptions): Promise<AgentRuntime> {
-  const { createAgentCore, createBuiltinTools, openClawsmithHome, resolveClawsmithHome } = await import('@clawsmith/core');
+  const { createAgentCore, createBuiltinTools, openClawsmithHome, resolveClawsmithHome } =
+    await import('@clawsmith/core');
   const { createCommandExecutionService } = await import('@clawsmith/command-sandbox');
   mkdirSync(resolveClawsmithHome(options.home), { recursive: true });
   const home = await openClawsmithHome(options.home);
@@ -71,11 +72,19 @@ export function resolveWorkspace(path: string): string {
   } catch {
     // reported below
   }
-  throw new CliError('workspace_not_found', `The workspace ${absolute} is not an existing folder; pass --workspace with a folder that exists.`);
+  throw new CliError(
+    'workspace_not_found',
+    `The workspace ${absolute} is not an existing folder; pass --workspace with a folder that exists.`,
+  );
 }
 
 /** Opens `--session` (recovering what a crashed run left open) or creates a session in `workspaceRoot`. */
-export async function openOrCreateSession(core: AgentCore, sessionId: string | undefined, workspaceRoot: string, title?: string): Promise<SessionRecord> {
+export async function openOrCreateSession(
+  core: AgentCore,
+  sessionId: string | undefined,
+  workspaceRoot: string,
+  title?: string,
+): Promise<SessionRecord> {
   if (sessionId === undefined) return core.createSession({ workspaceRoot, ...(title ? { title } : {}) });
   return core.openSession(sessionId);
 }
@@ -88,7 +97,11 @@ export async function resolveTurn(core: AgentCore, sessionId: string, reference:
   const turns = await core.listTurns(sessionId);
   const byId = turns.find((turn) => turn.turnId === reference);
   if (byId) return byId.turnId;
-  const byNumber = /^\d+$/.test(reference) ? turns.find((turn) => turn.ordinal === Number(reference)) : reference === 'last' ? turns.at(-1) : undefined;
+  const byNumber = /^\d+$/.test(reference)
+    ? turns.find((turn) => turn.ordinal === Number(reference))
+    : reference === 'last'
+      ? turns.at(-1)
+      : undefined;
   if (byNumber) return byNumber.turnId;
   throw new CliError(
     'turn_not_found',

@@ -28,11 +28,18 @@ export async function selectProvider(choice: ProviderChoice): Promise<Provider> 
     const { createScriptedProvider } = await import('@clawsmith/providers');
     return createScriptedProvider({ file: choice.script });
   }
-  if (choice.provider === undefined) throw new CliError('provider_required', `No model chosen. ${NO_MODEL_HINT}`, EXIT_CODES.usage);
+  if (choice.provider === undefined)
+    throw new CliError('provider_required', `No model chosen. ${NO_MODEL_HINT}`, EXIT_CODES.usage);
   if (!choice.model) {
     const example = choice.provider === 'openai' ? 'gpt-4.1' : 'claude-sonnet-4-5';
-    throw new CliError('model_required', `--provider ${choice.provider} needs --model (for example --model ${example}, or set CLAWSMITH_MODEL).`, EXIT_CODES.usage);
+    throw new CliError(
+      'model_required',
+      `--provider ${choice.provider} needs --model (for example --model ${example}, or set CLAWSMITH_MODEL).`,
+      EXIT_CODES.usage,
+    );
   }
   const providers = await import('@clawsmith/providers');
-  return choice.provider === 'openai' ? providers.createOpenAIProvider({ model: choice.model }) : providers.createAnthropicProvider({ model: choice.model });
+  return choice.provider === 'openai'
+    ? providers.createOpenAIProvider({ model: choice.model })
+    : providers.createAnthropicProvider({ model: choice.model });
 }

@@ -28,13 +28,21 @@ async function readStdin(): Promise<string> {
 async function promptOf(argument: string | undefined): Promise<string> {
   const prompt = argument ?? (process.stdin.isTTY ? '' : await readStdin());
   if (prompt.trim() === '') {
-    throw new CliError('prompt_required', 'No prompt: pass it as an argument (clawsmith run "fix the tests") or pipe it on stdin.', EXIT_CODES.usage);
+    throw new CliError(
+      'prompt_required',
+      'No prompt: pass it as an argument (clawsmith run "fix the tests") or pipe it on stdin.',
+      EXIT_CODES.usage,
+    );
   }
   return prompt.trim();
 }
 
 /** `clawsmith run [prompt]`: one turn, then exit 0 when it completed and 1 (with a message on stderr) otherwise. */
-export async function runCommand(rawOptions: Record<string, unknown>, _command: unknown, promptArgument?: string): Promise<number> {
+export async function runCommand(
+  rawOptions: Record<string, unknown>,
+  _command: unknown,
+  promptArgument?: string,
+): Promise<number> {
   const options = rawOptions as unknown as RunOptions;
   const workspaceRoot = options.session === undefined ? resolveWorkspace(options.workspace) : undefined;
   const prompt = await promptOf(promptArgument);
@@ -59,7 +67,8 @@ export async function runCommand(rawOptions: Record<string, unknown>, _command: 
   let result: TurnResult;
   try {
     const session = await openOrCreateSession(runtime.core, options.session, workspaceRoot ?? '', prompt.slice(0, 80));
-    if (!options.json) printer.line(style.dim(`session ${session.id} · workspace ${oneLine(session.workspaceRoot, 200)}`));
+    if (!options.json)
+      printer.line(style.dim(`session ${session.id} · workspace ${oneLine(session.workspaceRoot, 200)}`));
     result = await runtime.core.runTurn({
       sessionId: session.id,
       prompt,
@@ -74,10 +83,18 @@ export async function runCommand(rawOptions: Record<string, unknown>, _command: 
   }
   if (!options.json) {
     const changed = result.changedFiles.length;
-    printer.line(style.dim(`turn ${result.turnId} ${result.status}; ${changed} file(s) changed${changed > 0 ? `; undo: clawsmith undo files ${result.turnId} --session ${result.sessionId}` : ''}`));
+    printer.line(
+      style.dim(
+        `turn ${result.turnId} ${result.status}; ${changed} file(s) changed${changed > 0 ? `; undo: clawsmith undo files ${result.turnId} --session ${result.sessionId}` : ''}`,
+      ),
+    );
   }
   if (result.status === 'completed') return EXIT_CODES.ok;
-  const reason = result.error ? `${result.error.message} [${result.error.code}]` : result.status === 'step_limit' ? 'the model kept calling tools past the step limit' : result.status;
+  const reason = result.error
+    ? `${result.error.message} [${result.error.code}]`
+    : result.status === 'step_limit'
+      ? 'the model kept calling tools past the step limit'
+      : result.status;
   process.stderr.write(`clawsmith: the turn did not complete (${result.status}): ${oneLine(reason, 500)}\n`);
   return EXIT_CODES.failed;
 }

@@ -17,7 +17,8 @@ const out = (text: string) => void process.stdout.write(`${text}\n`);
 
 /** Sessions as a person reads them, newest first. */
 export function sessionLines(sessions: readonly SessionRecord[], style: TerminalStyle): string {
-  if (sessions.length === 0) return style.dim('No sessions yet. Start one with `clawsmith`, `clawsmith run`, or try `clawsmith demo`.');
+  if (sessions.length === 0)
+    return style.dim('No sessions yet. Start one with `clawsmith`, `clawsmith run`, or try `clawsmith demo`.');
   return sessions
     .map((session) => {
       const fork = session.parentSessionId ? style.dim(` (fork of ${session.parentSessionId})`) : '';
@@ -27,7 +28,11 @@ export function sessionLines(sessions: readonly SessionRecord[], style: Terminal
 }
 
 /** Restore points as a person reads them: number, turn id, status, undone flag, prompt. */
-export function checkpointLines(points: readonly RestorePointSummary[], turns: ReadonlyMap<string, TurnRecord>, style: TerminalStyle): string {
+export function checkpointLines(
+  points: readonly RestorePointSummary[],
+  turns: ReadonlyMap<string, TurnRecord>,
+  style: TerminalStyle,
+): string {
   if (points.length === 0) return style.dim('No restore points: this session has no turns yet.');
   return points
     .map((point) => {
@@ -68,7 +73,14 @@ export async function checkpointsCommand(rawOptions: Record<string, unknown>): P
     const points = await core.listCheckpoints(options.session);
     const turns = new Map((await core.listTurns(options.session)).map((turn) => [turn.turnId, turn]));
     if (options.json) {
-      for (const point of points) out(JSON.stringify({ ...point, prompt: turns.get(point.turnId)?.prompt ?? null, status: turns.get(point.turnId)?.status ?? null }));
+      for (const point of points)
+        out(
+          JSON.stringify({
+            ...point,
+            prompt: turns.get(point.turnId)?.prompt ?? null,
+            status: turns.get(point.turnId)?.status ?? null,
+          }),
+        );
       return EXIT_CODES.ok;
     }
     out(checkpointLines(points, turns, terminalStyle(process.stdout)));
@@ -100,7 +112,12 @@ export function undoCommand(scope: RestoreScope) {
 }
 
 /** `clawsmith undo diff TURN PATH --session ID`: the unified diff of one file in one turn. */
-export async function diffCommand(rawOptions: Record<string, unknown>, _command: unknown, turnReference?: string, path?: string): Promise<number> {
+export async function diffCommand(
+  rawOptions: Record<string, unknown>,
+  _command: unknown,
+  turnReference?: string,
+  path?: string,
+): Promise<number> {
   const options = rawOptions as unknown as StoreOptions & { session: string };
   return withRuntime(options, async ({ core }) => {
     const turnId = await resolveTurn(core, options.session, turnReference ?? '');
@@ -111,7 +128,13 @@ export async function diffCommand(rawOptions: Record<string, unknown>, _command:
 }
 
 /** A file diff as text: a header, then the unified diff (sanitised), or why there is none. */
-export function formatDiff(diff: { path: string; change: string; binary: boolean; unifiedDiff: string; diffTruncated: boolean }): string {
+export function formatDiff(diff: {
+  path: string;
+  change: string;
+  binary: boolean;
+  unifiedDiff: string;
+  diffTruncated: boolean;
+}): string {
   const header = `${terminalSafe(diff.path)} (${diff.change})`;
   if (diff.binary) return `${header}: binary, no text diff`;
   const body = terminalSafe(diff.unifiedDiff).replace(/\n$/, '');
@@ -119,7 +142,11 @@ export function formatDiff(diff: { path: string; change: string; binary: boolean
 }
 
 /** `clawsmith fork SESSION [--at TURN]`. */
-export async function forkCommand(rawOptions: Record<string, unknown>, _command: unknown, sessionId?: string): Promise<number> {
+export async function forkCommand(
+  rawOptions: Record<string, unknown>,
+  _command: unknown,
+  sessionId?: string,
+): Promise<number> {
   const options = rawOptions as StoreOptions;
   return withRuntime(options, async ({ core }) => {
     const parent = sessionId ?? '';
@@ -127,7 +154,10 @@ export async function forkCommand(rawOptions: Record<string, unknown>, _command:
     const at = options.at === undefined ? undefined : await resolveTurn(core, parent, options.at);
     const child = await core.fork(parent, at === undefined ? {} : { atTurnId: at });
     if (options.json) out(JSON.stringify(child));
-    else out(`Forked ${parent}${at ? ` after turn ${at}` : ''} into ${child.id}\nContinue it with: clawsmith --session ${child.id}`);
+    else
+      out(
+        `Forked ${parent}${at ? ` after turn ${at}` : ''} into ${child.id}\nContinue it with: clawsmith --session ${child.id}`,
+      );
     return EXIT_CODES.ok;
   });
 }

@@ -19,7 +19,9 @@ interface DemoOptions {
 
 function listFiles(root: string, folder = root): string[] {
   return readdirSync(folder, { withFileTypes: true })
-    .flatMap((entry) => (entry.isDirectory() ? listFiles(root, join(folder, entry.name)) : [relative(root, join(folder, entry.name))]))
+    .flatMap((entry) =>
+      entry.isDirectory() ? listFiles(root, join(folder, entry.name)) : [relative(root, join(folder, entry.name))],
+    )
     .sort();
 }
 
@@ -72,10 +74,15 @@ export async function demoCommand(rawOptions: Record<string, unknown>): Promise<
     for (const [index, turn] of script.turns.entries()) {
       out.line(`\n${style.bold(`── turn ${index + 1}`)} ${style.cyan('you:')} ${turn.prompt}`);
       out.line(style.dim(`   (${turn.note})`));
-      const result = await core.runTurn({ sessionId: session.id, prompt: turn.prompt, onTextDelta: (text) => out.textDelta(text) });
+      const result = await core.runTurn({
+        sessionId: session.id,
+        prompt: turn.prompt,
+        onTextDelta: (text) => out.textDelta(text),
+      });
       out.endLine();
       turnIds.push(result.turnId);
-      if (result.status !== 'completed') problems.push(`turn ${index + 1} ended ${result.status}${result.error ? `: ${result.error.message}` : ''}`);
+      if (result.status !== 'completed')
+        problems.push(`turn ${index + 1} ended ${result.status}${result.error ? `: ${result.error.message}` : ''}`);
     }
 
     const undoTurnId = turnIds[script.undo.turn - 1]!;
@@ -99,8 +106,10 @@ export async function demoCommand(rawOptions: Record<string, unknown>): Promise<
     out.line(checkpointLines(await core.listCheckpoints(session.id), turns, style));
 
     const completed = seen.filter((event) => event.type === 'tool.completed');
-    const statusOf = (id: string) => (completed.find((event) => event.toolCallId === id)?.result as { status?: string } | undefined)?.status;
-    if (statusOf('call_danger') === 'success' || statusOf('call_danger') === undefined) problems.push('the catastrophic command was not refused');
+    const statusOf = (id: string) =>
+      (completed.find((event) => event.toolCallId === id)?.result as { status?: string } | undefined)?.status;
+    if (statusOf('call_danger') === 'success' || statusOf('call_danger') === undefined)
+      problems.push('the catastrophic command was not refused');
     if (latestArtifactId === undefined) problems.push('no tool output became an artifact');
     if (statusOf('call_middle') !== 'success') problems.push('read_artifact did not read the artifact');
     if (undone.restoredPaths.length === 0) problems.push('the undo restored nothing');
@@ -118,7 +127,9 @@ export async function demoCommand(rawOptions: Record<string, unknown>): Promise<
     else out.line(style.dim(`kept ${scratch}`));
   }
   if (problems.length > 0) {
-    process.stderr.write(`clawsmith demo: the tour did not go as scripted:\n${problems.map((problem) => `  - ${terminalSafe(problem)}`).join('\n')}\n`);
+    process.stderr.write(
+      `clawsmith demo: the tour did not go as scripted:\n${problems.map((problem) => `  - ${terminalSafe(problem)}`).join('\n')}\n`,
+    );
     return EXIT_CODES.failed;
   }
   return EXIT_CODES.ok;

@@ -8,7 +8,10 @@ export const ARTIFACT_PLACEHOLDER = '$ARTIFACT_ID';
  * tool call's arguments becomes `latestArtifactId()`, the id a real model would copy from the
  * tool result it just read (artifact ids are random, so a script cannot know them).
  */
-export async function createDemoProvider(responses: readonly ScriptedResponse[], latestArtifactId: () => string | undefined): Promise<Provider> {
+export async function createDemoProvider(
+  responses: readonly ScriptedResponse[],
+  latestArtifactId: () => string | undefined,
+): Promise<Provider> {
   const { createScriptedProvider } = await import('@clawsmith/providers');
   const inner = createScriptedProvider({ script: { responses: [...responses] } });
   return {
@@ -18,7 +21,15 @@ export async function createDemoProvider(responses: readonly ScriptedResponse[],
       for await (const event of inner.stream(request)) {
         if (event.type === 'tool-call' && event.toolCall.argumentsText.includes(ARTIFACT_PLACEHOLDER)) {
           const id = latestArtifactId();
-          yield id === undefined ? event : { ...event, toolCall: { ...event.toolCall, argumentsText: event.toolCall.argumentsText.replaceAll(ARTIFACT_PLACEHOLDER, id) } };
+          yield id === undefined
+            ? event
+            : {
+                ...event,
+                toolCall: {
+                  ...event.toolCall,
+                  argumentsText: event.toolCall.argumentsText.replaceAll(ARTIFACT_PLACEHOLDER, id),
+                },
+              };
         } else yield event;
       }
     },

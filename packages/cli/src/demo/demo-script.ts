@@ -5,7 +5,9 @@ import { z } from 'zod';
 const demoScriptSchema = z.strictObject({
   about: z.string(),
   workspace: z.record(z.string(), z.string()),
-  turns: z.array(z.strictObject({ prompt: z.string().min(1), note: z.string(), responses: z.array(z.unknown()).min(1) })).min(1),
+  turns: z
+    .array(z.strictObject({ prompt: z.string().min(1), note: z.string(), responses: z.array(z.unknown()).min(1) }))
+    .min(1),
   undo: z.strictObject({ turn: z.number().int().min(1), diffPath: z.string() }),
 });
 
@@ -14,7 +16,11 @@ export interface DemoScript {
   readonly about: string;
   /** Path → text of the files the temporary workspace starts with. */
   readonly workspace: Readonly<Record<string, string>>;
-  readonly turns: readonly { readonly prompt: string; readonly note: string; readonly responses: readonly ScriptedResponse[] }[];
+  readonly turns: readonly {
+    readonly prompt: string;
+    readonly note: string;
+    readonly responses: readonly ScriptedResponse[];
+  }[];
   /** Which turn (1-based) to undo at the end, and the file whose diff to show first. */
   readonly undo: { readonly turn: number; readonly diffPath: string };
 }
@@ -31,6 +37,7 @@ export async function loadDemoScript(url: URL = DEMO_SCRIPT_URL): Promise<DemoSc
     note: turn.note,
     responses: validateModelScript({ responses: turn.responses }, `demo-script.json turn ${index + 1}`).responses,
   }));
-  if (value.undo.turn > turns.length) throw new Error(`demo-script.json: undo.turn ${value.undo.turn} is past the last turn (${turns.length}).`);
+  if (value.undo.turn > turns.length)
+    throw new Error(`demo-script.json: undo.turn ${value.undo.turn} is past the last turn (${turns.length}).`);
   return { about: value.about, workspace: value.workspace, turns, undo: value.undo };
 }

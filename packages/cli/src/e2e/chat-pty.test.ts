@@ -7,7 +7,13 @@ import { BIN, childEnvironment, writeScript } from './cli-harness.js';
 
 /** The interactive command in a real pseudo-terminal, with a way to wait for text on the screen. */
 function startChat(args: readonly string[], home: string) {
-  const pty: IPty = spawn(process.execPath, [BIN, ...args], { name: 'xterm-256color', cols: 120, rows: 40, cwd: home, env: childEnvironment(home) });
+  const pty: IPty = spawn(process.execPath, [BIN, ...args], {
+    name: 'xterm-256color',
+    cols: 120,
+    rows: 40,
+    cwd: home,
+    env: childEnvironment(home),
+  });
   let screen = '';
   let consumed = 0;
   const waiters = new Set<() => void>();
@@ -28,10 +34,15 @@ function startChat(args: readonly string[], home: string) {
     new Promise<string>((resolve, reject) => {
       const check = () => {
         const rest = screen.slice(consumed);
-        const match = typeof text === 'string' ? (rest.includes(text) ? { index: rest.indexOf(text), length: text.length } : undefined) : (() => {
-          const found = text.exec(rest);
-          return found ? { index: found.index, length: found[0].length } : undefined;
-        })();
+        const match =
+          typeof text === 'string'
+            ? rest.includes(text)
+              ? { index: rest.indexOf(text), length: text.length }
+              : undefined
+            : (() => {
+                const found = text.exec(rest);
+                return found ? { index: found.index, length: found[0].length } : undefined;
+              })();
         if (match) {
           waiters.delete(check);
           clearTimeout(timer);
@@ -41,7 +52,11 @@ function startChat(args: readonly string[], home: string) {
       };
       const timer = setTimeout(() => {
         waiters.delete(check);
-        reject(new Error(`Timed out waiting for ${String(text)}; the screen after the last match:\n${screen.slice(consumed)}`));
+        reject(
+          new Error(
+            `Timed out waiting for ${String(text)}; the screen after the last match:\n${screen.slice(consumed)}`,
+          ),
+        );
       }, 60_000);
       waiters.add(check);
       check();
@@ -54,7 +69,12 @@ describe('clawsmith chat in a pseudo-terminal', () => {
     const home = testdir();
     const workspace = testdir({ 'keep.txt': 'kept\n' });
     const script = writeScript(home, [
-      { text: 'Creating the file.', toolCalls: [{ id: 'call_w', name: 'write_file', arguments: { path: 'made.txt', content: 'made by the agent\n' } }] },
+      {
+        text: 'Creating the file.',
+        toolCalls: [
+          { id: 'call_w', name: 'write_file', arguments: { path: 'made.txt', content: 'made by the agent\n' } },
+        ],
+      },
       { text: 'Created made.txt.' },
     ]);
     const chat = startChat(['--script', script, '--workspace', workspace], home);

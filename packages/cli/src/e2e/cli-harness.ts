@@ -24,21 +24,36 @@ export interface RunCliOptions {
 }
 
 /** Environment variables a developer's shell may hold that would change what the command does. */
-const SCRUBBED = ['OPENAI_API_KEY', 'OPENAI_BASE_URL', 'ANTHROPIC_API_KEY', 'ANTHROPIC_BASE_URL', 'CLAWSMITH_PROVIDER', 'CLAWSMITH_MODEL', 'FORCE_COLOR', 'NODE_OPTIONS'];
+const SCRUBBED = [
+  'OPENAI_API_KEY',
+  'OPENAI_BASE_URL',
+  'ANTHROPIC_API_KEY',
+  'ANTHROPIC_BASE_URL',
+  'CLAWSMITH_PROVIDER',
+  'CLAWSMITH_MODEL',
+  'FORCE_COLOR',
+  'NODE_OPTIONS',
+];
 
 /** The environment a test's child gets: the parent's without keys and color overrides, plus `home`. */
 export function childEnvironment(home: string, extra: Record<string, string | undefined> = {}): Record<string, string> {
   const environment: Record<string, string | undefined> = { ...process.env, CLAWSMITH_HOME: home, NO_COLOR: '1' };
   for (const name of SCRUBBED) delete environment[name];
   Object.assign(environment, extra);
-  return Object.fromEntries(Object.entries(environment).filter((entry): entry is [string, string] => entry[1] !== undefined));
+  return Object.fromEntries(
+    Object.entries(environment).filter((entry): entry is [string, string] => entry[1] !== undefined),
+  );
 }
 
 /** Runs `clawsmith ...args` to completion. */
 export function runCli(args: readonly string[], options: RunCliOptions): Promise<CliRun> {
   if (!existsSync(BIN)) throw new Error(`${BIN} is missing; build the package first (nx run @clawsmith/cli:build).`);
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, ...args], { cwd: options.cwd ?? options.home, env: childEnvironment(options.home, options.env), stdio: ['pipe', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [BIN, ...args], {
+      cwd: options.cwd ?? options.home,
+      env: childEnvironment(options.home, options.env),
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
     let stdout = '';
     let stderr = '';
     child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
@@ -66,7 +81,9 @@ export function parseJsonLines(stdout: string): Record<string, unknown>[] {
       if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new Error('not an object');
       return value as Record<string, unknown>;
     } catch (error) {
-      throw new Error(`stdout line ${index + 1} is not a JSON object (${(error as Error).message}): ${JSON.stringify(line.slice(0, 200))}`);
+      throw new Error(
+        `stdout line ${index + 1} is not a JSON object (${(error as Error).message}): ${JSON.stringify(line.slice(0, 200))}`,
+      );
     }
   });
 }

@@ -9,13 +9,18 @@ import { parseJsonLines, runCli, writeScript } from './cli-harness.js';
 describe('clawsmith run, when it cannot do what was asked', () => {
   it('says which variable to set for a missing API key, and points to the demo and --script', async () => {
     const home = testdir();
-    const run = await runCli(['run', '--provider', 'openai', '--model', 'gpt-4.1', '--workspace', home, 'hi'], { home });
+    const run = await runCli(['run', '--provider', 'openai', '--model', 'gpt-4.1', '--workspace', home, 'hi'], {
+      home,
+    });
     expect(run.code).not.toBe(0);
     expect(run.stdout).toBe('');
     expect(run.stderr).toContain('OPENAI_API_KEY');
     expect(run.stderr).toContain('clawsmith demo');
     expect(run.stderr).toContain('--script');
-    const anthropic = await runCli(['run', '--provider', 'anthropic', '--model', 'claude-sonnet-4-5', '--workspace', home, 'hi'], { home });
+    const anthropic = await runCli(
+      ['run', '--provider', 'anthropic', '--model', 'claude-sonnet-4-5', '--workspace', home, 'hi'],
+      { home },
+    );
     expect(anthropic.stderr).toContain('ANTHROPIC_API_KEY');
   });
 
@@ -33,7 +38,10 @@ describe('clawsmith run, when it cannot do what was asked', () => {
   it('names the script file that cannot be read or parsed, and leaves the home untouched', async () => {
     const home = testdir();
     const workspace = testdir();
-    const missing = await runCli(['run', '--json', '--script', join(home, 'nope.json'), '--workspace', workspace, 'hi'], { home });
+    const missing = await runCli(
+      ['run', '--json', '--script', join(home, 'nope.json'), '--workspace', workspace, 'hi'],
+      { home },
+    );
     expect(missing.code).toBe(1);
     expect(missing.stdout).toBe('');
     expect(missing.stderr).toContain('nope.json');

@@ -12,7 +12,11 @@ const editingScript = [
   {
     toolCalls: [
       { id: 'call_write', name: 'write_file', arguments: { path: 'hello.txt', content: 'hello\n' } },
-      { id: 'call_edit', name: 'edit_file', arguments: { path: 'notes.txt', oldText: 'old line', newText: 'new line' } },
+      {
+        id: 'call_edit',
+        name: 'edit_file',
+        arguments: { path: 'notes.txt', oldText: 'old line', newText: 'new line' },
+      },
     ],
   },
   { text: 'Done.' },
@@ -23,7 +27,20 @@ describe('clawsmith run --json', () => {
     const home = testdir();
     const workspace = testdir({ 'notes.txt': 'old line\n' });
     const script = writeScript(home, editingScript);
-    const run = await runCli(['run', '--json', '--script', script, '--workspace', workspace, '--permission-mode', 'accept-edits', 'Tidy the notes'], { home });
+    const run = await runCli(
+      [
+        'run',
+        '--json',
+        '--script',
+        script,
+        '--workspace',
+        workspace,
+        '--permission-mode',
+        'accept-edits',
+        'Tidy the notes',
+      ],
+      { home },
+    );
 
     expect(run.stderr).toBe('');
     expect(run.code).toBe(0);
@@ -58,29 +75,56 @@ describe('clawsmith run --json', () => {
   it('continues a session with --session: the sequence goes on without gaps', async () => {
     const home = testdir();
     const workspace = testdir({ 'a.txt': 'one\n' });
-    const first = await runCli(['run', '--json', '--script', writeScript(home, [{ text: 'hi' }], 'first.json'), '--workspace', workspace, 'first'], { home });
+    const first = await runCli(
+      [
+        'run',
+        '--json',
+        '--script',
+        writeScript(home, [{ text: 'hi' }], 'first.json'),
+        '--workspace',
+        workspace,
+        'first',
+      ],
+      { home },
+    );
     expect(first.code).toBe(0);
     const firstEvents = parseJsonLines(first.stdout);
     const sessionId = String(firstEvents[0]!.sessionId);
 
-    const secondScript = writeScript(home, [{ toolCalls: [{ name: 'read_file', arguments: { path: 'a.txt' } }] }, { text: 'read it' }], 'second.json');
-    const second = await runCli(['run', '--json', '--script', secondScript, '--session', sessionId, 'second'], { home });
+    const secondScript = writeScript(
+      home,
+      [{ toolCalls: [{ name: 'read_file', arguments: { path: 'a.txt' } }] }, { text: 'read it' }],
+      'second.json',
+    );
+    const second = await runCli(['run', '--json', '--script', secondScript, '--session', sessionId, 'second'], {
+      home,
+    });
     expect(second.code).toBe(0);
     const secondEvents = parseJsonLines(second.stdout);
     expect(secondEvents[0]!.sequence).toBe(firstEvents.length + 1);
     expect(secondEvents.every((event) => event.sessionId === sessionId)).toBe(true);
-    expect(secondEvents.find((event) => event.type === 'tool.completed')).toMatchObject({ status: 'success', toolName: 'read_file' });
+    expect(secondEvents.find((event) => event.type === 'tool.completed')).toMatchObject({
+      status: 'success',
+      toolName: 'read_file',
+    });
   });
 
   it('denies a write in the default mode without a person to ask, and the file is not created', async () => {
     const home = testdir();
     const workspace = testdir();
-    const script = writeScript(home, [{ toolCalls: [{ id: 'call_w', name: 'write_file', arguments: { path: 'x.txt', content: 'x' } }] }, { text: 'could not' }]);
+    const script = writeScript(home, [
+      { toolCalls: [{ id: 'call_w', name: 'write_file', arguments: { path: 'x.txt', content: 'x' } }] },
+      { text: 'could not' },
+    ]);
     const run = await runCli(['run', '--json', '--script', script, '--workspace', workspace, 'write x'], { home });
     expect(run.code).toBe(0);
     const events = parseJsonLines(run.stdout);
     const completed = events.find((event) => event.type === 'tool.completed')!;
-    expect(completed).toMatchObject({ toolCallId: 'call_w', status: 'denied', result: { status: 'denied', code: 'permission_denied' } });
+    expect(completed).toMatchObject({
+      toolCallId: 'call_w',
+      status: 'denied',
+      result: { status: 'denied', code: 'permission_denied' },
+    });
     expect(events.some((event) => event.type === 'tool.started')).toBe(false);
     expect(() => readFileSync(join(workspace, 'x.txt'))).toThrow();
   });
@@ -88,8 +132,13 @@ describe('clawsmith run --json', () => {
   it('reads the prompt from stdin when none is given', async () => {
     const home = testdir();
     const workspace = testdir();
-    const run = await runCli(['run', '--json', '--script', writeScript(home, [{ text: 'ok' }]), '--workspace', workspace], { home, input: 'from stdin\n' });
+    const run = await runCli(
+      ['run', '--json', '--script', writeScript(home, [{ text: 'ok' }]), '--workspace', workspace],
+      { home, input: 'from stdin\n' },
+    );
     expect(run.code).toBe(0);
-    expect(parseJsonLines(run.stdout).find((event) => event.type === 'turn.started')).toMatchObject({ prompt: 'from stdin' });
+    expect(parseJsonLines(run.stdout).find((event) => event.type === 'turn.started')).toMatchObject({
+      prompt: 'from stdin',
+    });
   });
 });

@@ -21,7 +21,10 @@ describe('terminal safety of the human transcript', () => {
       },
       { text: `bye ${hostile}` },
     ]);
-    const run = await runCli(['run', '--permission-mode', 'accept-edits', '--script', script, '--workspace', workspace, 'go'], { home });
+    const run = await runCli(
+      ['run', '--permission-mode', 'accept-edits', '--script', script, '--workspace', workspace, 'go'],
+      { home },
+    );
     expect(run.stderr).toBe('');
     expect(run.code).toBe(0);
     // The file really holds the sequences: only the display was neutralised.

@@ -21,17 +21,35 @@ async function twoTurns() {
     ],
     'first.json',
   );
-  const second = writeScript(home, [{ toolCalls: [{ name: 'edit_file', arguments: { path: 'a.txt', oldText: 'a from turn 1', newText: 'a from turn 2' } }] }, { text: 'turn 2 done' }], 'second.json');
-  const one = await runCli(['run', '--json', '--permission-mode', 'accept-edits', '--script', first, '--workspace', workspace, 'turn one'], { home });
+  const second = writeScript(
+    home,
+    [
+      {
+        toolCalls: [
+          { name: 'edit_file', arguments: { path: 'a.txt', oldText: 'a from turn 1', newText: 'a from turn 2' } },
+        ],
+      },
+      { text: 'turn 2 done' },
+    ],
+    'second.json',
+  );
+  const one = await runCli(
+    ['run', '--json', '--permission-mode', 'accept-edits', '--script', first, '--workspace', workspace, 'turn one'],
+    { home },
+  );
   expect(one.code).toBe(0);
   const sessionId = String(parseJsonLines(one.stdout)[0]!.sessionId);
-  const two = await runCli(['run', '--json', '--permission-mode', 'accept-edits', '--script', second, '--session', sessionId, 'turn two'], { home });
+  const two = await runCli(
+    ['run', '--json', '--permission-mode', 'accept-edits', '--script', second, '--session', sessionId, 'turn two'],
+    { home },
+  );
   expect(two.code).toBe(0);
   const checkpoints = await runCli(['checkpoints', '--session', sessionId, '--json'], { home });
   expect(checkpoints.code).toBe(0);
   const points = parseJsonLines(checkpoints.stdout);
   expect(points.map((point) => point.sequence)).toEqual([1, 2]);
-  const read = (path: string) => (existsSync(join(workspace, path)) ? readFileSync(join(workspace, path), 'utf8') : null);
+  const read = (path: string) =>
+    existsSync(join(workspace, path)) ? readFileSync(join(workspace, path), 'utf8') : null;
   expect(read('a.txt')).toBe('a from turn 2\n');
   return { home, workspace, sessionId, turnIds: points.map((point) => String(point.turnId)), read };
 }
@@ -48,7 +66,9 @@ describe('clawsmith undo', () => {
     const undo = await runCli(['undo', 'files', turnIds[1]!, '--session', sessionId, '--json'], { home });
     expect(undo.stderr).toBe('');
     expect(undo.code).toBe(0);
-    expect(parseJsonLines(undo.stdout)).toEqual([expect.objectContaining({ scope: 'files', turnId: turnIds[1], restoredPaths: ['a.txt'] })]);
+    expect(parseJsonLines(undo.stdout)).toEqual([
+      expect.objectContaining({ scope: 'files', turnId: turnIds[1], restoredPaths: ['a.txt'] }),
+    ]);
     expect(read('a.txt')).toBe('a from turn 1\n');
     expect(read('b.txt')).toBe('b from turn 1\n');
     const points = parseJsonLines((await runCli(['checkpoints', '--session', sessionId, '--json'], { home })).stdout);
@@ -73,9 +93,14 @@ describe('clawsmith undo', () => {
     expect(typeof result!.messageCount).toBe('number');
     expect(read('a.txt')).toBe('a from turn 2\n');
     // The conversation now ends before turn 2: continuing appends after what is left.
-    const next = await runCli(['run', '--json', '--script', writeScript(testdir(), [{ text: 'again' }]), '--session', sessionId, 'after undo'], { home });
+    const next = await runCli(
+      ['run', '--json', '--script', writeScript(testdir(), [{ text: 'again' }]), '--session', sessionId, 'after undo'],
+      { home },
+    );
     expect(next.code).toBe(0);
-    expect(parseJsonLines(next.stdout).find((event) => event.type === 'turn.started')).toMatchObject({ prompt: 'after undo' });
+    expect(parseJsonLines(next.stdout).find((event) => event.type === 'turn.started')).toMatchObject({
+      prompt: 'after undo',
+    });
   });
 
   it('undo all restores files and conversation', async () => {
@@ -129,7 +154,9 @@ describe('clawsmith sessions and fork', () => {
     expect(after.map((session) => session.id).sort()).toEqual([sessionId, child!.id].sort());
     const human = await runCli(['sessions'], { home });
     expect(human.stdout).toContain(`fork of ${sessionId}`);
-    const parentPoints = parseJsonLines((await runCli(['checkpoints', '--session', sessionId, '--json'], { home })).stdout);
+    const parentPoints = parseJsonLines(
+      (await runCli(['checkpoints', '--session', sessionId, '--json'], { home })).stdout,
+    );
     expect(parentPoints).toHaveLength(2);
   });
 });

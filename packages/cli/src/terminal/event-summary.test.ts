@@ -7,9 +7,17 @@ const plain = terminalStyle(Object.assign(new PassThrough(), { isTTY: false }), 
 
 describe('summarizeEvent', () => {
   it('shows a tool start and its completion with status and code on one line each', () => {
-    expect(summarizeEvent({ type: 'tool.started', toolName: 'run_command', summary: 'npm test' }, plain)).toBe('  ▸ run_command npm test');
+    expect(summarizeEvent({ type: 'tool.started', toolName: 'run_command', summary: 'npm test' }, plain)).toBe(
+      '  ▸ run_command npm test',
+    );
     const denied = summarizeEvent(
-      { type: 'tool.completed', toolName: 'run_command', status: 'denied', output: 'sudo is never run.\nDetails', result: { version: 1, status: 'denied', code: 'command_refused' } },
+      {
+        type: 'tool.completed',
+        toolName: 'run_command',
+        status: 'denied',
+        output: 'sudo is never run.\nDetails',
+        result: { version: 1, status: 'denied', code: 'command_refused' },
+      },
       plain,
     );
     expect(denied).toBe('  ⊘ denied (command_refused) run_command\n    sudo is never run. Details');

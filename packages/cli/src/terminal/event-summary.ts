@@ -51,10 +51,14 @@ export function summarizeEvent(event: TranscriptEvent, style: TerminalStyle): st
       const display = record(result.display);
       const title = text(display.title);
       const mark = statusColor(status, style)(`${STATUS_MARKS[status] ?? '?'} ${status}${code ? ` (${code})` : ''}`);
-      const lines = [`  ${mark} ${style.bold(oneLine(text(event.toolName), 40))}${title ? ` ${oneLine(title, 100)}` : ''}`];
+      const lines = [
+        `  ${mark} ${style.bold(oneLine(text(event.toolName), 40))}${title ? ` ${oneLine(title, 100)}` : ''}`,
+      ];
       const artifact = record(result.artifact ?? event.artifact);
       if (typeof artifact.id === 'string') {
-        lines.push(`    ${style.dim(`output kept as artifact ${oneLine(artifact.id, 60)} (${String(artifact.byteLength)} bytes, ${String(artifact.lineCount)} lines)`)}`);
+        lines.push(
+          `    ${style.dim(`output kept as artifact ${oneLine(artifact.id, 60)} (${String(artifact.byteLength)} bytes, ${String(artifact.lineCount)} lines)`)}`,
+        );
       }
       // read_artifact shows no body of its own: its excerpt is the output the model read.
       const body = text(display.body) || (display.kind === 'artifact' ? text(event.output) : '');
@@ -63,7 +67,9 @@ export function summarizeEvent(event: TranscriptEvent, style: TerminalStyle): st
       return lines.join('\n');
     }
     case 'tool.decision':
-      return event.action === 'deny' ? `  ${style.red('⊘ denied')} ${oneLine(text(event.toolName), 40)}: ${oneLine(text(event.reason), 160)}` : undefined;
+      return event.action === 'deny'
+        ? `  ${style.red('⊘ denied')} ${oneLine(text(event.toolName), 40)}: ${oneLine(text(event.reason), 160)}`
+        : undefined;
     case 'approval.resolved':
       return `  ${style.dim(`approval: ${oneLine(text(event.answer), 20)}`)}`;
     case 'todos.updated': {

@@ -24,7 +24,9 @@ export class ProgressLine {
     let frame = 0;
     const draw = () => {
       const seconds = ((Date.now() - startedAt) / 1000).toFixed(1);
-      this.#stream.write(`\r\u001b[2K  ${this.#style.cyan(FRAMES[frame++ % FRAMES.length]!)} ${label} ${this.#style.dim(`${seconds}s`)}`);
+      this.#stream.write(
+        `\r\u001b[2K  ${this.#style.cyan(FRAMES[frame++ % FRAMES.length]!)} ${label} ${this.#style.dim(`${seconds}s`)}`,
+      );
       this.#shown = true;
     };
     this.#timer = setTimeout(() => {

@@ -14,16 +14,21 @@ export interface TerminalStyle {
   readonly cyan: (text: string) => string;
 }
 
-const wrap = (enabled: boolean, open: number, close: number) => (text: string) => (enabled ? `\u001b[${open}m${text}\u001b[${close}m` : text);
+const wrap = (enabled: boolean, open: number, close: number) => (text: string) =>
+  enabled ? `\u001b[${open}m${text}\u001b[${close}m` : text;
 
 /**
  * Chooses colours for `stream`: off when `NO_COLOR` is set to anything non-empty (no-color.org),
  * when `TERM` is `dumb`, or when the stream is not a terminal (piped output stays plain);
  * `FORCE_COLOR` (non-zero) turns them on anyway.
  */
-export function terminalStyle(stream: Writable & { isTTY?: boolean }, environment: NodeJS.ProcessEnv = process.env): TerminalStyle {
+export function terminalStyle(
+  stream: Writable & { isTTY?: boolean },
+  environment: NodeJS.ProcessEnv = process.env,
+): TerminalStyle {
   const interactive = stream.isTTY === true;
-  const forced = environment.FORCE_COLOR !== undefined && environment.FORCE_COLOR !== '' && environment.FORCE_COLOR !== '0';
+  const forced =
+    environment.FORCE_COLOR !== undefined && environment.FORCE_COLOR !== '' && environment.FORCE_COLOR !== '0';
   const disabled = (environment.NO_COLOR !== undefined && environment.NO_COLOR !== '') || environment.TERM === 'dumb';
   const color = !disabled && (forced || interactive);
   return {

@@ -12,6 +12,8 @@ export function terminalSafe(text: string): string {
 
 /** One line of at most `width` characters: newlines become spaces, the rest is cut with an ellipsis. */
 export function oneLine(text: string, width = 100): string {
-  const flat = terminalSafe(text).replace(/\s*\n\s*/g, ' ').trim();
+  const flat = terminalSafe(text)
+    .replace(/\s*\n\s*/g, ' ')
+    .trim();
   return flat.length > width ? `${flat.slice(0, Math.max(0, width - 1))}…` : flat;
 }

@@ -53,7 +53,10 @@ export class TranscriptPrinter {
     const summary = summarizeEvent(event, this.#style);
     if (summary !== undefined) this.line(summary);
     if (event.type === 'tool.started') {
-      this.#running.set(String(event.toolCallId), { label: `${oneLine(String(event.toolName), 40)} ${oneLine(String(event.summary ?? ''), 60)}`, startedAt: Date.now() });
+      this.#running.set(String(event.toolCallId), {
+        label: `${oneLine(String(event.toolName), 40)} ${oneLine(String(event.summary ?? ''), 60)}`,
+        startedAt: Date.now(),
+      });
       this.#resumeProgress();
     }
     if (event.type === 'turn.completed') this.stop();

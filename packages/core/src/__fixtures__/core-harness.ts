@@ -57,7 +57,10 @@ export async function createHarness(options: HarnessOptions): Promise<Harness> {
 }
 
 /** A read-only, concurrency-safe tool that waits `ms` and reports how many of its calls overlapped. */
-export function createProbeTool(name = 'probe', options: { concurrencySafe?: boolean; risk?: 'read' | 'workspace-write' } = {}) {
+export function createProbeTool(
+  name = 'probe',
+  options: { concurrencySafe?: boolean; risk?: 'read' | 'workspace-write' } = {},
+) {
   const state = { running: 0, maxRunning: 0, calls: [] as string[] };
   const tool = defineTool({
     name,

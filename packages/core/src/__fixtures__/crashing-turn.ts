@@ -29,7 +29,17 @@ const hang = defineTool({
 const core = createAgentCore({
   db: opened.db,
   provider: createScriptedProvider({
-    script: { responses: [{ toolCalls: [{ id: 'read-1', name: 'read_file', arguments: { path: 'a.txt' } }, { id: 'deploy-1', name: 'deploy', arguments: { target: 'prod' } }, { id: 'after-1', name: 'read_file', arguments: { path: 'b.txt' } }] }] },
+    script: {
+      responses: [
+        {
+          toolCalls: [
+            { id: 'read-1', name: 'read_file', arguments: { path: 'a.txt' } },
+            { id: 'deploy-1', name: 'deploy', arguments: { target: 'prod' } },
+            { id: 'after-1', name: 'read_file', arguments: { path: 'b.txt' } },
+          ],
+        },
+      ],
+    },
   }),
   checkpoints: opened.checkpoints,
   builtinTools: [...createBuiltinTools(), hang],

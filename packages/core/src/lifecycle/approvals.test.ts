@@ -4,18 +4,30 @@ import { describe, expect, it } from 'vitest';
 import { call, createHarness } from '../__fixtures__/core-harness.js';
 import type { ApprovalAnswer, ApprovalRequest } from './call-context.js';
 
-const writes = (count: number) => Array.from({ length: count }, (_, index) => call(`w${index}`, 'write_file', { path: `f${index}.txt`, content: `${index}` }));
+const writes = (count: number) =>
+  Array.from({ length: count }, (_, index) =>
+    call(`w${index}`, 'write_file', { path: `f${index}.txt`, content: `${index}` }),
+  );
 
 describe('approvals', () => {
   it('persists a pending approval while the person decides, and runs the call when allowed', async () => {
     let pendingWhileAsking = -1;
     const ref: { harness?: Awaited<ReturnType<typeof createHarness>> } = {};
     const handler = async (request: ApprovalRequest): Promise<ApprovalAnswer> => {
-      pendingWhileAsking = (await ref.harness!.core.listEvents(request.sessionId)).filter((event) => event.type === 'approval.requested').length;
-      expect(request).toMatchObject({ toolName: 'write_file', risk: 'workspace-write', reason: 'mode default: workspace-write needs approval' });
+      pendingWhileAsking = (await ref.harness!.core.listEvents(request.sessionId)).filter(
+        (event) => event.type === 'approval.requested',
+      ).length;
+      expect(request).toMatchObject({
+        toolName: 'write_file',
+        risk: 'workspace-write',
+        reason: 'mode default: workspace-write needs approval',
+      });
       return 'allow';
     };
-    const harness = await createHarness({ approvalHandler: handler, responses: [{ toolCalls: writes(1) }, { text: 'ok' }] });
+    const harness = await createHarness({
+      approvalHandler: handler,
+      responses: [{ toolCalls: writes(1) }, { text: 'ok' }],
+    });
     ref.harness = harness;
     await harness.core.runTurn({ sessionId: harness.session.id, prompt: 'write' });
     expect(pendingWhileAsking).toBe(1);
@@ -24,9 +36,15 @@ describe('approvals', () => {
   });
 
   it('denies when the person declines, and when there is nobody to ask', async () => {
-    const declined = await createHarness({ approvalHandler: async () => 'deny', responses: [{ toolCalls: writes(1) }, { text: 'ok' }] });
+    const declined = await createHarness({
+      approvalHandler: async () => 'deny',
+      responses: [{ toolCalls: writes(1) }, { text: 'ok' }],
+    });
     await declined.core.runTurn({ sessionId: declined.session.id, prompt: 'write' });
-    expect((await declined.eventsOf('tool.completed'))[0]!.result).toMatchObject({ status: 'denied', code: 'permission_denied' });
+    expect((await declined.eventsOf('tool.completed'))[0]!.result).toMatchObject({
+      status: 'denied',
+      code: 'permission_denied',
+    });
     expect(existsSync(join(declined.workspace, 'f0.txt'))).toBe(false);
 
     const unattended = await createHarness({ responses: [{ toolCalls: writes(1) }, { text: 'ok' }] });

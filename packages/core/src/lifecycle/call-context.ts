@@ -1,5 +1,10 @@
 import type { ModelToolCall } from '@clawsmith/providers';
-import type { ArtifactReference, ArtifactWriter, FileChangeRecorder, ToolExecutionResult } from '@clawsmith/tool-protocol';
+import type {
+  ArtifactReference,
+  ArtifactWriter,
+  FileChangeRecorder,
+  ToolExecutionResult,
+} from '@clawsmith/tool-protocol';
 import type { ToolHook } from '../permissions/hooks.js';
 import type { PermissionMode, PermissionRule } from '../permissions/permission-policy.js';
 import type { SessionStore } from '../store/session-store.js';
@@ -30,7 +35,10 @@ export type ToolGate = (name: string) => 'available' | 'inactive' | 'unknown';
 
 /** Stores large content and returns a preview (the artifacts service, seen from core). */
 export interface ContentExternalizer {
-  externalize(content: string, options: { sessionId: string; toolCallId: string; threshold: number }): Promise<{ content: string; artifact?: ArtifactReference }>;
+  externalize(
+    content: string,
+    options: { sessionId: string; toolCallId: string; threshold: number },
+  ): Promise<{ content: string; artifact?: ArtifactReference }>;
   writerFor(options: { sessionId: string; toolCallId: string }): ArtifactWriter;
 }
 

@@ -1,4 +1,13 @@
-import { headAndTail, normalizeToolResult, resultMetadata, toModelToolSchema, toolCancelled, toolResultFromError, type AnyToolDefinition, type ToolExecutionResult } from '@clawsmith/tool-protocol';
+import {
+  headAndTail,
+  normalizeToolResult,
+  resultMetadata,
+  toModelToolSchema,
+  toolCancelled,
+  toolResultFromError,
+  type AnyToolDefinition,
+  type ToolExecutionResult,
+} from '@clawsmith/tool-protocol';
 import type { NewSessionEvent } from '../store/session-records.js';
 import type { CallOutcome, CallRuntime } from './call-context.js';
 import type { ReadyCall } from './prepare-call.js';
@@ -35,20 +44,34 @@ export function startedEvent(runtime: CallRuntime, ready: ReadyCall): NewSession
   };
 }
 
-async function keepInlineBounded(runtime: CallRuntime, callId: string, result: ToolExecutionResult): Promise<ToolExecutionResult> {
+async function keepInlineBounded(
+  runtime: CallRuntime,
+  callId: string,
+  result: ToolExecutionResult,
+): Promise<ToolExecutionResult> {
   if (Buffer.byteLength(result.content, 'utf8') <= runtime.inlineContentLimit) return result;
   if (result.artifact) {
     // The tool already stored its complete output (a command log, say): keep that reference
     // and only bound the inline text, rather than storing a copy of the tool's own preview.
     const preview = headAndTail(result.content, runtime.inlineContentLimit - 200);
-    return { ...result, content: `${preview}\n[Inline output cut to ${runtime.inlineContentLimit} bytes; the complete output is artifact ${result.artifact.id}: read it with read_artifact.]` };
+    return {
+      ...result,
+      content: `${preview}\n[Inline output cut to ${runtime.inlineContentLimit} bytes; the complete output is artifact ${result.artifact.id}: read it with read_artifact.]`,
+    };
   }
   if (runtime.artifacts) {
-    const stored = await runtime.artifacts.externalize(result.content, { sessionId: runtime.sessionId, toolCallId: callId, threshold: runtime.inlineContentLimit });
+    const stored = await runtime.artifacts.externalize(result.content, {
+      sessionId: runtime.sessionId,
+      toolCallId: callId,
+      threshold: runtime.inlineContentLimit,
+    });
     return { ...result, content: stored.content, ...(stored.artifact ? { artifact: stored.artifact } : {}) };
   }
   const preview = headAndTail(result.content, runtime.inlineContentLimit);
-  return { ...result, content: `${preview}\n[The output was ${result.content.length} characters; no artifact store is configured, so the middle is gone.]` };
+  return {
+    ...result,
+    content: `${preview}\n[The output was ${result.content.length} characters; no artifact store is configured, so the middle is gone.]`,
+  };
 }
 
 class ToolIgnoredCancellation extends Error {}
@@ -57,11 +80,24 @@ class ToolIgnoredCancellation extends Error {}
  * Waits for the tool; once the turn is cancelled, waits at most `graceMs` more, so a tool that
  * ignores its abort signal cannot hold the turn open.
  */
-function settleOrGiveUp(running: Promise<unknown>, signal: AbortSignal, graceMs: number, toolName: string): Promise<unknown> {
+function settleOrGiveUp(
+  running: Promise<unknown>,
+  signal: AbortSignal,
+  graceMs: number,
+  toolName: string,
+): Promise<unknown> {
   return new Promise((resolve, reject) => {
     let timer: NodeJS.Timeout | undefined;
     const giveUp = () => {
-      timer = setTimeout(() => reject(new ToolIgnoredCancellation(`${toolName} did not stop within ${graceMs} ms of the cancellation and may still be running; check its effects before relying on them.`)), graceMs);
+      timer = setTimeout(
+        () =>
+          reject(
+            new ToolIgnoredCancellation(
+              `${toolName} did not stop within ${graceMs} ms of the cancellation and may still be running; check its effects before relying on them.`,
+            ),
+          ),
+        graceMs,
+      );
     };
     if (signal.aborted) giveUp();
     else signal.addEventListener('abort', giveUp, { once: true });
@@ -88,18 +124,31 @@ export async function executeCall(runtime: CallRuntime, ready: ReadyCall): Promi
       toolCallId: ready.call.id,
       signal: runtime.signal,
       ...(runtime.recorder ? { fileChanges: runtime.recorder } : {}),
-      ...(runtime.artifacts ? { artifacts: runtime.artifacts.writerFor({ sessionId: runtime.sessionId, toolCallId: ready.call.id }) } : {}),
+      ...(runtime.artifacts
+        ? { artifacts: runtime.artifacts.writerFor({ sessionId: runtime.sessionId, toolCallId: ready.call.id }) }
+        : {}),
     });
-    const value = await settleOrGiveUp(Promise.resolve(running), runtime.signal, runtime.cancelGraceMs, ready.call.name);
+    const value = await settleOrGiveUp(
+      Promise.resolve(running),
+      runtime.signal,
+      runtime.cancelGraceMs,
+      ready.call.name,
+    );
     result = normalizeToolResult(value);
   } catch (error) {
-    result = error instanceof ToolIgnoredCancellation ? toolCancelled(error.message) : toolResultFromError(error, runtime.signal);
+    result =
+      error instanceof ToolIgnoredCancellation
+        ? toolCancelled(error.message)
+        : toolResultFromError(error, runtime.signal);
   }
   try {
     return await keepInlineBounded(runtime, ready.call.id, result);
   } catch {
     const preview = headAndTail(result.content, runtime.inlineContentLimit);
-    return { ...result, content: `${preview}\n[The artifact store failed to keep the full output; only this preview remains.]` };
+    return {
+      ...result,
+      content: `${preview}\n[The artifact store failed to keep the full output; only this preview remains.]`,
+    };
   }
 }
 

@@ -13,7 +13,13 @@ export type Judgment =
   | { readonly allowed: true; readonly decisions: NewSessionEvent[] }
   | { readonly allowed: false; readonly result: ToolExecutionResult; readonly decisions: NewSessionEvent[] };
 
-function decisionEvent(runtime: CallRuntime, ready: ReadyCall, stage: 'hook' | 'permission' | 'approval', action: string, reason: string): NewSessionEvent {
+function decisionEvent(
+  runtime: CallRuntime,
+  ready: ReadyCall,
+  stage: 'hook' | 'permission' | 'approval',
+  action: string,
+  reason: string,
+): NewSessionEvent {
   return {
     type: 'tool.decision',
     turnId: runtime.turnId,
@@ -25,8 +31,17 @@ function decisionEvent(runtime: CallRuntime, ready: ReadyCall, stage: 'hook' | '
   };
 }
 
-async function askPerson(runtime: CallRuntime, ready: ReadyCall, reason: string, decisions: NewSessionEvent[]): Promise<{ answer: ApprovalAnswer; reason: string }> {
-  if (!runtime.approvalHandler) return { answer: 'deny', reason: `${reason}; no one can approve in a non-interactive run, so it is denied (choose another --permission-mode or add a rule)` };
+async function askPerson(
+  runtime: CallRuntime,
+  ready: ReadyCall,
+  reason: string,
+  decisions: NewSessionEvent[],
+): Promise<{ answer: ApprovalAnswer; reason: string }> {
+  if (!runtime.approvalHandler)
+    return {
+      answer: 'deny',
+      reason: `${reason}; no one can approve in a non-interactive run, so it is denied (choose another --permission-mode or add a rule)`,
+    };
   const pending = await runtime.store.addApproval({
     sessionId: runtime.sessionId,
     turnId: runtime.turnId,
@@ -37,16 +52,19 @@ async function askPerson(runtime: CallRuntime, ready: ReadyCall, reason: string,
     reason,
   });
   // The decisions so far and the request are on disk before anyone is asked.
-  await runtime.store.appendEvents(runtime.sessionId, [...decisions.splice(0), {
-    type: 'approval.requested',
-    turnId: runtime.turnId,
-    approvalId: pending.id,
-    toolCallId: ready.call.id,
-    toolName: ready.call.name,
-    summary: ready.summary,
-    risk: ready.entry.security.risk,
-    reason,
-  }]);
+  await runtime.store.appendEvents(runtime.sessionId, [
+    ...decisions.splice(0),
+    {
+      type: 'approval.requested',
+      turnId: runtime.turnId,
+      approvalId: pending.id,
+      toolCallId: ready.call.id,
+      toolName: ready.call.name,
+      summary: ready.summary,
+      risk: ready.entry.security.risk,
+      reason,
+    },
+  ]);
   let answer: ApprovalAnswer;
   try {
     answer = await runtime.approvalHandler(
@@ -69,9 +87,23 @@ async function askPerson(runtime: CallRuntime, ready: ReadyCall, reason: string,
     answer = 'deny';
   }
   await runtime.store.removeApproval(pending.id);
-  decisions.push({ type: 'approval.resolved', turnId: runtime.turnId, approvalId: pending.id, toolCallId: ready.call.id, answer });
+  decisions.push({
+    type: 'approval.resolved',
+    turnId: runtime.turnId,
+    approvalId: pending.id,
+    toolCallId: ready.call.id,
+    answer,
+  });
   if (answer === 'allow-session') runtime.sessionAllowances.add(ready.call.name);
-  return { answer, reason: answer === 'deny' ? 'the person declined' : answer === 'allow-session' ? `allowed for this session by the person` : 'allowed by the person' };
+  return {
+    answer,
+    reason:
+      answer === 'deny'
+        ? 'the person declined'
+        : answer === 'allow-session'
+          ? `allowed for this session by the person`
+          : 'allowed by the person',
+  };
 }
 
 /**
@@ -82,34 +114,87 @@ async function askPerson(runtime: CallRuntime, ready: ReadyCall, reason: string,
  * denies), then the permission policy, then a person when either asks. Every decision is
  * written to the event log with its reason.
  */
-export async function judgeCall(runtime: CallRuntime, ready: ReadyCall, unwritten: NewSessionEvent[] = []): Promise<Judgment> {
+export async function judgeCall(
+  runtime: CallRuntime,
+  ready: ReadyCall,
+  unwritten: NewSessionEvent[] = [],
+): Promise<Judgment> {
   const security = ready.entry.security;
   const verdict = await runHooks(
     runtime.hooks,
-    hookInput({ toolName: ready.call.name, input: ready.input, summary: ready.summary, sessionId: runtime.sessionId, turnId: runtime.turnId, toolCallId: ready.call.id }, security),
+    hookInput(
+      {
+        toolName: ready.call.name,
+        input: ready.input,
+        summary: ready.summary,
+        sessionId: runtime.sessionId,
+        turnId: runtime.turnId,
+        toolCallId: ready.call.id,
+      },
+      security,
+    ),
   );
   const decisions: NewSessionEvent[] = [];
   if (runtime.hooks.length > 0) {
-    decisions.push(decisionEvent(runtime, ready, 'hook', verdict.outcome, verdict.outcome === 'allow' ? 'every hook allowed' : `${verdict.hook}: ${verdict.reason}`));
+    decisions.push(
+      decisionEvent(
+        runtime,
+        ready,
+        'hook',
+        verdict.outcome,
+        verdict.outcome === 'allow' ? 'every hook allowed' : `${verdict.hook}: ${verdict.reason}`,
+      ),
+    );
   }
   if (verdict.outcome === 'deny') {
-    return { allowed: false, decisions, result: toolDenied(TOOL_RESULT_CODES.hookDenied, `A hook denied ${ready.call.name}: ${verdict.reason}. Do not retry this call unchanged.`) };
+    return {
+      allowed: false,
+      decisions,
+      result: toolDenied(
+        TOOL_RESULT_CODES.hookDenied,
+        `A hook denied ${ready.call.name}: ${verdict.reason}. Do not retry this call unchanged.`,
+      ),
+    };
   }
-  let decision: PermissionDecision = decidePermission(runtime.permissionMode, runtime.rules, { toolName: ready.call.name, input: ready.input, security });
-  if (decision.action !== 'deny' && runtime.sessionAllowances.has(ready.call.name) && runtime.permissionMode !== 'read-only') {
-    decision = decision.action === 'ask' ? { action: 'allow', reason: `allowed for this session by the person (${decision.reason})` } : decision;
+  let decision: PermissionDecision = decidePermission(runtime.permissionMode, runtime.rules, {
+    toolName: ready.call.name,
+    input: ready.input,
+    security,
+  });
+  if (
+    decision.action !== 'deny' &&
+    runtime.sessionAllowances.has(ready.call.name) &&
+    runtime.permissionMode !== 'read-only'
+  ) {
+    decision =
+      decision.action === 'ask'
+        ? { action: 'allow', reason: `allowed for this session by the person (${decision.reason})` }
+        : decision;
   }
-  if (verdict.outcome === 'ask' && decision.action === 'allow') decision = { action: 'ask', reason: `${verdict.hook}: ${verdict.reason}` };
+  if (verdict.outcome === 'ask' && decision.action === 'allow')
+    decision = { action: 'ask', reason: `${verdict.hook}: ${verdict.reason}` };
   decisions.push(decisionEvent(runtime, ready, 'permission', decision.action, decision.reason));
   if (decision.action === 'deny') {
-    return { allowed: false, decisions, result: toolDenied(TOOL_RESULT_CODES.permissionDenied, `Permission denied for ${ready.call.name}: ${decision.reason}.`) };
+    return {
+      allowed: false,
+      decisions,
+      result: toolDenied(
+        TOOL_RESULT_CODES.permissionDenied,
+        `Permission denied for ${ready.call.name}: ${decision.reason}.`,
+      ),
+    };
   }
   if (decision.action === 'ask') {
     // Everything not yet on disk, earlier calls' completions included, is written before asking.
     decisions.unshift(...unwritten.splice(0));
     const { answer, reason } = await askPerson(runtime, ready, decision.reason, decisions);
     decisions.push(decisionEvent(runtime, ready, 'approval', answer === 'deny' ? 'deny' : 'allow', reason));
-    if (answer === 'deny') return { allowed: false, decisions, result: toolDenied(TOOL_RESULT_CODES.permissionDenied, `Permission denied for ${ready.call.name}: ${reason}.`) };
+    if (answer === 'deny')
+      return {
+        allowed: false,
+        decisions,
+        result: toolDenied(TOOL_RESULT_CODES.permissionDenied, `Permission denied for ${ready.call.name}: ${reason}.`),
+      };
   }
   return { allowed: true, decisions };
 }

@@ -54,16 +54,30 @@ export function prepareCall(runtime: CallRuntime, call: ModelToolCall): Prepared
   const entry = runtime.table.get(call.name);
   const gate = entry ? runtime.gate(call.name) : 'unknown';
   if (!entry || gate === 'unknown') {
-    return refuse(toolError(TOOL_RESULT_CODES.unknownTool, `There is no tool named ${JSON.stringify(call.name.slice(0, 100))}. Call one of the tools you were given.`));
+    return refuse(
+      toolError(
+        TOOL_RESULT_CODES.unknownTool,
+        `There is no tool named ${JSON.stringify(call.name.slice(0, 100))}. Call one of the tools you were given.`,
+      ),
+    );
   }
   if (gate === 'inactive') {
     return refuse(
-      toolError(TOOL_RESULT_CODES.inactiveTool, `The tool ${call.name} is deferred and not active in this session. Call search_tools first (for example "select:${call.name}"); its schema arrives with the next request.`, { retryable: true }),
+      toolError(
+        TOOL_RESULT_CODES.inactiveTool,
+        `The tool ${call.name} is deferred and not active in this session. Call search_tools first (for example "select:${call.name}"); its schema arrives with the next request.`,
+        { retryable: true },
+      ),
     );
   }
   const key = callKey(call);
   if (runtime.seenCalls.has(key)) {
-    return refuse(toolError(TOOL_RESULT_CODES.duplicateCall, `This exact ${call.name} call was already made in this turn; use its result instead of repeating it.`));
+    return refuse(
+      toolError(
+        TOOL_RESULT_CODES.duplicateCall,
+        `This exact ${call.name} call was already made in this turn; use its result instead of repeating it.`,
+      ),
+    );
   }
   runtime.seenCalls.add(key);
   let parsed: unknown;
@@ -71,12 +85,22 @@ export function prepareCall(runtime: CallRuntime, call: ModelToolCall): Prepared
     parsed = call.argumentsText.trim() === '' ? {} : JSON.parse(call.argumentsText);
   } catch (error) {
     const detail = error instanceof Error ? error.message : 'unparseable';
-    return refuse(toolError(TOOL_RESULT_CODES.invalidJson, `The arguments of ${call.name} are not valid JSON (${detail}). Send one JSON object that matches the tool's schema.`, { retryable: true }));
+    return refuse(
+      toolError(
+        TOOL_RESULT_CODES.invalidJson,
+        `The arguments of ${call.name} are not valid JSON (${detail}). Send one JSON object that matches the tool's schema.`,
+        { retryable: true },
+      ),
+    );
   }
   const validated = entry.tool.inputSchema.safeParse(parsed);
   if (!validated.success) {
     return refuse(
-      toolError(TOOL_RESULT_CODES.invalidArguments, `The arguments of ${call.name} do not match its schema: ${describeIssues(validated.error.issues)}. Fix them and call again.`, { retryable: true }),
+      toolError(
+        TOOL_RESULT_CODES.invalidArguments,
+        `The arguments of ${call.name} do not match its schema: ${describeIssues(validated.error.issues)}. Fix them and call again.`,
+        { retryable: true },
+      ),
     );
   }
   return { kind: 'ready', call, entry, input: validated.data, summary: safeSummary(entry, validated.data) };

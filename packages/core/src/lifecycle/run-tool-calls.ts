@@ -14,7 +14,10 @@ import { prepareCall, type PreparedCall, type ReadyCall } from './prepare-call.j
 export function isParallelBatch(prepared: readonly PreparedCall[]): prepared is readonly ReadyCall[] {
   return (
     prepared.length >= 2 &&
-    prepared.every((call) => call.kind === 'ready' && call.entry.tool.concurrencySafe === true && call.entry.security.risk === 'read')
+    prepared.every(
+      (call) =>
+        call.kind === 'ready' && call.entry.tool.concurrencySafe === true && call.entry.security.risk === 'read',
+    )
   );
 }
 
@@ -74,7 +77,10 @@ async function runInParallel(runtime: CallRuntime, ready: readonly ReadyCall[]):
     outcomes[index] = { call: call.call, result: results[position]! };
   });
   const ordered = outcomes as CallOutcome[];
-  await runtime.store.appendEvents(runtime.sessionId, ordered.map((outcome) => completedEvent(runtime, outcome)));
+  await runtime.store.appendEvents(
+    runtime.sessionId,
+    ordered.map((outcome) => completedEvent(runtime, outcome)),
+  );
   return ordered;
 }
 

@@ -11,7 +11,8 @@ function completed(events: SessionEvent[], toolCallId: string) {
   return event?.result as { status: string; code?: string; retryable?: boolean } | undefined;
 }
 
-const started = (events: SessionEvent[], toolCallId: string) => events.some((event) => event.type === 'tool.started' && event.toolCallId === toolCallId);
+const started = (events: SessionEvent[], toolCallId: string) =>
+  events.some((event) => event.type === 'tool.started' && event.toolCallId === toolCallId);
 
 const deferredTool: AnyToolDefinition = defineTool({
   name: 'jira_create_issue',
@@ -82,7 +83,18 @@ describe('one tool call, end to end', () => {
     // every assistant tool call has exactly one tool result, in call order
     const messages = await harness.core.listMessages(harness.session.id);
     const toolMessages = messages.filter((message) => message.role === 'tool');
-    expect(toolMessages.map((message) => message.toolCallId)).toEqual(['c1', 'c2', 'c3', 'c4', 'c5', 'c6', 'c7', 'c8', 'c9', 'c10']);
+    expect(toolMessages.map((message) => message.toolCallId)).toEqual([
+      'c1',
+      'c2',
+      'c3',
+      'c4',
+      'c5',
+      'c6',
+      'c7',
+      'c8',
+      'c9',
+      'c10',
+    ]);
     const crash = toolMessages.find((message) => message.toolCallId === 'c8')!;
     expect(crash.content).toBe('cannot read properties of undefined');
     // the activation shows in the evidence of the next request
@@ -96,7 +108,14 @@ describe('one tool call, end to end', () => {
   it('denies through a hook that throws, and records the decision with its reason', async () => {
     const harness = await createHarness({
       files: { 'a.txt': 'alpha\n' },
-      hooks: [{ name: 'policy-bot', decide: () => { throw new Error('policy server unreachable'); } }],
+      hooks: [
+        {
+          name: 'policy-bot',
+          decide: () => {
+            throw new Error('policy server unreachable');
+          },
+        },
+      ],
       responses: [{ toolCalls: [call('c1', 'read_file', { path: 'a.txt' })] }, { text: 'ok' }],
     });
     await harness.core.runTurn({ sessionId: harness.session.id, prompt: 'read' });
@@ -104,20 +123,31 @@ describe('one tool call, end to end', () => {
     expect(completed(events, 'c1')).toMatchObject({ status: 'denied', code: 'hook_denied' });
     expect(started(events, 'c1')).toBe(false);
     const decision = events.find((event) => event.type === 'tool.decision' && event.stage === 'hook');
-    expect(decision).toMatchObject({ action: 'deny', reason: expect.stringMatching(/policy-bot.*policy server unreachable.*fail closed/) });
+    expect(decision).toMatchObject({
+      action: 'deny',
+      reason: expect.stringMatching(/policy-bot.*policy server unreachable.*fail closed/),
+    });
   });
 
   it('gives the tool authorized: true and records its file change for undo', async () => {
     const harness = await createHarness({
       files: { 'a.txt': 'alpha\n' },
       permissionMode: 'accept-edits',
-      responses: [{ toolCalls: [call('c1', 'edit_file', { path: 'a.txt', oldText: 'alpha', newText: 'beta' })] }, { text: 'edited' }],
+      responses: [
+        { toolCalls: [call('c1', 'edit_file', { path: 'a.txt', oldText: 'alpha', newText: 'beta' })] },
+        { text: 'edited' },
+      ],
     });
     const result = await harness.core.runTurn({ sessionId: harness.session.id, prompt: 'edit' });
     expect(readFileSync(join(harness.workspace, 'a.txt'), 'utf8')).toBe('beta\n');
     expect(result.changedFiles.map((file) => file.path)).toEqual(['a.txt']);
     const startedEvent = (await harness.eventsOf('tool.started'))[0]!;
-    expect(startedEvent).toMatchObject({ toolCallId: 'c1', risk: 'workspace-write', sideEffect: true, turnId: result.turnId });
+    expect(startedEvent).toMatchObject({
+      toolCallId: 'c1',
+      risk: 'workspace-write',
+      sideEffect: true,
+      turnId: result.turnId,
+    });
     expect(startedEvent.toolSchemaSha256).toMatch(/^[0-9a-f]{64}$/);
   });
 });

@@ -4,16 +4,31 @@ import { describe, expect, it } from 'vitest';
 import { buildToolTable, DuplicateToolError } from './tool-table.js';
 
 const tool = (name: string) =>
-  defineTool({ name, description: name, risk: 'read', capabilities: ['filesystem.read'], concurrencySafe: true, inputSchema: z.object({}), summarize: () => name, execute: async () => name });
+  defineTool({
+    name,
+    description: name,
+    risk: 'read',
+    capabilities: ['filesystem.read'],
+    concurrencySafe: true,
+    inputSchema: z.object({}),
+    summarize: () => name,
+    execute: async () => name,
+  });
 
 describe('buildToolTable', () => {
   it('refuses a duplicate name at startup, naming both sources', () => {
-    expect(() => buildToolTable([{ source: 'builtin', tools: [tool('read_file')] }, { source: 'extension:mcp-files', tools: [tool('read_file')] }])).toThrowError(
-      DuplicateToolError,
-    );
-    expect(() => buildToolTable([{ source: 'builtin', tools: [tool('read_file')] }, { source: 'extension:mcp-files', tools: [tool('read_file')] }])).toThrow(
-      /one from builtin and one from extension:mcp-files/,
-    );
+    expect(() =>
+      buildToolTable([
+        { source: 'builtin', tools: [tool('read_file')] },
+        { source: 'extension:mcp-files', tools: [tool('read_file')] },
+      ]),
+    ).toThrowError(DuplicateToolError);
+    expect(() =>
+      buildToolTable([
+        { source: 'builtin', tools: [tool('read_file')] },
+        { source: 'extension:mcp-files', tools: [tool('read_file')] },
+      ]),
+    ).toThrow(/one from builtin and one from extension:mcp-files/);
   });
 
   it('is frozen: nothing can be added after construction', () => {

@@ -1,4 +1,9 @@
-import { ClawsmithError, resolveToolSecurity, type AnyToolDefinition, type ResolvedToolSecurity } from '@clawsmith/tool-protocol';
+import {
+  ClawsmithError,
+  resolveToolSecurity,
+  type AnyToolDefinition,
+  type ResolvedToolSecurity,
+} from '@clawsmith/tool-protocol';
 
 /** A group of tools and where they came from, for error messages (`builtin`, `session`, `extension:mcp`). */
 export interface ToolSource {
@@ -37,7 +42,10 @@ export function buildToolTable(sources: readonly ToolSource[]): ToolTable {
   for (const { source, tools } of sources) {
     for (const tool of tools) {
       if (typeof tool?.name !== 'string' || tool.name.length === 0) {
-        throw new ClawsmithError('invalid_tool', `A tool from ${source} has no name; every tool needs a unique non-empty name.`);
+        throw new ClawsmithError(
+          'invalid_tool',
+          `A tool from ${source} has no name; every tool needs a unique non-empty name.`,
+        );
       }
       const existing = entries.get(tool.name);
       if (existing) throw new DuplicateToolError(tool.name, existing.source, source);

@@ -40,17 +40,35 @@ async function runOne(hook: ToolHook, input: ToolHookInput): Promise<ToolHookDec
   const limit = hook.timeoutMs ?? DEFAULT_HOOK_TIMEOUT_MS;
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<ToolHookDecision>((resolve) => {
-    timer = setTimeout(() => resolve({ decision: 'deny', reason: `hook ${hook.name} did not answer within ${limit} ms; denied (hooks fail closed)` }), limit);
+    timer = setTimeout(
+      () =>
+        resolve({
+          decision: 'deny',
+          reason: `hook ${hook.name} did not answer within ${limit} ms; denied (hooks fail closed)`,
+        }),
+      limit,
+    );
   });
   try {
     const answer = await Promise.race([Promise.resolve().then(() => hook.decide(input)), timeout]);
     if (answer?.decision === 'allow') return answer;
-    if (answer?.decision === 'deny') return { decision: 'deny', reason: typeof answer.reason === 'string' && answer.reason ? answer.reason : `hook ${hook.name} denied` };
-    if (answer?.decision === 'ask') return { decision: 'ask', reason: typeof answer.reason === 'string' ? answer.reason : `hook ${hook.name} asks for approval` };
+    if (answer?.decision === 'deny')
+      return {
+        decision: 'deny',
+        reason: typeof answer.reason === 'string' && answer.reason ? answer.reason : `hook ${hook.name} denied`,
+      };
+    if (answer?.decision === 'ask')
+      return {
+        decision: 'ask',
+        reason: typeof answer.reason === 'string' ? answer.reason : `hook ${hook.name} asks for approval`,
+      };
     return { decision: 'deny', reason: `hook ${hook.name} gave no valid decision; denied (hooks fail closed)` };
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
-    return { decision: 'deny', reason: `hook ${hook.name} failed (${message.slice(0, 300)}); denied (hooks fail closed)` };
+    return {
+      decision: 'deny',
+      reason: `hook ${hook.name} failed (${message.slice(0, 300)}); denied (hooks fail closed)`,
+    };
   } finally {
     clearTimeout(timer);
   }
@@ -62,7 +80,8 @@ export async function runHooks(hooks: readonly ToolHook[], input: ToolHookInput)
   for (const hook of hooks) {
     const answer = await runOne(hook, input);
     if (answer.decision === 'deny') return { outcome: 'deny', hook: hook.name, reason: answer.reason };
-    if (answer.decision === 'ask' && !ask) ask = { outcome: 'ask', hook: hook.name, reason: answer.reason ?? `hook ${hook.name} asks for approval` };
+    if (answer.decision === 'ask' && !ask)
+      ask = { outcome: 'ask', hook: hook.name, reason: answer.reason ?? `hook ${hook.name} asks for approval` };
   }
   return ask ?? { outcome: 'allow' };
 }

@@ -27,10 +27,14 @@ describe('decidePermission', () => {
       { action: 'ask', paths: ['src/**'] },
       { action: 'deny', paths: ['src/secrets/**'], reason: 'secrets stay untouched' },
     ];
-    const decide = (path: string) => decidePermission('full-auto', rules, { toolName: 'edit_file', input: { path }, security: write });
+    const decide = (path: string) =>
+      decidePermission('full-auto', rules, { toolName: 'edit_file', input: { path }, security: write });
     expect(decide('README.md').action).toBe('allow');
     expect(decide('src/a.ts').action).toBe('ask');
-    expect(decide('src/secrets/key.ts')).toEqual({ action: 'deny', reason: 'rule deny (paths src/secrets/**): secrets stay untouched' });
+    expect(decide('src/secrets/key.ts')).toEqual({
+      action: 'deny',
+      reason: 'rule deny (paths src/secrets/**): secrets stay untouched',
+    });
   });
 
   it('requires every path a call names to match a path rule (rename from and to)', () => {
@@ -42,7 +46,8 @@ describe('decidePermission', () => {
 
   it('matches command prefixes on word boundaries only', () => {
     const rules: PermissionRule[] = [{ action: 'allow', commandPrefix: 'npm test' }];
-    const decide = (command: string) => decidePermission('default', rules, { toolName: 'run_command', input: { command }, security: execute }).action;
+    const decide = (command: string) =>
+      decidePermission('default', rules, { toolName: 'run_command', input: { command }, security: execute }).action;
     expect(decide('npm test')).toBe('allow');
     expect(decide('npm test -- --watch=false')).toBe('allow');
     expect(decide('npm testx')).toBe('ask');
@@ -50,14 +55,24 @@ describe('decidePermission', () => {
   });
 
   it('matches by capability and by tool glob', () => {
-    const rules: PermissionRule[] = [{ action: 'deny', capability: 'network' }, { action: 'allow', tool: 'mcp_*' }];
+    const rules: PermissionRule[] = [
+      { action: 'deny', capability: 'network' },
+      { action: 'allow', tool: 'mcp_*' },
+    ];
     const network = resolveToolSecurity({ risk: 'execute', capabilities: ['network'] });
-    expect(decidePermission('full-auto', rules, { toolName: 'fetch_url', input: {}, security: network }).action).toBe('deny');
-    expect(decidePermission('default', rules, { toolName: 'mcp_jira', input: {}, security: execute }).action).toBe('allow');
+    expect(decidePermission('full-auto', rules, { toolName: 'fetch_url', input: {}, security: network }).action).toBe(
+      'deny',
+    );
+    expect(decidePermission('default', rules, { toolName: 'mcp_jira', input: {}, security: execute }).action).toBe(
+      'allow',
+    );
   });
 
   it('keeps read-only a ceiling that no allow rule lifts', () => {
     const rules: PermissionRule[] = [{ action: 'allow', tool: 'run_command' }];
-    expect(decidePermission('read-only', rules, { toolName: 'run_command', input: { command: 'ls' }, security: execute }).action).toBe('deny');
+    expect(
+      decidePermission('read-only', rules, { toolName: 'run_command', input: { command: 'ls' }, security: execute })
+        .action,
+    ).toBe('deny');
   });
 });

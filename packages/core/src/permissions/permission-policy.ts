@@ -69,7 +69,8 @@ function ruleMatches(rule: PermissionRule, request: PermissionRequest): boolean 
   if (rule.paths !== undefined) {
     const paths = pathsOf(request.input);
     // A rule about paths says nothing about a call that names none; every named path must match.
-    if (paths.length === 0 || !paths.every((path) => micromatch.isMatch(path, rule.paths as string[], { dot: true }))) return false;
+    if (paths.length === 0 || !paths.every((path) => micromatch.isMatch(path, rule.paths as string[], { dot: true })))
+      return false;
   }
   if (rule.commandPrefix !== undefined) {
     const command = commandOf(request.input);
@@ -113,7 +114,11 @@ function modeDecision(mode: PermissionMode, security: ResolvedToolSecurity): Per
  * Decides allow, ask or deny for one call. `read-only` is a ceiling no rule lifts. Otherwise the
  * strongest matching rule decides (deny > ask > allow); with no matching rule, the mode does.
  */
-export function decidePermission(mode: PermissionMode, rules: readonly PermissionRule[], request: PermissionRequest): PermissionDecision {
+export function decidePermission(
+  mode: PermissionMode,
+  rules: readonly PermissionRule[],
+  request: PermissionRequest,
+): PermissionDecision {
   const byMode = modeDecision(mode, request.security);
   if (mode === 'read-only' && byMode.action === 'deny') return byMode;
   let strongest: PermissionRule | undefined;

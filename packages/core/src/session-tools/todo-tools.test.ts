@@ -7,7 +7,13 @@ describe('todo_write and todo_list', () => {
       responses: [
         {
           toolCalls: [
-            call('w1', 'todo_write', { todos: [{ content: 'plan', status: 'completed' }, { content: 'build', status: 'in_progress' }, { content: 'ship', status: 'pending' }] }),
+            call('w1', 'todo_write', {
+              todos: [
+                { content: 'plan', status: 'completed' },
+                { content: 'build', status: 'in_progress' },
+                { content: 'ship', status: 'pending' },
+              ],
+            }),
           ],
         },
         { toolCalls: [call('w2', 'todo_write', { todos: [{ content: 'ship', status: 'in_progress' }] })] },
@@ -29,13 +35,24 @@ describe('todo_write and todo_list', () => {
     const harness = await createHarness({
       responses: [
         { toolCalls: [call('w1', 'todo_write', { todos: [{ content: 'a', status: 'pending' }] })] },
-        { toolCalls: [call('w2', 'todo_write', { todos: [{ content: 'a', status: 'in_progress' }, { content: 'b', status: 'in_progress' }] })] },
+        {
+          toolCalls: [
+            call('w2', 'todo_write', {
+              todos: [
+                { content: 'a', status: 'in_progress' },
+                { content: 'b', status: 'in_progress' },
+              ],
+            }),
+          ],
+        },
         { toolCalls: [call('w3', 'todo_write', { todos: [{ content: '   ', status: 'pending' }] })] },
         { text: 'ok' },
       ],
     });
     await harness.core.runTurn({ sessionId: harness.session.id, prompt: 'plan' });
-    const results = Object.fromEntries((await harness.eventsOf('tool.completed')).map((event) => [event.toolCallId, event.result]));
+    const results = Object.fromEntries(
+      (await harness.eventsOf('tool.completed')).map((event) => [event.toolCallId, event.result]),
+    );
     expect(results.w2).toMatchObject({ status: 'error', code: 'todo_invalid' });
     expect(results.w3).toMatchObject({ status: 'error', code: 'invalid_arguments' });
     expect(await harness.core.getTodos(harness.session.id)).toEqual([{ content: 'a', status: 'pending' }]);

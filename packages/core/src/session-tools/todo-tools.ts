@@ -27,7 +27,10 @@ export function renderTodos(todos: readonly TodoItem[]): string {
  * `todo_list` reads it. Both are session-scoped and persisted in `session_todos`; neither
  * touches files or runs commands.
  */
-export function createTodoTools(store: SessionStore, onChange?: (sessionId: string, todos: readonly TodoItem[]) => Promise<void>): AnyToolDefinition[] {
+export function createTodoTools(
+  store: SessionStore,
+  onChange?: (sessionId: string, todos: readonly TodoItem[]) => Promise<void>,
+): AnyToolDefinition[] {
   const todoWrite = defineTool({
     name: 'todo_write',
     description:
@@ -40,7 +43,10 @@ export function createTodoTools(store: SessionStore, onChange?: (sessionId: stri
     async execute(input, context) {
       const inProgress = input.todos.filter((todo) => todo.status === 'in_progress').length;
       if (inProgress > 1) {
-        throw new ClawsmithError('todo_invalid', `${inProgress} items are in_progress; at most one may be. Mark the others pending or completed and write the list again.`);
+        throw new ClawsmithError(
+          'todo_invalid',
+          `${inProgress} items are in_progress; at most one may be. Mark the others pending or completed and write the list again.`,
+        );
       }
       await store.setTodos(context.sessionId, input.todos);
       await onChange?.(context.sessionId, input.todos);
@@ -59,7 +65,9 @@ export function createTodoTools(store: SessionStore, onChange?: (sessionId: stri
     summarize: () => 'read the todo list',
     async execute(_input, context) {
       const todos = await store.getTodos(context.sessionId);
-      return toolSuccess(renderTodos(todos), { display: { kind: 'text', title: `Todos (${todos.length})`, body: renderTodos(todos) } });
+      return toolSuccess(renderTodos(todos), {
+        display: { kind: 'text', title: `Todos (${todos.length})`, body: renderTodos(todos) },
+      });
     },
   });
   return [todoWrite, todoList];

@@ -70,12 +70,23 @@ export const coreMigrations: Record<string, Migration> = {
         .addColumn('updated_at', 'text', (column) => column.notNull())
         .addPrimaryKeyConstraint('session_todos_pk', ['session_id', 'position'])
         .execute();
-      await db.schema.createIndex('session_event_turn').on('session_event').columns(['session_id', 'turn_id']).execute();
+      await db.schema
+        .createIndex('session_event_turn')
+        .on('session_event')
+        .columns(['session_id', 'turn_id'])
+        .execute();
       await db.schema.createIndex('session_approval_session').on('session_approval').column('session_id').execute();
     },
     // eslint-disable-next-line @typescript-eslint/no-explicit-any
     async down(db: Kysely<any>) {
-      for (const table of ['session_todos', 'session_approval', 'session_turn', 'session_event', 'session_message', 'session']) {
+      for (const table of [
+        'session_todos',
+        'session_approval',
+        'session_turn',
+        'session_event',
+        'session_message',
+        'session',
+      ]) {
         await sql`drop table if exists ${sql.table(table)}`.execute(db);
       }
     },

@@ -75,7 +75,13 @@ export class SessionStore {
     return () => this.#listeners.delete(listener);
   }
 
-  async createSession(input: { workspaceRoot: string; title?: string | null; parentSessionId?: string; forkedAtTurnId?: string | null; id?: string }): Promise<SessionRecord> {
+  async createSession(input: {
+    workspaceRoot: string;
+    title?: string | null;
+    parentSessionId?: string;
+    forkedAtTurnId?: string | null;
+    id?: string;
+  }): Promise<SessionRecord> {
     const timestamp = now();
     const row = {
       id: input.id ?? randomUUID(),
@@ -99,7 +105,11 @@ export class SessionStore {
   /** The session, or a `session_not_found` error that says how to list sessions. */
   async requireSession(sessionId: string): Promise<SessionRecord> {
     const session = await this.getSession(sessionId);
-    if (!session) throw new ClawsmithError('session_not_found', `No session ${JSON.stringify(sessionId)}; list sessions with 'clawsmith sessions'.`);
+    if (!session)
+      throw new ClawsmithError(
+        'session_not_found',
+        `No session ${JSON.stringify(sessionId)}; list sessions with 'clawsmith sessions'.`,
+      );
     return session;
   }
 
@@ -109,7 +119,12 @@ export class SessionStore {
   }
 
   async setTitle(sessionId: string, title: string): Promise<void> {
-    await this.#db.updateTable('session').set({ title, updated_at: now() }).where('id', '=', sessionId).where('title', 'is', null).execute();
+    await this.#db
+      .updateTable('session')
+      .set({ title, updated_at: now() })
+      .where('id', '=', sessionId)
+      .where('title', 'is', null)
+      .execute();
   }
 
   async appendMessages(sessionId: string, turnId: string | null, messages: readonly ModelMessage[]): Promise<void> {
@@ -140,7 +155,12 @@ export class SessionStore {
   }
 
   async listMessages(sessionId: string): Promise<ModelMessage[]> {
-    const rows = await this.#db.selectFrom('session_message').select('message_json').where('session_id', '=', sessionId).orderBy('position').execute();
+    const rows = await this.#db
+      .selectFrom('session_message')
+      .select('message_json')
+      .where('session_id', '=', sessionId)
+      .orderBy('position')
+      .execute();
     return rows.map((row) => JSON.parse(String(row.message_json)) as ModelMessage);
   }
 
@@ -162,7 +182,12 @@ export class SessionStore {
   async appendEvents(sessionId: string, events: readonly NewSessionEvent[]): Promise<SessionEvent[]> {
     if (events.length === 0) return [];
     const timestamp = now();
-    const rows = events.map(({ type, turnId, ...payload }, index) => ({ offset: index + 1, type, turnId: turnId ?? null, payloadJson: JSON.stringify(payload) }));
+    const rows = events.map(({ type, turnId, ...payload }, index) => ({
+      offset: index + 1,
+      type,
+      turnId: turnId ?? null,
+      payloadJson: JSON.stringify(payload),
+    }));
     const values = sql.join(rows.map((row) => sql`(${row.offset}, ${row.type}, ${row.turnId}, ${row.payloadJson})`));
     const inserted = await sql<{ sequence: number }>`
       insert into session_event (session_id, sequence, type, turn_id, payload_json, created_at)
@@ -173,7 +198,14 @@ export class SessionStore {
       returning sequence`.execute(this.#db);
     const first = Math.min(...inserted.rows.map((row) => Number(row.sequence)));
     const stored = rows.map((row) =>
-      toEvent({ session_id: sessionId, sequence: first + row.offset - 1, type: row.type, turn_id: row.turnId, payload_json: row.payloadJson, created_at: timestamp }),
+      toEvent({
+        session_id: sessionId,
+        sequence: first + row.offset - 1,
+        type: row.type,
+        turn_id: row.turnId,
+        payload_json: row.payloadJson,
+        created_at: timestamp,
+      }),
     );
     for (const event of stored) {
       for (const listener of this.#listeners) {
@@ -192,8 +224,15 @@ export class SessionStore {
     return stored!;
   }
 
-  async listEvents(sessionId: string, options: { afterSequence?: number; turnId?: string } = {}): Promise<SessionEvent[]> {
-    let query = this.#db.selectFrom('session_event').selectAll().where('session_id', '=', sessionId).where('sequence', '>', options.afterSequence ?? 0);
+  async listEvents(
+    sessionId: string,
+    options: { afterSequence?: number; turnId?: string } = {},
+  ): Promise<SessionEvent[]> {
+    let query = this.#db
+      .selectFrom('session_event')
+      .selectAll()
+      .where('session_id', '=', sessionId)
+      .where('sequence', '>', options.afterSequence ?? 0);
     if (options.turnId) query = query.where('turn_id', '=', options.turnId);
     const rows = await query.orderBy('sequence').execute();
     return rows.map(toEvent);
@@ -232,21 +271,41 @@ export class SessionStore {
   }
 
   async completeTurn(sessionId: string, turnId: string, status: TurnRecord['status']): Promise<void> {
-    await this.#db.updateTable('session_turn').set({ status, completed_at: now() }).where('session_id', '=', sessionId).where('turn_id', '=', turnId).execute();
+    await this.#db
+      .updateTable('session_turn')
+      .set({ status, completed_at: now() })
+      .where('session_id', '=', sessionId)
+      .where('turn_id', '=', turnId)
+      .execute();
   }
 
   async listTurns(sessionId: string): Promise<TurnRecord[]> {
-    const rows = await this.#db.selectFrom('session_turn').selectAll().where('session_id', '=', sessionId).orderBy('ordinal').execute();
+    const rows = await this.#db
+      .selectFrom('session_turn')
+      .selectAll()
+      .where('session_id', '=', sessionId)
+      .orderBy('ordinal')
+      .execute();
     return rows.map(toTurn);
   }
 
   async getTurn(sessionId: string, turnId: string): Promise<TurnRecord | undefined> {
-    const row = await this.#db.selectFrom('session_turn').selectAll().where('session_id', '=', sessionId).where('turn_id', '=', turnId).executeTakeFirst();
+    const row = await this.#db
+      .selectFrom('session_turn')
+      .selectAll()
+      .where('session_id', '=', sessionId)
+      .where('turn_id', '=', turnId)
+      .executeTakeFirst();
     return row ? toTurn(row) : undefined;
   }
 
   async getTodos(sessionId: string): Promise<TodoItem[]> {
-    const rows = await this.#db.selectFrom('session_todos').select(['content', 'status']).where('session_id', '=', sessionId).orderBy('position').execute();
+    const rows = await this.#db
+      .selectFrom('session_todos')
+      .select(['content', 'status'])
+      .where('session_id', '=', sessionId)
+      .orderBy('position')
+      .execute();
     return rows.map((row) => ({ content: String(row.content), status: row.status as TodoItem['status'] }));
   }
 
@@ -257,18 +316,34 @@ export class SessionStore {
       const timestamp = now();
       await transaction
         .insertInto('session_todos')
-        .values(todos.map((todo, index) => ({ session_id: sessionId, position: index + 1, content: todo.content, status: todo.status, updated_at: timestamp })))
+        .values(
+          todos.map((todo, index) => ({
+            session_id: sessionId,
+            position: index + 1,
+            content: todo.content,
+            status: todo.status,
+            updated_at: timestamp,
+          })),
+        )
         .execute();
     });
   }
 
   async getActivation(sessionId: string): Promise<string[]> {
-    const row = await this.#db.selectFrom('session').select('activation_json').where('id', '=', sessionId).executeTakeFirst();
+    const row = await this.#db
+      .selectFrom('session')
+      .select('activation_json')
+      .where('id', '=', sessionId)
+      .executeTakeFirst();
     return row ? (JSON.parse(String(row.activation_json)) as string[]) : [];
   }
 
   async setActivation(sessionId: string, activeTools: readonly string[]): Promise<void> {
-    await this.#db.updateTable('session').set({ activation_json: JSON.stringify([...activeTools].sort()) }).where('id', '=', sessionId).execute();
+    await this.#db
+      .updateTable('session')
+      .set({ activation_json: JSON.stringify([...activeTools].sort()) })
+      .where('id', '=', sessionId)
+      .execute();
   }
 
   async addApproval(approval: Omit<PendingApproval, 'id' | 'createdAt'>): Promise<PendingApproval> {
@@ -295,7 +370,12 @@ export class SessionStore {
   }
 
   async listApprovals(sessionId: string): Promise<PendingApproval[]> {
-    const rows = await this.#db.selectFrom('session_approval').selectAll().where('session_id', '=', sessionId).orderBy('created_at').execute();
+    const rows = await this.#db
+      .selectFrom('session_approval')
+      .selectAll()
+      .where('session_id', '=', sessionId)
+      .orderBy('created_at')
+      .execute();
     return rows.map((row) => ({
       id: String(row.id),
       sessionId: String(row.session_id),
@@ -316,19 +396,45 @@ export class SessionStore {
    */
   async truncate(
     sessionId: string,
-    point: { messageCount: number; eventSequence: number; turnOrdinal: number; todos: readonly TodoItem[]; activation: readonly string[] },
+    point: {
+      messageCount: number;
+      eventSequence: number;
+      turnOrdinal: number;
+      todos: readonly TodoItem[];
+      activation: readonly string[];
+    },
   ): Promise<void> {
     await this.#db.transaction().execute(async (transaction) => {
-      await transaction.deleteFrom('session_message').where('session_id', '=', sessionId).where('position', '>', point.messageCount).execute();
-      await transaction.deleteFrom('session_event').where('session_id', '=', sessionId).where('sequence', '>', point.eventSequence).execute();
-      await transaction.deleteFrom('session_turn').where('session_id', '=', sessionId).where('ordinal', '>=', point.turnOrdinal).execute();
+      await transaction
+        .deleteFrom('session_message')
+        .where('session_id', '=', sessionId)
+        .where('position', '>', point.messageCount)
+        .execute();
+      await transaction
+        .deleteFrom('session_event')
+        .where('session_id', '=', sessionId)
+        .where('sequence', '>', point.eventSequence)
+        .execute();
+      await transaction
+        .deleteFrom('session_turn')
+        .where('session_id', '=', sessionId)
+        .where('ordinal', '>=', point.turnOrdinal)
+        .execute();
       await transaction.deleteFrom('session_approval').where('session_id', '=', sessionId).execute();
       await transaction.deleteFrom('session_todos').where('session_id', '=', sessionId).execute();
       const timestamp = now();
       if (point.todos.length > 0) {
         await transaction
           .insertInto('session_todos')
-          .values(point.todos.map((todo, index) => ({ session_id: sessionId, position: index + 1, content: todo.content, status: todo.status, updated_at: timestamp })))
+          .values(
+            point.todos.map((todo, index) => ({
+              session_id: sessionId,
+              position: index + 1,
+              content: todo.content,
+              status: todo.status,
+              updated_at: timestamp,
+            })),
+          )
           .execute();
       }
       await transaction
@@ -340,18 +446,56 @@ export class SessionStore {
   }
 
   /** Copies a session's messages, events and turns up to a point into another session. */
-  async copyHistory(fromSessionId: string, toSessionId: string, point: { messageCount: number; eventSequence: number; turnOrdinal: number }): Promise<void> {
+  async copyHistory(
+    fromSessionId: string,
+    toSessionId: string,
+    point: { messageCount: number; eventSequence: number; turnOrdinal: number },
+  ): Promise<void> {
     await this.#db.transaction().execute(async (transaction) => {
-      const messages = await transaction.selectFrom('session_message').selectAll().where('session_id', '=', fromSessionId).where('position', '<=', point.messageCount).execute();
-      if (messages.length > 0) await transaction.insertInto('session_message').values(messages.map((row) => ({ ...row, session_id: toSessionId }))).execute();
-      const events = await transaction.selectFrom('session_event').selectAll().where('session_id', '=', fromSessionId).where('sequence', '<=', point.eventSequence).execute();
+      const messages = await transaction
+        .selectFrom('session_message')
+        .selectAll()
+        .where('session_id', '=', fromSessionId)
+        .where('position', '<=', point.messageCount)
+        .execute();
+      if (messages.length > 0)
+        await transaction
+          .insertInto('session_message')
+          .values(messages.map((row) => ({ ...row, session_id: toSessionId })))
+          .execute();
+      const events = await transaction
+        .selectFrom('session_event')
+        .selectAll()
+        .where('session_id', '=', fromSessionId)
+        .where('sequence', '<=', point.eventSequence)
+        .execute();
       for (let index = 0; index < events.length; index += 200) {
-        await transaction.insertInto('session_event').values(events.slice(index, index + 200).map((row) => ({ ...row, session_id: toSessionId }))).execute();
+        await transaction
+          .insertInto('session_event')
+          .values(events.slice(index, index + 200).map((row) => ({ ...row, session_id: toSessionId })))
+          .execute();
       }
-      const turns = await transaction.selectFrom('session_turn').selectAll().where('session_id', '=', fromSessionId).where('ordinal', '<=', point.turnOrdinal).execute();
-      if (turns.length > 0) await transaction.insertInto('session_turn').values(turns.map((row) => ({ ...row, session_id: toSessionId }))).execute();
-      const todos = await transaction.selectFrom('session_todos').selectAll().where('session_id', '=', fromSessionId).execute();
-      if (todos.length > 0) await transaction.insertInto('session_todos').values(todos.map((row) => ({ ...row, session_id: toSessionId }))).execute();
+      const turns = await transaction
+        .selectFrom('session_turn')
+        .selectAll()
+        .where('session_id', '=', fromSessionId)
+        .where('ordinal', '<=', point.turnOrdinal)
+        .execute();
+      if (turns.length > 0)
+        await transaction
+          .insertInto('session_turn')
+          .values(turns.map((row) => ({ ...row, session_id: toSessionId })))
+          .execute();
+      const todos = await transaction
+        .selectFrom('session_todos')
+        .selectAll()
+        .where('session_id', '=', fromSessionId)
+        .execute();
+      if (todos.length > 0)
+        await transaction
+          .insertInto('session_todos')
+          .values(todos.map((row) => ({ ...row, session_id: toSessionId })))
+          .execute();
     });
   }
 }

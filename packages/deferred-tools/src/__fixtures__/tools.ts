@@ -1,5 +1,10 @@
 // Real tool definitions for the tests: each runs and returns its own name and input.
-import { defineTool, type AnyToolDefinition, type ToolExecutionContext, type ToolSearchMetadata } from '@clawsmith/tool-protocol';
+import {
+  defineTool,
+  type AnyToolDefinition,
+  type ToolExecutionContext,
+  type ToolSearchMetadata,
+} from '@clawsmith/tool-protocol';
 import { z } from 'zod';
 
 /** Fields a test sets on a tool; everything else gets a plain default. */

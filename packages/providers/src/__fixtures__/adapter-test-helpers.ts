@@ -11,7 +11,10 @@ export function request(overrides: Partial<ModelRequest> = {}): ModelRequest {
 
 /** The ProviderError `promise` rejects with; fails the test if it resolves or rejects with anything else. */
 export async function caught(promise: Promise<unknown>): Promise<ProviderError> {
-  const error = await promise.then(() => undefined, (thrown: unknown) => thrown);
+  const error = await promise.then(
+    () => undefined,
+    (thrown: unknown) => thrown,
+  );
   expect(error).toBeInstanceOf(ProviderError);
   return error as ProviderError;
 }

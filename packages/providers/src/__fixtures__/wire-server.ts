@@ -12,7 +12,12 @@ export interface RecordedRequest {
 }
 
 /** Answers one request; `attempt` counts from 0; `closed` settles when the client hangs up. */
-export type WireHandler = (request: RecordedRequest, response: ServerResponse, attempt: number, closed: Promise<void>) => void | Promise<void>;
+export type WireHandler = (
+  request: RecordedRequest,
+  response: ServerResponse,
+  attempt: number,
+  closed: Promise<void>,
+) => void | Promise<void>;
 
 /** A running server. */
 export interface WireServer {
@@ -56,7 +61,11 @@ export async function startWireServer(handler: WireHandler, path = '/v1'): Promi
 
 /** Starts an SSE response. */
 export function startEventStream(response: ServerResponse): void {
-  response.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', connection: 'keep-alive' });
+  response.writeHead(200, {
+    'content-type': 'text/event-stream',
+    'cache-control': 'no-cache',
+    connection: 'keep-alive',
+  });
 }
 
 /** Writes one SSE event: `event:` when named, then `data:`. */
@@ -65,7 +74,12 @@ export function writeEvent(response: ServerResponse, data: string, event?: strin
 }
 
 /** A JSON error answer, with headers such as `retry-after-ms`. */
-export function answerError(response: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
+export function answerError(
+  response: ServerResponse,
+  status: number,
+  body: unknown,
+  headers: Record<string, string> = {},
+): void {
   response.writeHead(status, { 'content-type': 'application/json', ...headers });
   response.end(JSON.stringify(body));
 }

@@ -1,6 +1,12 @@
 // Test support: a tool context with a recorder that keeps every call, and a runner that parses
 // input with the tool's schema and turns a thrown error into the result the host would build.
-import type { AnyToolDefinition, FilePostimage, FilePreimage, ToolExecutionContext, ToolExecutionResult } from '@clawsmith/tool-protocol';
+import type {
+  AnyToolDefinition,
+  FilePostimage,
+  FilePreimage,
+  ToolExecutionContext,
+  ToolExecutionResult,
+} from '@clawsmith/tool-protocol';
 import { toolResultFromError } from '@clawsmith/tool-protocol';
 import { createWorkspaceTools, type WorkspaceToolsOptions } from '../index.js';
 
@@ -16,7 +22,11 @@ export interface TestContext extends ToolExecutionContext {
 
 export function testContext(
   workspaceRoot: string,
-  overrides: { authorized?: boolean; beforeChange?: (path: string, image: FilePreimage) => void | Promise<void>; signal?: AbortSignal } = {},
+  overrides: {
+    authorized?: boolean;
+    beforeChange?: (path: string, image: FilePreimage) => void | Promise<void>;
+    signal?: AbortSignal;
+  } = {},
 ): TestContext {
   const changes: RecordedChange[] = [];
   return {
@@ -46,7 +56,11 @@ export function toolNamed(name: string, options: WorkspaceToolsOptions = {}): An
 }
 
 /** Runs `tool` as the host would: schema-parsed input, a thrown error becomes an error result. */
-export async function runTool(tool: AnyToolDefinition, input: unknown, context: ToolExecutionContext): Promise<ToolExecutionResult> {
+export async function runTool(
+  tool: AnyToolDefinition,
+  input: unknown,
+  context: ToolExecutionContext,
+): Promise<ToolExecutionResult> {
   try {
     return (await tool.execute(tool.inputSchema.parse(input), context)) as ToolExecutionResult;
   } catch (error) {
