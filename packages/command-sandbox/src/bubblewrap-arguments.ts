@@ -8,7 +8,9 @@ function mountArguments(mount: SandboxMount): string[] {
     case 'read-write':
       return ['--bind', source, mount.target];
     case 'tmpfs':
-      return ['--tmpfs', mount.target];
+      return mount.sizeBytes === undefined
+        ? ['--tmpfs', mount.target]
+        : ['--size', String(mount.sizeBytes), '--tmpfs', mount.target];
     case 'read-only-empty':
       return ['--perms', '0555', '--tmpfs', mount.target, '--remount-ro', mount.target];
     case 'devices':

@@ -46,7 +46,10 @@ export interface CommandSandboxOptions {
   readonly protectedPaths?: readonly string[];
   /** Host folders hidden behind an empty folder; default the home folders. */
   readonly hiddenPaths?: readonly string[];
-  /** The bubblewrap program; default `bwrap` on PATH. */
+  /**
+   * The bubblewrap program, an absolute path owned by root and writable by nobody else; default
+   * `bwrap` from the system folders (never from `PATH`).
+   */
   readonly bubblewrapProgram?: string;
 }
 

@@ -1,6 +1,7 @@
 import { performance } from 'node:perf_hooks';
 import { spawn } from 'node:child_process';
 import type { BoundedOutput } from './bounded-output.js';
+import { launcherCommand } from './process-launcher.js';
 import { createCommandCgroup, type CommandCgroup } from './process-cgroup.js';
 
 /** A program to start: the sandbox (bwrap ...) or, unsandboxed, the limited shell itself. */
@@ -43,7 +44,6 @@ export interface ProcessOutcome {
 // After the main process exits, output still in flight gets this long before the pipes are cut,
 // so a grandchild that kept them open cannot hold the call.
 const DRAIN_GRACE_MS = 250;
-const JOIN_CGROUP = 'echo $$ > "$1" && shift && exec "$@"';
 
 function killGroup(pid: number | undefined): void {
   if (pid === undefined) return;
@@ -74,10 +74,7 @@ export interface StartedProcess {
 export function startProcess(options: RunProcessOptions & { readonly keepStdinOpen?: boolean }): StartedProcess {
   const cgroup: CommandCgroup | undefined = createCommandCgroup(options.maxProcesses);
   const { launch } = options;
-  const file = cgroup ? '/bin/sh' : launch.file;
-  const args = cgroup
-    ? ['-c', JOIN_CGROUP, 'clawsmith-cgroup', cgroup.processesFile, launch.file, ...launch.args]
-    : [...launch.args];
+  const { file, args } = launcherCommand(launch, cgroup?.processesFile);
   const started = performance.now();
   // Plain spawn rather than execa: the runner uses none of execa's features (its timeout and
   // buffering are exactly what must not be relied on here) and its per-call setup costs ~3 ms.

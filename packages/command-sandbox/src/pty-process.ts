@@ -2,6 +2,7 @@ import { constants } from 'node:os';
 import { performance } from 'node:perf_hooks';
 import type * as NodePtyModule from '@lydell/node-pty';
 import type { IPty } from '@lydell/node-pty';
+import { launcherCommand } from './process-launcher.js';
 import { createCommandCgroup } from './process-cgroup.js';
 import type { ProcessLaunch, ProcessOutcome, StartedProcess } from './process-runner.js';
 
@@ -22,8 +23,6 @@ export interface StartedPtyProcess extends StartedProcess {
   resize(columns: number, rows: number): void;
 }
 
-const JOIN_CGROUP = 'echo $$ > "$1" && shift && exec "$@"';
-
 /**
  * Starts `launch` on a new pseudo-terminal (its own session and process group) inside a pids
  * cgroup where possible. Timeout, cancel and the end of the main process kill the whole tree.
@@ -41,10 +40,7 @@ export function startPtyProcess(
 ): StartedPtyProcess {
   const cgroup = createCommandCgroup(options.maxProcesses);
   const { launch } = options;
-  const file = cgroup ? '/bin/sh' : launch.file;
-  const args = cgroup
-    ? ['-c', JOIN_CGROUP, 'clawsmith-cgroup', cgroup.processesFile, launch.file, ...launch.args]
-    : [...launch.args];
+  const { file, args } = launcherCommand(launch, cgroup?.processesFile);
   const started = performance.now();
   const terminal: IPty = pty.spawn(file, args, {
     name: 'xterm-256color',

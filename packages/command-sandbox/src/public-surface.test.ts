@@ -70,6 +70,8 @@ describe('@clawsmith/command-sandbox public surface', () => {
       fileSizeBytes: 1_073_741_824,
       openFiles: 1024,
       processes: 1024,
+      memoryBytes: 4_294_967_296,
+      temporaryBytes: 536_870_912,
     });
   });
 });

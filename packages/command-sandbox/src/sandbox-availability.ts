@@ -1,5 +1,6 @@
 import { existsSync } from 'node:fs';
 import { execa } from 'execa';
+import { resolveTrustedLauncher } from './trusted-launcher.js';
 
 /** How commands are isolated: `auto` picks the platform sandbox, `off` runs unsandboxed (and says so). */
 export type SandboxMode = 'auto' | 'bubblewrap' | 'off';
@@ -47,11 +48,13 @@ async function probeBubblewrap(program: string): Promise<SandboxAvailability> {
 /**
  * Finds the sandbox for `mode` on this machine, once per program (cached): bubblewrap on Linux,
  * checked by running it with every isolation flag the plans use; `sandbox-exec` on macOS.
+ * bubblewrap is taken by absolute path from fixed system folders, owned by root and writable by
+ * nobody else, never from `PATH`; an explicit `bubblewrapProgram` must pass the same checks.
  * `off` is never asked here: the caller runs unsandboxed and labels every result.
  */
 export function sandboxAvailability(
   mode: Exclude<SandboxMode, 'off'>,
-  bubblewrapProgram = 'bwrap',
+  bubblewrapProgram?: string,
 ): Promise<SandboxAvailability> {
   if (mode === 'auto' && process.platform === 'darwin') {
     return Promise.resolve(
@@ -62,13 +65,17 @@ export function sandboxAvailability(
   }
   if (process.platform !== 'linux')
     return Promise.resolve({ available: false, detail: `no sandbox is supported on ${process.platform}` });
-  let probe = probes.get(bubblewrapProgram);
+  const key = bubblewrapProgram ?? '';
+  let probe = probes.get(key);
   if (!probe) {
-    probe = probeBubblewrap(bubblewrapProgram).catch((error: unknown) => ({
-      available: false as const,
-      detail: String(error),
-    }));
-    probes.set(bubblewrapProgram, probe);
+    const launcher = resolveTrustedLauncher('bwrap', bubblewrapProgram);
+    probe = launcher.found
+      ? probeBubblewrap(launcher.program).catch((error: unknown) => ({
+          available: false as const,
+          detail: String(error),
+        }))
+      : Promise.resolve({ available: false as const, detail: launcher.detail });
+    probes.set(key, probe);
   }
   return probe;
 }

@@ -87,7 +87,8 @@ describe('bubblewrapArguments', () => {
     const argv = bubblewrapArguments(buildSandboxPlan(input()));
     expect(argv.join(' ')).toBe(
       [
-        '--ro-bind / / --dev /dev --proc /proc --tmpfs /tmp --tmpfs /var/tmp --tmpfs /run --tmpfs /home/me',
+        '--ro-bind / / --dev /dev --proc /proc --size 536870912 --tmpfs /tmp --size 536870912 --tmpfs /var/tmp',
+        '--size 536870912 --tmpfs /run --size 536870912 --tmpfs /home/me',
         '--bind /work/project /work/project',
         '--ro-bind /work/project/.git/hooks /work/project/.git/hooks --ro-bind /work/project/.git/config /work/project/.git/config',
         '--perms 0555 --tmpfs /work/project/.clawsmith --remount-ro /work/project/.clawsmith',
@@ -95,7 +96,7 @@ describe('bubblewrapArguments', () => {
         '--new-session --die-with-parent --cap-drop ALL --clearenv',
         '--setenv HOME /home/me --setenv PATH /usr/bin:/bin --setenv TMPDIR /tmp --chdir /work/project/src --',
         '/bin/bash --noprofile --norc -c',
-        'ulimit -t 300 -f 1048576 -n 1024 -u 1024 || exit 125\nexec 2>&1\nnpm test',
+        'ulimit -t 300 -f 1048576 -n 1024 -u 1024 -v 4194304 || exit 125\nexec 2>&1\nnpm test',
       ].join(' '),
     );
   });

@@ -10,6 +10,10 @@ export interface SandboxLimits {
   readonly openFiles: number;
   /** Processes: RLIMIT_NPROC (per user) and, where the pids cgroup is writable, per command. Default 1,024. */
   readonly processes: number;
+  /** Address space per process, in bytes (RLIMIT_AS: allocations beyond it fail). Default 4 GiB. */
+  readonly memoryBytes: number;
+  /** Size of each private tmpfs (`/tmp`, `/var/tmp`, hidden folders), in bytes. Default 512 MiB. */
+  readonly temporaryBytes: number;
 }
 
 /** The default {@link SandboxLimits}. */
@@ -18,6 +22,8 @@ export const DEFAULT_SANDBOX_LIMITS: SandboxLimits = Object.freeze({
   fileSizeBytes: 1024 * 1024 * 1024,
   openFiles: 1024,
   processes: 1024,
+  memoryBytes: 4 * 1024 * 1024 * 1024,
+  temporaryBytes: 512 * 1024 * 1024,
 });
 
 /**
@@ -34,6 +40,8 @@ export interface SandboxMount {
   readonly target: string;
   /** Why this mount exists, for reports and the macOS profile. */
   readonly purpose: string;
+  /** Largest size of a `tmpfs`, in bytes (memory-backed: unbounded, it could fill the host's RAM). */
+  readonly sizeBytes?: number;
 }
 
 /** Which namespaces the sandbox unshares. */
@@ -139,18 +147,19 @@ function protectedMounts(input: SandboxPlanInput): { mounts: SandboxMount[]; pat
  * capabilities, and exactly the given environment with `TMPDIR=/tmp`.
  */
 export function buildSandboxPlan(input: SandboxPlanInput): SandboxPlan {
+  const sizeBytes = input.limits.temporaryBytes;
   const mounts: SandboxMount[] = [
     { kind: 'read-only', source: '/', target: '/', purpose: 'the host, read-only' },
     { kind: 'devices', target: '/dev', purpose: 'minimal devices' },
     { kind: 'processes', target: '/proc', purpose: "the sandbox's own processes" },
-    { kind: 'tmpfs', target: '/tmp', purpose: 'private temporary folder' },
-    { kind: 'tmpfs', target: '/var/tmp', purpose: 'private temporary folder' },
-    { kind: 'tmpfs', target: '/run', purpose: 'hides host sockets (docker, dbus)' },
+    { kind: 'tmpfs', target: '/tmp', purpose: 'private temporary folder', sizeBytes },
+    { kind: 'tmpfs', target: '/var/tmp', purpose: 'private temporary folder', sizeBytes },
+    { kind: 'tmpfs', target: '/run', purpose: 'hides host sockets (docker, dbus)', sizeBytes },
   ];
   for (const hidden of input.hiddenPaths ?? []) {
     // The workspace is bound after this, so a workspace inside a hidden home stays reachable.
     if (hidden !== '/' && input.pathKind(hidden) === 'directory')
-      mounts.push({ kind: 'tmpfs', target: hidden, purpose: 'hidden host folder' });
+      mounts.push({ kind: 'tmpfs', target: hidden, purpose: 'hidden host folder', sizeBytes });
   }
   mounts.push({
     kind: 'read-write',
@@ -186,6 +195,7 @@ export function buildSandboxPlan(input: SandboxPlanInput): SandboxPlan {
 export function limitedCommandArguments(plan: Pick<SandboxPlan, 'limits' | 'command'>): string[] {
   const { limits } = plan;
   const kibibytes = Math.max(1, Math.floor(limits.fileSizeBytes / 1024));
-  const prelude = `ulimit -t ${limits.cpuSeconds} -f ${kibibytes} -n ${limits.openFiles} -u ${limits.processes} || exit 125\nexec 2>&1\n`;
+  const memoryKibibytes = Math.max(1, Math.floor(limits.memoryBytes / 1024));
+  const prelude = `ulimit -t ${limits.cpuSeconds} -f ${kibibytes} -n ${limits.openFiles} -u ${limits.processes} -v ${memoryKibibytes} || exit 125\nexec 2>&1\n`;
   return [plan.command.shell, '--noprofile', '--norc', '-c', `${prelude}${plan.command.text}`];
 }

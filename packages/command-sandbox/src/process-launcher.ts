@@ -1,0 +1,32 @@
+import type { ProcessLaunch } from './process-runner.js';
+
+// bash, not dash: dash cannot name descriptors above 9 (eval rather than `{fd}>&-`, which bash 3 lacks). The loop closes every descriptor above 2
+// that the clawsmith process inherited (`exec 100>>/outside/log; clawsmith run …`): Node marks its
+// own descriptors close-on-exec, inherited ones pass to every child unless closed here, before the
+// sandbox starts, so no command can write through them.
+const CLOSE_DESCRIPTORS_THEN_EXEC =
+  'for fd in /dev/fd/*; do fd=${fd##*/}; case $fd in *[!0-9]*) ;; [012]) ;; *) eval "exec $fd>&-" ;; esac; done\n' +
+  'if [ -n "$1" ]; then echo $$ > "$1" || exit 125; fi\nshift\nexec "$@"';
+
+/**
+ * The program and arguments that start `launch` with only descriptors 0-2 open, after joining
+ * the pids cgroup whose `cgroup.procs` file is `cgroupProcessesFile` (when there is one).
+ */
+export function launcherCommand(
+  launch: Pick<ProcessLaunch, 'file' | 'args'>,
+  cgroupProcessesFile?: string,
+): { file: string; args: string[] } {
+  return {
+    file: '/bin/bash',
+    args: [
+      '--noprofile',
+      '--norc',
+      '-c',
+      CLOSE_DESCRIPTORS_THEN_EXEC,
+      'clawsmith-launch',
+      cgroupProcessesFile ?? '',
+      launch.file,
+      ...launch.args,
+    ],
+  };
+}
