@@ -24,6 +24,8 @@ export type {
 } from './execution-context.js';
 export { assertAuthorized } from './execution-context.js';
 
+export type { TurnChangedFiles } from './turn-changed-files.js';
+
 export type { ArtifactReference } from './artifact-reference.js';
 
 export type { ToolDisplay, ToolDisplayField, ToolDisplayKind, ToolDisplayLimits } from './tool-display.js';

@@ -1,0 +1,20 @@
+/** The only variables a language server inherits: enough to find programs and write temporary files, no secrets. */
+export const SERVER_ENVIRONMENT_KEYS = Object.freeze([
+  'PATH',
+  'HOME',
+  'LANG',
+  'LC_ALL',
+  'LC_CTYPE',
+  'TMPDIR',
+  'SYSTEMROOT',
+]);
+
+/** The minimal environment of a language server process, taken from `source` (default `process.env`). */
+export function serverEnvironment(source: NodeJS.ProcessEnv = process.env): NodeJS.ProcessEnv {
+  const environment: NodeJS.ProcessEnv = {};
+  for (const key of SERVER_ENVIRONMENT_KEYS) {
+    const value = source[key];
+    if (value !== undefined) environment[key] = value;
+  }
+  return environment;
+}
