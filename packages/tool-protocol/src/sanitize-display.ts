@@ -12,8 +12,8 @@ import {
 // Terminal escape sequences (CSI, OSC with BEL or ST, other ESC forms) and C0/C1 control
 // characters other than tab and newline. Displays are shown in terminals and pages; none of
 // these may reach them.
-// eslint-disable-next-line no-control-regex
 const ESCAPE_SEQUENCES =
+  // eslint-disable-next-line no-control-regex
   /\u001b\[[0-?]*[ -/]*[@-~]|\u001b\][^\u0007\u001b]*(?:\u0007|\u001b\\)?|\u001b[@-Z\\-_]|\u009b[0-?]*[ -/]*[@-~]/g;
 // eslint-disable-next-line no-control-regex
 const CONTROL_CHARACTERS = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g;
