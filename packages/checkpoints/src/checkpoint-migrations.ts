@@ -120,6 +120,15 @@ export const checkpointMigrations: Record<string, Migration> = {
       }
     },
   },
+  '2026-12-02-0002-command-capture': {
+    // Commands change modes, links and folders: the mode a change left is kept beside its hash.
+    async up(db: Kysely<unknown>): Promise<void> {
+      await db.schema.alterTable('checkpoint_file_change').addColumn('after_mode', 'integer').execute();
+    },
+    async down(db: Kysely<unknown>): Promise<void> {
+      await db.schema.alterTable('checkpoint_file_change').dropColumn('after_mode').execute();
+    },
+  },
 };
 
 /**

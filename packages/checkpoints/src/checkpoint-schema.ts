@@ -25,12 +25,15 @@ export interface FileChangeRow {
   turn_id: string;
   path: string;
   ordinal: number;
-  before_state: 'absent' | 'file';
+  /** A symlink's target text is stored as its body; a folder has only a mode. */
+  before_state: 'absent' | 'file' | 'symlink' | 'directory';
   before_sha256: string | null;
   before_mode: number | null;
   before_bytes: number | null;
-  after_state: 'absent' | 'file' | 'unknown' | null;
+  after_state: 'absent' | 'file' | 'symlink' | 'directory' | 'unknown' | null;
   after_sha256: string | null;
+  /** Mode the change left (files and folders); null when the tool did not say. */
+  after_mode: number | null;
   after_bytes: number | null;
   after_stored: number;
   lines_added: number | null;
@@ -67,7 +70,7 @@ export interface RestoreEntryRow {
   path: string;
   expected_state: string;
   expected_sha256: string | null;
-  target_state: 'absent' | 'file';
+  target_state: 'absent' | 'file' | 'symlink' | 'directory';
   target_sha256: string | null;
   target_mode: number | null;
 }

@@ -3,17 +3,24 @@ import { closeSync, constants, fstatSync, lstatSync, openSync, readFileSync, rea
 import { join } from 'node:path';
 import { CheckpointError } from './checkpoint-errors.js';
 
-/** What a path held or should hold, as far as checkpoints record it: nothing, or a file with this SHA-256. */
-export type FileState = { readonly state: 'absent' } | { readonly state: 'file'; readonly sha256: string };
+/**
+ * What a path held or should hold, as far as checkpoints record it: nothing, a file with this
+ * SHA-256 (and mode, when known), a symbolic link whose target text has this SHA-256, or a folder.
+ */
+export type FileState =
+  | { readonly state: 'absent' }
+  | { readonly state: 'file'; readonly sha256: string; readonly mode?: number }
+  | { readonly state: 'symlink'; readonly sha256: string }
+  | { readonly state: 'directory'; readonly mode?: number };
 
 /**
- * What a path holds on disk now. Besides {@link FileState}: a symlink (at the path or at one of
- * its folders), a folder, something else, or `unknown` when a turn never learned what a tool left.
+ * What a path holds on disk now. Besides {@link FileState}: a symlink found on disk (`target`;
+ * `onTheWay` when it is one of the path's folders rather than the path itself), something else,
+ * or `unknown` when a turn never learned what a tool left.
  */
 export type FoundState =
   | FileState
-  | { readonly state: 'symlink'; readonly target: string }
-  | { readonly state: 'directory' }
+  | { readonly state: 'symlink'; readonly target: string; readonly onTheWay?: true }
   | { readonly state: 'other' }
   | { readonly state: 'unknown' };
 
@@ -55,10 +62,40 @@ export function assertWorkspacePath(path: string): void {
   }
 }
 
-/** Whether two states name the same content (both absent, or files with one hash). */
+/** SHA-256 of a symbolic link's target text, the way checkpoints store links. */
+export function symlinkDigest(target: string): string {
+  return sha256Hex(Buffer.from(target));
+}
+
+function digestOf(state: FoundState): string | undefined {
+  if (state.state === 'file') return state.sha256;
+  if (state.state !== 'symlink') return undefined;
+  if ('onTheWay' in state && state.onTheWay) return undefined;
+  return 'target' in state ? symlinkDigest(state.target) : state.sha256;
+}
+
+/**
+ * Whether two states name the same content: both absent, both folders, files with one hash or
+ * links with one target. Modes are not compared (see {@link sameMode}).
+ */
 export function sameState(left: FoundState, right: FoundState): boolean {
-  if (left.state === 'absent' || right.state === 'absent') return left.state === right.state;
-  return left.state === 'file' && right.state === 'file' && left.sha256 === right.sha256;
+  if (left.state !== right.state) return false;
+  if (left.state === 'absent' || left.state === 'directory') return true;
+  if (left.state === 'file' || left.state === 'symlink') {
+    const digest = digestOf(left);
+    return digest !== undefined && digest === digestOf(right);
+  }
+  return false;
+}
+
+/** Whether `found` has the mode `wanted` asks for (a state without a mode asks for none). */
+export function sameMode(wanted: FoundState, found: FoundState): boolean {
+  const mode = (state: FoundState) =>
+    (state.state === 'file' || state.state === 'directory') && state.mode !== undefined
+      ? state.mode & 0o7777
+      : undefined;
+  const asked = mode(wanted);
+  return asked === undefined || asked === mode(found);
 }
 
 /** A regular file's bytes and permission bits, read without following a symlink at the path. */
@@ -100,17 +137,20 @@ export function inspectPath(root: string, path: string): { found: FoundState; fi
       throw error;
     }
     const last = index === segments.length - 1;
-    if (stats.isSymbolicLink()) return { found: { state: 'symlink', target: readlinkSync(current) } };
+    if (stats.isSymbolicLink()) {
+      const target = readlinkSync(current);
+      return { found: last ? { state: 'symlink', target } : { state: 'symlink', target, onTheWay: true } };
+    }
     if (!last) {
       if (stats.isDirectory()) continue;
       return { found: { state: 'other' } };
     }
-    if (stats.isDirectory()) return { found: { state: 'directory' } };
+    if (stats.isDirectory()) return { found: { state: 'directory', mode: stats.mode & 0o7777 } };
     if (!stats.isFile()) return { found: { state: 'other' } };
   }
   const file = readRegularFile(current);
   if (file === undefined) return { found: { state: 'other' } };
-  return { found: { state: 'file', sha256: sha256Hex(file.content) }, file };
+  return { found: { state: 'file', sha256: sha256Hex(file.content), mode: file.mode }, file };
 }
 
 /** Reads a regular file through `O_NOFOLLOW`; undefined when it is not one (any more). */

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import {
+  chmodSync,
   closeSync,
   constants,
   fchmodSync,
@@ -7,6 +8,8 @@ import {
   mkdirSync,
   openSync,
   renameSync,
+  rmdirSync,
+  symlinkSync,
   unlinkSync,
   writeSync,
 } from 'node:fs';
@@ -16,8 +19,8 @@ import { sql, type Kysely } from 'kysely';
 import { BLOBS_PER_FETCH, getBlobs } from './blob-store.js';
 import { CheckpointError } from './checkpoint-errors.js';
 import type { CheckpointTables, RestoreEntryRow, RestoreJournalRow } from './checkpoint-schema.js';
-import { inspectPath, sameState, type FoundState, type UndoConflict } from './file-state.js';
-import type { UndoPlan } from './undo-plan.js';
+import { inspectPath, sameMode, sameState, symlinkDigest, type FoundState, type UndoConflict } from './file-state.js';
+import type { RestoreTarget, UndoPlan } from './undo-plan.js';
 import { writeTransaction } from './write-transaction.js';
 
 /** What an undo batch did. */
@@ -60,12 +63,32 @@ const activeJournals = new Set<string>();
 
 const encodeState = (state: FoundState) => ({
   state: state.state,
-  sha256: state.state === 'file' ? state.sha256 : null,
+  sha256:
+    state.state === 'file'
+      ? state.sha256
+      : state.state === 'symlink'
+        ? 'target' in state
+          ? symlinkDigest(state.target)
+          : state.sha256
+        : null,
 });
 const decodeExpected = (entry: RestoreEntryRow): FoundState =>
-  entry.expected_state === 'file'
-    ? { state: 'file', sha256: entry.expected_sha256 ?? '' }
+  entry.expected_state === 'file' || entry.expected_state === 'symlink'
+    ? ({ state: entry.expected_state, sha256: entry.expected_sha256 ?? '' } as FoundState)
     : ({ state: entry.expected_state } as FoundState);
+const decodeTarget = (entry: RestoreEntryRow): RestoreTarget => {
+  const mode = Number(entry.target_mode ?? 0o644);
+  switch (entry.target_state) {
+    case 'file':
+      return { state: 'file', sha256: entry.target_sha256 ?? '', mode };
+    case 'symlink':
+      return { state: 'symlink', sha256: entry.target_sha256 ?? '' };
+    case 'directory':
+      return { state: 'directory', mode: Number(entry.target_mode ?? 0o755) };
+    default:
+      return { state: 'absent' };
+  }
+};
 
 /** Whether the process that owns a journal may still be applying it. */
 export function journalOwnerAlive(journal: RestoreJournalRow, now: number): boolean {
@@ -115,8 +138,9 @@ export async function startJournal(db: Kysely<CheckpointTables>, now: number, pl
       expected_state: expected.state,
       expected_sha256: expected.sha256,
       target_state: restore.target.state,
-      target_sha256: restore.target.state === 'file' ? restore.target.sha256 : null,
-      target_mode: restore.target.state === 'file' ? restore.target.mode : null,
+      target_sha256:
+        restore.target.state === 'file' || restore.target.state === 'symlink' ? restore.target.sha256 : null,
+      target_mode: restore.target.state === 'file' || restore.target.state === 'directory' ? restore.target.mode : null,
     };
   });
   const turnIds = sql.join([...plan.turnIds]);
@@ -229,31 +253,73 @@ function writeAtomically(absolutePath: string, temporary: string, content: Uint8
 
 type EntryOutcome = 'restored' | 'deleted' | 'already' | UndoConflict;
 
+/** Removes what `found` says is at `absolutePath`; false when it is a folder that is not empty (someone put files in it). */
+function removeFound(absolutePath: string, found: FoundState): boolean {
+  if (found.state === 'absent') return true;
+  if (found.state !== 'directory') {
+    unlinkSync(absolutePath);
+    return true;
+  }
+  try {
+    rmdirSync(absolutePath);
+    return true;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOTEMPTY' || (error as NodeJS.ErrnoException).code === 'EEXIST')
+      return false;
+    throw error;
+  }
+}
+
+function requireBody(bodies: ReadonlyMap<string, Buffer>, entry: RestoreEntryRow, sha256: string): Buffer {
+  const content = bodies.get(sha256);
+  if (content === undefined) {
+    throw new CheckpointError(
+      'checkpoint_blob_missing',
+      `The stored content of ${entry.path} (${sha256}) is missing; this undo cannot restore it.`,
+    );
+  }
+  return content;
+}
+
 function applyEntry(bodies: ReadonlyMap<string, Buffer>, journalId: string, entry: RestoreEntryRow): EntryOutcome {
   const root = entry.workspace_root;
   const absolutePath = join(root, ...entry.path.split('/'));
   const expected = decodeExpected(entry);
-  const target: FoundState =
-    entry.target_state === 'file' ? { state: 'file', sha256: entry.target_sha256 ?? '' } : { state: 'absent' };
+  const target = decodeTarget(entry);
   const { found } = inspectPath(root, entry.path);
   // A process killed between writing the temporary file and renaming it leaves that file behind.
-  if (found.state !== 'symlink') removeIfPresent(temporaryName(absolutePath, journalId));
-  if (sameState(found, target)) return 'already';
-  if (!sameState(found, expected)) return { path: entry.path, expected, found, reason: 'changed_on_disk' };
-  if (target.state === 'absent') {
-    unlinkSync(absolutePath);
-    return 'deleted';
+  if (!(found.state === 'symlink' && 'onTheWay' in found)) removeIfPresent(temporaryName(absolutePath, journalId));
+  if (sameState(found, target) && sameMode(target, found)) return 'already';
+  const conflict = (seen: FoundState = found): UndoConflict => ({
+    path: entry.path,
+    expected,
+    found: seen,
+    reason: 'changed_on_disk',
+  });
+  if (!sameState(found, expected) && !sameState(found, target)) return conflict();
+  if (target.state === 'absent') return removeFound(absolutePath, found) ? 'deleted' : conflict();
+  if (!ensureFolders(root, entry.path)) return conflict({ state: 'other' });
+  if (target.state === 'directory') {
+    if (found.state === 'directory') {
+      chmodSync(absolutePath, target.mode);
+      return 'restored';
+    }
+    if (!removeFound(absolutePath, found)) return conflict();
+    mkdirSync(absolutePath, { mode: target.mode });
+    chmodSync(absolutePath, target.mode);
+    return 'restored';
   }
-  const content = bodies.get(target.sha256);
-  if (content === undefined) {
-    throw new CheckpointError(
-      'checkpoint_blob_missing',
-      `The stored content of ${entry.path} (${target.sha256}) is missing; this undo cannot restore it.`,
-    );
+  const content = requireBody(bodies, entry, target.sha256);
+  // A folder the turns left where a file or link was is removed only when empty.
+  if (found.state === 'directory' && !removeFound(absolutePath, found)) return conflict();
+  const temporary = temporaryName(absolutePath, journalId);
+  if (target.state === 'symlink') {
+    removeIfPresent(temporary);
+    symlinkSync(content.toString(), temporary);
+    renameSync(temporary, absolutePath);
+    return 'restored';
   }
-  if (!ensureFolders(root, entry.path))
-    return { path: entry.path, expected, found: { state: 'other' }, reason: 'changed_on_disk' };
-  writeAtomically(absolutePath, temporaryName(absolutePath, journalId), content, Number(entry.target_mode ?? 0o644));
+  writeAtomically(absolutePath, temporary, content, target.mode);
   return 'restored';
 }
 
@@ -291,7 +357,9 @@ export async function applyJournal(
         bodies = await getBlobs(
           db,
           upcoming.flatMap((next) =>
-            next.target_state === 'file' && next.target_sha256 !== null ? [next.target_sha256] : [],
+            (next.target_state === 'file' || next.target_state === 'symlink') && next.target_sha256 !== null
+              ? [next.target_sha256]
+              : [],
           ),
         );
       }

@@ -38,6 +38,7 @@ describe('beginTurn and the recorder', () => {
         {
           path: 'a.txt',
           change: 'modified',
+          entry: 'file',
           bytesBefore: 14,
           bytesAfter: 19,
           linesAdded: 2,
@@ -47,6 +48,7 @@ describe('beginTurn and the recorder', () => {
         {
           path: 'new.txt',
           change: 'created',
+          entry: 'file',
           bytesBefore: null,
           bytesAfter: 6,
           linesAdded: 1,
@@ -56,6 +58,7 @@ describe('beginTurn and the recorder', () => {
         {
           path: 'gone.txt',
           change: 'deleted',
+          entry: 'file',
           bytesBefore: 4,
           bytesAfter: null,
           linesAdded: 0,
@@ -65,6 +68,7 @@ describe('beginTurn and the recorder', () => {
         {
           path: 'bin.dat',
           change: 'modified',
+          entry: 'file',
           bytesBefore: 0,
           bytesAfter: 4,
           linesAdded: null,

@@ -1,10 +1,25 @@
 import { join } from 'node:path';
 import { sql, type Kysely } from 'kysely';
-import type { FileChangeRecorder, FilePostimage, FilePreimage } from '@clawsmith/tool-protocol';
-import { getBlob, putBlob, putBlobs } from './blob-store.js';
+import type {
+  FileChangeRecorder,
+  FilePostimage,
+  FilePreimage,
+  RecordedPostimage,
+  RecordedPreimage,
+} from '@clawsmith/tool-protocol';
+import { getBlob, putBlobs } from './blob-store.js';
+import { beforeState } from './change-states.js';
 import { CheckpointError } from './checkpoint-errors.js';
 import type { CheckpointTables, FileChangeRow } from './checkpoint-schema.js';
-import { assertWorkspacePath, inspectPath, readRegularFile, sha256Hex } from './file-state.js';
+import {
+  assertWorkspacePath,
+  inspectPath,
+  readRegularFile,
+  sameMode,
+  sameState,
+  sha256Hex,
+  symlinkDigest,
+} from './file-state.js';
 import { decodeText, lineStats } from './line-diff.js';
 import { buildManifest, type TurnManifest } from './turn-manifest.js';
 import { writeTransaction } from './write-transaction.js';
@@ -13,22 +28,25 @@ import { writeTransaction } from './write-transaction.js';
 // portable SQL: building and compiling them with the query builder cost more than running them.
 
 const CHANGE_COLUMNS = sql`(session_id, turn_id, path, ordinal, before_state, before_sha256, before_mode, before_bytes,
-  after_state, after_sha256, after_bytes, after_stored, lines_added, lines_removed, "binary")`;
+  after_state, after_sha256, after_mode, after_bytes, after_stored, lines_added, lines_removed, "binary")`;
 
 function changeValues(row: FileChangeRow) {
   return sql`(${row.session_id}, ${row.turn_id}, ${row.path}, ${row.ordinal}, ${row.before_state}, ${row.before_sha256}, ${row.before_mode},
-    ${row.before_bytes}, ${row.after_state}, ${row.after_sha256}, ${row.after_bytes}, ${row.after_stored}, ${row.lines_added}, ${row.lines_removed}, ${row.binary})`;
+    ${row.before_bytes}, ${row.after_state}, ${row.after_sha256}, ${row.after_mode}, ${row.after_bytes}, ${row.after_stored}, ${row.lines_added},
+    ${row.lines_removed}, ${row.binary})`;
 }
 
-/** Inserts the first pre-image row of a path; a row the turn has already is kept. */
-async function insertChange(db: Kysely<CheckpointTables>, row: FileChangeRow): Promise<void> {
-  await sql`insert into checkpoint_file_change ${CHANGE_COLUMNS} values ${changeValues(row)} on conflict (session_id, turn_id, path) do nothing`.execute(
-    db,
-  );
-}
-
-/** Rows per settling statement: 15 parameters each. */
+/** Rows per inserting or settling statement: 16 parameters each. */
 const CHANGES_PER_STATEMENT = 100;
+
+/** Inserts the first pre-image rows of paths, 100 per statement; a row the turn has already is kept. */
+async function insertChanges(db: Kysely<CheckpointTables>, rows: readonly FileChangeRow[]): Promise<void> {
+  for (let start = 0; start < rows.length; start += CHANGES_PER_STATEMENT) {
+    const chunk = rows.slice(start, start + CHANGES_PER_STATEMENT);
+    await sql`insert into checkpoint_file_change ${CHANGE_COLUMNS} values ${sql.join(chunk.map(changeValues))}
+      on conflict (session_id, turn_id, path) do nothing`.execute(db);
+  }
+}
 
 /** Writes the settled after-columns of many rows of one turn with one upsert per 100 rows. */
 async function settleChanges(db: Kysely<CheckpointTables>, rows: readonly FileChangeRow[]): Promise<void> {
@@ -36,7 +54,7 @@ async function settleChanges(db: Kysely<CheckpointTables>, rows: readonly FileCh
     const chunk = rows.slice(start, start + CHANGES_PER_STATEMENT);
     await sql`insert into checkpoint_file_change ${CHANGE_COLUMNS} values ${sql.join(chunk.map(changeValues))}
       on conflict (session_id, turn_id, path) do update set after_state = excluded.after_state, after_sha256 = excluded.after_sha256,
-        after_bytes = excluded.after_bytes, after_stored = excluded.after_stored, lines_added = excluded.lines_added,
+        after_mode = excluded.after_mode, after_bytes = excluded.after_bytes, after_stored = excluded.after_stored, lines_added = excluded.lines_added,
         lines_removed = excluded.lines_removed, "binary" = excluded."binary"`.execute(db);
   }
 }
@@ -95,6 +113,8 @@ export class RecordingTurn implements TurnCheckpoint {
     this.recorder = {
       beforeChange: (path, preimage) => this.beforeChange(path, preimage),
       afterChange: (path, postimage) => this.afterChange(path, postimage),
+      beforeChanges: (changes) => this.beforeChanges(changes),
+      afterChanges: (changes) => this.afterChanges(changes),
     };
   }
 
@@ -114,53 +134,77 @@ export class RecordingTurn implements TurnCheckpoint {
     this.cachedBytes += content.byteLength;
   }
 
-  private async beforeChange(path: string, preimage: FilePreimage): Promise<void> {
-    this.assertOpen(path);
-    if (this.rows.has(path)) return;
-    const base = {
+  /** The row and, for a file or link, the body that record `preimage` as the first state of `path`. */
+  private preimageRow(path: string, preimage: FilePreimage, ordinal: number): { row: FileChangeRow; body?: Buffer } {
+    const row: FileChangeRow = {
       session_id: this.sessionId,
       turn_id: this.turnId,
       path,
-      ordinal: this.rows.size,
+      ordinal,
+      before_state: preimage.state,
+      before_sha256: null,
+      before_mode: null,
+      before_bytes: null,
       after_state: null,
       after_sha256: null,
+      after_mode: null,
       after_bytes: null,
       after_stored: 0,
       lines_added: null,
       lines_removed: null,
       binary: 0,
     };
-    if (preimage.state === 'file') {
-      const content = Buffer.from(preimage.content.buffer, preimage.content.byteOffset, preimage.content.byteLength);
-      const sha256 = sha256Hex(content);
-      const row: FileChangeRow = {
-        ...base,
-        before_state: 'file',
-        before_sha256: sha256,
-        before_mode: preimage.mode & 0o7777,
-        before_bytes: content.byteLength,
-      };
-      // One transaction: a concurrent prune never sees the blob without the row referring to it.
+    if (preimage.state === 'absent') return { row };
+    if (preimage.state === 'directory') return { row: { ...row, before_mode: preimage.mode & 0o7777 } };
+    const body =
+      preimage.state === 'file'
+        ? Buffer.from(preimage.content.buffer, preimage.content.byteOffset, preimage.content.byteLength)
+        : Buffer.from(preimage.target);
+    return {
+      row: {
+        ...row,
+        before_sha256: sha256Hex(body),
+        before_mode: preimage.state === 'file' ? preimage.mode & 0o7777 : null,
+        before_bytes: body.byteLength,
+      },
+      body,
+    };
+  }
+
+  private async beforeChange(path: string, preimage: FilePreimage): Promise<void> {
+    await this.beforeChanges([{ path, preimage }]);
+  }
+
+  private async beforeChanges(changes: readonly RecordedPreimage[]): Promise<void> {
+    const fresh: { row: FileChangeRow; body?: Buffer }[] = [];
+    const seen = new Set<string>();
+    for (const { path, preimage } of changes) {
+      this.assertOpen(path);
+      if (this.rows.has(path) || seen.has(path)) continue;
+      seen.add(path);
+      fresh.push(this.preimageRow(path, preimage, this.rows.size + fresh.length));
+    }
+    if (fresh.length === 0) return;
+    const blobs = fresh.flatMap(({ row, body }) =>
+      body === undefined ? [] : [[row.before_sha256 as string, body] as const],
+    );
+    const rows = fresh.map(({ row }) => row);
+    // One transaction: a concurrent prune never sees a blob without the row referring to it.
+    if (blobs.length === 0 && rows.length <= CHANGES_PER_STATEMENT) await insertChanges(this.db, rows);
+    else
       await writeTransaction(this.db, async (transaction) => {
-        await putBlob(transaction, sha256, content, this.now());
-        await insertChange(transaction, row);
+        await putBlobs(transaction, blobs, this.now());
+        await insertChanges(transaction, rows);
       });
-      this.remember(sha256, Buffer.from(content));
-      this.rows.set(path, row);
-    } else {
-      const row: FileChangeRow = {
-        ...base,
-        before_state: 'absent',
-        before_sha256: null,
-        before_mode: null,
-        before_bytes: null,
-      };
-      await insertChange(this.db, row);
-      this.rows.set(path, row);
+    for (const { row, body } of fresh) {
+      if (body !== undefined && row.before_state === 'file')
+        this.remember(row.before_sha256 as string, Buffer.from(body));
+      this.rows.set(row.path, row);
     }
   }
 
-  private async afterChange(path: string, postimage: FilePostimage): Promise<void> {
+  /** The row of `path` once `postimage` is what the change left; throws when no pre-image was recorded. */
+  private postimageRow(path: string, postimage: FilePostimage): FileChangeRow {
     this.assertOpen(path);
     const row = this.rows.get(path);
     if (row === undefined) {
@@ -169,29 +213,46 @@ export class RecordingTurn implements TurnCheckpoint {
         `No pre-image was recorded for ${path} in turn ${this.turnId}; call beforeChange before writing so the change can be undone.`,
       );
     }
-    const store = (state: 'absent' | 'file', sha256: string | null) =>
-      sql`update checkpoint_file_change set after_state = ${state}, after_sha256 = ${sha256}, after_bytes = null, after_stored = 0
-        where session_id = ${this.sessionId} and turn_id = ${this.turnId} and path = ${path}`.execute(this.db);
-    if (postimage.state === 'absent') {
-      await store('absent', null);
-      this.rows.set(path, { ...row, after_state: 'absent', after_sha256: null, after_bytes: null, after_stored: 0 });
-      return;
+    const base = { ...row, after_bytes: null, after_stored: 0, after_mode: null, after_sha256: null };
+    switch (postimage.state) {
+      case 'absent':
+        return { ...base, after_state: 'absent' };
+      case 'directory':
+        return { ...base, after_state: 'directory', after_mode: postimage.mode & 0o7777 };
+      case 'symlink':
+        return { ...base, after_state: 'symlink', after_sha256: symlinkDigest(postimage.target) };
+      case 'file':
+        if (!SHA256_PATTERN.test(postimage.sha256)) {
+          throw new CheckpointError(
+            'checkpoint_invalid_path',
+            `The post-write hash of ${path} must be 64 lowercase hex digits (SHA-256).`,
+          );
+        }
+        // Only the hash now; complete() stores the body in one batch if the file still holds it.
+        return {
+          ...base,
+          after_state: 'file',
+          after_sha256: postimage.sha256,
+          after_mode: postimage.mode === undefined ? null : postimage.mode & 0o7777,
+        };
     }
-    if (!SHA256_PATTERN.test(postimage.sha256)) {
-      throw new CheckpointError(
-        'checkpoint_invalid_path',
-        `The post-write hash of ${path} must be 64 lowercase hex digits (SHA-256).`,
-      );
-    }
-    // Only the hash now; complete() stores the body in one batch if the file still holds it.
-    await store('file', postimage.sha256);
-    this.rows.set(path, {
-      ...row,
-      after_state: 'file',
-      after_sha256: postimage.sha256,
-      after_bytes: null,
-      after_stored: 0,
-    });
+  }
+
+  private async afterChange(path: string, postimage: FilePostimage): Promise<void> {
+    const row = this.postimageRow(path, postimage);
+    await sql`update checkpoint_file_change set after_state = ${row.after_state}, after_sha256 = ${row.after_sha256},
+        after_mode = ${row.after_mode}, after_bytes = null, after_stored = 0
+      where session_id = ${this.sessionId} and turn_id = ${this.turnId} and path = ${path}`.execute(this.db);
+    this.rows.set(path, row);
+  }
+
+  private async afterChanges(changes: readonly RecordedPostimage[]): Promise<void> {
+    const rows = new Map<string, FileChangeRow>();
+    for (const { path, postimage } of changes) rows.set(path, this.postimageRow(path, postimage));
+    if (rows.size === 0) return;
+    if (rows.size <= CHANGES_PER_STATEMENT) await settleChanges(this.db, [...rows.values()]);
+    else await writeTransaction(this.db, (transaction) => settleChanges(transaction, [...rows.values()]));
+    for (const [path, row] of rows) this.rows.set(path, row);
   }
 
   complete(): Promise<TurnManifest> {
@@ -239,10 +300,8 @@ export async function completeTurn(
     if (row.after_state === null) {
       // The tool announced a change and never reported its result: trust only what is on disk.
       const { found, file } = inspectPath(workspaceRoot, row.path);
-      if (
-        found.state === row.before_state &&
-        (found.state === 'absent' || (found.state === 'file' && found.sha256 === row.before_sha256))
-      ) {
+      const before = beforeState(row);
+      if (sameState(before, found) && sameMode(before, found)) {
         dropped.push(row.path);
         continue;
       }
@@ -252,9 +311,14 @@ export async function completeTurn(
           ...row,
           after_state: 'file',
           after_sha256: found.sha256,
+          after_mode: file.mode,
           after_bytes: file.content.byteLength,
           after_stored: 1,
         };
+      } else if (found.state === 'symlink' && 'target' in found && found.onTheWay !== true) {
+        row = { ...row, after_state: 'symlink', after_sha256: symlinkDigest(found.target) };
+      } else if (found.state === 'directory') {
+        row = { ...row, after_state: 'directory', after_mode: found.mode ?? null };
       } else {
         row = { ...row, after_state: found.state === 'absent' ? 'absent' : 'unknown' };
       }
@@ -268,9 +332,17 @@ export async function completeTurn(
         row = { ...row, after_bytes: file.content.byteLength, after_stored: 1 };
       }
     }
-    const before = row.before_state === 'file' ? await body(row.before_sha256) : Buffer.alloc(0);
-    const after =
-      row.after_state === 'absent'
+    // Line statistics compare file bodies only: a link or a folder on either side has none.
+    const textual = (state: string | null) => state === 'file' || state === 'absent';
+    const comparable = textual(row.before_state) && textual(row.after_state);
+    const before = !comparable
+      ? undefined
+      : row.before_state === 'file'
+        ? await body(row.before_sha256)
+        : Buffer.alloc(0);
+    const after = !comparable
+      ? undefined
+      : row.after_state === 'absent'
         ? Buffer.alloc(0)
         : Number(row.after_stored) === 1
           ? ((row.after_sha256 === null ? undefined : newBlobs.get(row.after_sha256)) ?? (await body(row.after_sha256)))

@@ -3,11 +3,16 @@ import type { FileChangeRow } from './checkpoint-schema.js';
 /** How a turn changed one path, judged from its first pre-image and latest post-image. */
 export type FileChangeKind = 'created' | 'modified' | 'deleted' | 'unchanged';
 
+/** What a changed path is (after the change, or before it when the change removed it). */
+export type ManifestEntryKind = 'file' | 'symlink' | 'directory';
+
 /** One changed path of a turn: numbers only, never file bodies. */
 export interface ManifestFile {
   /** Workspace-relative path with `/` separators. */
   readonly path: string;
   readonly change: FileChangeKind;
+  /** A regular file, a symbolic link or a folder (commands change all three). */
+  readonly entry: ManifestEntryKind;
   /** Size before the turn; null when the path was absent. */
   readonly bytesBefore: number | null;
   /** Size after the turn; null when absent or when the tool's result was not readable. */
@@ -39,7 +44,17 @@ function changeKind(row: FileChangeRow): FileChangeKind {
   const after = row.after_state ?? 'unknown';
   if (row.before_state === 'absent') return after === 'absent' ? 'unchanged' : 'created';
   if (after === 'absent') return 'deleted';
-  return after === 'file' && row.after_sha256 === row.before_sha256 ? 'unchanged' : 'modified';
+  if (after !== row.before_state || row.after_sha256 !== row.before_sha256) return 'modified';
+  const modeAfter = row.after_mode ?? null;
+  return modeAfter === null || Number(modeAfter) === Number(row.before_mode) ? 'unchanged' : 'modified';
+}
+
+function entryKind(row: FileChangeRow): ManifestEntryKind {
+  const state =
+    row.after_state === 'symlink' || row.after_state === 'directory' || row.after_state === 'file'
+      ? row.after_state
+      : row.before_state;
+  return state === 'symlink' || state === 'directory' ? state : 'file';
 }
 
 const numberOrNull = (value: number | string | null): number | null => (value === null ? null : Number(value));
@@ -51,6 +66,7 @@ export function buildManifest(sessionId: string, turnId: string, rows: readonly 
     .map((row): ManifestFile => ({
       path: row.path,
       change: changeKind(row),
+      entry: entryKind(row),
       bytesBefore: numberOrNull(row.before_bytes),
       bytesAfter: numberOrNull(row.after_bytes),
       linesAdded: numberOrNull(row.lines_added),

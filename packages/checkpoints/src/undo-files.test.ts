@@ -80,7 +80,7 @@ describe('undoFiles', () => {
         path: 'a.txt',
         reason: 'changed_on_disk',
         expected: { state: 'file', sha256: expect.stringMatching(/^[0-9a-f]{64}$/) },
-        found: { state: 'file', sha256: expect.stringMatching(/^[0-9a-f]{64}$/) },
+        found: { state: 'file', sha256: expect.stringMatching(/^[0-9a-f]{64}$/), mode: 0o644 },
       },
     ]);
     expect(snapshotTree(root)).toEqual(snapshot);
@@ -149,7 +149,7 @@ describe('undoFiles', () => {
         path: 'src.txt',
         reason: 'changed_on_disk',
         expected: { state: 'absent' },
-        found: { state: 'file', sha256: expect.any(String) },
+        found: { state: 'file', sha256: expect.any(String), mode: 0o644 },
       },
     ]);
     expect(snapshotTree(root)).toEqual(snapshot);

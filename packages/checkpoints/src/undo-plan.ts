@@ -1,7 +1,15 @@
 import { sql, type Kysely } from 'kysely';
 import { CheckpointError } from './checkpoint-errors.js';
 import type { CheckpointTables, FileChangeRow, RestorePointRow } from './checkpoint-schema.js';
+import { afterState, beforeState } from './change-states.js';
 import { inspectPath, sameState, type FoundState, type UndoConflict } from './file-state.js';
+
+/** What an undo puts back at one path: nothing, a file, a symbolic link (its target is the body) or a folder. */
+export type RestoreTarget =
+  | { readonly state: 'absent' }
+  | { readonly state: 'file'; readonly sha256: string; readonly mode: number }
+  | { readonly state: 'symlink'; readonly sha256: string }
+  | { readonly state: 'directory'; readonly mode: number };
 
 /** What one path must be turned back into by an undo batch. */
 export interface PlannedRestore {
@@ -10,8 +18,7 @@ export interface PlannedRestore {
   /** What the last undone turn left there; anything else on disk is a conflict. */
   readonly expected: FoundState;
   /** What the first undone turn found there. */
-  readonly target:
-    { readonly state: 'absent' } | { readonly state: 'file'; readonly sha256: string; readonly mode: number };
+  readonly target: RestoreTarget;
 }
 
 /** An undo batch: the turns it reverts (newest first), the files, and what stands in the way. */
@@ -20,18 +27,6 @@ export interface UndoPlan {
   readonly turnIds: readonly string[];
   readonly restores: readonly PlannedRestore[];
   readonly conflicts: readonly UndoConflict[];
-}
-
-/** The state a change row says the turn left (`unknown` when no tool reported it). */
-export function afterState(row: FileChangeRow): FoundState {
-  if (row.after_state === 'absent') return { state: 'absent' };
-  if (row.after_state === 'file' && row.after_sha256 !== null) return { state: 'file', sha256: row.after_sha256 };
-  return { state: 'unknown' };
-}
-
-/** The state a change row says the turn found. */
-export function beforeState(row: FileChangeRow): FoundState {
-  return row.before_state === 'file' ? { state: 'file', sha256: row.before_sha256 ?? '' } : { state: 'absent' };
 }
 
 /** Loads one restore point or throws `checkpoint_not_found`. */
@@ -166,18 +161,16 @@ export async function planUndo(
     const expected = afterState(last);
     const { found } = inspectPath(workspaceRoot, first.path);
     if (!sameState(expected, found)) conflicts.push({ path: first.path, expected, found, reason: 'changed_on_disk' });
-    const target =
-      first.before_state === 'file'
-        ? { state: 'file' as const, sha256: first.before_sha256 ?? '', mode: Number(first.before_mode ?? 0o644) }
-        : { state: 'absent' as const };
-    restores.push({ workspaceRoot, path: first.path, expected, target });
+    restores.push({ workspaceRoot, path: first.path, expected, target: beforeState(first) as RestoreTarget });
   }
-  // Deletions first (deepest first), so a folder a turn created can hold a restored file again.
+  // Deletions first, deepest first (a folder empties before it goes, and a folder a turn created
+  // can hold a restored file again); then restores, shallowest first (a folder before its files).
+  const depth = (path: string) => path.split('/').length;
   restores.sort((left, right) => {
-    if (left.target.state !== right.target.state) return left.target.state === 'absent' ? -1 : 1;
-    return left.target.state === 'absent'
-      ? right.path.split('/').length - left.path.split('/').length || left.path.localeCompare(right.path)
-      : left.path.localeCompare(right.path);
+    const leftAbsent = left.target.state === 'absent';
+    if (leftAbsent !== (right.target.state === 'absent')) return leftAbsent ? -1 : 1;
+    const byDepth = leftAbsent ? depth(right.path) - depth(left.path) : depth(left.path) - depth(right.path);
+    return byDepth || (left.path < right.path ? -1 : left.path > right.path ? 1 : 0);
   });
   return { point, turnIds: points.map((candidate) => candidate.turn_id).reverse(), restores, conflicts };
 }

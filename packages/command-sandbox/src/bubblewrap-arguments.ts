@@ -7,6 +7,10 @@ function mountArguments(mount: SandboxMount): string[] {
       return ['--ro-bind', source, mount.target];
     case 'read-write':
       return ['--bind', source, mount.target];
+    case 'overlay':
+      // The overlay itself is mounted by the setup step before bubblewrap starts (see
+      // overlayLaunch); here the merged view at the target is bound like a plain workspace.
+      return ['--bind', mount.target, mount.target];
     case 'tmpfs':
       return mount.sizeBytes === undefined
         ? ['--tmpfs', mount.target]
@@ -30,6 +34,8 @@ export function bubblewrapArguments(plan: SandboxPlan): string[] {
   for (const mount of plan.mounts) argv.push(...mountArguments(mount));
   const { namespaces } = plan;
   if (namespaces.user) argv.push('--unshare-user');
+  if (namespaces.user && plan.identity)
+    argv.push('--uid', String(plan.identity.uid), '--gid', String(plan.identity.gid));
   if (namespaces.pid) argv.push('--unshare-pid');
   if (namespaces.network) argv.push('--unshare-net');
   if (namespaces.ipc) argv.push('--unshare-ipc');

@@ -10,6 +10,8 @@ import {
   CommandSandboxError,
   SandboxUnavailableError,
 } from './errors.js';
+import type { CaptureMode } from './capture/command-capture.js';
+import { overlayLaunch } from './capture/overlay-launch.js';
 import { macosSandboxProfile } from './macos-sandbox-profile.js';
 import type { ProcessLaunch } from './process-runner.js';
 import { sandboxAvailability, type SandboxKind, type SandboxMode } from './sandbox-availability.js';
@@ -51,6 +53,10 @@ export interface CommandSandboxOptions {
    * `bwrap` from the system folders (never from `PATH`).
    */
   readonly bubblewrapProgram?: string;
+  /** Overlay capture of the files `run_command` changes: `auto` (default) wherever it works, `off` never. */
+  readonly capture?: CaptureMode;
+  /** Folder under which per-call capture folders are made; default the system temporary folder. */
+  readonly captureFolder?: string;
 }
 
 /** A command ready to start: its plan, how to start it, and the sandbox it runs in. */
@@ -58,6 +64,15 @@ export interface PreparedCommand {
   readonly plan: SandboxPlan;
   readonly launch: ProcessLaunch;
   readonly sandbox: SandboxKind;
+  /** Whether the workspace is seen through the capture overlay (only inside bubblewrap). */
+  readonly captured: boolean;
+}
+
+/** The folders of an overlay capture, as {@link prepareCommand} takes them. */
+export interface CaptureFolders {
+  readonly root: string;
+  readonly upper: string;
+  readonly work: string;
 }
 
 /** Checks the options once, at construction, so a bad allowlist fails before any call. */
@@ -125,6 +140,7 @@ export async function prepareCommand(
   commandText: string,
   cwd?: string,
   terminal = false,
+  capture?: CaptureFolders,
 ): Promise<PreparedCommand> {
   const { workspace, workingDirectory } = resolveWorkingDirectory(workspaceRoot, cwd);
   const verdict = evaluateCommandSafety(commandText, { workingDirectory });
@@ -144,11 +160,16 @@ export async function prepareCommand(
     hiddenPaths: options.hiddenPaths ?? defaultHomes(),
     pathKind,
     privateTerminal: terminal,
+    ...(capture && availability?.kind === 'bubblewrap'
+      ? { capture: { ...capture, identity: { uid: process.getuid?.() ?? 0, gid: process.getgid?.() ?? 0 } } }
+      : {}),
   });
+  const captured = plan.mounts.some((mount) => mount.kind === 'overlay');
   const [limitedShell, ...limitedArgs] = limitedCommandArguments(plan);
   if (!availability) {
     return {
       plan,
+      captured,
       sandbox: 'none',
       launch: { file: limitedShell as string, args: limitedArgs, environment: plan.environment, cwd: workingDirectory },
     };
@@ -157,20 +178,18 @@ export async function prepareCommand(
     const args = ['-p', macosSandboxProfile(plan), limitedShell as string, ...limitedArgs];
     return {
       plan,
+      captured,
       sandbox: 'sandbox-exec',
       launch: { file: availability.program, args, environment: plan.environment, cwd: workingDirectory },
     };
   }
   // bwrap itself gets only the allowlisted environment, so not even its own /proc/<pid>/environ
   // (visible as the sandbox's PID 1) holds a secret of the caller.
-  return {
-    plan,
-    sandbox: 'bubblewrap',
-    launch: {
-      file: availability.program,
-      args: bubblewrapArguments(plan),
-      environment: plan.environment,
-      cwd: workingDirectory,
-    },
+  const launch: ProcessLaunch = {
+    file: availability.program,
+    args: bubblewrapArguments(plan),
+    environment: plan.environment,
+    cwd: workingDirectory,
   };
+  return { plan, captured, sandbox: 'bubblewrap', launch: overlayLaunch(plan, launch) };
 }

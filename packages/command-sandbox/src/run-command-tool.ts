@@ -4,11 +4,17 @@ import {
   toolSuccess,
   type ArtifactReference,
   type ArtifactWriter,
+  type FileChangeRecorder,
   type ToolDefinition,
   type ToolExecutionResult,
 } from '@clawsmith/tool-protocol';
+import { realpathSync } from 'node:fs';
 import { z } from 'zod';
 import { BoundedOutput } from './bounded-output.js';
+import { beginCapture, finishCapture, type CommandFileChanges } from './capture/command-capture.js';
+import { removeCaptureFolder, type CaptureFolder } from './capture/capture-folder.js';
+import { fileChangeFields, fileChangeLines } from './capture/capture-report.js';
+import { DEFAULT_PROTECTED_PATHS } from './sandbox-plan.js';
 import { prepareCommand, validateSandboxOptions, type CommandSandboxOptions } from './command-launch.js';
 import { describeStatus, outcomeNotes, outcomeSignal, resultFields } from './command-report.js';
 import { COMMAND_SANDBOX_ERROR_CODES, CommandSandboxError } from './errors.js';
@@ -32,8 +38,10 @@ export interface CommandRunRequest {
   readonly timeoutMs?: number;
   readonly stdin?: string;
   readonly signal?: AbortSignal;
-  /** Where the complete log goes, when wired. */
+  /** Where the complete log (and a conflicting file's command version) goes, when wired. */
   readonly artifacts?: ArtifactWriter;
+  /** Where the files the command changes are recorded for undo, when wired. */
+  readonly fileChanges?: FileChangeRecorder;
 }
 
 /** What a finished command run observed. */
@@ -55,6 +63,8 @@ export interface CommandRunResult {
   readonly notes: readonly string[];
   /** The complete log, when an artifact writer was wired in and there was output. */
   readonly artifact?: ArtifactReference;
+  /** The files the command changed (applied from the capture overlay), or why they were not captured. */
+  readonly files?: CommandFileChanges;
 }
 
 /** Clamps a requested timeout to the configured maximum. */
@@ -72,7 +82,22 @@ export async function runCommand(
   options: CommandSandboxOptions,
   request: CommandRunRequest,
 ): Promise<CommandRunResult> {
-  const prepared = await prepareCommand(options, request.workspaceRoot, request.command, request.cwd);
+  const started = await beginCapture({
+    mode: options.capture,
+    sandboxOff: options.sandbox === 'off',
+    bubblewrapProgram: options.bubblewrapProgram,
+    captureFolder: options.captureFolder,
+    workspaceRoot: realpathSync(request.workspaceRoot),
+  });
+  const folder: CaptureFolder | undefined = 'folder' in started ? started.folder : undefined;
+  let prepared;
+  try {
+    prepared = await prepareCommand(options, request.workspaceRoot, request.command, request.cwd, false, folder);
+  } catch (error) {
+    if (folder) removeCaptureFolder(folder);
+    throw error;
+  }
+  if (folder && !prepared.captured) removeCaptureFolder(folder);
   const timeoutMs = effectiveTimeout(options, request.timeoutMs);
   const half = Math.floor((options.outputLimitBytes ?? COMMAND_DEFAULTS.outputLimitBytes) / 2);
   const output = new BoundedOutput(
@@ -89,6 +114,7 @@ export async function runCommand(
     maxProcesses: prepared.plan.limits.processes,
   });
   if (outcome.spawnError) {
+    if (folder) removeCaptureFolder(folder);
     throw new CommandSandboxError(
       COMMAND_SANDBOX_ERROR_CODES.commandSpawnFailed,
       `The command could not be started: ${outcome.spawnError}.`,
@@ -96,6 +122,17 @@ export async function runCommand(
     );
   }
   const notes = outcomeNotes(outcome, prepared.plan, timeoutMs, prepared.sandbox);
+  // What the command wrote is applied however it ended (exit, timeout, cancel): it happened.
+  const files: CommandFileChanges =
+    folder && prepared.captured
+      ? await finishCapture({
+          folder,
+          workspaceRoot: prepared.plan.workspaceRoot,
+          protectedPaths: options.protectedPaths ?? DEFAULT_PROTECTED_PATHS,
+          recorder: request.fileChanges,
+          artifacts: request.artifacts,
+        })
+      : { captured: false, reason: 'reason' in started ? started.reason : 'this sandbox cannot capture' };
   let artifact: ArtifactReference | undefined;
   if (request.artifacts && output.totalBytes > 0) {
     const log = output.completeLog();
@@ -121,6 +158,7 @@ export async function runCommand(
     processLimitHits: outcome.processLimitHits,
     notes,
     ...(artifact ? { artifact } : {}),
+    files,
   };
 }
 
@@ -132,6 +170,7 @@ function resultContent(result: CommandRunResult): string {
     `$ ${result.command}`,
     `${status} · ${Math.round(result.durationMs)} ms · sandbox: ${sandbox}`,
     ...result.notes,
+    ...fileChangeLines(result.files, result.timedOut || result.cancelled),
   ];
   if (result.artifact)
     lines.push(`Complete log: artifact ${result.artifact.id} (${result.artifact.byteLength} bytes).`);
@@ -157,7 +196,7 @@ export function commandToolResult(result: CommandRunResult): ToolExecutionResult
       kind: 'command',
       title: `$ ${result.command}`.slice(0, 200),
       body: result.output,
-      fields: resultFields(result),
+      fields: [...resultFields(result), ...fileChangeFields(result.files)],
     },
     ...(result.artifact ? { artifact: result.artifact } : {}),
   });
@@ -192,6 +231,7 @@ export function createRunCommandTool(
         stdin: input.stdin,
         signal: context.signal,
         artifacts: context.artifacts,
+        fileChanges: context.fileChanges,
       });
       return commandToolResult(result);
     },

@@ -33,9 +33,12 @@ export const DEFAULT_SANDBOX_LIMITS: SandboxLimits = Object.freeze({
  * of the sandbox's own PID namespace.
  */
 export interface SandboxMount {
-  readonly kind: 'read-only' | 'read-write' | 'tmpfs' | 'read-only-empty' | 'devices' | 'processes';
-  /** Host path for binds; the same as `target` unless a later change (an overlay) says otherwise. */
+  readonly kind: 'read-only' | 'read-write' | 'overlay' | 'tmpfs' | 'read-only-empty' | 'devices' | 'processes';
+  /** Host path for binds (for `overlay`, the read-only lower folder); the same as `target` unless said otherwise. */
   readonly source?: string;
+  /** `overlay` only: the folder that receives every write, and overlayfs's scratch folder beside it. */
+  readonly upper?: string;
+  readonly work?: string;
   /** Path inside the sandbox. */
   readonly target: string;
   /** Why this mount exists, for reports and the macOS profile. */
@@ -80,6 +83,8 @@ export interface SandboxPlan {
   readonly protectedPaths: readonly string[];
   /** The shell text to run, and the shell that runs it. */
   readonly command: { readonly shell: string; readonly text: string };
+  /** The user and group the command runs as inside the sandbox, when they must be set (overlay capture). */
+  readonly identity?: { readonly uid: number; readonly gid: number };
 }
 
 /** What a path is on the host, as the plan builder needs to know. */
@@ -106,6 +111,17 @@ export interface SandboxPlanInput {
    * as its controlling terminal (no new session): injecting input there reaches only itself.
    */
   readonly privateTerminal?: boolean;
+  /**
+   * Overlay capture: the workspace is seen through an overlay whose writes land in `upper`
+   * (the real workspace stays untouched until they are applied); `root` holds both folders and
+   * is hidden from the command. `identity` is the user the command keeps inside the sandbox.
+   */
+  readonly capture?: {
+    readonly root: string;
+    readonly upper: string;
+    readonly work: string;
+    readonly identity: { readonly uid: number; readonly gid: number };
+  };
 }
 
 /**
@@ -161,12 +177,21 @@ export function buildSandboxPlan(input: SandboxPlanInput): SandboxPlan {
     if (hidden !== '/' && input.pathKind(hidden) === 'directory')
       mounts.push({ kind: 'tmpfs', target: hidden, purpose: 'hidden host folder', sizeBytes });
   }
-  mounts.push({
-    kind: 'read-write',
-    source: input.workspaceRoot,
-    target: input.workspaceRoot,
-    purpose: 'the workspace',
-  });
+  const { capture } = input;
+  if (capture)
+    mounts.push({ kind: 'tmpfs', target: capture.root, purpose: 'hides the capture folder', sizeBytes: 1024 * 1024 });
+  mounts.push(
+    capture
+      ? {
+          kind: 'overlay',
+          source: input.workspaceRoot,
+          target: input.workspaceRoot,
+          upper: capture.upper,
+          work: capture.work,
+          purpose: 'the workspace, writes captured for checkpoint and undo',
+        }
+      : { kind: 'read-write', source: input.workspaceRoot, target: input.workspaceRoot, purpose: 'the workspace' },
+  );
   const protectedPaths = protectedMounts(input);
   mounts.push(...protectedPaths.mounts);
   return {
@@ -183,6 +208,7 @@ export function buildSandboxPlan(input: SandboxPlanInput): SandboxPlan {
     limits: input.limits,
     protectedPaths: protectedPaths.paths,
     command: { shell: '/bin/bash', text: input.commandText },
+    ...(capture ? { identity: capture.identity } : {}),
   };
 }
 

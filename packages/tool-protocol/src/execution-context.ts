@@ -2,14 +2,39 @@ import type { ArtifactReference } from './artifact-reference.js';
 import { UnauthorizedToolError } from './clawsmith-error.js';
 
 /**
- * What a path held before a tool changed it: nothing, or a regular file's bytes and mode.
- * Tools never change anything but regular files, so nothing else needs recording.
+ * What a path held before a tool changed it: nothing, a regular file's bytes and mode, a
+ * symbolic link's target, or a folder with its mode. File tools change only regular files;
+ * commands (through overlay capture) also create and remove links and folders.
  */
 export type FilePreimage =
-  { readonly state: 'absent' } | { readonly state: 'file'; readonly content: Uint8Array; readonly mode: number };
+  | { readonly state: 'absent' }
+  | { readonly state: 'file'; readonly content: Uint8Array; readonly mode: number }
+  | { readonly state: 'symlink'; readonly target: string }
+  | { readonly state: 'directory'; readonly mode: number };
 
-/** What a path holds right after a tool wrote it: nothing, or a file with this SHA-256 (hex). */
-export type FilePostimage = { readonly state: 'absent' } | { readonly state: 'file'; readonly sha256: string };
+/**
+ * What a path holds right after a tool wrote it: nothing, a file with this SHA-256 (hex) and,
+ * when the tool set it, mode; a symbolic link with this target; or a folder with this mode.
+ */
+export type FilePostimage =
+  | { readonly state: 'absent' }
+  | { readonly state: 'file'; readonly sha256: string; readonly mode?: number }
+  | { readonly state: 'symlink'; readonly target: string }
+  | { readonly state: 'directory'; readonly mode: number };
+
+/** One path of a batch given to {@link FileChangeRecorder.beforeChanges}. */
+export interface RecordedPreimage {
+  /** Workspace-relative path with `/` separators. */
+  readonly path: string;
+  readonly preimage: FilePreimage;
+}
+
+/** One path of a batch given to {@link FileChangeRecorder.afterChanges}. */
+export interface RecordedPostimage {
+  /** Workspace-relative path with `/` separators. */
+  readonly path: string;
+  readonly postimage: FilePostimage;
+}
 
 /**
  * The port through which a tool reports every file it changes, so the change can be undone.
@@ -26,6 +51,14 @@ export interface FileChangeRecorder {
   beforeChange(path: string, preimage: FilePreimage): void | Promise<void>;
   /** Records what `path` holds right after the change. */
   afterChange(path: string, postimage: FilePostimage): void | Promise<void>;
+  /**
+   * The batch form of `beforeChange` (the recorder's `recordChanges` entry point): every
+   * pre-image in one transaction, so a command's thousands of changes cost one commit. Optional:
+   * callers fall back to `beforeChange` per path.
+   */
+  beforeChanges?(changes: readonly RecordedPreimage[]): Promise<void>;
+  /** The batch form of `afterChange`, in one transaction. Optional like `beforeChanges`. */
+  afterChanges?(changes: readonly RecordedPostimage[]): Promise<void>;
 }
 
 /** Options for storing one artifact through an {@link ArtifactWriter}. */

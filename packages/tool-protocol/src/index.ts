@@ -20,6 +20,8 @@ export type {
   FileChangeRecorder,
   FilePostimage,
   FilePreimage,
+  RecordedPostimage,
+  RecordedPreimage,
   ToolExecutionContext,
 } from './execution-context.js';
 export { assertAuthorized } from './execution-context.js';
