@@ -5,7 +5,8 @@ import { createGlobFilesTool } from './glob-files-tool.js';
 import { createReadFileTool } from './read-file-tool.js';
 import { createRenameFileTool } from './rename-file-tool.js';
 import { createSearchFilesTool } from './search-files-tool.js';
-import { resolveToolOptions, type WorkspaceToolsOptions } from './tool-options.js';
+import { updatingIndex } from './search-index/index-notice.js';
+import { resolveToolOptions, type ResolvedToolOptions, type WorkspaceToolsOptions } from './tool-options.js';
 import { createWriteFileTool } from './write-file-tool.js';
 
 /** The seven tools, in the order {@link createWorkspaceTools} returns them. */
@@ -26,14 +27,21 @@ export type WorkspaceTools = [
  * and report each change through `context.fileChanges`. Throws a `TypeError` on invalid limits.
  */
 export function createWorkspaceTools(options: WorkspaceToolsOptions = {}): WorkspaceTools {
-  const resolved = resolveToolOptions(options);
+  return toolsFor(resolveToolOptions(options));
+}
+
+/** The seven tools over options already resolved (tests reach the search indexes this way). */
+export function toolsFor(resolved: ResolvedToolOptions): WorkspaceTools {
+  const { searchIndexes } = resolved;
+  const writing = (tool: AnyToolDefinition) =>
+    searchIndexes ? updatingIndex(tool, searchIndexes, resolved.rootFor) : tool;
   return [
     createReadFileTool(resolved),
     createSearchFilesTool(resolved),
     createGlobFilesTool(resolved),
-    createEditFileTool(resolved),
-    createWriteFileTool(resolved),
-    createRenameFileTool(resolved),
-    createDeleteFileTool(resolved),
+    writing(createEditFileTool(resolved)),
+    writing(createWriteFileTool(resolved)),
+    writing(createRenameFileTool(resolved)),
+    writing(createDeleteFileTool(resolved)),
   ];
 }

@@ -5,6 +5,7 @@ export type { WorkspaceTools } from './create-workspace-tools.js';
 export { createWorkspaceTools } from './create-workspace-tools.js';
 export type { WorkspaceToolsOptions } from './tool-options.js';
 export { DEFAULT_SKIPPED_FOLDERS } from './tool-options.js';
+export type { SearchIndexOptions } from './search-index/search-indexes.js';
 
 export type { WorkspaceLimits } from './workspace-limits.js';
 export { DEFAULT_WORKSPACE_LIMITS } from './workspace-limits.js';

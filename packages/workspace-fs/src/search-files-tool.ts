@@ -7,6 +7,7 @@ import { escapeRegExp, matchLiteralBytes, matchLiteralText, type LineMatch } fro
 import { resolveWorkspacePath } from './path-boundary.js';
 import { RegexSearch } from './regex-search.js';
 import { RegexTimeout, RegexWorkerPool } from './regex-worker.js';
+import { indexedCandidates, type IndexUse } from './search-index/indexed-search.js';
 import { looksBinary } from './regular-file.js';
 import { closeSearchFile, openSearchFile, readSearchFile } from './search-read.js';
 import { coverageLines, searchReport, type SearchCoverage, type SearchResult } from './search-report.js';
@@ -124,9 +125,21 @@ async function searchFiles(
     counts,
   );
   const singleFile = start.relative !== '' && !lstatSync(start.real).isDirectory();
+  const index: IndexUse | undefined =
+    options.searchIndexes && !singleFile
+      ? await indexedCandidates(
+          options.searchIndexes,
+          start.root,
+          start.relative,
+          { text: input.query, regex: input.regex === true, ignoreCase: input.ignoreCase === true },
+          includes,
+        )
+      : undefined;
   const candidates: Iterable<WalkedFile> = singleFile
     ? [{ absolute: start.real, relative: start.relative, name: start.relative.split('/').pop()! }]
-    : files;
+    : index?.used
+      ? index.files
+      : files;
 
   const coverage: SearchCoverage = {
     filesSearched: 0,
@@ -138,6 +151,9 @@ async function searchFiles(
     unreadable: 0,
     skippedFolders: 0,
     stopReason: undefined,
+    index: index?.used
+      ? { candidates: index.files.length, known: index.known, direct: index.direct }
+      : index && { notUsed: index.reason },
   };
   const results: SearchResult[] = [];
   const matcher = literalMatcher(input);
@@ -191,7 +207,7 @@ async function searchFiles(
   } finally {
     regex?.close();
   }
-  coverage.filesSeen = singleFile ? 1 : counts.files;
+  coverage.filesSeen = singleFile ? 1 : index?.used ? index.known : counts.files;
   coverage.passedOver += counts.passedOver;
   coverage.skippedFolders = counts.skippedFolders;
 

@@ -30,7 +30,21 @@ export interface SearchCoverage {
   skippedFolders: number;
   /** The limit that ended the search early, if any. */
   stopReason: SearchStopReason | undefined;
+  /** How the search index took part, when one is configured. */
+  index?: SearchIndexCoverage | undefined;
 }
+
+/** The index's part in a search: the candidates it chose, or why it was not used. */
+export type SearchIndexCoverage =
+  | {
+      /** Files the index chose (all read unless a limit stopped the search). */
+      readonly candidates: number;
+      /** Searchable files the index knows in the searched folder. */
+      readonly known: number;
+      /** Candidates searched directly because they changed since indexing. */
+      readonly direct: number;
+    }
+  | { readonly notUsed: string };
 
 // One formatter: `toLocaleString('en-US')` builds a new one on every call.
 const COUNT_FORMAT = new Intl.NumberFormat('en-US');
@@ -42,8 +56,11 @@ function plural(count: number, word: string): string {
 const NARROW = 'narrow the search with path (a sub-folder) or include (a glob such as "**/*.ts")';
 
 function stopSentence(coverage: SearchCoverage, limits: WorkspaceLimits, maxResults: number): string {
-  const unsearched = Math.max(0, coverage.filesSeen - coverage.filesSearched);
-  const rest = `${plural(unsearched, 'file')} already listed ${unsearched === 1 ? 'was' : 'were'} not searched, and folders not yet listed were not visited`;
+  const index = coverage.index && 'candidates' in coverage.index ? coverage.index : undefined;
+  const unsearched = Math.max(0, (index ? index.candidates : coverage.filesSeen) - coverage.filesSearched);
+  const rest = index
+    ? `${plural(unsearched, 'candidate file')} ${unsearched === 1 ? 'was' : 'were'} not searched`
+    : `${plural(unsearched, 'file')} already listed ${unsearched === 1 ? 'was' : 'were'} not searched, and folders not yet listed were not visited`;
   switch (coverage.stopReason) {
     case 'results':
       return `Stopped at the ${maxResults}-result limit; more matches may exist. Ask for up to ${limits.searchResultsMax} with maxResults, or ${NARROW}.`;
@@ -63,9 +80,16 @@ function stopSentence(coverage: SearchCoverage, limits: WorkspaceLimits, maxResu
 
 /** The coverage lines of a search report: what was searched, what was left out and why. */
 export function coverageLines(coverage: SearchCoverage, limits: WorkspaceLimits, maxResults: number): string[] {
-  const lines = [
-    `Searched ${plural(coverage.filesSearched, 'file')} (${formatBytes(coverage.bytesRead)} read) of ${plural(coverage.filesSeen, 'file')} seen.`,
-  ];
+  const index = coverage.index;
+  const lines =
+    index && 'candidates' in index
+      ? [
+          `Used the search index: searched ${COUNT_FORMAT.format(coverage.filesSearched)} of ${plural(index.candidates, 'candidate file')} (${formatBytes(coverage.bytesRead)} read) of ${COUNT_FORMAT.format(index.known)} indexed; no other file can match${index.direct > 0 ? ` (${COUNT_FORMAT.format(index.direct)} changed since indexing and searched directly)` : ''}.`,
+        ]
+      : [
+          `Searched ${plural(coverage.filesSearched, 'file')} (${formatBytes(coverage.bytesRead)} read) of ${plural(coverage.filesSeen, 'file')} seen.`,
+        ];
+  if (index && 'notUsed' in index) lines.push(`The search index was not used: ${index.notUsed}.`);
   const skipped: string[] = [];
   if (coverage.filesCutAtFileLimit > 0)
     skipped.push(

@@ -1,6 +1,7 @@
 import type { ToolExecutionContext } from '@clawsmith/tool-protocol';
 import { FolderListings } from './folder-listings.js';
 import { createProtectedPathMatcher, type ProtectedPathMatcher } from './protected-paths.js';
+import { SearchIndexes, type SearchIndexOptions } from './search-index/search-indexes.js';
 import { resolveLimits, type WorkspaceLimits } from './workspace-limits.js';
 
 /** Folders that search and glob skip unless configured otherwise. */
@@ -16,6 +17,11 @@ export interface WorkspaceToolsOptions {
   readonly skippedFolders?: readonly string[];
   /** Globs that write tools refuse, added to the default protected paths. */
   readonly protectedPaths?: readonly string[];
+  /**
+   * Where `search_files` keeps its trigram index, so that it reads only files that can match;
+   * omitted or `false`: no index, every search walks the workspace within its budgets.
+   */
+  readonly searchIndex?: SearchIndexOptions | false;
 }
 
 /** The options every tool works with, resolved once. */
@@ -25,15 +31,22 @@ export interface ResolvedToolOptions {
   readonly protectedPaths: ProtectedPathMatcher;
   /** Folder listings shared by search and glob, kept while their folders are unchanged. */
   readonly listings: FolderListings;
+  /** The search indexes, when configured. */
+  readonly searchIndexes: SearchIndexes | undefined;
   rootFor(context: ToolExecutionContext): string;
 }
 
 /** Resolves {@link WorkspaceToolsOptions} once, at tool construction. */
 export function resolveToolOptions(options: WorkspaceToolsOptions = {}): ResolvedToolOptions {
   const configuredRoot = options.workspaceRoot;
+  const limits = resolveLimits(options.limits);
+  const skippedFolders = new Set([...DEFAULT_SKIPPED_FOLDERS, ...(options.skippedFolders ?? [])]);
   return {
-    limits: resolveLimits(options.limits),
-    skippedFolders: new Set([...DEFAULT_SKIPPED_FOLDERS, ...(options.skippedFolders ?? [])]),
+    limits,
+    skippedFolders,
+    searchIndexes: options.searchIndex
+      ? new SearchIndexes(options.searchIndex, skippedFolders, limits.searchFileBytes)
+      : undefined,
     protectedPaths: createProtectedPathMatcher(options.protectedPaths ?? []),
     listings: new FolderListings(),
     rootFor: (context) => configuredRoot ?? context.workspaceRoot,

@@ -1,5 +1,5 @@
 import { mkdirSync, realpathSync, statSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 import type { AgentCore, ApprovalHandler, ClawsmithHome, PermissionMode, SessionRecord } from '@clawsmith/core';
 import type { Provider } from '@clawsmith/providers';
 import { CliError } from '../cli-errors.js';
@@ -49,7 +49,13 @@ export async function openAgentRuntime(options: AgentRuntimeOptions): Promise<Ag
     provider: options.provider ?? NO_MODEL,
     checkpoints: home.checkpoints,
     artifacts: home.artifacts,
-    builtinTools: createBuiltinTools({ command: { sandbox: 'auto' } }),
+    builtinTools: createBuiltinTools({
+      command: { sandbox: 'auto' },
+      // search_files keeps its trigram index in the home; CLAWSMITH_SEARCH_INDEX=off turns it off.
+      workspace: {
+        searchIndex: process.env.CLAWSMITH_SEARCH_INDEX === 'off' ? false : { folder: join(home.path, 'search-index') },
+      },
+    }),
     permissionMode: options.permissionMode ?? 'default',
     ...(options.approvalHandler ? { approvalHandler: options.approvalHandler } : {}),
   });

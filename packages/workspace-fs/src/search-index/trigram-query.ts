@@ -1,0 +1,93 @@
+import { packTrigram } from './trigrams.js';
+
+/**
+ * What a file's trigrams must satisfy to possibly match: every file (`all`, the index cannot
+ * narrow), one trigram, or an AND / OR of queries. A necessary condition, never a sufficient one.
+ */
+export type TrigramQuery =
+  | { readonly kind: 'all' }
+  | { readonly kind: 'trigram'; readonly value: number }
+  | { readonly kind: 'and'; readonly parts: readonly TrigramQuery[] }
+  | { readonly kind: 'or'; readonly parts: readonly TrigramQuery[] };
+
+/** The query that every file satisfies. */
+export const MATCH_ALL: TrigramQuery = Object.freeze({ kind: 'all' });
+
+/** AND of `parts`, with `all` dropped; `all` when nothing is left. */
+export function andQuery(parts: readonly TrigramQuery[]): TrigramQuery {
+  const kept: TrigramQuery[] = [];
+  const seen = new Set<number>();
+  for (const part of parts) {
+    if (part.kind === 'all') continue;
+    if (part.kind === 'and') {
+      for (const inner of part.parts) kept.push(inner);
+      continue;
+    }
+    if (part.kind === 'trigram') {
+      if (seen.has(part.value)) continue;
+      seen.add(part.value);
+    }
+    kept.push(part);
+  }
+  if (kept.length === 0) return MATCH_ALL;
+  return kept.length === 1 ? kept[0]! : { kind: 'and', parts: kept };
+}
+
+/** OR of `parts`; `all` as soon as one part is. */
+export function orQuery(parts: readonly TrigramQuery[]): TrigramQuery {
+  if (parts.length === 0 || parts.some((part) => part.kind === 'all')) return MATCH_ALL;
+  return parts.length === 1 ? parts[0]! : { kind: 'or', parts };
+}
+
+/** AND of the trigrams of `bytes`; with `asciiOnly`, trigrams holding a byte beyond ASCII are left out. */
+export function bytesQuery(bytes: Uint8Array, asciiOnly: boolean): TrigramQuery {
+  const parts: TrigramQuery[] = [];
+  for (let index = 0; index + 2 < bytes.length; index += 1) {
+    const [first, second, third] = [bytes[index]!, bytes[index + 1]!, bytes[index + 2]!];
+    if (asciiOnly && (first > 0x7f || second > 0x7f || third > 0x7f)) continue;
+    parts.push({ kind: 'trigram', value: packTrigram(first, second, third) });
+  }
+  return andQuery(parts);
+}
+
+/**
+ * The query for a literal search. Case-insensitive matching folds letters beyond ASCII too, so
+ * then only trigrams made of ASCII bytes are required (the index lowers ASCII letters itself).
+ */
+export function literalQuery(text: string, ignoreCase: boolean): TrigramQuery {
+  return bytesQuery(Buffer.from(text, 'utf8'), ignoreCase);
+}
+
+/** Whether a sorted trigram list satisfies `query`. */
+export function satisfies(query: TrigramQuery, has: (trigram: number) => boolean): boolean {
+  switch (query.kind) {
+    case 'all':
+      return true;
+    case 'trigram':
+      return has(query.value);
+    case 'and':
+      return query.parts.every((part) => satisfies(part, has));
+    case 'or':
+      return query.parts.some((part) => satisfies(part, has));
+  }
+}
+
+/** Query as text, for tests and reports: `"abc" AND ("def" OR "ghi")`. */
+export function describeQuery(query: TrigramQuery): string {
+  switch (query.kind) {
+    case 'all':
+      return 'ALL';
+    case 'trigram':
+      return JSON.stringify(
+        String.fromCharCode((query.value >> 16) & 255, (query.value >> 8) & 255, query.value & 255),
+      );
+    case 'and':
+      return query.parts
+        .map((part) => (part.kind === 'or' ? `(${describeQuery(part)})` : describeQuery(part)))
+        .join(' AND ');
+    case 'or':
+      return query.parts
+        .map((part) => (part.kind === 'and' ? `(${describeQuery(part)})` : describeQuery(part)))
+        .join(' OR ');
+  }
+}

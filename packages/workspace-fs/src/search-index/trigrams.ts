@@ -1,0 +1,109 @@
+/**
+ * Trigrams as the index keeps them: three bytes, ASCII letters lowered, packed as
+ * `b0 << 16 | b1 << 8 | b2`. Lowering makes one index serve case-sensitive and case-insensitive
+ * searches alike (the index narrows; the real matcher decides).
+ *
+ * The same function runs in the index worker (`TRIGRAM_SOURCE`, plain JavaScript) and here; a
+ * test holds the two to the same output.
+ */
+
+const LOWER = new Uint8Array(256);
+for (let byte = 0; byte < 256; byte += 1) LOWER[byte] = byte >= 65 && byte <= 90 ? byte + 32 : byte;
+
+/** Packs three bytes (already lowered) into a trigram. */
+export function packTrigram(first: number, second: number, third: number): number {
+  return (LOWER[first]! << 16) | (LOWER[second]! << 8) | LOWER[third]!;
+}
+
+// Three characters outside ASCII fold to ASCII letters under case-insensitive matching
+// (U+212A KELVIN SIGN to "k" and U+017F LONG S to "s" in Unicode regular expressions, U+0130 to
+// "i" + a combining dot in toLowerCase of names): a text holding them also gets the trigrams
+// of a copy where they are replaced, so an ignore-case search for "key" still finds "\u212Aey".
+function foldedCopy(bytes: Uint8Array): Uint8Array | undefined {
+  // Native scans for the lead bytes first: almost every text holds none of them.
+  if (bytes.indexOf(0xe2) < 0 && bytes.indexOf(0xc5) < 0 && bytes.indexOf(0xc4) < 0) return undefined;
+  let found = false;
+  for (let index = 0; index + 1 < bytes.length; index += 1) {
+    const byte = bytes[index]!;
+    if (
+      (byte === 0xe2 && bytes[index + 1] === 0x84 && bytes[index + 2] === 0xaa) ||
+      (byte === 0xc5 && bytes[index + 1] === 0xbf) ||
+      (byte === 0xc4 && bytes[index + 1] === 0xb0)
+    ) {
+      found = true;
+      break;
+    }
+  }
+  if (!found) return undefined;
+  const out = new Uint8Array(bytes.length);
+  let used = 0;
+  for (let index = 0; index < bytes.length; index += 1) {
+    const byte = bytes[index]!;
+    if (byte === 0xe2 && bytes[index + 1] === 0x84 && bytes[index + 2] === 0xaa) {
+      out[used++] = 0x6b;
+      index += 2;
+    } else if (byte === 0xc5 && bytes[index + 1] === 0xbf) {
+      out[used++] = 0x73;
+      index += 1;
+    } else if (byte === 0xc4 && bytes[index + 1] === 0xb0) {
+      out[used++] = 0x69;
+      index += 1;
+    } else out[used++] = byte;
+  }
+  return out.subarray(0, used);
+}
+
+/** Collects distinct trigrams with a bitmap of all 2^24 values, cleared after each use. */
+export class TrigramCollector {
+  private readonly seen = new Uint8Array(1 << 21);
+  private found = new Uint32Array(1024);
+  private count = 0;
+
+  /** Adds the trigrams of `bytes` (and of its folded copy, if any). */
+  add(bytes: Uint8Array): void {
+    this.scan(bytes);
+    const folded = foldedCopy(bytes);
+    if (folded) this.scan(folded);
+  }
+
+  private scan(bytes: Uint8Array): void {
+    if (bytes.length < 3) return;
+    let trigram = (LOWER[bytes[0]!]! << 8) | LOWER[bytes[1]!]!;
+    for (let index = 2; index < bytes.length; index += 1) {
+      trigram = ((trigram << 8) | LOWER[bytes[index]!]!) & 0xffffff;
+      const slot = trigram >>> 3;
+      const bit = 1 << (trigram & 7);
+      if ((this.seen[slot]! & bit) === 0) {
+        this.seen[slot] = this.seen[slot]! | bit;
+        if (this.count === this.found.length) {
+          const grown = new Uint32Array(this.found.length * 2);
+          grown.set(this.found);
+          this.found = grown;
+        }
+        this.found[this.count++] = trigram;
+      }
+    }
+  }
+
+  /** The distinct trigrams added since the last call, sorted; resets the collector. */
+  take(): Uint32Array {
+    const result = this.found.slice(0, this.count).sort();
+    for (let index = 0; index < this.count; index += 1) this.seen[this.found[index]! >>> 3] = 0;
+    this.count = 0;
+    return result;
+  }
+}
+
+/** Whether a sorted trigram list holds `trigram` (binary search). */
+export function hasTrigram(sorted: Uint32Array, trigram: number): boolean {
+  let low = 0;
+  let high = sorted.length - 1;
+  while (low <= high) {
+    const middle = (low + high) >>> 1;
+    const value = sorted[middle]!;
+    if (value === trigram) return true;
+    if (value < trigram) low = middle + 1;
+    else high = middle - 1;
+  }
+  return false;
+}
