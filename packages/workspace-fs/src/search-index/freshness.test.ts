@@ -1,5 +1,14 @@
 import { execFileSync } from 'node:child_process';
-import { appendFileSync, readdirSync, readFileSync, rmSync, symlinkSync, truncateSync, writeFileSync } from 'node:fs';
+import {
+  appendFileSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  truncateSync,
+  writeFileSync,
+} from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { testdir } from '@clawsmith/test-utils';
 import { indexedWorkspace } from './__fixtures__/indexed-workspace.js';
@@ -92,6 +101,7 @@ describe.each([
     const root = testdir(tree);
     const workspace = indexedWorkspace(root, { watch });
     await workspace.ready();
+    const switchedAt = Date.now();
     for (let index = 0; index < 1_000; index += 1)
       writeFileSync(`${root}/pkg${index % 10}/file${index}.ts`, `export const switched${index} = ${index};\n`);
     const one = await workspace.search({ query: 'switched737 ' });
@@ -99,7 +109,24 @@ describe.each([
     expect((await workspace.search({ query: 'value737' })).content).toMatch(/^No results for "value737"\./);
     const many = await workspace.search({ query: 'switched', maxResults: 100 });
     expect(hits(many.content)).toHaveLength(100);
-  });
+    // So many changed files start a rebuild of the stored index; answers stay right across the swap.
+    const deadline = Date.now() + 60_000;
+    while (statSync(indexFile(workspace.home)).mtimeMs < switchedAt && Date.now() < deadline)
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(statSync(indexFile(workspace.home)).mtimeMs).toBeGreaterThanOrEqual(switchedAt);
+    writeFileSync(`${root}/pkg3/file3.ts`, 'export const afterRebuild = 3;\n');
+    for (let round = 0; round < 5; round += 1) {
+      expect(hits((await workspace.search({ query: 'switched737 ' })).content)).toEqual([
+        'pkg7/file737.ts:1: export const switched737 = 737;',
+      ]);
+      expect(hits((await workspace.search({ query: 'afterRebuild' })).content)).toEqual([
+        'pkg3/file3.ts:1: export const afterRebuild = 3;',
+      ]);
+      await new Promise((resolve) => setTimeout(resolve, 25));
+    }
+    const settled = await workspace.search({ query: 'switched737 ' });
+    expect(settled.content).toContain('of 1,000 indexed');
+  }, 120_000);
 });
 
 describe('a damaged stored index', () => {

@@ -8,23 +8,32 @@ interface Pending {
 
 /**
  * The index worker thread, shared by every workspace index of one tool set: started on first
- * use, unreferenced while idle (it never keeps the process alive), requests answered in order.
+ * use and never referenced, so a process that is done exits even in the middle of a build (the
+ * stored index is written to a temporary file and renamed, so nothing half-written remains).
  */
 export class IndexWorker {
   private worker: Worker | undefined;
   private readonly pending = new Map<number, Pending>();
   private nextId = 1;
+  private waitedFor = 0;
 
-  /** Sends a request; resolves with the worker's answer, rejects if the worker fails. */
-  request<T extends Record<string, unknown>>(message: Record<string, unknown>): Promise<T> {
+  /**
+   * Sends a request; resolves with the worker's answer, rejects if the worker fails. With
+   * `waited`, a tool call is waiting for the answer, so the thread keeps the process alive until
+   * it comes (background work never does).
+   */
+  request<T extends Record<string, unknown>>(message: Record<string, unknown>, waited = false): Promise<T> {
     const worker = this.ensure();
     const id = this.nextId++;
     const reply = new Promise<T>((resolve, reject) => {
       this.pending.set(id, { resolve: resolve as Pending['resolve'], reject });
     });
-    worker.ref();
+    if (waited && this.waitedFor++ === 0) worker.ref();
     worker.postMessage({ ...message, id });
-    return reply;
+    if (!waited) return reply;
+    return reply.finally(() => {
+      if (--this.waitedFor === 0) this.worker?.unref();
+    });
   }
 
   private ensure(): Worker {
@@ -33,7 +42,6 @@ export class IndexWorker {
     worker.on('message', (reply: { id: number; ok: boolean; reason?: string }) => {
       const pending = this.pending.get(reply.id);
       this.pending.delete(reply.id);
-      if (this.pending.size === 0) worker.unref();
       if (!pending) return;
       if (reply.ok) pending.resolve(reply);
       else pending.reject(new Error(reply.reason ?? 'the index worker failed'));

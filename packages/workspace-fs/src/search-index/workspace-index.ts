@@ -66,10 +66,10 @@ function inotifyQueueLimit(): number {
   }
 }
 
-// Sentinels of processes that ended without closing their index.
+// Sentinels and temporary index files of processes that ended without cleaning up.
 function removeStaleSentinels(folder: string): void {
   for (const name of readdirSync(folder)) {
-    const pid = /^sentinel-(\d+)-/.exec(name)?.[1];
+    const pid = (/^sentinel-(\d+)-/.exec(name) ?? /^index\.bin\.(\d+)\.[0-9a-f]+\.tmp$/.exec(name))?.[1];
     if (pid === undefined) continue;
     try {
       process.kill(Number(pid), 0);
@@ -116,6 +116,8 @@ export class WorkspaceIndex {
   private reindexScheduled = false;
   private readonly indexPath: string;
   private started: Promise<void> | undefined;
+  /** Paths seen changing since a background rebuild began, while one runs. */
+  private sinceRebuild: Set<string> | undefined;
 
   constructor(
     private readonly key: IndexKey,
@@ -148,6 +150,7 @@ export class WorkspaceIndex {
 
   private async open(): Promise<void> {
     mkdirSync(this.folder, { recursive: true, mode: 0o700 });
+    removeStaleSentinels(this.folder);
     let loaded = await this.worker.request<{ buffer?: ArrayBuffer; reason?: string; missing?: boolean }>({
       type: 'load',
       path: this.indexPath,
@@ -157,36 +160,72 @@ export class WorkspaceIndex {
       // Missing, damaged, truncated or for other settings: rebuilt, never trusted.
       this.state = 'building';
       this.failure = loaded.missing ? undefined : loaded.reason;
-      await this.worker.request({
-        type: 'build',
-        root: this.key.root,
-        skipped: this.key.skippedFolders,
-        fileLimit: this.key.fileLimit,
-        path: this.indexPath,
-        key: this.key,
-        settledMs: this.settings.settledMs,
-      });
-      loaded = await this.worker.request({ type: 'load', path: this.indexPath, key: this.key });
-      if (!loaded.buffer) throw new Error(`The index just built does not load: ${loaded.reason ?? 'unknown reason'}`);
+      loaded = { buffer: await this.buildAndLoad() };
     }
-    const stored = parseStoredIndex(loaded.buffer);
+    const stored = parseStoredIndex(loaded.buffer!);
+    this.install(stored);
+    // Watch first, then sweep: a change after the sweep's lstat raises an event, one before it
+    // shows in the figures.
+    if (this.settings.watch) this.startWatching(stored.folderPaths);
+    for (const path of await this.sweepOf(stored)) this.dirty.add(path);
+    this.state = 'ready';
+    this.failure = undefined;
+  }
+
+  private async buildAndLoad(): Promise<ArrayBuffer> {
+    await this.worker.request({
+      type: 'build',
+      root: this.key.root,
+      skipped: this.key.skippedFolders,
+      fileLimit: this.key.fileLimit,
+      path: this.indexPath,
+      key: this.key,
+      settledMs: this.settings.settledMs,
+    });
+    const loaded = await this.worker.request<{ buffer?: ArrayBuffer; reason?: string }>({
+      type: 'load',
+      path: this.indexPath,
+      key: this.key,
+    });
+    if (!loaded.buffer) throw new Error(`The index just built does not load: ${loaded.reason ?? 'unknown reason'}`);
+    return loaded.buffer;
+  }
+
+  private install(stored: StoredIndex): void {
     this.stored = stored;
     this.fileNumbers = new Map(stored.filePaths.map((path, number) => [path, number]));
     this.unreadable = [];
     for (let number = 0; number < stored.fileFlags.length; number += 1)
       if ((stored.fileFlags[number]! & FILE_FLAG.unreadable) !== 0) this.unreadable.push(number);
-    // Watch first, then sweep: a change after the sweep's lstat raises an event, one before it
-    // shows in the figures.
-    if (this.settings.watch) this.startWatching(stored.folderPaths);
-    await this.sweep();
-    this.state = 'ready';
-    this.failure = undefined;
+  }
+
+  /**
+   * Rebuilds the stored index in the background once the overlay holds many files (a branch
+   * switch): searches go on with the old one until the new one is built, loaded and compared
+   * with the disk; every change seen since the rebuild began is looked at again after the swap.
+   */
+  private rebuildIfLarge(): void {
+    const stored = this.stored!;
+    if (this.sinceRebuild !== undefined || this.overlay.size < Math.max(1_000, stored.filePaths.length / 10)) return;
+    const seen = (this.sinceRebuild = new Set());
+    void (async () => {
+      const rebuilt = parseStoredIndex(await this.buildAndLoad());
+      for (const folder of rebuilt.folderPaths) if (!this.watchFolder(folder)) break;
+      const changed = await this.sweepOf(rebuilt);
+      this.install(rebuilt);
+      this.overlay.clear();
+      this.reindexQueue.clear();
+      for (const path of [...changed, ...seen]) this.dirty.add(path);
+    })()
+      .catch(() => undefined)
+      .finally(() => {
+        this.sinceRebuild = undefined;
+      });
   }
 
   private startWatching(folders: readonly string[]): void {
     if (folders.length > this.settings.maxWatchedFolders) return;
     try {
-      removeStaleSentinels(this.folder);
       const name = `sentinel-${process.pid}-${randomBytes(4).toString('hex')}`;
       const waiters: (() => void)[] = [];
       const watcher = watch(this.folder, { persistent: false }, (_event, filename) => {
@@ -259,22 +298,23 @@ export class WorkspaceIndex {
     this.stopWatching();
   }
 
-  // Full comparison of every stored file and folder with the disk, in the worker thread.
-  private async sweep(): Promise<void> {
-    const stored = this.stored!;
+  // Full comparison of every stored file and folder with the disk, in the worker thread; the
+  // overlay's files are looked at again too (the sweep compared them with the stored figures).
+  private async sweepOf(stored: StoredIndex, waited = false): Promise<string[]> {
     this.eventsSinceSweep = 0;
-    const { changed } = await this.worker.request<{ changed: string[] }>({
-      type: 'sweep',
-      root: this.key.root,
-      files: stored.filePaths,
-      fileStats: stored.fileStats,
-      fileFlags: stored.fileFlags,
-      folders: stored.folderPaths,
-      folderStats: stored.folderStats,
-    });
-    for (const path of changed) this.dirty.add(path);
-    // Files the overlay knows are compared here: the sweep compared them with the base.
-    for (const path of this.overlay.keys()) this.dirty.add(path);
+    const { changed } = await this.worker.request<{ changed: string[] }>(
+      {
+        type: 'sweep',
+        root: this.key.root,
+        files: stored.filePaths,
+        fileStats: stored.fileStats,
+        fileFlags: stored.fileFlags,
+        folders: stored.folderPaths,
+        folderStats: stored.folderStats,
+      },
+      waited,
+    );
+    return [...changed, ...this.overlay.keys()];
   }
 
   /**
@@ -283,7 +323,8 @@ export class WorkspaceIndex {
    */
   async prepare(): Promise<boolean> {
     if (this.state !== 'ready') return false;
-    if (!this.watching || this.eventsSinceSweep >= this.overflowAt || !(await this.barrier())) await this.sweep();
+    if (!this.watching || this.eventsSinceSweep >= this.overflowAt || !(await this.barrier()))
+      for (const path of await this.sweepOf(this.stored!, true)) this.dirty.add(path);
     this.resolveDirty();
     return true;
   }
@@ -431,6 +472,7 @@ export class WorkspaceIndex {
    */
   noteChanged(relative: string): void {
     if (this.state !== 'ready' || this.isSkipped(relative)) return;
+    this.sinceRebuild?.add(relative);
     this.reindex(relative);
   }
 
@@ -535,6 +577,7 @@ export class WorkspaceIndex {
       } else if (satisfies(query, (trigram) => hasTrigram(entry.trigrams, trigram))) changed.push(path);
     }
     this.scheduleReindex();
+    this.rebuildIfLarge();
     changed.sort(compareWalkOrder);
     // Stored candidates are in walk order already; merge the few changed ones in.
     const files: IndexCandidates['files'] = [];
