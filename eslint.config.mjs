@@ -35,10 +35,17 @@ export default tseslint.config(
               sourceTag: 'layer:composition',
               onlyDependOnLibsWithTags: ['layer:contract', 'layer:service', 'layer:tooling'],
             },
-            // apps import anything below
+            // apps import anything below, and an app that is also a library (web's server, which
+            // `clawsmith web` starts); no app imports the cli
             {
               sourceTag: 'layer:app',
-              onlyDependOnLibsWithTags: ['layer:contract', 'layer:service', 'layer:composition', 'layer:tooling'],
+              onlyDependOnLibsWithTags: [
+                'layer:contract',
+                'layer:service',
+                'layer:composition',
+                'layer:tooling',
+                'layer:app-library',
+              ],
             },
             // repository tooling (test helpers, benchmarks) may use any package
             {

@@ -12,6 +12,8 @@ export const CLI_ERROR_CODES = [
   'session_not_found',
   'turn_not_found',
   'turn_incomplete',
+  'invalid_port',
+  'web_listen_failed',
 ] as const;
 
 /** One of {@link CLI_ERROR_CODES}. */

@@ -140,6 +140,40 @@ export function createProgram(): Command {
     .option('--json', 'print the new session as JSON')
     .action(lazy(async () => (await import('./commands/store-commands.js')).forkCommand));
 
+  homeOption(program.command('web'))
+    .description('serve the browser UI and HTTP API for this home on 127.0.0.1 (prints a sign-in URL)')
+    .option('--port <number>', 'port to listen on (0 picks a free one)', '0')
+    .option(
+      '--host <address>',
+      'address to bind; anything but 127.0.0.1 exposes your agent to the network (a warning is printed)',
+      '127.0.0.1',
+    )
+    .option(
+      '--allowed-host <name>',
+      'another name the browser may use for this server (repeatable; DNS rebinding protection refuses others)',
+      (value: string, previous: string[] = []) => [...previous, value],
+    )
+    .option('--script <file>', 'run turns from the page with scripted model responses (no API key needed)')
+    .addOption(
+      new Option('--provider <name>', 'run turns from the page with a real model provider')
+        .choices(CLI_PROVIDERS)
+        .env('CLAWSMITH_PROVIDER'),
+    )
+    .addOption(new Option('--model <name>', 'the model name, e.g. gpt-4.1 or claude-sonnet-4-5').env('CLAWSMITH_MODEL'))
+    .addOption(
+      new Option('--permission-mode <mode>', 'what turns started from the page run without asking')
+        .choices(CLI_PERMISSION_MODES)
+        .default('default'),
+    )
+    .addHelpText(
+      'after',
+      '\nThe URL it prints carries a secret token: opening it signs the browser in (an HttpOnly cookie).\n' +
+        'Programs may send the token as "Authorization: Bearer <token>". Without --script or --provider,\n' +
+        'sessions can be read, restored and forked, but not continued. Ctrl-C stops the server.\n' +
+        'Example: clawsmith web --port 4280 --provider openai --model gpt-4.1',
+    )
+    .action(lazy(async () => (await import('./commands/web-command.js')).webCommand));
+
   program
     .command('demo')
     .description('a scripted tour that needs no API key, in a temporary workspace and home')

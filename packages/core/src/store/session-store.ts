@@ -113,9 +113,17 @@ export class SessionStore {
     return session;
   }
 
-  async listSessions(): Promise<SessionRecord[]> {
-    const rows = await this.#db.selectFrom('session').selectAll().orderBy('updated_at', 'desc').orderBy('id').execute();
+  /** Sessions by last activity, newest first; `limit` and `offset` page through them. */
+  async listSessions(options: { limit?: number; offset?: number } = {}): Promise<SessionRecord[]> {
+    let query = this.#db.selectFrom('session').selectAll().orderBy('updated_at', 'desc').orderBy('id');
+    if (options.limit !== undefined) query = query.limit(options.limit).offset(options.offset ?? 0);
+    const rows = await query.execute();
     return rows.map(toSession);
+  }
+
+  /** Replaces a session's title (unlike `setTitle`, which only fills a missing one). */
+  async renameSession(sessionId: string, title: string): Promise<void> {
+    await this.#db.updateTable('session').set({ title, updated_at: now() }).where('id', '=', sessionId).execute();
   }
 
   async setTitle(sessionId: string, title: string): Promise<void> {
@@ -226,7 +234,7 @@ export class SessionStore {
 
   async listEvents(
     sessionId: string,
-    options: { afterSequence?: number; turnId?: string } = {},
+    options: { afterSequence?: number; turnId?: string; limit?: number } = {},
   ): Promise<SessionEvent[]> {
     let query = this.#db
       .selectFrom('session_event')
@@ -234,7 +242,9 @@ export class SessionStore {
       .where('session_id', '=', sessionId)
       .where('sequence', '>', options.afterSequence ?? 0);
     if (options.turnId) query = query.where('turn_id', '=', options.turnId);
-    const rows = await query.orderBy('sequence').execute();
+    query = query.orderBy('sequence');
+    if (options.limit !== undefined) query = query.limit(options.limit);
+    const rows = await query.execute();
     return rows.map(toEvent);
   }
 
@@ -287,6 +297,18 @@ export class SessionStore {
       .orderBy('ordinal')
       .execute();
     return rows.map(toTurn);
+  }
+
+  /** The session's latest turn (highest ordinal), if it has any. */
+  async getLastTurn(sessionId: string): Promise<TurnRecord | undefined> {
+    const row = await this.#db
+      .selectFrom('session_turn')
+      .selectAll()
+      .where('session_id', '=', sessionId)
+      .orderBy('ordinal', 'desc')
+      .limit(1)
+      .executeTakeFirst();
+    return row ? toTurn(row) : undefined;
   }
 
   async getTurn(sessionId: string, turnId: string): Promise<TurnRecord | undefined> {

@@ -1,0 +1,93 @@
+import type { PermissionMode } from '@clawsmith/core';
+import { CliError } from '../cli-errors.js';
+import { EXIT_CODES } from '../cli-program.js';
+import { openAgentRuntime } from './agent-runtime.js';
+import { selectProvider } from './provider-selection.js';
+
+/** Options of `clawsmith web`. */
+export interface WebOptions {
+  readonly home?: string;
+  readonly host: string;
+  readonly port: string;
+  readonly allowedHost?: readonly string[];
+  readonly script?: string;
+  readonly provider?: 'openai' | 'anthropic';
+  readonly model?: string;
+  readonly permissionMode: PermissionMode;
+}
+
+function parsePort(text: string): number {
+  if (!/^\d{1,5}$/.test(text) || Number(text) > 65_535)
+    throw new CliError(
+      'invalid_port',
+      `--port must be a number from 0 to 65535 (0 picks a free port), not ${text}.`,
+      EXIT_CODES.usage,
+    );
+  return Number(text);
+}
+
+/**
+ * `clawsmith web`: the web server on the home's store, on 127.0.0.1 unless `--host` says
+ * otherwise (with a warning). Prints the sign-in URL and runs until Ctrl-C, which cancels the
+ * turns it runs, ends the streams and closes the database.
+ */
+export async function webCommand(rawOptions: Record<string, unknown>): Promise<number> {
+  const options = rawOptions as unknown as WebOptions;
+  const port = parsePort(options.port);
+  const provider =
+    options.script !== undefined || options.provider !== undefined ? await selectProvider(options) : undefined;
+  const { ApprovalBroker, startWebServer } = await import('@clawsmith/web');
+  const approvals = new ApprovalBroker();
+  const runtime = await openAgentRuntime({
+    home: options.home,
+    ...(provider ? { provider } : {}),
+    permissionMode: options.permissionMode,
+    approvalHandler: approvals.handler,
+  });
+  let server;
+  try {
+    server = await startWebServer({
+      core: runtime.core,
+      home: runtime.home,
+      approvals,
+      canRunTurns: provider !== undefined,
+      host: options.host,
+      port,
+      allowedHosts: options.allowedHost ?? [],
+    });
+  } catch (error) {
+    await runtime.close();
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'EADDRINUSE' || code === 'EACCES' || code === 'EADDRNOTAVAIL')
+      throw new CliError(
+        'web_listen_failed',
+        `Cannot listen on ${options.host}:${port} (${code}); choose another --port or --host.`,
+      );
+    throw error;
+  }
+  if (options.host !== '127.0.0.1' && options.host !== 'localhost' && options.host !== '::1')
+    process.stderr.write(
+      `clawsmith web: WARNING: listening on ${options.host}, reachable from other machines; anyone with the token controls your agent.\n`,
+    );
+  process.stdout.write(
+    `clawsmith web: serving ${runtime.home.path} at ${server.origin}\n` +
+      `Open this URL (it signs you in; keep it secret):\n${server.loginUrl}\n` +
+      (provider
+        ? ''
+        : 'No model chosen: sessions can be read, restored and forked; start it with --script or --provider to run turns.\n') +
+      'Ctrl-C stops the server.\n',
+  );
+  await new Promise<void>((resolve) => {
+    const stop = () => {
+      process.off('SIGINT', stop);
+      process.off('SIGTERM', stop);
+      resolve();
+    };
+    process.on('SIGINT', stop);
+    process.on('SIGTERM', stop);
+  });
+  process.stderr.write('clawsmith web: stopping\n');
+  await server.close();
+  await runtime.close();
+  return EXIT_CODES.ok;
+}

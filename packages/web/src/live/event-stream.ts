@@ -1,0 +1,154 @@
+import type { SessionEvent, SessionStore } from '@clawsmith/core';
+import type { StoreWatcher } from './store-watcher.js';
+
+/** Options of {@link createEventStream}. */
+export interface EventStreamOptions {
+  readonly store: SessionStore;
+  readonly watcher: StoreWatcher;
+  readonly sessionId: string;
+  /** The last sequence the client has; the stream starts after it. */
+  readonly afterSequence: number;
+  /** Events read per page; default 200. */
+  readonly pageSize?: number;
+  /** A comment line is sent after this much silence, so proxies and clients see a live stream; default 15,000 ms. */
+  readonly heartbeatMs?: number;
+  /**
+   * A client that has not taken anything for this long while events wait for it is dropped
+   * (default 30,000 ms): the server never buffers more than one page per client.
+   */
+  readonly stallTimeoutMs?: number;
+  /** Called when the client is dropped for not reading (the caller closes its socket). */
+  readonly onStalled: () => void;
+  /** Called once when the stream ends, whatever ended it. */
+  readonly onEnd: () => void;
+}
+
+const encoder = new TextEncoder();
+
+/** One SSE message per event: `id` is the sequence (what `Last-Event-ID` sends back), `data` the event as JSON. */
+export function formatEvents(events: readonly SessionEvent[]): string {
+  let text = '';
+  for (const event of events) text += `id: ${event.sequence}\ndata: ${JSON.stringify(event)}\n\n`;
+  return text;
+}
+
+/**
+ * A Server-Sent Events body that follows one session from `afterSequence`. It is pulled, not
+ * pushed: a page of events is read from the store only when the client has taken the previous
+ * one, so a slow client costs at most one page of memory, and every sequence number is sent
+ * exactly once, in order, whoever wrote it. When the session is cut back by a restore, the
+ * stream sends an `event: reset` (with the session's last sequence) and ends: the client
+ * reloads from there.
+ */
+export function createEventStream(options: EventStreamOptions): ReadableStream<Uint8Array> {
+  const pageSize = options.pageSize ?? 200;
+  const heartbeatMs = options.heartbeatMs ?? 15_000;
+  const stallTimeoutMs = options.stallTimeoutMs ?? 30_000;
+  let cursor = options.afterSequence;
+  let anchor: { sequence: number; createdAt: string; type: string } | undefined;
+  let wake: (() => void) | undefined;
+  let changed = true;
+  let ended = false;
+  let lastPullAt = Date.now();
+  let pulling = false;
+  let stallTimer: NodeJS.Timeout | undefined;
+
+  const unwatch = options.watcher.watch(options.sessionId, () => {
+    changed = true;
+    wake?.();
+  });
+  const end = () => {
+    if (ended) return;
+    ended = true;
+    unwatch();
+    clearInterval(stallTimer);
+    wake?.();
+    options.onEnd();
+  };
+
+  const waitForChange = () =>
+    new Promise<'changed' | 'quiet'>((resolve) => {
+      if (changed || ended) return resolve('changed');
+      const timer = setTimeout(() => done('quiet'), heartbeatMs);
+      const done = (result: 'changed' | 'quiet') => {
+        clearTimeout(timer);
+        wake = undefined;
+        resolve(result);
+      };
+      wake = () => done('changed');
+    });
+
+  /** Whether the session still holds the last event sent (a restore may have cut it away). */
+  const anchorHolds = async (): Promise<boolean> => {
+    if (!anchor) return true;
+    const [event] = await options.store.listEvents(options.sessionId, {
+      afterSequence: anchor.sequence - 1,
+      limit: 1,
+    });
+    return event?.sequence === anchor.sequence && event.createdAt === anchor.createdAt && event.type === anchor.type;
+  };
+
+  return new ReadableStream<Uint8Array>(
+    {
+      start(controller) {
+        controller.enqueue(encoder.encode('retry: 1000\n\n'));
+        stallTimer = setInterval(
+          () => {
+            if (!pulling && (controller.desiredSize ?? 1) <= 0 && Date.now() - lastPullAt > stallTimeoutMs) {
+              end();
+              options.onStalled();
+            }
+          },
+          Math.min(1_000, stallTimeoutMs),
+        );
+        stallTimer.unref();
+      },
+      async pull(controller) {
+        pulling = true;
+        lastPullAt = Date.now();
+        try {
+          for (;;) {
+            if (ended) return controller.close();
+            changed = false;
+            const events = await options.store.listEvents(options.sessionId, {
+              afterSequence: cursor,
+              limit: pageSize,
+            });
+            const cutBack = anchor
+              ? !(await anchorHolds())
+              : events.length === 0 && cursor > 0 && (await options.store.lastSequence(options.sessionId)) < cursor;
+            if (cutBack) {
+              const lastSequence = await options.store.lastSequence(options.sessionId);
+              controller.enqueue(
+                encoder.encode(
+                  `event: reset\ndata: ${JSON.stringify({ reason: 'session_restored', lastSequence })}\n\n`,
+                ),
+              );
+              end();
+              return controller.close();
+            }
+            if (events.length > 0) {
+              const last = events.at(-1)!;
+              cursor = last.sequence;
+              anchor = { sequence: last.sequence, createdAt: last.createdAt, type: last.type };
+              controller.enqueue(encoder.encode(formatEvents(events)));
+              if (events.length === pageSize) changed = true;
+              return;
+            }
+            if ((await waitForChange()) === 'quiet') {
+              controller.enqueue(encoder.encode(': keep-alive\n\n'));
+              return;
+            }
+          }
+        } finally {
+          pulling = false;
+          lastPullAt = Date.now();
+        }
+      },
+      cancel() {
+        end();
+      },
+    },
+    { highWaterMark: 1 },
+  );
+}

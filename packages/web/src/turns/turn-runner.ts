@@ -1,0 +1,105 @@
+import type { AgentCore, SessionStore, TurnRecord } from '@clawsmith/core';
+import { ClawsmithError } from '@clawsmith/tool-protocol';
+import { WebError } from '../http/web-error.js';
+
+interface RunningTurn {
+  readonly controller: AbortController;
+  readonly done: Promise<unknown>;
+  turnId: string | undefined;
+}
+
+/** Whether a turn is still being run by a live process other than this one. */
+export function runsElsewhere(turn: TurnRecord | undefined): boolean {
+  if (!turn || turn.status !== 'running' || turn.ownerPid === process.pid) return false;
+  try {
+    process.kill(turn.ownerPid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/**
+ * The turns this server runs: at most one per session, started in the background and followed
+ * over the event stream, cancellable until they end. A session whose latest turn another live
+ * process is running (a `clawsmith run` in a terminal) is refused with `turn_in_progress`.
+ */
+export class TurnRunner {
+  readonly #core: AgentCore;
+  readonly #store: SessionStore;
+  readonly #canRunTurns: boolean;
+  readonly #running = new Map<string, RunningTurn>();
+
+  constructor(options: { core: AgentCore; store: SessionStore; canRunTurns: boolean }) {
+    this.#core = options.core;
+    this.#store = options.store;
+    this.#canRunTurns = options.canRunTurns;
+  }
+
+  /** Whether this server runs a turn of `sessionId` now. */
+  runsHere(sessionId: string): boolean {
+    return this.#running.has(sessionId);
+  }
+
+  /** Starts a turn and answers once it has started (its id known), or with why it could not start. */
+  async start(sessionId: string, prompt: string): Promise<{ sessionId: string; turnId: string }> {
+    if (!this.#canRunTurns)
+      throw new WebError(
+        'provider_required',
+        'This server was started without a model, so it cannot run turns; restart it with --script FILE or --provider and --model.',
+      );
+    await this.#store.requireSession(sessionId);
+    if (this.#running.has(sessionId) || runsElsewhere(await this.#store.getLastTurn(sessionId)))
+      throw new ClawsmithError(
+        'turn_in_progress',
+        `A turn is already running in session ${sessionId}; wait for it to end or cancel it where it runs.`,
+      );
+    const controller = new AbortController();
+    let started: (turnId: string) => void = () => {};
+    const turnStarted = new Promise<string>((resolve) => (started = resolve));
+    const unsubscribe = this.#core.subscribe((event) => {
+      if (event.sessionId === sessionId && event.type === 'turn.started' && event.turnId) started(event.turnId);
+    });
+    const done = this.#core.runTurn({ sessionId, prompt, signal: controller.signal });
+    const entry: RunningTurn = { controller, done, turnId: undefined };
+    this.#running.set(sessionId, entry);
+    void done.then(
+      () => this.#finish(sessionId, entry, unsubscribe),
+      () => this.#finish(sessionId, entry, unsubscribe),
+    );
+    const turnId = await Promise.race([turnStarted, done.then(() => undefined)]);
+    if (turnId === undefined) throw new Error('The turn ended without announcing itself.');
+    entry.turnId = turnId;
+    return { sessionId, turnId };
+  }
+
+  /** Cancels this server's turn of `sessionId`; the turn closes its calls and ends `cancelled`. */
+  async cancel(sessionId: string): Promise<{ sessionId: string; turnId: string | null }> {
+    const entry = this.#running.get(sessionId);
+    if (!entry) {
+      await this.#store.requireSession(sessionId);
+      const last = await this.#store.getLastTurn(sessionId);
+      if (runsElsewhere(last))
+        throw new ClawsmithError(
+          'turn_in_progress',
+          `The running turn of session ${sessionId} belongs to process ${last!.ownerPid}; cancel it there (Ctrl-C).`,
+        );
+      throw new WebError('turn_not_running', `No turn is running in session ${sessionId}.`);
+    }
+    entry.controller.abort();
+    await entry.done.catch(() => {});
+    return { sessionId, turnId: entry.turnId ?? null };
+  }
+
+  /** Cancels every running turn and waits for them to close. */
+  async close(): Promise<void> {
+    const entries = [...this.#running.values()];
+    for (const entry of entries) entry.controller.abort();
+    await Promise.all(entries.map((entry) => entry.done.catch(() => {})));
+  }
+
+  #finish(sessionId: string, entry: RunningTurn, unsubscribe: () => void): void {
+    unsubscribe();
+    if (this.#running.get(sessionId) === entry) this.#running.delete(sessionId);
+  }
+}

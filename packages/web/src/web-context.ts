@@ -1,0 +1,26 @@
+import type { ArtifactStore } from '@clawsmith/artifacts';
+import type { CheckpointStore } from '@clawsmith/checkpoints';
+import type { AgentCore, SessionStore } from '@clawsmith/core';
+import type { StoreWatcher } from './live/store-watcher.js';
+import type { GuardState } from './security/request-guard.js';
+import type { ApprovalBroker } from './turns/approval-broker.js';
+import type { TurnRunner } from './turns/turn-runner.js';
+
+/** Everything the routes of one server share. */
+export interface WebContext {
+  readonly core: AgentCore;
+  readonly store: SessionStore;
+  readonly checkpoints: CheckpointStore;
+  readonly artifacts: ArtifactStore;
+  readonly watcher: StoreWatcher;
+  readonly turns: TurnRunner;
+  readonly approvals: ApprovalBroker;
+  readonly guard: GuardState;
+  readonly streams: {
+    /** Open event streams now. */
+    open: number;
+    readonly max: number;
+    readonly heartbeatMs: number;
+    readonly stallTimeoutMs: number;
+  };
+}

@@ -1,0 +1,130 @@
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { ArtifactStore } from '@clawsmith/artifacts';
+import type { CheckpointStore } from '@clawsmith/checkpoints';
+import { SessionStore, type AgentCore } from '@clawsmith/core';
+import { serve } from '@hono/node-server';
+import type { Kysely } from 'kysely';
+import { StoreWatcher } from './live/store-watcher.js';
+import { CookieSessions, createSecret } from './security/access-token.js';
+import { AttemptThrottle } from './security/attempt-throttle.js';
+import { allowedHostsFor } from './security/request-guard.js';
+import { ApprovalBroker } from './turns/approval-broker.js';
+import { TurnRunner } from './turns/turn-runner.js';
+import { createWebApp } from './web-app.js';
+import type { WebContext } from './web-context.js';
+
+/** Options of {@link startWebServer}. */
+export interface WebServerOptions {
+  /** The agent the server reads sessions through and runs turns with. */
+  readonly core: AgentCore;
+  /** The storage of the home the core runs on (`openClawsmithHome`). */
+  readonly home: {
+    // eslint-disable-next-line @typescript-eslint/no-explicit-any
+    readonly db: Kysely<any>;
+    readonly checkpoints: CheckpointStore;
+    readonly artifacts: ArtifactStore;
+  };
+  /** The broker whose `handler` the core was given as `approvalHandler`; without one, web turns cannot ask. */
+  readonly approvals?: ApprovalBroker;
+  /** Whether the core has a real model; false answers `provider_required` to a new turn. Default true. */
+  readonly canRunTurns?: boolean;
+  /** Address to bind; default `127.0.0.1`. Anything else exposes the API to the network: the caller warns. */
+  readonly host?: string;
+  /** Port; default 0 (a free one). */
+  readonly port?: number;
+  /** More names the `Host` header may carry (besides the bound address and `localhost`). */
+  readonly allowedHosts?: readonly string[];
+  /** The access token; default a fresh random one (32 bytes). */
+  readonly token?: string;
+  /** Most event streams open at once; default 100. */
+  readonly maxStreams?: number;
+  /** Silence before a stream sends a keep-alive comment; default 15,000 ms. */
+  readonly heartbeatMs?: number;
+  /** How long a stream client may leave a page unread before it is dropped; default 30,000 ms. */
+  readonly stallTimeoutMs?: number;
+  /** How often the store is checked for other processes' commits; default 25 ms. */
+  readonly pollIntervalMs?: number;
+  /** Wrong tokens per client per minute before it must wait; default 10. */
+  readonly maxWrongTokensPerMinute?: number;
+}
+
+/** A running server. */
+export interface WebServer {
+  /** `http://host:port` */
+  readonly origin: string;
+  readonly port: number;
+  readonly host: string;
+  /** The owner's token (keep it secret; it is also accepted as `Authorization: Bearer`). */
+  readonly token: string;
+  /** The URL to open: the page reads the token from the fragment and signs in. */
+  readonly loginUrl: string;
+  /** Cancels the turns it runs, ends every stream and stops listening. */
+  close(): Promise<void>;
+}
+
+/** Starts the web server on `host:port` (default `127.0.0.1`, a free port) and resolves once it listens. */
+export async function startWebServer(options: WebServerOptions): Promise<WebServer> {
+  const host = options.host ?? '127.0.0.1';
+  const token = options.token ?? createSecret();
+  const store = new SessionStore(options.home.db);
+  const watcher = new StoreWatcher({
+    db: options.home.db,
+    subscribe: (listener) => options.core.subscribe(listener),
+    ...(options.pollIntervalMs !== undefined ? { pollIntervalMs: options.pollIntervalMs } : {}),
+  });
+  const turns = new TurnRunner({ core: options.core, store, canRunTurns: options.canRunTurns ?? true });
+  const guardHosts = new Set<string>();
+  const context: WebContext = {
+    core: options.core,
+    store,
+    checkpoints: options.home.checkpoints,
+    artifacts: options.home.artifacts,
+    watcher,
+    turns,
+    approvals: options.approvals ?? new ApprovalBroker(),
+    guard: {
+      token,
+      sessions: new CookieSessions(),
+      throttle: new AttemptThrottle({ limit: options.maxWrongTokensPerMinute ?? 10 }),
+      allowedHosts: guardHosts,
+    },
+    streams: {
+      open: 0,
+      max: options.maxStreams ?? 100,
+      heartbeatMs: options.heartbeatMs ?? 15_000,
+      stallTimeoutMs: options.stallTimeoutMs ?? 30_000,
+    },
+  };
+  const app = createWebApp(context);
+  let server: Server;
+  const port = await new Promise<number>((resolve, reject) => {
+    server = serve({ fetch: app.fetch, hostname: host, port: options.port ?? 0 }) as Server;
+    server.once('error', reject);
+    server.once('listening', () => resolve((server.address() as AddressInfo).port));
+  }).catch((error: unknown) => {
+    watcher.close();
+    throw error;
+  });
+  for (const allowed of allowedHostsFor(host, port, options.allowedHosts ?? [])) guardHosts.add(allowed);
+  const origin = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
+  let closing: Promise<void> | undefined;
+  return {
+    origin,
+    port,
+    host,
+    token,
+    loginUrl: `${origin}/#token=${token}`,
+    close() {
+      closing ??= (async () => {
+        watcher.close();
+        await turns.close();
+        await new Promise<void>((resolve) => {
+          server.close(() => resolve());
+          server.closeAllConnections();
+        });
+      })();
+      return closing;
+    },
+  };
+}
