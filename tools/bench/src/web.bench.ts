@@ -1,0 +1,164 @@
+// The web server on a session of 100,000 events: one page of 200 events, the delay before an
+// event appended by another process reaches an SSE client, and the CPU that 50 idle SSE clients
+// cost. Each figure is printed beside a reference measured in the same run.
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createAgentCore, createBuiltinTools, openClawsmithHome, SessionStore } from '@clawsmith/core';
+import { createScriptedProvider } from '@clawsmith/providers';
+import { startWebServer } from '@clawsmith/web';
+import { measure, report } from './measure.js';
+
+const EVENTS = 100_000;
+const homePath = mkdtempSync(join(tmpdir(), 'clawsmith-bench-web-'));
+const home = await openClawsmithHome(homePath);
+const store = new SessionStore(home.db);
+const core = createAgentCore({
+  db: home.db,
+  provider: createScriptedProvider({ script: { responses: [] } }),
+  checkpoints: home.checkpoints,
+  artifacts: home.artifacts,
+  builtinTools: createBuiltinTools(),
+});
+const session = await core.createSession({ workspaceRoot: homePath });
+for (let written = 1; written < EVENTS; written += 1_000) {
+  const count = Math.min(1_000, EVENTS - written);
+  await store.appendEvents(
+    session.id,
+    Array.from({ length: count }, (_, index) => ({
+      type: 'tool.completed' as const,
+      turnId: 'bench-turn',
+      toolCallId: `call_${written + index}`,
+      toolName: 'read_file',
+      status: 'success',
+      output: 'x'.repeat(200),
+    })),
+  );
+}
+const server = await startWebServer({ core, home });
+const headers = { authorization: `Bearer ${server.token}` };
+const get = async (path: string) => {
+  const response = await fetch(`${server.origin}${path}`, { headers });
+  await response.arrayBuffer();
+  if (!response.ok) throw new Error(`${path}: ${response.status}`);
+};
+
+// 1. One page of 200 events from the middle of the session.
+const middle = `/api/sessions/${session.id}/events?afterSequence=50000&limit=200`;
+const reference = await measure('GET one session (one row)', () => get(`/api/sessions/${session.id}`), 50);
+const pageStore = await measure(
+  'store: 200 events after 50,000 (no HTTP)',
+  () => store.listEvents(session.id, { afterSequence: 50_000, limit: 201 }),
+  50,
+);
+const pageHttp = await measure('GET a page of 200 events (HTTP, loopback)', () => get(middle), 50);
+report(`a page of 200 events of a ${EVENTS.toLocaleString('en')}-event session`, reference, [pageStore, pageHttp]);
+
+// 2. Latency from another process's append to the SSE client.
+async function streamLatencies(writer: 'child' | 'in-process', samples: number): Promise<number[]> {
+  const response = await fetch(`${server.origin}/api/sessions/${session.id}/events/stream`, {
+    headers: { ...headers, 'last-event-id': String(await store.lastSequence(session.id)) },
+  });
+  const reader = response.body!.getReader();
+  const decoder = new TextDecoder();
+  const latencies: number[] = [];
+  let buffer = '';
+  const produce =
+    writer === 'child'
+      ? new Promise<void>((resolve, reject) => {
+          const child = spawn(
+            process.execPath,
+            [
+              ...process.execArgv,
+              join(import.meta.dirname, 'web-append-child.ts'),
+              homePath,
+              session.id,
+              String(samples),
+              '100',
+            ],
+            { stdio: 'inherit' },
+          );
+          child.on('error', reject);
+          child.on('close', () => resolve());
+        })
+      : (async () => {
+          for (let index = 0; index < samples; index += 1) {
+            await new Promise((resolve) => setTimeout(resolve, 100));
+            await store.appendEvent(session.id, {
+              type: 'todos.updated',
+              todos: [],
+              sentAt: performance.timeOrigin + performance.now(),
+            });
+          }
+        })();
+  while (latencies.length < samples) {
+    const { value, done } = await reader.read();
+    if (done) break;
+    buffer += decoder.decode(value, { stream: true });
+    let boundary: number;
+    while ((boundary = buffer.indexOf('\n\n')) !== -1) {
+      const data = buffer
+        .slice(0, boundary)
+        .split('\n')
+        .find((line) => line.startsWith('data: '));
+      buffer = buffer.slice(boundary + 2);
+      if (!data) continue;
+      const event = JSON.parse(data.slice(6)) as { sentAt?: number };
+      if (event.sentAt !== undefined) latencies.push(performance.timeOrigin + performance.now() - event.sentAt);
+    }
+  }
+  await reader.cancel();
+  await produce;
+  return latencies.sort((left, right) => left - right);
+}
+const median = (values: number[]) => values[Math.floor(values.length / 2)]!;
+const p90 = (values: number[]) => values[Math.floor(values.length * 0.9)]!;
+const inProcess = await streamLatencies('in-process', 40);
+const crossProcess = await streamLatencies('child', 40);
+console.log('\n## an appended event reaching an SSE client');
+console.log('| writer | median ms | p90 ms | ratio to in-process |');
+console.log('|---|---:|---:|---:|');
+console.log(
+  `| same process (core subscription) | ${median(inProcess).toFixed(1)} | ${p90(inProcess).toFixed(1)} | 1.00x |`,
+);
+console.log(
+  `| another process (data_version poll, 25 ms) | ${median(crossProcess).toFixed(1)} | ${p90(crossProcess).toFixed(1)} | ${(median(crossProcess) / median(inProcess)).toFixed(2)}x |`,
+);
+
+// 3. CPU of 50 idle SSE clients on one session, against the idle server without clients.
+async function cpuPercent(seconds: number): Promise<number> {
+  const start = process.cpuUsage();
+  const wall = performance.now();
+  await new Promise((resolve) => setTimeout(resolve, seconds * 1_000));
+  const used = process.cpuUsage(start);
+  return ((used.user + used.system) / 1_000 / (performance.now() - wall)) * 100;
+}
+const idleAlone = await cpuPercent(5);
+const clients = await Promise.all(
+  Array.from({ length: 50 }, async () => {
+    const response = await fetch(`${server.origin}/api/sessions/${session.id}/events/stream`, {
+      headers: { ...headers, 'last-event-id': String(await store.lastSequence(session.id)) },
+    });
+    const reader = response.body!.getReader();
+    void (async () => {
+      while (!(await reader.read()).done);
+    })().catch(() => {});
+    return reader;
+  }),
+);
+await new Promise((resolve) => setTimeout(resolve, 1_000));
+const idleWithClients = await cpuPercent(5);
+console.log('\n## CPU while idle (server and clients in this process, % of one core)');
+console.log('| what | CPU % |');
+console.log('|---|---:|');
+console.log(`| server, no stream | ${idleAlone.toFixed(2)} |`);
+console.log(
+  `| server with 50 idle SSE clients on one session (clients' reads included) | ${idleWithClients.toFixed(2)} |`,
+);
+await Promise.all(clients.map((reader) => reader.cancel().catch(() => {})));
+
+await server.close();
+await core.close();
+await home.close();
+rmSync(homePath, { recursive: true, force: true });
