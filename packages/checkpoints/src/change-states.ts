@@ -28,6 +28,7 @@ export function beforeState(row: FileChangeRow): FoundState {
   const mode = modeOf(row.before_mode);
   switch (row.before_state) {
     case 'file':
+    case 'unkept':
       return { state: 'file', sha256: row.before_sha256 ?? '', mode: mode ?? 0o644 };
     case 'symlink':
       return { state: 'symlink', sha256: row.before_sha256 ?? '' };

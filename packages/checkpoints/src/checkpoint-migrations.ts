@@ -124,8 +124,10 @@ export const checkpointMigrations: Record<string, Migration> = {
     // Commands change modes, links and folders: the mode a change left is kept beside its hash.
     async up(db: Kysely<unknown>): Promise<void> {
       await db.schema.alterTable('checkpoint_file_change').addColumn('after_mode', 'integer').execute();
+      await db.schema.alterTable('checkpoint_restore_point').addColumn('notes', 'text').execute();
     },
     async down(db: Kysely<unknown>): Promise<void> {
+      await db.schema.alterTable('checkpoint_restore_point').dropColumn('notes').execute();
       await db.schema.alterTable('checkpoint_file_change').dropColumn('after_mode').execute();
     },
   },

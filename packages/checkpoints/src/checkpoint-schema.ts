@@ -17,6 +17,8 @@ export interface RestorePointRow {
   undone_at: number | null;
   bytes: number;
   forked_from_session_id: string | null;
+  /** JSON array of sentences about changes the turn could not record (see `recorder.note`). */
+  notes: string | null;
 }
 
 /** One path a turn changed: its first pre-image and latest post-image. */
@@ -26,7 +28,7 @@ export interface FileChangeRow {
   path: string;
   ordinal: number;
   /** A symlink's target text is stored as its body; a folder has only a mode. */
-  before_state: 'absent' | 'file' | 'symlink' | 'directory';
+  before_state: 'absent' | 'file' | 'symlink' | 'directory' | 'unkept';
   before_sha256: string | null;
   before_mode: number | null;
   before_bytes: number | null;

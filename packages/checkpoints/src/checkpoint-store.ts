@@ -13,7 +13,13 @@ import {
   type UndoResult,
 } from './restore-journal.js';
 import { DEFAULT_RETENTION, pruneCheckpoints, type PruneResult, type RetentionPolicy } from './retention.js';
-import { completeTurn, RecordingTurn, type BeginTurnInput, type TurnCheckpoint } from './turn-checkpoint.js';
+import {
+  completeTurn,
+  DEFAULT_PREIMAGE_BYTES_PER_TURN,
+  RecordingTurn,
+  type BeginTurnInput,
+  type TurnCheckpoint,
+} from './turn-checkpoint.js';
 import { buildManifest, type TurnManifest } from './turn-manifest.js';
 import { loadUndoPoints, planUndo, requireRestorePoint } from './undo-plan.js';
 
@@ -25,6 +31,11 @@ export interface CheckpointStoreOptions {
   readonly now?: () => number;
   /** Retention overrides; see {@link DEFAULT_RETENTION}. */
   readonly retention?: Partial<RetentionPolicy>;
+  /**
+   * Pre-image bytes one turn keeps at most (default 100 MiB, the session quota). Beyond it,
+   * changes are still recorded, as not undoable; the manifest and the recorder say which.
+   */
+  readonly preimageBytesPerTurn?: number;
 }
 
 /** A restore point as listed: the state of a session before one turn. */
@@ -159,7 +170,14 @@ export function createCheckpointStore(options: CheckpointStoreOptions): Checkpoi
           `Session ${input.sessionId} already has a restore point for turn ${input.turnId}; every turn needs a new id.`,
         );
       }
-      return new RecordingTurn(db, now, input.sessionId, input.turnId, input.workspaceRoot);
+      return new RecordingTurn(
+        db,
+        now,
+        input.sessionId,
+        input.turnId,
+        input.workspaceRoot,
+        options.preimageBytesPerTurn ?? DEFAULT_PREIMAGE_BYTES_PER_TURN,
+      );
     },
 
     async completeTurn(sessionId, turnId) {
@@ -188,7 +206,7 @@ export function createCheckpointStore(options: CheckpointStoreOptions): Checkpoi
       return {
         ...summary(row),
         todoSnapshot: JSON.parse(row.todo_snapshot) as unknown,
-        manifest: buildManifest(sessionId, turnId, changes),
+        manifest: buildManifest(sessionId, turnId, changes, JSON.parse(row.notes ?? '[]') as string[]),
       };
     },
 
@@ -226,7 +244,8 @@ export function createCheckpointStore(options: CheckpointStoreOptions): Checkpoi
         throw new CheckpointConflictError(plan.conflicts);
       }
       const { journal, entries } = await startJournal(db, now(), plan);
-      return applyJournal(db, now, journal, false, undoOptions, entries);
+      const applied = await applyJournal(db, now, journal, false, undoOptions, entries);
+      return { ...applied, notUndoable: plan.notUndoable };
     },
 
     resumeInterruptedUndo(sessionId, undoOptions) {

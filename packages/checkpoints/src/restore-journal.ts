@@ -43,6 +43,8 @@ export interface UndoResult {
   readonly lateConflicts: readonly UndoConflict[];
   /** Whether this result finishes a batch an earlier, interrupted process started. */
   readonly resumed: boolean;
+  /** Paths the undone turns changed whose earlier bytes were not kept (over the pre-image cap): left as they are. */
+  readonly notUndoable: readonly string[];
 }
 
 /** Progress of an undo batch, reported after each file. */
@@ -382,6 +384,7 @@ export async function applyJournal(
       alreadyRestored,
       lateConflicts,
       resumed,
+      notUndoable: [],
     };
   } finally {
     activeJournals.delete(journal.journal_id);

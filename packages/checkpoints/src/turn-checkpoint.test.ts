@@ -34,6 +34,7 @@ describe('beginTurn and the recorder', () => {
     expect(manifest).toEqual({
       sessionId: 's',
       turnId: 't1',
+      notes: [],
       files: [
         {
           path: 'a.txt',
@@ -44,6 +45,7 @@ describe('beginTurn and the recorder', () => {
           linesAdded: 2,
           linesRemoved: 1,
           binary: false,
+          undoable: true,
         },
         {
           path: 'new.txt',
@@ -54,6 +56,7 @@ describe('beginTurn and the recorder', () => {
           linesAdded: 1,
           linesRemoved: 0,
           binary: false,
+          undoable: true,
         },
         {
           path: 'gone.txt',
@@ -64,6 +67,7 @@ describe('beginTurn and the recorder', () => {
           linesAdded: 0,
           linesRemoved: 2,
           binary: false,
+          undoable: true,
         },
         {
           path: 'bin.dat',
@@ -74,6 +78,7 @@ describe('beginTurn and the recorder', () => {
           linesAdded: null,
           linesRemoved: null,
           binary: true,
+          undoable: true,
         },
       ],
       totals: { files: 4, linesAdded: 3, linesRemoved: 3, bytesBefore: 18, bytesAfter: 29 },

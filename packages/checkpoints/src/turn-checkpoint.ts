@@ -1,8 +1,10 @@
+import { lstatSync } from 'node:fs';
 import { join } from 'node:path';
 import { sql, type Kysely } from 'kysely';
 import type {
   FileChangeRecorder,
   FilePostimage,
+  BatchRecording,
   FilePreimage,
   RecordedPostimage,
   RecordedPreimage,
@@ -89,6 +91,20 @@ export interface TurnCheckpoint {
 }
 
 const SHA256_PATTERN = /^[0-9a-f]{64}$/;
+/** Pre-image bytes a turn keeps by default (the session quota): beyond, changes are not undoable. */
+export const DEFAULT_PREIMAGE_BYTES_PER_TURN = 100 * 1024 * 1024;
+/** A written file's body is kept for diffs only up to this size, and up to this much per turn. */
+const AFTER_BODY_MAX_BYTES = 1024 * 1024;
+const AFTER_BODIES_PER_TURN_BYTES = 32 * 1024 * 1024;
+
+function fileSize(absolutePath: string): number | undefined {
+  try {
+    const stats = lstatSync(absolutePath);
+    return stats.isFile() ? stats.size : undefined;
+  } catch {
+    return undefined;
+  }
+}
 /** Bodies kept in memory between recording and `complete()` so it need not read them back. */
 const BODY_CACHE_BYTES = 32 * 1024 * 1024;
 
@@ -100,6 +116,8 @@ export class RecordingTurn implements TurnCheckpoint {
   private readonly rows = new Map<string, FileChangeRow>();
   private readonly bodies = new Map<string, Buffer>();
   private cachedBytes = 0;
+  private keptBytes = 0;
+  private readonly notes: string[] = [];
   private completed: Promise<TurnManifest> | undefined;
 
   constructor(
@@ -108,6 +126,8 @@ export class RecordingTurn implements TurnCheckpoint {
     readonly sessionId: string,
     readonly turnId: string,
     private readonly workspaceRoot: string,
+    /** Pre-image bytes this turn keeps at most; beyond, changes are recorded as not undoable. */
+    private readonly preimageBytesCap: number = DEFAULT_PREIMAGE_BYTES_PER_TURN,
   ) {
     this.restorePointId = `${sessionId}/${turnId}`;
     this.recorder = {
@@ -115,6 +135,7 @@ export class RecordingTurn implements TurnCheckpoint {
       afterChange: (path, postimage) => this.afterChange(path, postimage),
       beforeChanges: (changes) => this.beforeChanges(changes),
       afterChanges: (changes) => this.afterChanges(changes),
+      note: (text) => this.note(text),
     };
   }
 
@@ -141,7 +162,7 @@ export class RecordingTurn implements TurnCheckpoint {
       turn_id: this.turnId,
       path,
       ordinal,
-      before_state: preimage.state,
+      before_state: preimage.state === 'file-not-kept' ? 'unkept' : preimage.state,
       before_sha256: null,
       before_mode: null,
       before_bytes: null,
@@ -156,6 +177,18 @@ export class RecordingTurn implements TurnCheckpoint {
     };
     if (preimage.state === 'absent') return { row };
     if (preimage.state === 'directory') return { row: { ...row, before_mode: preimage.mode & 0o7777 } };
+    const unkept = (sha256: string, mode: number, bytes: number) => ({
+      row: {
+        ...row,
+        before_state: 'unkept' as const,
+        before_sha256: sha256,
+        before_mode: mode & 0o7777,
+        before_bytes: bytes,
+      },
+    });
+    if (preimage.state === 'file-not-kept') return unkept(preimage.sha256, preimage.mode, preimage.bytes);
+    if (preimage.state === 'file' && this.keptBytes + preimage.content.byteLength > this.preimageBytesCap)
+      return unkept(sha256Hex(preimage.content), preimage.mode, preimage.content.byteLength);
     const body =
       preimage.state === 'file'
         ? Buffer.from(preimage.content.buffer, preimage.content.byteOffset, preimage.content.byteLength)
@@ -175,16 +208,26 @@ export class RecordingTurn implements TurnCheckpoint {
     await this.beforeChanges([{ path, preimage }]);
   }
 
-  private async beforeChanges(changes: readonly RecordedPreimage[]): Promise<void> {
+  private async note(text: string): Promise<void> {
+    this.assertOpen('note');
+    this.notes.push(text);
+    await sql`update checkpoint_restore_point set notes = ${JSON.stringify(this.notes)}
+      where session_id = ${this.sessionId} and turn_id = ${this.turnId}`.execute(this.db);
+  }
+
+  private async beforeChanges(changes: readonly RecordedPreimage[]): Promise<BatchRecording> {
     const fresh: { row: FileChangeRow; body?: Buffer }[] = [];
     const seen = new Set<string>();
     for (const { path, preimage } of changes) {
       this.assertOpen(path);
       if (this.rows.has(path) || seen.has(path)) continue;
       seen.add(path);
-      fresh.push(this.preimageRow(path, preimage, this.rows.size + fresh.length));
+      const prepared = this.preimageRow(path, preimage, this.rows.size + fresh.length);
+      if (prepared.row.before_state === 'file') this.keptBytes += Number(prepared.row.before_bytes ?? 0);
+      fresh.push(prepared);
     }
-    if (fresh.length === 0) return;
+    const notKept = fresh.filter(({ row }) => row.before_state === 'unkept').map(({ row }) => row.path);
+    if (fresh.length === 0) return { notKept };
     const blobs = fresh.flatMap(({ row, body }) =>
       body === undefined ? [] : [[row.before_sha256 as string, body] as const],
     );
@@ -201,6 +244,7 @@ export class RecordingTurn implements TurnCheckpoint {
         this.remember(row.before_sha256 as string, Buffer.from(body));
       this.rows.set(row.path, row);
     }
+    return { notKept };
   }
 
   /** The row of `path` once `postimage` is what the change left; throws when no pre-image was recorded. */
@@ -264,6 +308,7 @@ export class RecordingTurn implements TurnCheckpoint {
       this.workspaceRoot,
       (sha256) => this.bodies.get(sha256),
       [...this.rows.values()],
+      this.notes,
     );
     return this.completed;
   }
@@ -281,7 +326,21 @@ export async function completeTurn(
   workspaceRoot: string,
   cached: (sha256: string) => Buffer | undefined = () => undefined,
   knownRows?: readonly FileChangeRow[],
+  knownNotes?: readonly string[],
 ): Promise<TurnManifest> {
+  const notes =
+    knownNotes ??
+    (JSON.parse(
+      (
+        await db
+          .selectFrom('checkpoint_restore_point')
+          .select('notes')
+          .where('session_id', '=', sessionId)
+          .where('turn_id', '=', turnId)
+          .executeTakeFirst()
+      )?.notes ?? '[]',
+    ) as string[]);
+  let storedAfterBytes = 0;
   const rows =
     knownRows ??
     (await db
@@ -326,11 +385,22 @@ export async function completeTurn(
       // Keep the written bytes when the file still holds them, so diffs never depend on what
       // the workspace holds later; if it changed since, the turn keeps only the hash.
       // No walk of the folders: the bytes are kept only if their hash is the recorded one.
-      const file = readRegularFile(join(workspaceRoot, ...row.path.split('/')));
-      if (file !== undefined && sha256Hex(file.content) === row.after_sha256) {
-        newBlobs.set(row.after_sha256, file.content);
-        row = { ...row, after_bytes: file.content.byteLength, after_stored: 1 };
-      }
+      // Bodies are kept for diffs only while small: a command's 200 MB output or 20,000 installed
+      // files keep their hashes (undo needs no more to delete them), not copies.
+      const absolutePath = join(workspaceRoot, ...row.path.split('/'));
+      const size = fileSize(absolutePath);
+      if (
+        size !== undefined &&
+        size <= AFTER_BODY_MAX_BYTES &&
+        storedAfterBytes + size <= AFTER_BODIES_PER_TURN_BYTES
+      ) {
+        const file = readRegularFile(absolutePath);
+        if (file !== undefined && sha256Hex(file.content) === row.after_sha256) {
+          newBlobs.set(row.after_sha256, file.content);
+          storedAfterBytes += file.content.byteLength;
+          row = { ...row, after_bytes: file.content.byteLength, after_stored: 1 };
+        }
+      } else if (size !== undefined) row = { ...row, after_bytes: size };
     }
     // Line statistics compare file bodies only: a link or a folder on either side has none.
     const textual = (state: string | null) => state === 'file' || state === 'absent';
@@ -359,7 +429,14 @@ export async function completeTurn(
       lines_removed: stats?.linesRemoved ?? null,
     });
   }
-  const bytes = settled.reduce((total, row) => total + Number(row.before_bytes ?? 0) + Number(row.after_bytes ?? 0), 0);
+  // Bytes this point keeps: bodies not kept (an unkept pre-image, an unstored result) cost nothing.
+  const bytes = settled.reduce(
+    (total, row) =>
+      total +
+      (row.before_state === 'unkept' ? 0 : Number(row.before_bytes ?? 0)) +
+      (Number(row.after_stored) === 1 ? Number(row.after_bytes ?? 0) : 0),
+    0,
+  );
   await writeTransaction(db, async (transaction) => {
     await putBlobs(transaction, [...newBlobs], now());
     if (dropped.length > 0) {
@@ -374,5 +451,5 @@ export async function completeTurn(
     await sql`update checkpoint_restore_point set bytes = ${bytes}, completed_at = coalesce(completed_at, ${now()})
       where session_id = ${sessionId} and turn_id = ${turnId}`.execute(transaction);
   });
-  return buildManifest(sessionId, turnId, settled);
+  return buildManifest(sessionId, turnId, settled, notes);
 }

@@ -23,6 +23,8 @@ export interface ManifestFile {
   readonly linesRemoved: number | null;
   /** Whether either side is binary (a NUL byte or invalid UTF-8). */
   readonly binary: boolean;
+  /** False when the earlier bytes were not kept (over the per-turn pre-image cap): undo leaves this path alone. */
+  readonly undoable: boolean;
 }
 
 /** What a turn changed: the paths with their statistics and the totals. */
@@ -31,6 +33,8 @@ export interface TurnManifest {
   readonly turnId: string;
   /** In the order the turn first touched them. */
   readonly files: readonly ManifestFile[];
+  /** Sentences about changes the turn could not record (a command run without capture). */
+  readonly notes: readonly string[];
   readonly totals: {
     readonly files: number;
     readonly linesAdded: number;
@@ -60,7 +64,12 @@ function entryKind(row: FileChangeRow): ManifestEntryKind {
 const numberOrNull = (value: number | string | null): number | null => (value === null ? null : Number(value));
 
 /** Builds the manifest of one turn from its change rows. */
-export function buildManifest(sessionId: string, turnId: string, rows: readonly FileChangeRow[]): TurnManifest {
+export function buildManifest(
+  sessionId: string,
+  turnId: string,
+  rows: readonly FileChangeRow[],
+  notes: readonly string[] = [],
+): TurnManifest {
   const files = [...rows]
     .sort((left, right) => Number(left.ordinal) - Number(right.ordinal))
     .map((row): ManifestFile => ({
@@ -72,6 +81,7 @@ export function buildManifest(sessionId: string, turnId: string, rows: readonly 
       linesAdded: numberOrNull(row.lines_added),
       linesRemoved: numberOrNull(row.lines_removed),
       binary: Number(row.binary) === 1,
+      undoable: row.before_state !== 'unkept',
     }));
   const sum = (pick: (file: ManifestFile) => number | null) =>
     files.reduce((total, file) => total + (pick(file) ?? 0), 0);
@@ -79,6 +89,7 @@ export function buildManifest(sessionId: string, turnId: string, rows: readonly 
     sessionId,
     turnId,
     files,
+    notes,
     totals: {
       files: files.length,
       linesAdded: sum((file) => file.linesAdded),

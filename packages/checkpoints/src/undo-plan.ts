@@ -27,6 +27,8 @@ export interface UndoPlan {
   readonly turnIds: readonly string[];
   readonly restores: readonly PlannedRestore[];
   readonly conflicts: readonly UndoConflict[];
+  /** Paths whose earlier bytes were not kept: the undo leaves them as they are. */
+  readonly notUndoable: readonly string[];
 }
 
 /** Loads one restore point or throws `checkpoint_not_found`. */
@@ -148,10 +150,15 @@ export async function planUndo(
   }
   const restores: PlannedRestore[] = [];
   const conflicts: UndoConflict[] = [];
+  const notUndoable: string[] = [];
   for (const chain of byPath.values()) {
     const first = chain[0]!;
     const last = chain[chain.length - 1]!;
     const workspaceRoot = roots.get(first.turn_id)!;
+    if (first.before_state === 'unkept') {
+      notUndoable.push(first.path);
+      continue;
+    }
     for (let index = 1; index < chain.length; index += 1) {
       const expected = afterState(chain[index - 1]!);
       const found = beforeState(chain[index]!);
@@ -172,5 +179,11 @@ export async function planUndo(
     const byDepth = leftAbsent ? depth(right.path) - depth(left.path) : depth(left.path) - depth(right.path);
     return byDepth || (left.path < right.path ? -1 : left.path > right.path ? 1 : 0);
   });
-  return { point, turnIds: points.map((candidate) => candidate.turn_id).reverse(), restores, conflicts };
+  return {
+    point,
+    turnIds: points.map((candidate) => candidate.turn_id).reverse(),
+    restores,
+    conflicts,
+    notUndoable: notUndoable.sort(),
+  };
 }

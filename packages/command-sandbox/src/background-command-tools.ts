@@ -75,7 +75,9 @@ export function createBackgroundCommandTools(service: CommandExecutionService): 
         timeoutMs: input.timeoutSeconds === undefined ? undefined : input.timeoutSeconds * 1000,
         artifacts: context.artifacts,
       });
-      const lines = [describeSnapshot(started)];
+      const unrecorded = `Changes made by the background command ${started.id} are not recorded in the checkpoint (background commands and terminals write live, outside overlay capture).`;
+      await context.fileChanges?.note?.(unrecorded);
+      const lines = [describeSnapshot(started), unrecorded];
       if (started.takeoverToken)
         lines.push(`Takeover token (needed for command_input and resize_command_pty): ${started.takeoverToken}`);
       lines.push(`Read its output with command_output { "id": "${started.id}", "offset": 0 }.`);

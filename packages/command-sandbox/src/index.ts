@@ -35,6 +35,17 @@ export { sandboxAvailability } from './sandbox-availability.js';
 export type { CommandSandboxOptions, PreparedCommand } from './command-launch.js';
 export { prepareCommand } from './command-launch.js';
 export type { CommandRunRequest, CommandRunResult } from './run-command-tool.js';
+export type { CaptureMode, CommandFileChanges } from './capture/command-capture.js';
+export type {
+  AppliedChanges,
+  AppliedKind,
+  AppliedPath,
+  ApplyCapturedChangesOptions,
+  CaptureConflict,
+} from './capture/apply-captured-changes.js';
+export { applyCapturedChanges } from './capture/apply-captured-changes.js';
+export type { CapturedChange, UnsupportedEntry } from './capture/upper-folder-changes.js';
+export { upperFolderChanges } from './capture/upper-folder-changes.js';
 export { COMMAND_DEFAULTS, createRunCommandTool, runCommand } from './run-command-tool.js';
 
 export {

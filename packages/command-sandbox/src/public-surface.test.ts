@@ -14,6 +14,7 @@ describe('@clawsmith/command-sandbox public surface', () => {
       'DEFAULT_PROTECTED_PATHS',
       'DEFAULT_SANDBOX_LIMITS',
       'SandboxUnavailableError',
+      'applyCapturedChanges',
       'bubblewrapArguments',
       'buildCommandEnvironment',
       'buildSandboxPlan',
@@ -27,6 +28,7 @@ describe('@clawsmith/command-sandbox public surface', () => {
       'prepareCommand',
       'runCommand',
       'sandboxAvailability',
+      'upperFolderChanges',
     ]);
   });
 

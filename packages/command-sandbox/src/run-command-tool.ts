@@ -14,6 +14,7 @@ import { BoundedOutput } from './bounded-output.js';
 import { beginCapture, finishCapture, type CommandFileChanges } from './capture/command-capture.js';
 import { removeCaptureFolder, type CaptureFolder } from './capture/capture-folder.js';
 import { fileChangeFields, fileChangeLines } from './capture/capture-report.js';
+import { changedBetween, statWalk, STAT_WALK_LIMIT, type StatWalk } from './capture/workspace-stat-walk.js';
 import { DEFAULT_PROTECTED_PATHS } from './sandbox-plan.js';
 import { prepareCommand, validateSandboxOptions, type CommandSandboxOptions } from './command-launch.js';
 import { describeStatus, outcomeNotes, outcomeSignal, resultFields } from './command-report.js';
@@ -67,6 +68,17 @@ export interface CommandRunResult {
   readonly files?: CommandFileChanges;
 }
 
+function uncapturedChanges(reason: string, workspaceRoot: string, before: StatWalk | undefined): CommandFileChanges {
+  if (before === undefined) return { captured: false, reason };
+  const after = statWalk(workspaceRoot);
+  return {
+    captured: false,
+    reason,
+    changedOutsideCheckpoint: changedBetween(before, after),
+    ...(before.complete && after.complete ? {} : { walkLimit: STAT_WALK_LIMIT }),
+  };
+}
+
 /** Clamps a requested timeout to the configured maximum. */
 export function effectiveTimeout(options: CommandSandboxOptions, requestedMs: number | undefined): number {
   const maximum = options.maxTimeoutMs ?? COMMAND_DEFAULTS.maxTimeoutMs;
@@ -98,6 +110,8 @@ export async function runCommand(
     throw error;
   }
   if (folder && !prepared.captured) removeCaptureFolder(folder);
+  // Without capture, a bounded stat walk before and after tells at least which paths changed.
+  const walkedBefore = prepared.captured ? undefined : statWalk(prepared.plan.workspaceRoot);
   const timeoutMs = effectiveTimeout(options, request.timeoutMs);
   const half = Math.floor((options.outputLimitBytes ?? COMMAND_DEFAULTS.outputLimitBytes) / 2);
   const output = new BoundedOutput(
@@ -132,7 +146,17 @@ export async function runCommand(
           recorder: request.fileChanges,
           artifacts: request.artifacts,
         })
-      : { captured: false, reason: 'reason' in started ? started.reason : 'this sandbox cannot capture' };
+      : uncapturedChanges(
+          'reason' in started ? started.reason : 'this sandbox cannot capture',
+          prepared.plan.workspaceRoot,
+          walkedBefore,
+        );
+  if (!files.captured) {
+    const outside = files.changedOutsideCheckpoint ?? [];
+    await request.fileChanges?.note?.(
+      `Changes made by \`${request.command.slice(0, 200)}\` are not recorded (${files.reason})${outside.length > 0 ? `; changed outside the checkpoint: ${outside.slice(0, 20).join(', ')}${outside.length > 20 ? ` and ${outside.length - 20} more` : ''}` : ''}.`,
+    );
+  }
   let artifact: ArtifactReference | undefined;
   if (request.artifacts && output.totalBytes > 0) {
     const log = output.completeLog();

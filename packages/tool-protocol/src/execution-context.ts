@@ -9,6 +9,8 @@ import { UnauthorizedToolError } from './clawsmith-error.js';
 export type FilePreimage =
   | { readonly state: 'absent' }
   | { readonly state: 'file'; readonly content: Uint8Array; readonly mode: number }
+  /** A file whose bytes the caller did not read (too large to keep): the change is recorded, not undoable. */
+  | { readonly state: 'file-not-kept'; readonly sha256: string; readonly mode: number; readonly bytes: number }
   | { readonly state: 'symlink'; readonly target: string }
   | { readonly state: 'directory'; readonly mode: number };
 
@@ -56,9 +58,23 @@ export interface FileChangeRecorder {
    * pre-image in one transaction, so a command's thousands of changes cost one commit. Optional:
    * callers fall back to `beforeChange` per path.
    */
-  beforeChanges?(changes: readonly RecordedPreimage[]): Promise<void>;
+  beforeChanges?(changes: readonly RecordedPreimage[]): Promise<BatchRecording | void>;
   /** The batch form of `afterChange`, in one transaction. Optional like `beforeChanges`. */
   afterChanges?(changes: readonly RecordedPostimage[]): Promise<void>;
+  /**
+   * Adds a sentence to the turn's manifest about changes the recorder could not see, for
+   * example "changes made by `make` are not recorded (the sandbox is off)". Optional.
+   */
+  note?(text: string): void | Promise<void>;
+}
+
+/** What a batch of pre-images cost the recorder. */
+export interface BatchRecording {
+  /**
+   * Paths whose earlier bytes were not kept (over the recorder's per-turn cap, or not read):
+   * their change is recorded but cannot be undone.
+   */
+  readonly notKept: readonly string[];
 }
 
 /** Options for storing one artifact through an {@link ArtifactWriter}. */

@@ -15,6 +15,7 @@ export { resolveToolSecurity } from './tool-security.js';
 
 export type {
   AppendableArtifact,
+  BatchRecording,
   ArtifactWriteOptions,
   ArtifactWriter,
   FileChangeRecorder,

@@ -44,6 +44,8 @@ export interface AppliedChanges {
   readonly failed: readonly { readonly path: string; readonly reason: string }[];
   /** Whether every applied change went through the recorder. */
   readonly recorded: boolean;
+  /** Applied paths whose earlier bytes were not kept (too large, or over the checkpoint's per-turn cap): not undoable. */
+  readonly notUndoable: readonly string[];
 }
 
 /** Input of {@link applyCapturedChanges}. */
@@ -75,9 +77,12 @@ const BATCH_OPERATIONS = 2_000;
 function postimageOf(absolutePath: string): FilePostimage {
   const stats = lstatOrUndefined(absolutePath);
   if (stats === undefined) return { state: 'absent' };
+  if (stats.isFile()) {
+    const file = readAndHash(absolutePath, () => false);
+    return { state: 'file', sha256: file.sha256, mode: file.mode };
+  }
   const preimage = preimageOf(absolutePath, stats);
-  if (preimage.state !== 'file') return preimage;
-  return { state: 'file', sha256: readAndHash(absolutePath, () => false).sha256, mode: preimage.mode };
+  return preimage.state === 'file' || preimage.state === 'file-not-kept' ? { state: 'absent' } : preimage;
 }
 
 function message(error: unknown): string {
@@ -100,6 +105,7 @@ export async function applyCapturedChanges(options: ApplyCapturedChangesOptions)
   const conflicts: CaptureConflict[] = [];
   const unsupported: { path: string; entry: UnsupportedEntry }[] = [];
   const failed: { path: string; reason: string }[] = [];
+  const notUndoable: string[] = [];
   const blocked: string[] = [];
   // Folders checked to be real (or made by this apply, or about to be in the current batch).
   const realFolders = new Set<string>(['']);
@@ -176,8 +182,12 @@ export async function applyCapturedChanges(options: ApplyCapturedChangesOptions)
     if (recorder === undefined || entries.length === 0) return;
     if (phase === 'before') {
       const batch = entries.map(({ path, image }) => ({ path, preimage: image as FilePreimage }));
-      if (recorder.beforeChanges) await recorder.beforeChanges(batch);
-      else for (const { path, preimage } of batch) await recorder.beforeChange(path, preimage);
+      if (recorder.beforeChanges) notUndoable.push(...((await recorder.beforeChanges(batch))?.notKept ?? []));
+      else
+        for (const { path, preimage } of batch) {
+          await recorder.beforeChange(path, preimage);
+          if (preimage.state === 'file-not-kept') notUndoable.push(path);
+        }
     } else {
       const batch = entries.map(({ path, image }) => ({ path, postimage: image as FilePostimage }));
       if (recorder.afterChanges) await recorder.afterChanges(batch);
@@ -313,9 +323,9 @@ export async function applyCapturedChanges(options: ApplyCapturedChangesOptions)
         after.push({ path, image: postimage });
         const entry =
           prepared.operation.kind === 'remove'
-            ? prepared.preimage.state === 'absent'
-              ? 'file'
-              : prepared.preimage.state
+            ? prepared.preimage.state === 'symlink' || prepared.preimage.state === 'directory'
+              ? prepared.preimage.state
+              : 'file'
             : prepared.operation.kind;
         const change: AppliedKind =
           prepared.operation.kind === 'remove'
@@ -361,5 +371,5 @@ export async function applyCapturedChanges(options: ApplyCapturedChangesOptions)
     }
   }
   await flush(batch);
-  return { applied, refused, conflicts, unsupported, failed, recorded };
+  return { applied, refused, conflicts, unsupported, failed, recorded, notUndoable };
 }

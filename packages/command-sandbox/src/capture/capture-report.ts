@@ -38,7 +38,16 @@ export function changeSummary(files: CommandFileChanges | undefined): string | u
 /** The lines of a command result about its files: what was applied and recorded, and what was not. */
 export function fileChangeLines(files: CommandFileChanges | undefined, stopped: boolean): string[] {
   if (files === undefined) return [];
-  if (!files.captured) return [`Changes made by this command are not recorded in the checkpoint (${files.reason}).`];
+  if (!files.captured) {
+    const lines = [`Changes made by this command are not recorded in the checkpoint (${files.reason}).`];
+    const outside = files.changedOutsideCheckpoint;
+    if (outside !== undefined && outside.length > 0)
+      lines.push(`Changed outside the checkpoint (not undoable): ${listed(outside)}`);
+    else if (outside !== undefined) lines.push('A stat walk of the workspace saw no changed path.');
+    if (files.walkLimit !== undefined)
+      lines.push(`The walk stopped at ${files.walkLimit} entries: changes beyond them are not listed.`);
+    return lines;
+  }
   const { changes } = files;
   const lines: string[] = [];
   const summary = changeSummary(files);
@@ -51,6 +60,10 @@ export function fileChangeLines(files: CommandFileChanges | undefined, stopped: 
       if (paths.length > 0) lines.push(`  ${change}: ${listed(paths)}`);
     }
   } else lines.push('No files changed.');
+  if (changes.notUndoable.length > 0)
+    lines.push(
+      `Not undoable (earlier bytes not kept: too large, or over the checkpoint's per-turn cap): ${listed(changes.notUndoable)}`,
+    );
   if (changes.refused.length > 0) lines.push(`Refused (protected paths, not applied): ${listed(changes.refused)}`);
   for (const conflict of changes.conflicts.slice(0, LISTED_PATHS))
     lines.push(

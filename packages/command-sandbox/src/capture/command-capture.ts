@@ -13,7 +13,14 @@ export type CaptureMode = 'auto' | 'off';
 /** What became of the files a command changed. */
 export type CommandFileChanges =
   | { readonly captured: true; readonly changes: AppliedChanges; readonly keptFolder?: string }
-  | { readonly captured: false; readonly reason: string };
+  | {
+      readonly captured: false;
+      readonly reason: string;
+      /** Paths a bounded stat walk before and after saw change: changed outside the checkpoint, not undoable. */
+      readonly changedOutsideCheckpoint?: readonly string[];
+      /** Set when the walk stopped at this many entries: changes beyond it were not seen. */
+      readonly walkLimit?: number;
+    };
 
 /** What deciding on capture needs to know. */
 export interface CaptureDecision {

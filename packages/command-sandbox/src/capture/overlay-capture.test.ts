@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { snapshotTree, testdir } from '@clawsmith/test-utils';
 import type { FileChangeRecorder, FilePostimage, FilePreimage } from '@clawsmith/tool-protocol';
 import { describe, expect, it } from 'vitest';
-import { runCommand } from '../index.js';
+import { createRunCommandTool, runCommand } from '../index.js';
 
 /** A recorder that keeps every call, in order (the port's contract, without a database). */
 function listRecorder(options: { failBefore?: boolean } = {}) {
@@ -100,9 +100,29 @@ describe('overlay capture', () => {
     expect(lstatSync(join(root, 'a.txt')).isFile()).toBe(true);
   });
 
-  it('says changes are not recorded when the sandbox is off', async () => {
-    const root = testdir({});
-    const result = await runCommand({ sandbox: 'off' }, { workspaceRoot: root, command: 'echo x > made.txt' });
-    expect(result.files).toEqual({ captured: false, reason: 'the sandbox is off' });
+  it('without capture, lists what a stat walk saw change as outside the checkpoint, and notes it for the manifest', async () => {
+    const root = testdir({ 'a.txt': 'a\n', 'gone.txt': 'g\n', 'same.txt': 's\n' });
+    const notes: string[] = [];
+    const recorder: FileChangeRecorder = {
+      beforeChange: () => undefined,
+      afterChange: () => undefined,
+      note: (text) => {
+        notes.push(text);
+      },
+    };
+    const result = await runCommand(
+      { sandbox: 'off' },
+      { workspaceRoot: root, command: 'echo x > made.txt; echo b >> a.txt; rm gone.txt', fileChanges: recorder },
+    );
+    expect(result.files).toEqual({
+      captured: false,
+      reason: 'the sandbox is off',
+      changedOutsideCheckpoint: ['a.txt', 'gone.txt', 'made.txt'],
+    });
+    expect(notes).toEqual([
+      'Changes made by `echo x > made.txt; echo b >> a.txt; rm gone.txt` are not recorded (the sandbox is off); changed outside the checkpoint: a.txt, gone.txt, made.txt.',
+    ]);
+    const content = createRunCommandTool({ sandbox: 'off' });
+    expect(content.name).toBe('run_command');
   });
 });

@@ -51,13 +51,18 @@ export function readAndHash(
   }
 }
 
+/** A file larger than this is hashed, not held in memory: its pre-image is recorded as not kept. */
+export const LARGEST_KEPT_PREIMAGE_BYTES = 64 * 1024 * 1024;
+
 /** What a workspace path holds, as the recorder's pre-image, with the bytes of a file read at most once. */
 export function preimageOf(absolutePath: string, stats: Stats | undefined): FilePreimage {
   if (stats === undefined) return { state: 'absent' };
   if (stats.isSymbolicLink()) return { state: 'symlink', target: readlinkSync(absolutePath) };
   if (stats.isDirectory()) return { state: 'directory', mode: stats.mode & 0o7777 };
-  const file = readAndHash(absolutePath, () => true);
-  return { state: 'file', content: file.content ?? Buffer.alloc(0), mode: file.mode };
+  const file = readAndHash(absolutePath, (size) => size <= LARGEST_KEPT_PREIMAGE_BYTES);
+  if (file.content === undefined)
+    return { state: 'file-not-kept', sha256: file.sha256, mode: file.mode, bytes: file.size };
+  return { state: 'file', content: file.content, mode: file.mode };
 }
 
 /** One entry of a workspace subtree, children listed before their folder. */

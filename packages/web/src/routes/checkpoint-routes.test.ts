@@ -40,11 +40,13 @@ describe('turns, diffs and restore', () => {
       {
         path: 'a.txt',
         change: 'modified',
+        entry: 'file',
         bytesBefore: 14,
         bytesAfter: 19,
         linesAdded: 2,
         linesRemoved: 1,
         binary: false,
+        undoable: true,
       },
     ]);
     expect(JSON.stringify(turns)).not.toContain('three');

@@ -1,0 +1,140 @@
+// Overlay capture of run_command's file changes: the per-call overhead on run_command("true"),
+// applying and recording 10,000 created files beside `cp -r` of the same files, and one file
+// modified in a ~28,000-file corpus workspace; every figure beside a reference of the same run.
+import { execFileSync } from 'node:child_process';
+import { copyFileSync, cpSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, relative } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { createCheckpointStore, openCheckpointDatabase } from '@clawsmith/checkpoints';
+import { applyCapturedChanges, runCommand, upperFolderChanges } from '@clawsmith/command-sandbox';
+import { corpusDir } from './corpus.js';
+import { measure, report, type Timing } from './measure.js';
+
+function timing(label: string, samples: number[]): Timing {
+  const sorted = [...samples].sort((left, right) => left - right);
+  const at = (fraction: number) =>
+    sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(sorted.length * fraction) - 1))]!;
+  return { label, medianMs: at(0.5), p90Ms: at(0.9), runs: samples.length };
+}
+
+const scratch = mkdtempSync(join(tmpdir(), 'clawsmith-bench-capture-'));
+const db = await openCheckpointDatabase(join(scratch, 'clawsmith.db'));
+const store = createCheckpointStore({ db });
+let turns = 0;
+const beginTurn = (workspaceRoot: string) =>
+  store.beginTurn({
+    sessionId: 'bench',
+    turnId: `turn-${(turns += 1)}`,
+    workspaceRoot,
+    messageCount: 0,
+    eventSequence: 0,
+    todoSnapshot: [],
+  });
+const noConflicts = { isProtected: () => false, mountPoints: new Set<string>(), keepConflict: async () => 'kept' };
+
+try {
+  // 1. run_command("true"): capture off against capture on (overlay mounted, upper walked, nothing applied).
+  const empty = join(scratch, 'empty');
+  mkdirSync(empty);
+  const runs = 30;
+  const withoutCapture = await measure(
+    "runCommand true, capture 'off'",
+    () => runCommand({ capture: 'off' }, { workspaceRoot: empty, command: 'true' }),
+    runs,
+  );
+  const withCapture = await measure(
+    'runCommand true, overlay capture',
+    () => runCommand({}, { workspaceRoot: empty, command: 'true' }),
+    runs,
+  );
+  report('run_command("true"): overlay capture against the same sandbox without it', withoutCapture, [withCapture]);
+  console.log(
+    `\ncapture adds ${(withCapture.medianMs - withoutCapture.medianMs).toFixed(1)} ms per call at the median (aim: at most 5 ms)`,
+  );
+
+  // 2. A command that created 10,000 small files: walk the upper folder, record, move into place.
+  const template = join(scratch, 'template');
+  for (let folder = 0; folder < 100; folder += 1) {
+    mkdirSync(join(template, 'gen', `d${folder}`), { recursive: true });
+    for (let file = 0; file < 100; file += 1)
+      writeFileSync(join(template, 'gen', `d${folder}`, `f${file}.txt`), `file ${folder}/${file}\n`.repeat(4));
+  }
+  const copies: number[] = [];
+  const applies: number[] = [];
+  for (let run = 0; run < 5; run += 1) {
+    const target = join(scratch, `copy-${run}`);
+    let start = performance.now();
+    execFileSync('cp', ['-r', template, target]);
+    copies.push(performance.now() - start);
+    const workspace = join(scratch, `workspace-${run}`);
+    const upper = join(scratch, `upper-${run}`);
+    mkdirSync(workspace);
+    cpSync(template, upper, { recursive: true });
+    const turn = await beginTurn(workspace);
+    start = performance.now();
+    const applied = await applyCapturedChanges({
+      workspaceRoot: workspace,
+      changes: upperFolderChanges(upper, workspace),
+      startedCtimeMs: Date.now() + 60_000,
+      recorder: turn.recorder,
+      ...noConflicts,
+    });
+    applies.push(performance.now() - start);
+    await turn.complete();
+    if (applied.applied.length !== 10_101) throw new Error(`applied ${applied.applied.length} paths, not 10,101`);
+    for (const folder of [target, workspace, upper]) rmSync(folder, { recursive: true, force: true });
+  }
+  const copy = timing('cp -r of 10,000 small files', copies);
+  const apply = timing('capture apply + record of 10,000 created files', applies);
+  report('10,000 created files', copy, [apply]);
+  console.log(`\napply + record is ${(apply.medianMs / copy.medianMs).toFixed(2)}x cp -r (aim: at most 2x)`);
+
+  // 3. One file modified in a ~28,000-file workspace: cost follows the changed file.
+  const corpus = corpusDir();
+  const workspace = join(scratch, 'corpus-workspace');
+  cpSync(corpus, workspace, { recursive: true });
+  let count = 0;
+  const countFiles = (folder: string) => {
+    for (const name of readdirSync(folder)) {
+      const path = join(folder, name);
+      if (lstatSync(path).isDirectory()) countFiles(path);
+      else count += 1;
+    }
+  };
+  countFiles(workspace);
+  const sample = execFileSync('find', [workspace, '-name', '*.js', '-size', '-20k', '-path', '*/lib/*'], {
+    encoding: 'utf8',
+  })
+    .split('\n')
+    .find((path) => path.length > 0)!;
+  const path = relative(workspace, sample);
+  const upper = join(scratch, 'corpus-upper');
+  const single: number[] = [];
+  const copyOne: number[] = [];
+  for (let run = 0; run < 30; run += 1) {
+    mkdirSync(dirname(join(upper, path)), { recursive: true });
+    writeFileSync(join(upper, path), `// edit ${run}\n`);
+    let start = performance.now();
+    copyFileSync(join(upper, path), join(scratch, 'one-copy'));
+    copyOne.push(performance.now() - start);
+    const turn = await beginTurn(workspace);
+    start = performance.now();
+    await applyCapturedChanges({
+      workspaceRoot: workspace,
+      changes: upperFolderChanges(upper, workspace),
+      startedCtimeMs: Date.now() + 60_000,
+      recorder: turn.recorder,
+      ...noConflicts,
+    });
+    single.push(performance.now() - start);
+    await turn.complete();
+    rmSync(upper, { recursive: true, force: true });
+  }
+  const one = timing(`capture apply + record, 1 file modified in ${count} files`, single);
+  report('one file modified in a large workspace', timing('copyFileSync of that one file', copyOne), [one]);
+  console.log(`\none modified file: ${one.medianMs.toFixed(2)} ms at the median (aim: at most 3 ms)`);
+} finally {
+  await db.destroy();
+  rmSync(scratch, { recursive: true, force: true });
+}
