@@ -68,7 +68,9 @@ export function builtinServers(): LanguageServerSpec[] {
       },
       command: typescriptCommand,
       initializationOptions: {
-        ...(tsserver ? { tsserver: { path: tsserver } } : {}),
+        // No syntax-only server: while the project loads it answers from the open file alone (a
+        // definition of an import lands on the import), and a half answer reads as a whole one.
+        tsserver: { ...(tsserver ? { path: tsserver } : {}), useSyntaxServer: 'never' },
         disableAutomaticTypingAcquisition: true,
         preferences: { includeCompletionsForModuleExports: false },
       },

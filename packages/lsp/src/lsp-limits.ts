@@ -16,7 +16,7 @@ export interface LspLimits {
   readonly maxOpenDocuments: number;
   /** How long a server may take to start. Default 60,000 ms. */
   readonly startTimeoutMs: number;
-  /** How long one request may take (the first in a large project loads it). Default 30,000 ms. */
+  /** How long one request may take (the first in a large project loads it). Default 60,000 ms. */
   readonly requestTimeoutMs: number;
   /** How long to wait for published diagnostics after a change. Default 5,000 ms. */
   readonly diagnosticsWaitMs: number;
@@ -38,7 +38,7 @@ export const DEFAULT_LSP_LIMITS: LspLimits = Object.freeze({
   maxChangedFiles: 20,
   maxOpenDocuments: 100,
   startTimeoutMs: 60_000,
-  requestTimeoutMs: 30_000,
+  requestTimeoutMs: 60_000,
   diagnosticsWaitMs: 5_000,
   restartDelayMs: 250,
   maxRestartDelayMs: 30_000,

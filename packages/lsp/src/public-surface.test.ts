@@ -45,7 +45,7 @@ describe('@clawsmith/lsp public surface', () => {
       maxChangedFiles: 20,
       maxOpenDocuments: 100,
       startTimeoutMs: 60000,
-      requestTimeoutMs: 30000,
+      requestTimeoutMs: 60000,
       diagnosticsWaitMs: 5000,
       restartDelayMs: 250,
       maxRestartDelayMs: 30000,

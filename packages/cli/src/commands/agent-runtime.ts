@@ -3,6 +3,7 @@ import { join, resolve } from 'node:path';
 import type { AgentCore, ApprovalHandler, ClawsmithHome, PermissionMode, SessionRecord } from '@clawsmith/core';
 import type { Provider } from '@clawsmith/providers';
 import { CliError } from '../cli-errors.js';
+import { openLspExtension } from './lsp-extension.js';
 
 /** An opened home with an agent on it. `close()` ends background work and closes the database. */
 export interface AgentRuntime {
@@ -43,6 +44,8 @@ export async function openAgentRuntime(options: AgentRuntimeOptions): Promise<Ag
   const home = await openClawsmithHome(options.home);
   // Background commands live as long as this process: across the turns of an interactive session.
   const commands = createCommandExecutionService({ sandbox: 'auto' });
+  // Language servers start on first use and end with this runtime.
+  const lsp = await openLspExtension(home);
   const core = createAgentCore({
     commands,
     db: home.db,
@@ -56,6 +59,7 @@ export async function openAgentRuntime(options: AgentRuntimeOptions): Promise<Ag
         searchIndex: process.env.CLAWSMITH_SEARCH_INDEX === 'off' ? false : { folder: join(home.path, 'search-index') },
       },
     }),
+    extensions: [lsp.source],
     permissionMode: options.permissionMode ?? 'default',
     ...(options.approvalHandler ? { approvalHandler: options.approvalHandler } : {}),
   });
@@ -64,6 +68,7 @@ export async function openAgentRuntime(options: AgentRuntimeOptions): Promise<Ag
     core,
     async close() {
       await core.close();
+      await lsp.close();
       await commands.close();
       await home.close();
     },

@@ -1,0 +1,96 @@
+import { readdirSync, readlinkSync } from 'node:fs';
+import { testdir } from '@clawsmith/test-utils';
+import { describe, expect, it } from 'vitest';
+import { parseJsonLines, runCli, writeScript } from './cli-harness.js';
+
+const PROJECT = {
+  'tsconfig.json': JSON.stringify({
+    compilerOptions: { strict: true, module: 'nodenext', target: 'es2022', noEmit: true, types: [] },
+    include: ['src'],
+  }),
+  'src/math.ts': 'export function add(a: number, b: number): number {\n  return a + b;\n}\n',
+  'src/main.ts': 'import { add } from "./math.js";\n\nconst total: string = add(1, 2);\nconsole.log(total);\n',
+};
+
+/** Processes whose current folder is `folder` (language servers run with the workspace as theirs). */
+function processesIn(folder: string): number[] {
+  const pids: number[] = [];
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      if (readlinkSync(`/proc/${entry}/cwd`) === folder) pids.push(Number(entry));
+    } catch {
+      // Gone, or not ours to read.
+    }
+  }
+  return pids;
+}
+
+function toolOutputs(stdout: string): [unknown, unknown, unknown][] {
+  return parseJsonLines(stdout)
+    .filter((event) => event.type === 'tool.completed')
+    .map((event) => [event.toolName, event.status, event.output]);
+}
+
+describe('clawsmith with language servers', () => {
+  it(
+    'reports a type error, and none after edit_file fixes it; the server ends with the run',
+    { timeout: 240_000 },
+    async () => {
+      const home = testdir();
+      const workspace = testdir(PROJECT);
+      const first = writeScript(
+        home,
+        [
+          { toolCalls: [{ name: 'search_tools', arguments: { query: 'select:lsp_diagnostics,lsp_definition' } }] },
+          {
+            toolCalls: [
+              { name: 'lsp_diagnostics', arguments: { path: 'src/main.ts' } },
+              { name: 'lsp_definition', arguments: { path: 'src/main.ts', line: 3, column: 23 } },
+            ],
+          },
+          { text: 'found it' },
+        ],
+        'first.json',
+      );
+      const one = await runCli(['run', '--json', '--script', first, '--workspace', workspace, 'check'], { home });
+      expect(one.code, one.stderr).toBe(0);
+      expect(toolOutputs(one.stdout).slice(1)).toEqual([
+        [
+          'lsp_diagnostics',
+          'success',
+          "1 error in 1 file (checked: src/main.ts).\nsrc/main.ts:3:7 error TS2322: Type 'number' is not assignable to type 'string'.",
+        ],
+        [
+          'lsp_definition',
+          'success',
+          'Definition of src/main.ts:3:23 (add):\nsrc/math.ts:1:17  export function add(a: number, b: number): number {',
+        ],
+      ]);
+      const sessionId = String(parseJsonLines(one.stdout)[0]!.sessionId);
+      expect(processesIn(workspace)).toEqual([]);
+
+      const second = writeScript(
+        home,
+        [
+          {
+            toolCalls: [
+              { name: 'edit_file', arguments: { path: 'src/main.ts', oldText: ': string', newText: ': number' } },
+            ],
+          },
+          { toolCalls: [{ name: 'lsp_diagnostics', arguments: {} }] },
+          { text: 'fixed' },
+        ],
+        'second.json',
+      );
+      const two = await runCli(
+        ['run', '--json', '--permission-mode', 'accept-edits', '--script', second, '--session', sessionId, 'fix'],
+        { home },
+      );
+      expect(two.code, two.stderr).toBe(0);
+      // Without a path: the files this turn changed, as its checkpoint lists them.
+      expect(toolOutputs(two.stdout)[1]).toEqual(['lsp_diagnostics', 'success', 'No diagnostics in src/main.ts.']);
+      expect(processesIn(workspace)).toEqual([]);
+    },
+  );
+});
