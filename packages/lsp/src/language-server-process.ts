@@ -124,7 +124,7 @@ export class LanguageServerProcess {
           rootUri,
           rootPath: workspaceRoot,
           workspaceFolders: [{ uri: rootUri, name: 'workspace' }],
-          capabilities: clientCapabilities(),
+          capabilities: clientCapabilities(spec.diagnostics),
           initializationOptions: spec.initializationOptions ?? null,
         },
         { timeoutMs: limits.startTimeoutMs },
