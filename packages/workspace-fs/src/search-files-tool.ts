@@ -8,6 +8,7 @@ import { resolveWorkspacePath } from './path-boundary.js';
 import { RegexSearch } from './regex-search.js';
 import { RegexTimeout, RegexWorkerPool } from './regex-worker.js';
 import { indexedCandidates, type IndexUse } from './search-index/indexed-search.js';
+import { compareWalkOrder } from './search-index/walk-order.js';
 import { looksBinary } from './regular-file.js';
 import { closeSearchFile, openSearchFile, readSearchFile } from './search-read.js';
 import { coverageLines, searchReport, type SearchCoverage, type SearchResult } from './search-report.js';
@@ -208,6 +209,8 @@ async function searchFiles(
     regex?.close();
   }
   coverage.filesSeen = singleFile ? 1 : index?.used ? index.known : counts.files;
+  // The index hands candidates smallest first; results read in walk order all the same.
+  if (index?.used) results.sort((left, right) => compareWalkOrder(left.path, right.path) || left.line - right.line);
   coverage.passedOver += counts.passedOver;
   coverage.skippedFolders = counts.skippedFolders;
 

@@ -592,6 +592,17 @@ export class WorkspaceIndex {
       add(path);
     }
     while (next < changed.length) add(changed[next++]!);
+    // Smallest first: a budget then covers as many candidates as it can, and a rare literal is not
+    // crowded out by a few large files that hold all its trigrams (results are put back in walk order).
+    const sizes = new Map<string, number>();
+    for (const file of files) {
+      const number = this.fileNumbers.get(file.relative);
+      sizes.set(
+        file.relative,
+        number === undefined || this.overlay.has(file.relative) ? 0 : stored.fileStats[number * 4 + 1]!,
+      );
+    }
+    files.sort((left, right) => sizes.get(left.relative)! - sizes.get(right.relative)!);
     return { files, known, direct };
   }
 
