@@ -95,24 +95,34 @@ for (const size of sizes) {
         eventSequence: 0,
         todoSnapshot: [],
       });
-      for (const path of targets) {
-        const absolute = join(workspace, path);
-        await turn.recorder.beforeChange(path, {
-          state: 'file',
-          content: readFileSync(absolute),
-          mode: statSync(absolute).mode & 0o7777,
-        });
-      }
+      // The batch entry points: every pre-image in one transaction, every result in one more.
+      await turn.recorder.beforeChanges!(
+        targets.map((path) => {
+          const absolute = join(workspace, path);
+          return {
+            path,
+            preimage: {
+              state: 'file' as const,
+              content: readFileSync(absolute),
+              mode: statSync(absolute).mode & 0o7777,
+            },
+          };
+        }),
+      );
       spent += performance.now() - start;
       change(run);
       start = performance.now();
-      for (const path of targets) {
-        const content = readFileSync(join(workspace, path));
-        await turn.recorder.afterChange(path, {
-          state: 'file',
-          sha256: createHash('sha256').update(content).digest('hex'),
-        });
-      }
+      await turn.recorder.afterChanges!(
+        targets.map((path) => ({
+          path,
+          postimage: {
+            state: 'file' as const,
+            sha256: createHash('sha256')
+              .update(readFileSync(join(workspace, path)))
+              .digest('hex'),
+          },
+        })),
+      );
       await turn.complete();
       spent += performance.now() - start;
 
@@ -137,7 +147,7 @@ for (const size of sizes) {
       }
     }
     const gitSnapshot = timing(`shadow git add -A && write-tree`, gitSnapshotSamples);
-    const checkpoint = timing(`checkpoint (begin, record, complete)`, checkpointSamples);
+    const checkpoint = timing(`checkpoint (begin, batch record, complete)`, checkpointSamples);
     const gitRestore = timing(`shadow git checkout`, gitRestoreSamples);
     const undo = timing(`undoFiles`, undoSamples);
     report(`${size} files, ${changed} changed: turn checkpoint`, gitSnapshot, [checkpoint]);
