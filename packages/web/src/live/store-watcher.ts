@@ -29,6 +29,8 @@ export class StoreWatcher {
   readonly #unsubscribe: () => void;
   readonly #timer: NodeJS.Timeout;
   #dataVersion: number | undefined;
+  readonly #recheckTicks: number;
+  #quietTicks = 0;
   #ticking = false;
   #closed = false;
 
@@ -38,7 +40,9 @@ export class StoreWatcher {
       if (!this.#listeners.has(event.sessionId)) return;
       queueMicrotask(() => this.#wake(event.sessionId));
     });
-    this.#timer = setInterval(() => void this.#tick(), options.pollIntervalMs ?? 25);
+    const interval = options.pollIntervalMs ?? 25;
+    this.#recheckTicks = Math.max(1, Math.round(1_000 / interval));
+    this.#timer = setInterval(() => void this.#tick(), interval);
     this.#timer.unref();
   }
 
@@ -74,7 +78,11 @@ export class StoreWatcher {
     try {
       const result = await sql<{ data_version: number }>`pragma data_version`.execute(this.#db);
       const version = Number(result.rows[0]?.data_version);
-      if (version === this.#dataVersion) return;
+      // data_version misses commits of this very connection made outside core's subscription
+      // (another SessionStore on the same database): look anyway about once a second.
+      this.#quietTicks += 1;
+      if (version === this.#dataVersion && this.#quietTicks < this.#recheckTicks) return;
+      this.#quietTicks = 0;
       this.#dataVersion = version;
       for (const sessionId of [...this.#listeners.keys()]) {
         const row = await sql<{

@@ -100,6 +100,16 @@ describe('GET /api/sessions/:sessionId/events/stream', () => {
     }
   });
 
+  it('also sees events written on its own connection outside core (data_version does not change for those)', async () => {
+    const web = await createWebHarness();
+    const session = await web.core.createSession({ workspaceRoot: web.workspace });
+    const reader = new SseReader(await web.api(`/api/sessions/${session.id}/events/stream`));
+    expect(JSON.parse((await reader.next())!.data)).toMatchObject({ sequence: 1 });
+    await web.store.appendEvent(session.id, { type: 'todos.updated', todos: [] });
+    expect(JSON.parse((await reader.next(5_000))!.data)).toMatchObject({ sequence: 2, type: 'todos.updated' });
+    await reader.cancel();
+  });
+
   it('resumes after Last-Event-ID, and refuses a malformed one', async () => {
     const web = await createWebHarness();
     const session = await web.core.createSession({ workspaceRoot: web.workspace });
