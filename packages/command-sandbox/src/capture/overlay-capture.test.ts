@@ -1,5 +1,5 @@
-import { existsSync, lstatSync, readdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { chmodSync, existsSync, lstatSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { snapshotTree, testdir } from '@clawsmith/test-utils';
 import type { FileChangeRecorder, FilePostimage, FilePreimage } from '@clawsmith/tool-protocol';
 import { describe, expect, it } from 'vitest';
@@ -89,6 +89,10 @@ describe('overlay capture', () => {
     ]);
     expect(readFileSync(join(files?.keptFolder ?? '', 'a.txt'), 'utf8')).toBe('b\n');
     expect(captureFolders().length).toBe(foldersBefore.length + 1);
+    const kept = dirname(files?.keptFolder ?? '/nonexistent/upper');
+    chmodSync(join(kept, 'work', 'work'), 0o700);
+    rmSync(kept, { recursive: true, force: true });
+    expect(captureFolders()).toEqual(foldersBefore);
   });
 
   it('leaves no capture folder behind and no mount point in the workspace', async () => {
