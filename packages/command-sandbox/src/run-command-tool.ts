@@ -9,6 +9,7 @@ import {
   type ToolExecutionResult,
 } from '@clawsmith/tool-protocol';
 import { realpathSync } from 'node:fs';
+import { isAbsolute, relative, sep } from 'node:path';
 import { z } from 'zod';
 import { BoundedOutput } from './bounded-output.js';
 import { beginCapture, finishCapture, type CommandFileChanges } from './capture/command-capture.js';
@@ -142,7 +143,17 @@ export async function runCommand(
       ? await finishCapture({
           folder,
           workspaceRoot: prepared.plan.workspaceRoot,
-          protectedPaths: options.protectedPaths ?? DEFAULT_PROTECTED_PATHS,
+          // The configured list, and every path the plan actually mounted read-only (its mount
+          // points land in the upper folder and must never be applied).
+          protectedPaths: [
+            ...(options.protectedPaths ?? DEFAULT_PROTECTED_PATHS),
+            ...prepared.plan.protectedPaths.flatMap((path) => {
+              const inside = relative(prepared.plan.workspaceRoot, path);
+              return inside === '' || inside.startsWith('..') || isAbsolute(inside)
+                ? []
+                : [inside.split(sep).join('/')];
+            }),
+          ],
           recorder: request.fileChanges,
           artifacts: request.artifacts,
         })
