@@ -84,7 +84,7 @@ const rareIndexed = await measure(
   `search_files "${RARE}" (index, warm)`,
   async () => {
     const result = await run(search!, { query: RARE });
-    if (!result.content.startsWith('1 result')) throw new Error(`unexpected: ${result.content}`);
+    if (!result.content.includes('ContextDependency.js:33:')) throw new Error(`unexpected: ${result.content}`);
   },
   40,
   5,
