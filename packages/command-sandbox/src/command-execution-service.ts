@@ -129,6 +129,7 @@ export function createCommandExecutionService(options: CommandExecutionServiceOp
             onChunk,
           });
     } catch (error) {
+      prepared.release();
       await log.close();
       throw new CommandSandboxError(
         COMMAND_SANDBOX_ERROR_CODES.commandSpawnFailed,
@@ -152,6 +153,7 @@ export function createCommandExecutionService(options: CommandExecutionServiceOp
       network: prepared.plan.network,
       startedAt: new Date().toISOString(),
       finished: started.done.then(async (outcome) => {
+        prepared.release();
         record.outcome = outcome;
         record.endedAt = new Date().toISOString();
         record.finalArtifact = await log.close();

@@ -13,6 +13,8 @@ import {
 import type { CaptureMode } from './capture/command-capture.js';
 import { overlayLaunch } from './capture/overlay-launch.js';
 import { macosSandboxProfile } from './macos-sandbox-profile.js';
+import { holdPlaceholders } from './mount-placeholders.js';
+import { findProtectedLocations, type ProtectedLocations } from './protected-locations.js';
 import type { ProcessLaunch } from './process-runner.js';
 import { sandboxAvailability, type SandboxKind, type SandboxMode } from './sandbox-availability.js';
 import {
@@ -44,7 +46,7 @@ export interface CommandSandboxOptions {
   readonly logLimitBytes?: number;
   /** Resource limits; unset fields keep {@link DEFAULT_SANDBOX_LIMITS}. */
   readonly limits?: Partial<SandboxLimits>;
-  /** Workspace-relative paths mounted read-only; default `.git/hooks`, `.git/config`, `.clawsmith`. */
+  /** Workspace-relative paths mounted read-only, added to the one protected list (`.git` at any depth, `.clawsmith`, ...). */
   readonly protectedPaths?: readonly string[];
   /** Host folders hidden behind an empty folder; default the home folders. */
   readonly hiddenPaths?: readonly string[];
@@ -64,6 +66,8 @@ export interface PreparedCommand {
   readonly plan: SandboxPlan;
   readonly launch: ProcessLaunch;
   readonly sandbox: SandboxKind;
+  /** Call once the command has ended (or failed to start): removes the empty mount points left on the host. */
+  readonly release: () => void;
   /** Whether the workspace is seen through the capture overlay (only inside bubblewrap). */
   readonly captured: boolean;
 }
@@ -130,6 +134,20 @@ export function resolveWorkingDirectory(
 }
 
 /**
+ * A protected path that is a symbolic link in a writable folder could be swapped for a real
+ * folder by the command, and a mount cannot cover a link's own location: refused, with its code.
+ */
+function refuseSymlinkedProtectedPaths(workspace: string, locations: ProtectedLocations): void {
+  const [link] = locations.symlinks;
+  if (!link) return;
+  const path = relative(workspace, link.path);
+  throw new CommandSandboxError(
+    COMMAND_SANDBOX_ERROR_CODES.protectedPathSymlink,
+    `The protected path ${path} is a symbolic link (to ${link.target || 'an unreadable target'}); commands do not run while it could be swapped. Replace the link with the folder or file itself (or delete it), then run the command again.`,
+  );
+}
+
+/**
  * Passes the command through the layers that come before running it: the working folder, the
  * catastrophic-command refusal (no approval unlocks it), the minimal environment, the limits and
  * the sandbox plan. Throws `command_refused`, `sandbox_unavailable` or a working-folder error.
@@ -149,6 +167,8 @@ export async function prepareCommand(
   const availability = mode === 'off' ? undefined : await sandboxAvailability(mode, options.bubblewrapProgram);
   if (availability && !availability.available) throw new SandboxUnavailableError(availability.detail);
   const environment = buildCommandEnvironment({ source: options.environmentSource, additions: options.env ?? [] });
+  const protectedLocations = availability ? findProtectedLocations(workspace, options.protectedPaths) : undefined;
+  if (protectedLocations) refuseSymlinkedProtectedPaths(workspace, protectedLocations);
   const plan = buildSandboxPlan({
     workspaceRoot: workspace,
     workingDirectory,
@@ -157,6 +177,7 @@ export async function prepareCommand(
     environment,
     limits: { ...DEFAULT_SANDBOX_LIMITS, ...options.limits },
     protectedPaths: options.protectedPaths,
+    ...(protectedLocations ? { protectedLocations } : {}),
     hiddenPaths: options.hiddenPaths ?? defaultHomes(),
     pathKind,
     privateTerminal: terminal,
@@ -171,6 +192,7 @@ export async function prepareCommand(
       plan,
       captured,
       sandbox: 'none',
+      release: () => undefined,
       launch: { file: limitedShell as string, args: limitedArgs, environment: plan.environment, cwd: workingDirectory },
     };
   }
@@ -180,6 +202,7 @@ export async function prepareCommand(
       plan,
       captured,
       sandbox: 'sandbox-exec',
+      release: () => undefined,
       launch: { file: availability.program, args, environment: plan.environment, cwd: workingDirectory },
     };
   }
@@ -191,5 +214,11 @@ export async function prepareCommand(
     environment: plan.environment,
     cwd: workingDirectory,
   };
-  return { plan, captured, sandbox: 'bubblewrap', launch: overlayLaunch(plan, launch) };
+  return {
+    plan,
+    captured,
+    sandbox: 'bubblewrap',
+    release: holdPlaceholders(plan.placeholders),
+    launch: overlayLaunch(plan, launch),
+  };
 }

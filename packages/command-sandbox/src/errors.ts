@@ -15,6 +15,7 @@ export const COMMAND_SANDBOX_ERROR_CODES = Object.freeze({
   takeoverRequired: 'takeover_required',
   notATerminal: 'not_a_terminal',
   serviceClosed: 'service_closed',
+  protectedPathSymlink: 'protected_path_symlink',
 } as const);
 
 /**

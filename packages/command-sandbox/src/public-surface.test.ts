@@ -18,6 +18,7 @@ describe('@clawsmith/command-sandbox public surface', () => {
       'bubblewrapArguments',
       'buildCommandEnvironment',
       'buildSandboxPlan',
+      'commandStartsWith',
       'createBackgroundCommandTools',
       'createCommandExecutionService',
       'createRunCommandTool',
@@ -28,6 +29,7 @@ describe('@clawsmith/command-sandbox public surface', () => {
       'prepareCommand',
       'runCommand',
       'sandboxAvailability',
+      'simpleCommandWords',
       'upperFolderChanges',
     ]);
   });
@@ -41,6 +43,7 @@ describe('@clawsmith/command-sandbox public surface', () => {
       'command_spawn_failed',
       'environment_name_forbidden',
       'not_a_terminal',
+      'protected_path_symlink',
       'sandbox_unavailable',
       'service_closed',
       'takeover_required',

@@ -120,14 +120,19 @@ export async function runCommand(
     half,
     request.artifacts ? (options.logLimitBytes ?? COMMAND_DEFAULTS.logLimitBytes) : 0,
   );
-  const outcome = await runProcess({
-    launch: prepared.launch,
-    timeoutMs,
-    stdin: request.stdin,
-    signal: request.signal,
-    output,
-    maxProcesses: prepared.plan.limits.processes,
-  });
+  let outcome: Awaited<ReturnType<typeof runProcess>>;
+  try {
+    outcome = await runProcess({
+      launch: prepared.launch,
+      timeoutMs,
+      stdin: request.stdin,
+      signal: request.signal,
+      output,
+      maxProcesses: prepared.plan.limits.processes,
+    });
+  } finally {
+    prepared.release();
+  }
   if (outcome.spawnError) {
     if (folder) removeCaptureFolder(folder);
     throw new CommandSandboxError(

@@ -7,6 +7,7 @@ import {
   type PathKind,
   type SandboxPlanInput,
 } from './index.js';
+import type { ProtectedLocations } from './protected-locations.js';
 
 function input(overrides: Partial<SandboxPlanInput> = {}, paths: Record<string, PathKind> = {}): SandboxPlanInput {
   const kinds: Record<string, PathKind> = {
@@ -30,9 +31,20 @@ function input(overrides: Partial<SandboxPlanInput> = {}, paths: Record<string, 
   };
 }
 
+const LOCATIONS: ProtectedLocations = {
+  existing: ['/work/project/.git', '/work/project/vendor/lib/.git'],
+  absent: [
+    { path: '/work/project/.clawsmith', folder: true },
+    { path: '/work/project/.envrc', folder: false },
+  ],
+  linkedGitFolders: [],
+  symlinks: [],
+  unsearchedFolders: 0,
+};
+
 describe('buildSandboxPlan', () => {
   it('plans a read-only root, private tmp, hidden home, writable workspace and read-only protected paths, in that order', () => {
-    const plan = buildSandboxPlan(input());
+    const plan = buildSandboxPlan(input({ protectedLocations: LOCATIONS }));
     expect(plan.mounts.map((mount) => `${mount.kind} ${mount.source ?? ''}:${mount.target}`)).toEqual([
       'read-only /:/',
       'devices :/dev',
@@ -42,56 +54,83 @@ describe('buildSandboxPlan', () => {
       'tmpfs :/run',
       'tmpfs :/home/me',
       'read-write /work/project:/work/project',
-      'read-only /work/project/.git/hooks:/work/project/.git/hooks',
-      'read-only /work/project/.git/config:/work/project/.git/config',
+      'read-only /work/project/.git:/work/project/.git',
+      'read-only /work/project/vendor/lib/.git:/work/project/vendor/lib/.git',
       'read-only-empty :/work/project/.clawsmith',
+      'read-only /dev/null:/work/project/.envrc',
     ]);
     expect(plan.namespaces).toEqual({ user: true, pid: true, network: true, ipc: true, uts: true, cgroup: true });
     expect(plan).toMatchObject({ network: false, newSession: true, dieWithParent: true, dropCapabilities: true });
     expect(plan.environment).toEqual({ PATH: '/usr/bin:/bin', HOME: '/home/me', TMPDIR: '/tmp' });
     expect(plan.protectedPaths).toEqual([
-      '/work/project/.git/hooks',
-      '/work/project/.git/config',
+      '/work/project/.git',
+      '/work/project/vendor/lib/.git',
       '/work/project/.clawsmith',
+      '/work/project/.envrc',
     ]);
+    expect(plan.placeholders).toEqual(['/work/project/.clawsmith', '/work/project/.envrc']);
   });
 
-  it('shares the network only when allowed, and skips git paths outside a repository', () => {
-    const plan = buildSandboxPlan(
-      input(
-        { network: true },
-        {
-          '/work/project/.git': 'missing',
-          '/work/project/.git/hooks': 'missing',
-          '/work/project/.git/config': 'missing',
-        },
-      ),
-    );
+  it('without a search, guards the whole protected list at the root from pathKind alone', () => {
+    const plan = buildSandboxPlan(input({ network: true }));
     expect(plan.namespaces.network).toBe(false);
-    expect(plan.protectedPaths).toEqual(['/work/project/.clawsmith']);
+    expect(plan.protectedPaths).toContain('/work/project/.git');
+    expect(plan.protectedPaths).not.toContain('/work/project/.git/hooks');
+    expect(plan.protectedPaths).toContain('/work/project/.vscode');
+    expect(plan.placeholders).toContain('/work/project/.bashrc');
+    expect(plan.placeholders).not.toContain('/work/project/.git');
   });
 
-  it('guards an absent protected file with /dev/null rather than a folder', () => {
-    const plan = buildSandboxPlan(input({}, { '/work/project/.git/config': 'missing' }));
+  it('guards an absent protected file with /dev/null and an absent folder with an empty read-only folder', () => {
+    const plan = buildSandboxPlan(input({}, { '/work/project/.git': 'missing' }));
     expect(plan.mounts).toContainEqual({
       kind: 'read-only',
       source: '/dev/null',
-      target: '/work/project/.git/config',
-      purpose: 'protected (absent): .git/config',
+      target: '/work/project/.gitmodules',
+      purpose: 'protected (absent): .gitmodules',
     });
+    expect(plan.mounts).toContainEqual({
+      kind: 'read-only-empty',
+      target: '/work/project/.git',
+      purpose: 'protected (absent): .git',
+    });
+  });
+
+  it('hides a hidden folder inside the workspace after the workspace is bound, and binds no protected path in it', () => {
+    const plan = buildSandboxPlan(
+      input(
+        {
+          hiddenPaths: ['/home/me', '/work/project/private'],
+          protectedLocations: { ...LOCATIONS, existing: ['/work/project/private/.git'] },
+        },
+        { '/work/project/private': 'directory' },
+      ),
+    );
+    const targets = plan.mounts.map((mount) => `${mount.kind}:${mount.target}`);
+    expect(targets.indexOf('tmpfs:/work/project/private')).toBeGreaterThan(targets.indexOf('read-write:/work/project'));
+    expect(targets).not.toContain('read-only:/work/project/private/.git');
+  });
+
+  it('shows the git folder of a linked worktree read-only after the hidden home', () => {
+    const plan = buildSandboxPlan(
+      input({ protectedLocations: { ...LOCATIONS, linkedGitFolders: ['/home/me/repo/.git'] } }),
+    );
+    const targets = plan.mounts.map((mount) => `${mount.kind}:${mount.target}`);
+    expect(targets.indexOf('read-only:/home/me/repo/.git')).toBeGreaterThan(targets.indexOf('tmpfs:/home/me'));
   });
 });
 
 describe('bubblewrapArguments', () => {
   it('turns the plan into a bubblewrap command line with a cleared environment and the limited command', () => {
-    const argv = bubblewrapArguments(buildSandboxPlan(input()));
+    const argv = bubblewrapArguments(buildSandboxPlan(input({ protectedLocations: LOCATIONS })));
     expect(argv.join(' ')).toBe(
       [
         '--ro-bind / / --dev /dev --proc /proc --size 536870912 --tmpfs /tmp --size 536870912 --tmpfs /var/tmp',
         '--size 536870912 --tmpfs /run --size 536870912 --tmpfs /home/me',
         '--bind /work/project /work/project',
-        '--ro-bind /work/project/.git/hooks /work/project/.git/hooks --ro-bind /work/project/.git/config /work/project/.git/config',
+        '--ro-bind /work/project/.git /work/project/.git --ro-bind /work/project/vendor/lib/.git /work/project/vendor/lib/.git',
         '--perms 0555 --tmpfs /work/project/.clawsmith --remount-ro /work/project/.clawsmith',
+        '--ro-bind /dev/null /work/project/.envrc',
         '--unshare-user --unshare-pid --unshare-net --unshare-ipc --unshare-uts --hostname clawsmith-sandbox --unshare-cgroup-try',
         '--new-session --die-with-parent --cap-drop ALL --clearenv',
         '--setenv HOME /home/me --setenv PATH /usr/bin:/bin --setenv TMPDIR /tmp --chdir /work/project/src --',
@@ -108,7 +147,7 @@ describe('bubblewrapArguments', () => {
 
 describe('macosSandboxProfile', () => {
   it('denies by default, writes only the workspace and temporary folders, never the protected paths, no network', () => {
-    expect(macosSandboxProfile(buildSandboxPlan(input()))).toMatchInlineSnapshot(`
+    expect(macosSandboxProfile(buildSandboxPlan(input({ protectedLocations: LOCATIONS })))).toMatchInlineSnapshot(`
       "(version 1)
       (deny default)
       (allow process-exec)
@@ -126,9 +165,10 @@ describe('macosSandboxProfile', () => {
         (literal "/dev/tty")
         (regex #"^/dev/fd/[0-9]+$"))
       (deny file-write*
-        (subpath "/work/project/.git/hooks")
-        (subpath "/work/project/.git/config")
-        (subpath "/work/project/.clawsmith"))
+        (subpath "/work/project/.git")
+        (subpath "/work/project/vendor/lib/.git")
+        (subpath "/work/project/.clawsmith")
+        (subpath "/work/project/.envrc"))
       (deny network*)
       "
     `);

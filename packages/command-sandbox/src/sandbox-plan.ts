@@ -1,4 +1,6 @@
 import { posix } from 'node:path';
+import { PROTECTED_PATHS } from '@clawsmith/tool-protocol';
+import type { ProtectedLocations } from './protected-locations.js';
 
 /** POSIX resource limits applied to every command (rlimits; processes also by cgroup where possible). */
 export interface SandboxLimits {
@@ -81,6 +83,8 @@ export interface SandboxPlan {
   readonly limits: SandboxLimits;
   /** Absolute paths inside the workspace that the command may read and never write. */
   readonly protectedPaths: readonly string[];
+  /** Absent protected paths where bubblewrap creates an empty mount point on the host; removed after the run. */
+  readonly placeholders: readonly string[];
   /** The shell text to run, and the shell that runs it. */
   readonly command: { readonly shell: string; readonly text: string };
   /** The user and group the command runs as inside the sandbox, when they must be set (overlay capture). */
@@ -100,8 +104,10 @@ export interface SandboxPlanInput {
   readonly network: boolean;
   readonly environment: Readonly<Record<string, string>>;
   readonly limits: SandboxLimits;
-  /** Workspace-relative paths to mount read-only. Default {@link DEFAULT_PROTECTED_PATHS}. */
+  /** Workspace-relative paths to mount read-only, added to {@link DEFAULT_PROTECTED_PATHS}. */
   readonly protectedPaths?: readonly string[];
+  /** Where the protected paths are, found on the host; without it only the root is looked at, through `pathKind`. */
+  readonly protectedLocations?: ProtectedLocations;
   /** Host folders hidden behind an empty tmpfs (home folders, sockets). */
   readonly hiddenPaths?: readonly string[];
   /** What each absolute path is on the host. */
@@ -125,35 +131,65 @@ export interface SandboxPlanInput {
 }
 
 /**
- * Paths inside the workspace that commands may never change: git hooks and config, clawsmith's
- * config. A trailing `/` marks a folder (an absent folder is replaced by an empty read-only one).
+ * The one protected list (tool-protocol's `PROTECTED_PATHS`) as workspace-relative paths; a
+ * trailing `/` marks a folder. Commands see them read-only at any depth, and the absent ones at
+ * the root cannot be created.
  */
-export const DEFAULT_PROTECTED_PATHS = Object.freeze(['.git/hooks/', '.git/config', '.clawsmith/']);
+export const DEFAULT_PROTECTED_PATHS: readonly string[] = Object.freeze(
+  PROTECTED_PATHS.map((entry) => (entry.extent === 'tree' ? `${entry.path}/` : entry.path)),
+);
 
-function protectedMounts(input: SandboxPlanInput): { mounts: SandboxMount[]; paths: string[] } {
+function inside(folder: string, path: string): boolean {
+  return path === folder || path.startsWith(`${folder}/`);
+}
+
+/** Root-level locations from `pathKind` alone, when the caller did not search the workspace. */
+function rootLocations(input: SandboxPlanInput): ProtectedLocations {
+  const existing: string[] = [];
+  const absent: { path: string; folder: boolean }[] = [];
+  for (const written of [...DEFAULT_PROTECTED_PATHS, ...(input.protectedPaths ?? [])]) {
+    const target = posix.join(input.workspaceRoot, written.replace(/\/+$/, ''));
+    if (existing.some((folder) => inside(folder, target))) continue;
+    if (input.pathKind(target) !== 'missing') existing.push(target);
+    else if (
+      input.pathKind(posix.dirname(target)) === 'directory' &&
+      !existing.some((folder) => inside(folder, posix.dirname(target)))
+    )
+      absent.push({ path: target, folder: written.endsWith('/') });
+  }
+  return { existing, absent, linkedGitFolders: [], symlinks: [], unsearchedFolders: 0 };
+}
+
+function protectedMounts(
+  input: SandboxPlanInput,
+  hiddenInside: readonly string[],
+): { mounts: SandboxMount[]; paths: string[]; placeholders: string[] } {
+  const locations = input.protectedLocations ?? rootLocations(input);
   const mounts: SandboxMount[] = [];
   const paths: string[] = [];
-  for (const written of input.protectedPaths ?? DEFAULT_PROTECTED_PATHS) {
-    const folder = written.endsWith('/');
-    const relative = written.replace(/\/+$/, '');
-    const target = posix.join(input.workspaceRoot, relative);
-    const parent = posix.dirname(target);
-    const kind = input.pathKind(target);
-    if (kind !== 'missing') {
-      mounts.push({ kind: 'read-only', source: target, target, purpose: `protected: ${relative}` });
-      paths.push(target);
-    } else if (input.pathKind(parent) === 'directory') {
-      // Absent but creatable: an empty read-only folder (or /dev/null for a file) stops the
-      // command from planting it. bubblewrap leaves the empty mount point behind on the host.
-      mounts.push(
-        folder
-          ? { kind: 'read-only-empty', target, purpose: `protected (absent): ${relative}` }
-          : { kind: 'read-only', source: '/dev/null', target, purpose: `protected (absent): ${relative}` },
-      );
-      paths.push(target);
-    }
+  const placeholders: string[] = [];
+  // A path under a hidden folder stays hidden: binding it would show it again.
+  const visible = (path: string) => !hiddenInside.some((folder) => inside(folder, path));
+  for (const target of locations.existing) {
+    if (!visible(target)) continue;
+    const relative = posix.relative(input.workspaceRoot, target);
+    mounts.push({ kind: 'read-only', source: target, target, purpose: `protected: ${relative}` });
+    paths.push(target);
   }
-  return { mounts, paths };
+  for (const { path: target, folder } of locations.absent) {
+    if (!visible(target)) continue;
+    const relative = posix.relative(input.workspaceRoot, target);
+    // Absent but creatable: an empty read-only folder (or /dev/null for a file) stops the command
+    // from planting it. bubblewrap leaves the empty mount point on the host; the launcher removes it.
+    mounts.push(
+      folder
+        ? { kind: 'read-only-empty', target, purpose: `protected (absent): ${relative}` }
+        : { kind: 'read-only', source: '/dev/null', target, purpose: `protected (absent): ${relative}` },
+    );
+    paths.push(target);
+    placeholders.push(target);
+  }
+  return { mounts, paths, placeholders };
 }
 
 /**
@@ -172,10 +208,12 @@ export function buildSandboxPlan(input: SandboxPlanInput): SandboxPlan {
     { kind: 'tmpfs', target: '/var/tmp', purpose: 'private temporary folder', sizeBytes },
     { kind: 'tmpfs', target: '/run', purpose: 'hides host sockets (docker, dbus)', sizeBytes },
   ];
-  for (const hidden of input.hiddenPaths ?? []) {
+  const hidden = (input.hiddenPaths ?? []).filter((path) => path !== '/' && input.pathKind(path) === 'directory');
+  const hiddenInside = hidden.filter((path) => path !== input.workspaceRoot && inside(input.workspaceRoot, path));
+  for (const path of hidden) {
     // The workspace is bound after this, so a workspace inside a hidden home stays reachable.
-    if (hidden !== '/' && input.pathKind(hidden) === 'directory')
-      mounts.push({ kind: 'tmpfs', target: hidden, purpose: 'hidden host folder', sizeBytes });
+    if (!hiddenInside.includes(path))
+      mounts.push({ kind: 'tmpfs', target: path, purpose: 'hidden host folder', sizeBytes });
   }
   const { capture } = input;
   if (capture)
@@ -192,8 +230,21 @@ export function buildSandboxPlan(input: SandboxPlanInput): SandboxPlan {
         }
       : { kind: 'read-write', source: input.workspaceRoot, target: input.workspaceRoot, purpose: 'the workspace' },
   );
-  const protectedPaths = protectedMounts(input);
+  for (const folder of input.protectedLocations?.linkedGitFolders ?? []) {
+    // A worktree's repository lives outside the workspace, maybe in a hidden home: git needs it.
+    if (!inside(input.workspaceRoot, folder))
+      mounts.push({
+        kind: 'read-only',
+        source: folder,
+        target: folder,
+        purpose: 'the git folder of a linked worktree',
+      });
+  }
+  const protectedPaths = protectedMounts(input, hiddenInside);
   mounts.push(...protectedPaths.mounts);
+  // Hidden folders inside the workspace are covered last, so the workspace bind cannot undo them.
+  for (const path of hiddenInside)
+    mounts.push({ kind: 'tmpfs', target: path, purpose: 'hidden folder in the workspace', sizeBytes });
   return {
     version: 1,
     workspaceRoot: input.workspaceRoot,
@@ -207,6 +258,7 @@ export function buildSandboxPlan(input: SandboxPlanInput): SandboxPlan {
     environment: { ...input.environment, TMPDIR: '/tmp' },
     limits: input.limits,
     protectedPaths: protectedPaths.paths,
+    placeholders: protectedPaths.placeholders,
     command: { shell: '/bin/bash', text: input.commandText },
     ...(capture ? { identity: capture.identity } : {}),
   };

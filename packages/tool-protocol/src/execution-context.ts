@@ -127,6 +127,11 @@ export interface ToolExecutionContext {
   readonly fileChanges?: FileChangeRecorder;
   /** Where large output is stored, when the host wires it in. */
   readonly artifacts?: ArtifactWriter;
+  /**
+   * Workspace-relative globs (micromatch syntax) that permission rules deny to this call. Tools
+   * that read many paths (search, glob) leave matching files and folders out and say how many.
+   */
+  readonly excludedPaths?: readonly string[];
 }
 
 /**

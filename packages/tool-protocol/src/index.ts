@@ -7,7 +7,13 @@ export { TOOL_RISKS, isToolRisk, maxRisk, riskRank } from './tool-risk.js';
 export type { ToolCapability } from './tool-capability.js';
 export { CAPABILITY_RISK_FLOORS, TOOL_CAPABILITIES, isToolCapability } from './tool-capability.js';
 
-export type { AnyToolDefinition, ToolDefinition, ToolDefinitionInput, ToolSearchMetadata } from './tool-definition.js';
+export type {
+  AnyToolDefinition,
+  ToolDefinition,
+  ToolDefinitionInput,
+  ToolPathArgument,
+  ToolSearchMetadata,
+} from './tool-definition.js';
 export { defineTool } from './tool-definition.js';
 
 export type { ResolvedToolSecurity } from './tool-security.js';
@@ -28,6 +34,9 @@ export type {
 export { assertAuthorized } from './execution-context.js';
 
 export type { TurnChangedFiles } from './turn-changed-files.js';
+
+export type { ProtectedPathEntry } from './protected-paths.js';
+export { PROTECTED_PATHS, protectedPathEntry, protectedPathGlobs } from './protected-paths.js';
 
 export type { ArtifactReference } from './artifact-reference.js';
 

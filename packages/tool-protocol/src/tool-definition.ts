@@ -17,6 +17,19 @@ export interface ToolSearchMetadata {
 }
 
 /**
+ * An input field that names a workspace path, so permission rules match the path the tool will
+ * touch (resolved as the tool resolves it) rather than the text the model wrote:
+ * - `target`: a file or folder the tool reads or changes (`path`, and both `from` and `to` of a rename);
+ * - `scope`: a folder whose whole subtree the tool reads; absent means the workspace root;
+ * - `glob`: a glob whose static folder prefix is the scope (`src/**\/*.ts` reads below `src`).
+ */
+export interface ToolPathArgument {
+  /** The input field's name. */
+  readonly name: string;
+  readonly role: 'target' | 'scope' | 'glob';
+}
+
+/**
  * A tool as its author writes it: how the model describes and calls it, how its input is
  * validated, what risk it carries and whether it may run in a read-only parallel batch.
  * The runtime never trusts `risk` alone: see `resolveToolSecurity`.
@@ -42,6 +55,11 @@ export interface ToolDefinition<Input = unknown> {
   readonly searchMetadata?: ToolSearchMetadata;
   /** When true, the tool is kept out of model requests until `search_tools` activates it. */
   readonly deferred?: boolean;
+  /**
+   * The input fields that name workspace paths. A tool that names paths without declaring them
+   * is matched by the field names `path`, `from`, `to`, `source`, `target`, `destination`.
+   */
+  readonly pathArguments?: readonly ToolPathArgument[];
 }
 
 /** A tool definition of any input type, as a tool table holds it. */
@@ -60,6 +78,7 @@ export interface ToolDefinitionInput<Schema extends z.ZodType> {
   execute(input: z.output<Schema>, context: ToolExecutionContext): Promise<unknown>;
   readonly searchMetadata?: ToolSearchMetadata;
   readonly deferred?: boolean;
+  readonly pathArguments?: readonly ToolPathArgument[];
 }
 
 /**

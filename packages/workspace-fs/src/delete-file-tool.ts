@@ -18,6 +18,7 @@ export function createDeleteFileTool(options: ResolvedToolOptions) {
   const { limits } = options;
   return defineTool({
     name: 'delete_file',
+    pathArguments: [{ name: 'path', role: 'target' }],
     description: `Delete one regular file in the workspace (at most ${limits.recordBytes} bytes, kept for undo). Folders and symlinks are never deleted.`,
     risk: 'workspace-write',
     capabilities: ['filesystem.write'],

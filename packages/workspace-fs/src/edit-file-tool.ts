@@ -30,6 +30,7 @@ export function createEditFileTool(options: ResolvedToolOptions) {
   const { limits } = options;
   return defineTool({
     name: 'edit_file',
+    pathArguments: [{ name: 'path', role: 'target' }],
     description:
       'Change an existing text file by replacing oldText, which must occur exactly once, with newText. Read the file first and copy ' +
       `oldText exactly, with enough surrounding lines to be unique. Files up to ${limits.writeBytes} bytes.`,

@@ -5,6 +5,7 @@ import { z } from 'zod';
 import { assertRelativePattern } from './glob-pattern.js';
 import { resolveWorkspacePath, toWorkspaceRelative } from './path-boundary.js';
 import type { ResolvedToolOptions } from './tool-options.js';
+import { PathExclusion } from './excluded-paths.js';
 import { newWalkCounts, walkWorkspace, type WalkedFile } from './workspace-walk.js';
 
 const globInput = z.strictObject({
@@ -28,6 +29,7 @@ export function createGlobFilesTool(options: ResolvedToolOptions) {
   const { limits } = options;
   return defineTool({
     name: 'glob_files',
+    pathArguments: [{ name: 'pattern', role: 'glob' }],
     description:
       'List workspace files whose relative path matches a glob (*, **, ?), sorted by path. Patterns must be relative to the workspace; ' +
       `"..", absolute paths and escapes are refused. Skips ${[...options.skippedFolders].join(', ')} and never follows symlinks. ` +
@@ -63,6 +65,7 @@ function globFiles(options: ResolvedToolOptions, input: GlobInput, context: Tool
   const { base, glob } = micromatch.scan(pattern);
   const fullMatcher = micromatch.matcher(pattern, { dot: true });
   const start = resolveWorkspacePath(options.rootFor(context), base === '' ? '.' : base);
+  const exclusion = new PathExclusion(context.excludedPaths);
   const counts = newWalkCounts();
   const results: string[] = [];
   let stoppedBy: 'results' | 'entries' | undefined;
@@ -73,7 +76,11 @@ function globFiles(options: ResolvedToolOptions, input: GlobInput, context: Tool
     const candidates: Iterable<WalkedFile> = isFolder
       ? walkWorkspace(
           { absolute: start.real, relative: toWorkspaceRelative(start.root, start.lexical) },
-          { skippedFolders: options.skippedFolders, listings: options.listings },
+          {
+            skippedFolders: options.skippedFolders,
+            listings: options.listings,
+            enterFolder: (relative) => !exclusion.excludes(relative),
+          },
           counts,
         )
       : lstatSync(start.real).isFile()
@@ -87,6 +94,7 @@ function globFiles(options: ResolvedToolOptions, input: GlobInput, context: Tool
         break;
       }
       if (!matches(file.relative)) continue;
+      if (exclusion.excludes(file.relative)) continue;
       if (results.length >= cap) {
         stoppedBy = 'results';
         break;
@@ -121,6 +129,8 @@ function globFiles(options: ResolvedToolOptions, input: GlobInput, context: Tool
       `${counts.passedOver} symlink${counts.passedOver === 1 ? '' : 's'} or special file${counts.passedOver === 1 ? '' : 's'}`,
     );
   if (passed.length > 0) notes.push(`Left out: ${passed.join('; ')}.`);
+  const excludedNote = exclusion.note();
+  if (excludedNote) notes.push(excludedNote);
   if (notes.length > 0) lines.push('', ...notes);
   return toolSuccess(lines.join('\n'), {
     display: {

@@ -1,37 +1,13 @@
+import { PROTECTED_PATHS, protectedPathGlobs } from '@clawsmith/tool-protocol';
 import micromatch from 'micromatch';
 
 /**
- * Paths that write tools refuse to create or change, matched case-insensitively against the
- * workspace-relative path: version-control internals at any depth (a planted hook runs on the
- * next commit), clawsmith's own config, shell startup files, and editor folders whose tasks run
- * when the folder is opened.
+ * Paths that write tools refuse to create or change, as globs matched case-insensitively against
+ * the workspace-relative path: the one list `PROTECTED_PATHS` of tool-protocol (version-control
+ * internals at any depth, clawsmith's own config, shell startup files, editor folders that run
+ * tasks), which the command sandbox mounts read-only too.
  */
-export const DEFAULT_PROTECTED_PATHS: readonly string[] = Object.freeze([
-  '**/.git',
-  '**/.git/**',
-  '**/.gitmodules',
-  '**/.husky/**',
-  '**/.clawsmith',
-  '**/.clawsmith/**',
-  '**/.bashrc',
-  '**/.bash_profile',
-  '**/.bash_login',
-  '**/.bash_logout',
-  '**/.profile',
-  '**/.zshrc',
-  '**/.zshenv',
-  '**/.zprofile',
-  '**/.zlogin',
-  '**/.zlogout',
-  '**/.cshrc',
-  '**/.tcshrc',
-  '**/.kshrc',
-  '**/.envrc',
-  '**/.config/fish/**',
-  '**/.vscode/**',
-  '**/.idea/**',
-  '**/.zed/**',
-]);
+export const DEFAULT_PROTECTED_PATHS: readonly string[] = Object.freeze(protectedPathGlobs(PROTECTED_PATHS));
 
 const MATCH_OPTIONS = { dot: true, nocase: true } as const;
 

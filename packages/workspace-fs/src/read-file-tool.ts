@@ -80,6 +80,7 @@ function cutAfterLines(bytes: Buffer, lines: number, limit: number): Buffer | un
 export function createReadFileTool(options: ResolvedToolOptions) {
   return defineTool({
     name: 'read_file',
+    pathArguments: [{ name: 'path', role: 'target' }],
     description:
       `Read a text file in the workspace. Returns at most ${options.limits.readBytes} bytes; when the file is longer the result says so ` +
       'and gives the offset to read on from. Ask for a byte range (offset, length) or a line range (startLine, endLine). Binary files are reported, not shown.',

@@ -30,6 +30,10 @@ export function createRenameFileTool(options: ResolvedToolOptions) {
   const { limits } = options;
   return defineTool({
     name: 'rename_file',
+    pathArguments: [
+      { name: 'from', role: 'target' },
+      { name: 'to', role: 'target' },
+    ],
     description:
       'Move or rename a regular file inside the workspace. The target must not exist (nothing is ever overwritten) and its folder must exist.',
     risk: 'workspace-write',

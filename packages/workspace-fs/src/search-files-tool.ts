@@ -13,6 +13,7 @@ import { looksBinary } from './regular-file.js';
 import { closeSearchFile, openSearchFile, readSearchFile } from './search-read.js';
 import { coverageLines, searchReport, type SearchCoverage, type SearchResult } from './search-report.js';
 import type { ResolvedToolOptions } from './tool-options.js';
+import { PathExclusion } from './excluded-paths.js';
 import { newWalkCounts, walkWorkspace, type WalkedFile } from './workspace-walk.js';
 import { WORKSPACE_FS_ERROR_CODES, WorkspaceFsError } from './workspace-fs-error.js';
 
@@ -85,6 +86,7 @@ export function createSearchFilesTool(options: ResolvedToolOptions) {
   const buffer = Buffer.allocUnsafe(bufferBytes);
   return defineTool({
     name: 'search_files',
+    pathArguments: [{ name: 'path', role: 'scope' }],
     description:
       'Search file names and text contents in the workspace, literally or by regular expression, optionally under a sub-folder ' +
       `(path) or for files matching a glob (include). Returns up to ${limits.searchResults} results (at most ${limits.searchResultsMax}); ` +
@@ -119,10 +121,15 @@ async function searchFiles(
       { path: start.requested },
     );
 
+  const exclusion = new PathExclusion(context.excludedPaths);
   const counts = newWalkCounts();
   const files: Iterable<WalkedFile> = walkWorkspace(
     { absolute: start.real, relative: start.relative },
-    { skippedFolders: options.skippedFolders, listings: options.listings },
+    {
+      skippedFolders: options.skippedFolders,
+      listings: options.listings,
+      enterFolder: (relative) => !exclusion.excludes(relative),
+    },
     counts,
   );
   const singleFile = start.relative !== '' && !lstatSync(start.real).isDirectory();
@@ -167,6 +174,7 @@ async function searchFiles(
     for (const file of candidates) {
       context.signal.throwIfAborted();
       if (includes && !includes(file.relative)) continue;
+      if (exclusion.excludes(file.relative)) continue;
       if ((regex?.filesRead ?? coverage.filesSearched) >= limits.searchFiles) {
         coverage.stopReason = 'files';
         break;
@@ -216,7 +224,9 @@ async function searchFiles(
 
   const description =
     `${input.regex ? 'the regular expression' : ''} ${JSON.stringify(input.query)}${start.relative ? ` under ${start.relative}` : ''}${include ? ` in files matching ${include}` : ''}`.trim();
-  const content = searchReport(description, results.slice(0, maxResults), coverage, limits, maxResults);
+  const report = searchReport(description, results.slice(0, maxResults), coverage, limits, maxResults);
+  const excludedNote = exclusion.note();
+  const content = excludedNote ? `${report}\n${excludedNote}` : report;
   return toolSuccess(content, {
     display: {
       kind: 'search',

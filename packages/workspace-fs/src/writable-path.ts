@@ -1,12 +1,14 @@
 import { lstatSync } from 'node:fs';
 import type { ToolExecutionContext } from '@clawsmith/tool-protocol';
+import { enclosingGitFolder } from './git-folder.js';
 import { resolveWorkspacePath, toWorkspaceRelative, type WorkspacePath } from './path-boundary.js';
 import type { ResolvedToolOptions } from './tool-options.js';
 import { ProtectedPathError, WORKSPACE_FS_ERROR_CODES, WorkspaceFsError } from './workspace-fs-error.js';
 
 /**
  * Resolves a path a write tool will create or change: inside the workspace (both checks), and
- * not protected by name, neither as written nor as it resolves (a symlink to `.git` is caught).
+ * not protected by name, neither as written nor as it resolves (a symlink to `.git` is caught),
+ * and not inside a git folder of any name (the `.bare` that a `.git` file points to).
  */
 export function resolveWritablePath(
   options: ResolvedToolOptions,
@@ -18,6 +20,8 @@ export function resolveWritablePath(
     const pattern = options.protectedPaths.match(candidate);
     if (pattern !== undefined) throw new ProtectedPathError(path.requested, pattern);
   }
+  const gitFolder = enclosingGitFolder(path.root, path.real);
+  if (gitFolder !== undefined) throw new ProtectedPathError(path.requested, `the git folder ${gitFolder}`);
   return path;
 }
 

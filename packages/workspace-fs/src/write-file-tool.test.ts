@@ -34,6 +34,7 @@ describe('write_file', () => {
       'loop-a': { symlink: 'loop-b' },
       'loop-b': { symlink: 'loop-a' },
       '.git/HEAD': 'ref: refs/heads/main\n',
+      '.bare': { HEAD: 'ref: refs/heads/main\n', objects: {}, refs: {}, hooks: {} },
     });
     const cases: [string, string][] = [
       ['exists.txt', 'file_exists'],
@@ -53,6 +54,14 @@ describe('write_file', () => {
       ['.clawsmith/config.json', 'protected_path'],
       ['.bashrc', 'protected_path'],
       ['.vscode/tasks.json', 'protected_path'],
+      ['.vscode/settings.json', 'protected_path'],
+      ['.idea/workspace.xml', 'protected_path'],
+      ['.husky/pre-commit', 'protected_path'],
+      ['.envrc', 'protected_path'],
+      ['.gitmodules', 'protected_path'],
+      ['.zprofile', 'protected_path'],
+      ['.bare/hooks/post-checkout', 'protected_path'],
+      ['.bare/config', 'protected_path'],
       ['loop-a/new.txt', 'invalid_path'],
       ['loop-a', 'invalid_path'],
       ['a\0b.txt', 'invalid_path'],

@@ -18,6 +18,7 @@ export function createWriteFileTool(options: ResolvedToolOptions) {
   const { limits } = options;
   return defineTool({
     name: 'write_file',
+    pathArguments: [{ name: 'path', role: 'target' }],
     description:
       `Create a new text file (at most ${limits.writeBytes} bytes) in an existing folder of the workspace. Refuses a path that already exists: ` +
       'change existing files with edit_file.',

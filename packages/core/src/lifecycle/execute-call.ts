@@ -9,6 +9,8 @@ import {
   type ToolExecutionResult,
 } from '@clawsmith/tool-protocol';
 import type { NewSessionEvent } from '../store/session-records.js';
+import { excludedPaths } from '../permissions/permission-policy.js';
+import { requestPaths } from '../permissions/request-paths.js';
 import type { CallOutcome, CallRuntime } from './call-context.js';
 import type { ReadyCall } from './prepare-call.js';
 
@@ -116,6 +118,12 @@ export async function executeCall(runtime: CallRuntime, ready: ReadyCall): Promi
   if (runtime.signal.aborted) return toolCancelled();
   let result: ToolExecutionResult;
   try {
+    const excluded = excludedPaths(runtime.rules, {
+      toolName: ready.call.name,
+      input: ready.input,
+      security: ready.entry.security,
+      paths: requestPaths(ready.entry.tool.pathArguments, ready.input, runtime.workspaceRoot),
+    });
     const running = ready.entry.tool.execute(ready.input, {
       authorized: true,
       workspaceRoot: runtime.workspaceRoot,
@@ -124,6 +132,7 @@ export async function executeCall(runtime: CallRuntime, ready: ReadyCall): Promi
       toolCallId: ready.call.id,
       signal: runtime.signal,
       ...(runtime.recorder ? { fileChanges: runtime.recorder } : {}),
+      ...(excluded.length > 0 ? { excludedPaths: excluded } : {}),
       ...(runtime.artifacts
         ? { artifacts: runtime.artifacts.writerFor({ sessionId: runtime.sessionId, toolCallId: ready.call.id }) }
         : {}),

@@ -1,6 +1,7 @@
 import { TOOL_RESULT_CODES, toolDenied, type ToolExecutionResult } from '@clawsmith/tool-protocol';
 import { hookInput, runHooks } from '../permissions/hooks.js';
 import { decidePermission, type PermissionDecision } from '../permissions/permission-policy.js';
+import { requestPaths } from '../permissions/request-paths.js';
 import type { NewSessionEvent } from '../store/session-records.js';
 import type { ApprovalAnswer, CallRuntime } from './call-context.js';
 import type { ReadyCall } from './prepare-call.js';
@@ -160,6 +161,7 @@ export async function judgeCall(
     toolName: ready.call.name,
     input: ready.input,
     security,
+    paths: requestPaths(ready.entry.tool.pathArguments, ready.input, runtime.workspaceRoot),
   });
   if (
     decision.action !== 'deny' &&

@@ -1,5 +1,7 @@
 import type { ResolvedToolSecurity, ToolCapability } from '@clawsmith/tool-protocol';
+import { commandStartsWith } from '@clawsmith/command-sandbox';
 import micromatch from 'micromatch';
+import { requestPaths, type RequestPath } from './request-paths.js';
 
 /**
  * How much the agent may do without asking:
@@ -17,10 +19,18 @@ export const PERMISSION_MODES: readonly PermissionMode[] = ['default', 'accept-e
 export type PermissionAction = 'allow' | 'ask' | 'deny';
 
 /**
- * A rule that matches calls by tool name (a glob such as `mcp_*`), by capability, by path
- * (globs matched against the workspace-relative paths a file tool names) or by command prefix
- * (for `run_command`-like tools). Every criterion given must match. Among matching rules, deny
- * beats ask beats allow.
+ * A rule that matches calls by tool name (a glob such as `mcp_*`), by capability, by path or by
+ * command prefix. Every criterion given must match. Among matching rules, deny beats ask beats
+ * allow.
+ *
+ * Paths are globs matched against the workspace-relative paths the tool will actually touch,
+ * resolved as it resolves them (`src/../secrets/k`, `secrets/./k`, an absolute path inside the
+ * workspace and a symlink into `secrets/` are all `secrets/k`). A deny or ask rule matches when
+ * any path of the call matches, ignoring case; an allow rule only when all do. A search or glob
+ * whose scope lies inside a denied path is denied; one whose scope merely contains it leaves it
+ * out and says so. A command prefix matches only a command that is one simple command (no `;`,
+ * `&&`, `||`, `|`, `&`, subshell, substitution, expansion or redirection) whose words start with
+ * the prefix's words.
  */
 export interface PermissionRule {
   readonly action: PermissionAction;
@@ -43,42 +53,66 @@ export interface PermissionRequest {
   readonly toolName: string;
   readonly input: unknown;
   readonly security: ResolvedToolSecurity;
-}
-
-const PATH_FIELDS = ['path', 'from', 'to', 'source', 'target', 'destination'] as const;
-
-function pathsOf(input: unknown): string[] {
-  if (typeof input !== 'object' || input === null) return [];
-  const paths: string[] = [];
-  for (const field of PATH_FIELDS) {
-    const value = (input as Record<string, unknown>)[field];
-    if (typeof value === 'string') paths.push(value.replace(/^\.\//, ''));
-  }
-  return paths;
+  /**
+   * The paths the call touches, resolved as the tool resolves them ({@link requestPaths}). When
+   * absent they are read lexically from the input's `path`, `from`, `to`, `source`, `target` and
+   * `destination` fields.
+   */
+  readonly paths?: readonly RequestPath[];
 }
 
 function commandOf(input: unknown): string | undefined {
   if (typeof input !== 'object' || input === null) return undefined;
   const value = (input as Record<string, unknown>).command;
-  return typeof value === 'string' ? value.trim() : undefined;
+  return typeof value === 'string' ? value : undefined;
+}
+
+function pathMatches(rule: PermissionRule, path: RequestPath): boolean {
+  const globs = rule.paths as string[];
+  // A deny or ask rule matches when any form of the path does, ignoring case (a case-insensitive
+  // disk opens Secrets/ for secrets/**); an allow rule only when every form does, exactly.
+  if (rule.action === 'allow') return path.forms.every((form) => micromatch.isMatch(form, globs, { dot: true }));
+  return path.forms.some((form) => micromatch.isMatch(form, globs, { dot: true, nocase: true }));
+}
+
+function pathsMatch(rule: PermissionRule, request: PermissionRequest): boolean {
+  const paths = request.paths ?? requestPaths(undefined, request.input);
+  // A rule about paths says nothing about a call that names none.
+  if (paths.length === 0) return false;
+  return rule.action === 'allow'
+    ? paths.every((path) => pathMatches(rule, path))
+    : paths.some((path) => pathMatches(rule, path));
+}
+
+function criteriaMatch(rule: PermissionRule, request: PermissionRequest): boolean {
+  if (rule.tool !== undefined && !micromatch.isMatch(request.toolName, rule.tool)) return false;
+  if (rule.capability !== undefined && !request.security.capabilities.includes(rule.capability)) return false;
+  if (rule.commandPrefix !== undefined) {
+    const command = commandOf(request.input);
+    if (command === undefined || !commandStartsWith(command, rule.commandPrefix)) return false;
+  }
+  return true;
 }
 
 function ruleMatches(rule: PermissionRule, request: PermissionRequest): boolean {
-  if (rule.tool !== undefined && !micromatch.isMatch(request.toolName, rule.tool)) return false;
-  if (rule.capability !== undefined && !request.security.capabilities.includes(rule.capability)) return false;
-  if (rule.paths !== undefined) {
-    const paths = pathsOf(request.input);
-    // A rule about paths says nothing about a call that names none; every named path must match.
-    if (paths.length === 0 || !paths.every((path) => micromatch.isMatch(path, rule.paths as string[], { dot: true })))
-      return false;
+  if (!criteriaMatch(rule, request)) return false;
+  return rule.paths === undefined || pathsMatch(rule, request);
+}
+
+/**
+ * The globs a call that reads a whole scope (search, glob) must leave out: the paths of every
+ * deny or ask rule that applies to the call by tool, capability and command. A scope that lies
+ * inside such a path is decided by {@link decidePermission} instead (the rule matches).
+ */
+export function excludedPaths(rules: readonly PermissionRule[], request: PermissionRequest): string[] {
+  const paths = request.paths ?? requestPaths(undefined, request.input);
+  if (!paths.some((path) => path.role === 'scope')) return [];
+  const globs = new Set<string>();
+  for (const rule of rules) {
+    if (rule.action === 'allow' || rule.paths === undefined || !criteriaMatch(rule, request)) continue;
+    for (const glob of rule.paths) globs.add(glob);
   }
-  if (rule.commandPrefix !== undefined) {
-    const command = commandOf(request.input);
-    if (command === undefined) return false;
-    const prefix = rule.commandPrefix.trim();
-    if (command !== prefix && !command.startsWith(`${prefix} `)) return false;
-  }
-  return true;
+  return [...globs];
 }
 
 function describeRule(rule: PermissionRule): string {
