@@ -126,8 +126,8 @@ export function normalizeName(name: string, limit: number): string {
  */
 export function excerpt(text: string, limit: number): string {
   const bounded = text.length > limit * 2 ? text.slice(0, limit * 2) : text;
-  // eslint-disable-next-line no-control-regex
   const flattened = bounded
+    // eslint-disable-next-line no-control-regex
     .replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]+/g, ' ')
     .replace(/\s+/g, ' ')
     .trim();
