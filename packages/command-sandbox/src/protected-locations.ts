@@ -26,6 +26,8 @@ export interface ProtectedLocations {
 export const PROTECTED_SEARCH_FOLDERS = 20_000;
 
 const NOT_SEARCHED = new Set(['node_modules']);
+const GIT_MARKERS = ['HEAD', 'objects', 'refs'];
+const PROTECTED_NAMES = new Set(PROTECTED_PATHS.map((entry) => (entry.path.split('/').at(-1) as string).toLowerCase()));
 
 function kindOf(path: string): 'directory' | 'file' | 'symlink' | 'missing' {
   try {
@@ -118,14 +120,18 @@ export function findProtectedLocations(workspace: string, extra: readonly string
     } catch {
       continue;
     }
+    // A folder holding HEAD, objects/ and refs/ is a git folder whatever its name: protected whole.
+    if (folder !== workspace && GIT_MARKERS.every((marker) => entries.some((entry) => entry.name === marker))) {
+      found(folder, 'directory');
+      continue;
+    }
     for (const entry of entries) {
       const path = posix.join(folder, entry.name);
-      const relative = path.slice(workspace.length + 1);
-      if (protectedPathEntry(relative)) {
+      // Only a name that ends a protected entry can match: the full check runs for few entries.
+      if (PROTECTED_NAMES.has(entry.name.toLowerCase()) && protectedPathEntry(path.slice(workspace.length + 1))) {
         found(path, entry.isSymbolicLink() ? 'symlink' : entry.isDirectory() ? 'directory' : 'file');
       } else if (entry.isDirectory() && !NOT_SEARCHED.has(entry.name)) {
-        if (isGitFolder(path)) found(path, 'directory');
-        else folders.push(path);
+        folders.push(path);
       }
     }
   }
