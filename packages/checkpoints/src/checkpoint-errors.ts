@@ -16,6 +16,7 @@ export const CHECKPOINT_ERROR_CODES = [
   'checkpoint_session_exists',
   'checkpoint_blob_missing',
   'checkpoint_workspace_unavailable',
+  'checkpoint_journal_invalid',
 ] as const;
 
 /** One of {@link CHECKPOINT_ERROR_CODES}. */

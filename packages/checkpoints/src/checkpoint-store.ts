@@ -1,3 +1,4 @@
+import { createDirectWorkspaceWall, type WorkspaceWall } from '@clawsmith/tool-protocol';
 import { sql, type Kysely } from 'kysely';
 import { CheckpointConflictError, CheckpointError } from './checkpoint-errors.js';
 import type { CheckpointTables, HostDatabase, RestorePointRow } from './checkpoint-schema.js';
@@ -36,6 +37,11 @@ export interface CheckpointStoreOptions {
    * changes are still recorded, as not undoable; the manifest and the recorder say which.
    */
   readonly preimageBytesPerTurn?: number;
+  /**
+   * Where undo writes files: give the kernel-enforced wall (`createWorkspaceWall` of
+   * `@clawsmith/command-sandbox`). Default: written by this process, guarded only by path checks.
+   */
+  readonly wall?: WorkspaceWall;
 }
 
 /** A restore point as listed: the state of a session before one turn. */
@@ -117,6 +123,7 @@ export function createCheckpointStore(options: CheckpointStoreOptions): Checkpoi
   const db = options.db as Kysely<CheckpointTables>;
   const now = options.now ?? Date.now;
   const retention: RetentionPolicy = { ...DEFAULT_RETENTION, ...options.retention };
+  const wall = options.wall ?? createDirectWorkspaceWall();
 
   async function resume(
     sessionId: string | undefined,
@@ -139,7 +146,7 @@ export function createCheckpointStore(options: CheckpointStoreOptions): Checkpoi
           { retryable: true },
         );
       }
-      if (await claimJournal(db, journal)) results.push(await applyJournal(db, now, journal, true, undoOptions));
+      if (await claimJournal(db, journal)) results.push(await applyJournal(db, wall, now, journal, true, undoOptions));
     }
     return results;
   }
@@ -244,7 +251,7 @@ export function createCheckpointStore(options: CheckpointStoreOptions): Checkpoi
         throw new CheckpointConflictError(plan.conflicts);
       }
       const { journal, entries } = await startJournal(db, now(), plan);
-      const applied = await applyJournal(db, now, journal, false, undoOptions, entries);
+      const applied = await applyJournal(db, wall, now, journal, false, undoOptions, entries);
       return { ...applied, notUndoable: plan.notUndoable };
     },
 

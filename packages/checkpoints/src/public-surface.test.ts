@@ -33,6 +33,7 @@ describe('@clawsmith/checkpoints public surface', () => {
       'checkpoint_session_exists',
       'checkpoint_blob_missing',
       'checkpoint_workspace_unavailable',
+      'checkpoint_journal_invalid',
     ]);
     expect(api.DEFAULT_RETENTION).toEqual({
       maxAgeMs: 2_592_000_000,

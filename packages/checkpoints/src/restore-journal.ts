@@ -1,20 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import {
-  chmodSync,
-  closeSync,
-  constants,
-  fchmodSync,
-  lstatSync,
-  mkdirSync,
-  openSync,
-  renameSync,
-  rmdirSync,
-  symlinkSync,
-  unlinkSync,
-  writeSync,
-} from 'node:fs';
+import { lstatSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { basename, dirname, join } from 'node:path';
+import type { WorkspaceMutation, WorkspaceWall } from '@clawsmith/tool-protocol';
 import { sql, type Kysely } from 'kysely';
 import { BLOBS_PER_FETCH, getBlobs } from './blob-store.js';
 import { CheckpointError } from './checkpoint-errors.js';
@@ -207,70 +195,83 @@ function temporaryName(absolutePath: string, journalId: string): string {
   return join(dirname(absolutePath), `.${basename(absolutePath)}.clawsmith-undo-${journalId.slice(0, 8)}`);
 }
 
-function removeIfPresent(absolutePath: string): void {
-  try {
-    if (!lstatSync(absolutePath).isDirectory()) unlinkSync(absolutePath);
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    if (code !== 'ENOENT' && code !== 'ENOTDIR') throw error;
-  }
-}
-
-/** Creates the missing folders of `path` below `root`; false when one on the way is not a real folder. */
-function ensureFolders(root: string, path: string): boolean {
+/** The missing folders of `path` below `root`, to create; undefined when one on the way is not a real folder. */
+function missingFolders(root: string, path: string): string[] | undefined {
+  const missing: string[] = [];
   let current = root;
   for (const segment of path.split('/').slice(0, -1)) {
     current = join(current, segment);
+    if (missing.length > 0) {
+      missing.push(current);
+      continue;
+    }
     try {
-      if (!lstatSync(current).isDirectory()) return false;
+      if (!lstatSync(current).isDirectory()) return undefined;
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
-      mkdirSync(current);
+      missing.push(current);
     }
   }
-  return true;
+  return missing;
 }
 
-function writeAtomically(absolutePath: string, temporary: string, content: Uint8Array, mode: number): void {
-  removeIfPresent(temporary);
-  const descriptor = openSync(
-    temporary,
-    constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW,
-    0o600,
+// The wall (or the file system) refused a write that a racing command redirected outside the workspace.
+const REFUSED_BY_WALL = new Set(['EROFS', 'EXDEV', 'EACCES', 'EOUTSIDE', 'ELOOP', 'ENOTDIR', 'ENOENT']);
+
+const CLEAN_RELATIVE_PATH = /^(?!\/)(?!.*(?:^|\/)\.{1,2}(?:\/|$))(?!.*\/\/)[^\0]+$/;
+
+/**
+ * A journal read back from the database (to resume it) is applied only if every entry names a
+ * clean workspace-relative path that one of its undone turns changed, in that turn's recorded
+ * workspace. Anything else (a row forged by whoever could write the database) rejects the whole
+ * journal before a byte changes, and marks it `rejected` so it is never tried again.
+ */
+async function assertTrustedEntries(
+  db: Kysely<CheckpointTables>,
+  journal: RestoreJournalRow,
+  entries: readonly RestoreEntryRow[],
+  now: number,
+): Promise<void> {
+  let turnIds: unknown;
+  try {
+    turnIds = JSON.parse(journal.undone_turn_ids);
+  } catch {
+    turnIds = undefined;
+  }
+  const valid = Array.isArray(turnIds) && turnIds.length > 0 && turnIds.every((id) => typeof id === 'string');
+  const ids = valid ? (turnIds as string[]) : [];
+  const points = valid
+    ? await db
+        .selectFrom('checkpoint_restore_point')
+        .select(['workspace_root'])
+        .where('session_id', '=', journal.session_id)
+        .where('turn_id', 'in', ids)
+        .execute()
+    : [];
+  const changes = valid
+    ? await db
+        .selectFrom('checkpoint_file_change')
+        .select(['path'])
+        .where('session_id', '=', journal.session_id)
+        .where('turn_id', 'in', ids)
+        .execute()
+    : [];
+  const roots = new Set(points.map((point) => point.workspace_root));
+  const paths = new Set(changes.map((change) => change.path));
+  const forged = entries.find(
+    (entry) => !roots.has(entry.workspace_root) || !paths.has(entry.path) || !CLEAN_RELATIVE_PATH.test(entry.path),
   );
-  try {
-    let written = 0;
-    while (written < content.byteLength) written += writeSync(descriptor, content, written);
-    fchmodSync(descriptor, mode);
-  } finally {
-    closeSync(descriptor);
-  }
-  try {
-    renameSync(temporary, absolutePath);
-  } catch (error) {
-    removeIfPresent(temporary);
-    throw error;
-  }
+  if (valid && points.length === ids.length && forged === undefined) return;
+  await sql`update checkpoint_restore_journal set state = 'rejected', finished_at = ${now} where journal_id = ${journal.journal_id}`.execute(
+    db,
+  );
+  throw new CheckpointError(
+    'checkpoint_journal_invalid',
+    `The interrupted undo ${journal.journal_id} names ${forged ? `${JSON.stringify(forged.path)} in ${forged.workspace_root}` : 'turns'} that its session's checkpoints never recorded; it was rejected and nothing was changed. Undo again from 'clawsmith checkpoints'.`,
+  );
 }
 
 type EntryOutcome = 'restored' | 'deleted' | 'already' | UndoConflict;
-
-/** Removes what `found` says is at `absolutePath`; false when it is a folder that is not empty (someone put files in it). */
-function removeFound(absolutePath: string, found: FoundState): boolean {
-  if (found.state === 'absent') return true;
-  if (found.state !== 'directory') {
-    unlinkSync(absolutePath);
-    return true;
-  }
-  try {
-    rmdirSync(absolutePath);
-    return true;
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOTEMPTY' || (error as NodeJS.ErrnoException).code === 'EEXIST')
-      return false;
-    throw error;
-  }
-}
 
 function requireBody(bodies: ReadonlyMap<string, Buffer>, entry: RestoreEntryRow, sha256: string): Buffer {
   const content = bodies.get(sha256);
@@ -283,14 +284,21 @@ function requireBody(bodies: ReadonlyMap<string, Buffer>, entry: RestoreEntryRow
   return content;
 }
 
-function applyEntry(bodies: ReadonlyMap<string, Buffer>, journalId: string, entry: RestoreEntryRow): EntryOutcome {
+async function applyEntry(
+  wall: WorkspaceWall,
+  bodies: ReadonlyMap<string, Buffer>,
+  journalId: string,
+  entry: RestoreEntryRow,
+): Promise<EntryOutcome> {
   const root = entry.workspace_root;
   const absolutePath = join(root, ...entry.path.split('/'));
   const expected = decodeExpected(entry);
   const target = decodeTarget(entry);
   const { found } = inspectPath(root, entry.path);
+  const temporary = temporaryName(absolutePath, journalId);
   // A process killed between writing the temporary file and renaming it leaves that file behind.
-  if (!(found.state === 'symlink' && 'onTheWay' in found)) removeIfPresent(temporaryName(absolutePath, journalId));
+  if (!(found.state === 'symlink' && 'onTheWay' in found))
+    await wall.apply({ workspaceRoot: root, mutations: [], cleanup: [temporary] });
   if (sameState(found, target) && sameMode(target, found)) return 'already';
   const conflict = (seen: FoundState = found): UndoConflict => ({
     path: entry.path,
@@ -299,30 +307,43 @@ function applyEntry(bodies: ReadonlyMap<string, Buffer>, journalId: string, entr
     reason: 'changed_on_disk',
   });
   if (!sameState(found, expected) && !sameState(found, target)) return conflict();
-  if (target.state === 'absent') return removeFound(absolutePath, found) ? 'deleted' : conflict();
-  if (!ensureFolders(root, entry.path)) return conflict({ state: 'other' });
-  if (target.state === 'directory') {
-    if (found.state === 'directory') {
-      chmodSync(absolutePath, target.mode);
-      return 'restored';
+  // Every change goes through the wall: a folder a command swapped for a symbolic link since the
+  // check above cannot carry it outside the workspace. A folder is removed only when empty.
+  const run = async (mutations: WorkspaceMutation[], done: EntryOutcome, cleanup: string[] = []) => {
+    try {
+      await wall.apply({ workspaceRoot: root, mutations, cleanup });
+      return done;
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code ?? '';
+      if (code === 'ENOTEMPTY' || code === 'EEXIST') return conflict();
+      if (REFUSED_BY_WALL.has(code)) return conflict({ state: 'other' });
+      throw error;
     }
-    if (!removeFound(absolutePath, found)) return conflict();
-    mkdirSync(absolutePath, { mode: target.mode });
-    chmodSync(absolutePath, target.mode);
-    return 'restored';
+  };
+  const removal: WorkspaceMutation[] =
+    found.state === 'absent'
+      ? []
+      : [found.state === 'directory' ? { kind: 'rmdir', path: absolutePath } : { kind: 'unlink', path: absolutePath }];
+  if (target.state === 'absent') return run(removal, 'deleted');
+  const folders = missingFolders(root, entry.path);
+  if (folders === undefined) return conflict({ state: 'other' });
+  const makeFolders = folders.map((folder): WorkspaceMutation => ({ kind: 'mkdir', path: folder }));
+  if (target.state === 'directory') {
+    const make: WorkspaceMutation[] =
+      found.state === 'directory' ? [] : [...removal, { kind: 'mkdir', path: absolutePath, mode: target.mode }];
+    return run([...makeFolders, ...make, { kind: 'chmod', path: absolutePath, mode: target.mode }], 'restored');
   }
   const content = requireBody(bodies, entry, target.sha256);
-  // A folder the turns left where a file or link was is removed only when empty.
-  if (found.state === 'directory' && !removeFound(absolutePath, found)) return conflict();
-  const temporary = temporaryName(absolutePath, journalId);
-  if (target.state === 'symlink') {
-    removeIfPresent(temporary);
-    symlinkSync(content.toString(), temporary);
-    renameSync(temporary, absolutePath);
-    return 'restored';
-  }
-  writeAtomically(absolutePath, temporary, content, target.mode);
-  return 'restored';
+  const clearFolder: WorkspaceMutation[] = found.state === 'directory' ? removal : [];
+  const place: WorkspaceMutation =
+    target.state === 'symlink'
+      ? { kind: 'symlink', target: content.toString(), path: temporary }
+      : { kind: 'create', path: temporary, content, mode: target.mode };
+  return run(
+    [...makeFolders, ...clearFolder, place, { kind: 'rename', from: temporary, to: absolutePath }],
+    'restored',
+    [temporary],
+  );
 }
 
 /**
@@ -332,6 +353,7 @@ function applyEntry(bodies: ReadonlyMap<string, Buffer>, journalId: string, entr
  */
 export async function applyJournal(
   db: Kysely<CheckpointTables>,
+  wall: WorkspaceWall,
   now: () => number,
   journal: RestoreJournalRow,
   resumed: boolean,
@@ -347,6 +369,7 @@ export async function applyJournal(
         .where('journal_id', '=', journal.journal_id)
         .orderBy('ordinal', 'asc')
         .execute());
+    if (written === undefined) await assertTrustedEntries(db, journal, entries, now());
     let bodies = new Map<string, Buffer>();
     const restored: string[] = [];
     const deleted: string[] = [];
@@ -365,7 +388,7 @@ export async function applyJournal(
           ),
         );
       }
-      const outcome = applyEntry(bodies, journal.journal_id, entry);
+      const outcome = await applyEntry(wall, bodies, journal.journal_id, entry);
       if (outcome === 'restored') restored.push(entry.path);
       else if (outcome === 'deleted') deleted.push(entry.path);
       else if (outcome === 'already') alreadyRestored.push(entry.path);

@@ -67,3 +67,6 @@ export type {
 export { createCommandExecutionService } from './command-execution-service.js';
 export type { CommandOutputSlice } from './command-log.js';
 export { createBackgroundCommandTools } from './background-command-tools.js';
+
+export type { WorkspaceWallOptions } from './workspace-wall.js';
+export { createWorkspaceWall } from './workspace-wall.js';

@@ -22,6 +22,7 @@ describe('@clawsmith/command-sandbox public surface', () => {
       'createBackgroundCommandTools',
       'createCommandExecutionService',
       'createRunCommandTool',
+      'createWorkspaceWall',
       'evaluateCommandSafety',
       'isForbiddenEnvironmentName',
       'limitedCommandArguments',

@@ -2,6 +2,7 @@ import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { createArtifactStore, migrateArtifacts, type ArtifactStore } from '@clawsmith/artifacts';
 import { createCheckpointStore, migrateCheckpoints, type CheckpointStore } from '@clawsmith/checkpoints';
+import type { WorkspaceWall } from '@clawsmith/tool-protocol';
 import type { Kysely } from 'kysely';
 import { migrateCore } from './store/core-migrations.js';
 import { openClawsmithDatabase } from './store/open-database.js';
@@ -20,17 +21,25 @@ export interface ClawsmithHome {
 }
 
 /**
- * The home folder: the explicit one, else `CLAWSMITH_HOME`, else `~/.clawsmith`.
+ * The home folder: the explicit one, else `CLAWSMITH_HOME`, else `~/.clawsmith`. An empty value
+ * counts as unset (CI renders an unset variable as ''), never as the current folder.
  */
 export function resolveClawsmithHome(explicit?: string): string {
-  return resolve(explicit ?? process.env.CLAWSMITH_HOME ?? join(homedir(), '.clawsmith'));
+  const configured = [explicit, process.env.CLAWSMITH_HOME].find((value) => value !== undefined && value !== '');
+  return resolve(configured ?? join(homedir(), '.clawsmith'));
 }
 
 /**
  * Opens a clawsmith home: the database `clawsmith.db` (every package's migrations run, each in
  * its own migration table), the checkpoint store and the artifact store (`artifacts/`).
  */
-export async function openClawsmithHome(explicit?: string): Promise<ClawsmithHome> {
+export async function openClawsmithHome(
+  explicit?: string,
+  options: {
+    /** Where undo writes files (`createWorkspaceWall` of `@clawsmith/command-sandbox`); default in-process. */
+    readonly wall?: WorkspaceWall;
+  } = {},
+): Promise<ClawsmithHome> {
   const path = resolveClawsmithHome(explicit);
   const db = openClawsmithDatabase(join(path, 'clawsmith.db'));
   try {
@@ -41,7 +50,7 @@ export async function openClawsmithHome(explicit?: string): Promise<ClawsmithHom
     await db.destroy();
     throw error;
   }
-  const checkpoints = createCheckpointStore({ db });
+  const checkpoints = createCheckpointStore({ db, ...(options.wall ? { wall: options.wall } : {}) });
   const artifacts = createArtifactStore({ db, directory: join(path, 'artifacts') });
   return { path, db, checkpoints, artifacts, close: () => db.destroy() };
 }

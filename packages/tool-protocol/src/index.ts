@@ -73,3 +73,11 @@ export { canonicalJson, canonicalSha256, toModelToolSchema } from './model-tool-
 
 export type { ClawsmithErrorOptions } from './clawsmith-error.js';
 export { ClawsmithError, UnauthorizedToolError } from './clawsmith-error.js';
+
+export type {
+  WorkspaceMutation,
+  WorkspaceMutationBatch,
+  WorkspaceMutationOutcome,
+  WorkspaceWall,
+} from './workspace-mutations.js';
+export { WORKSPACE_MUTATION_SOURCE, createDirectWorkspaceWall, mutationFailure } from './workspace-mutations.js';

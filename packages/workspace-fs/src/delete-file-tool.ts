@@ -1,11 +1,10 @@
-import { lstatSync, unlinkSync } from 'node:fs';
 import { assertAuthorized, defineTool, toolSuccess } from '@clawsmith/tool-protocol';
 import { z } from 'zod';
+import { applyThroughWall, expectUnchanged } from './atomic-file.js';
 import { recordAfterChange, recordBeforeChange } from './file-change-recording.js';
-import { assertRegularFile, readWholeFile, sameFile } from './regular-file.js';
+import { assertRegularFile, readWholeFile } from './regular-file.js';
 import type { ResolvedToolOptions } from './tool-options.js';
 import { assertNotSymlink, resolveWritablePath } from './writable-path.js';
-import { WORKSPACE_FS_ERROR_CODES, WorkspaceFsError } from './workspace-fs-error.js';
 
 const deleteInput = z.strictObject({
   path: z
@@ -32,18 +31,7 @@ export function createDeleteFileTool(options: ResolvedToolOptions) {
       assertRegularFile(path, 'delete');
       const { content, stats } = readWholeFile(path, 'delete', limits.recordBytes);
       await recordBeforeChange(context, path.relative, { state: 'file', content, mode: stats.mode & 0o7777 });
-      const current = lstatSync(path.real);
-      if (!sameFile(current, stats) || current.mtimeMs !== stats.mtimeMs || current.size !== stats.size) {
-        throw new WorkspaceFsError(
-          WORKSPACE_FS_ERROR_CODES.fileChanged,
-          `${path.relative} changed while the tool ran; nothing was deleted. Re-read it and try again.`,
-          {
-            path: path.requested,
-            retryable: true,
-          },
-        );
-      }
-      unlinkSync(path.real);
+      await applyThroughWall(options.wall, path, [expectUnchanged(path, stats), { kind: 'unlink', path: path.real }]);
       await recordAfterChange(context, path.relative, { state: 'absent' });
       return toolSuccess(`Deleted ${path.relative} (${content.length} bytes).`, {
         display: {

@@ -1,10 +1,9 @@
-import { lstatSync, renameSync } from 'node:fs';
 import { assertAuthorized, boundText, defineTool, toolSuccess } from '@clawsmith/tool-protocol';
 import { z } from 'zod';
-import { removeQuietly, writeTemporaryFile } from './atomic-file.js';
+import { applyThroughWall, createTemporary, expectUnchanged, temporaryBeside } from './atomic-file.js';
 import { closestRegion } from './closest-region.js';
 import { recordAfterChange, recordBeforeChange } from './file-change-recording.js';
-import { looksBinary, readWholeFile, sameFile, sha256 } from './regular-file.js';
+import { looksBinary, readWholeFile, sha256 } from './regular-file.js';
 import { countLines, lineAt, occurrences } from './text-lines.js';
 import type { ResolvedToolOptions } from './tool-options.js';
 import { resolveWritablePath } from './writable-path.js';
@@ -97,25 +96,19 @@ export function createEditFileTool(options: ResolvedToolOptions) {
       }
       const mode = stats.mode & 0o7777;
       await recordBeforeChange(context, path.relative, { state: 'file', content: original, mode });
-      const temporary = writeTemporaryFile(path.root, path.real, edited, mode, path.requested);
-      try {
-        const current = lstatSync(path.real);
-        if (!sameFile(current, stats) || current.size !== stats.size || current.mtimeMs !== stats.mtimeMs) {
-          throw new WorkspaceFsError(
-            WORKSPACE_FS_ERROR_CODES.fileChanged,
-            `${path.relative} changed while it was being edited; nothing was written. Re-read it and try again.`,
-            {
-              path: path.requested,
-              retryable: true,
-            },
-          );
-        }
-        // rename replaces the directory entry: a hard link to a file elsewhere is cut loose, never written through.
-        renameSync(temporary, path.real);
-      } catch (error) {
-        removeQuietly(temporary);
-        throw error;
-      }
+      const temporary = temporaryBeside(path.real);
+      // The check that nobody changed the file since it was read runs right before the rename;
+      // rename replaces the directory entry: a hard link to a file elsewhere is cut loose, never written through.
+      await applyThroughWall(
+        options.wall,
+        path,
+        [
+          createTemporary(path, temporary, edited, mode),
+          expectUnchanged(path, stats),
+          { kind: 'rename', from: temporary, to: path.real },
+        ],
+        [temporary],
+      );
       const digest = sha256(edited);
       await recordAfterChange(context, path.relative, { state: 'file', sha256: digest });
       const removedLines = countLines(input.oldText) || 1;

@@ -1,9 +1,8 @@
-import { linkSync, lstatSync, unlinkSync } from 'node:fs';
 import { assertAuthorized, defineTool, toolSuccess } from '@clawsmith/tool-protocol';
 import { z } from 'zod';
-import { linkIntoPlace, writeTemporaryFile } from './atomic-file.js';
+import { applyThroughWall, createTemporary, expectUnchanged, temporaryBeside } from './atomic-file.js';
 import { recordAfterChange, recordBeforeChange } from './file-change-recording.js';
-import { assertRegularFile, readWholeFile, sameFile, sha256 } from './regular-file.js';
+import { assertRegularFile, readWholeFile, sha256 } from './regular-file.js';
 import type { ResolvedToolOptions } from './tool-options.js';
 import { assertFreeTarget, assertNotSymlink, resolveWritablePath } from './writable-path.js';
 import { WORKSPACE_FS_ERROR_CODES, WorkspaceFsError } from './workspace-fs-error.js';
@@ -14,15 +13,24 @@ const renameInput = z.strictObject({
   to: z.string().describe('New path, relative to the workspace. It must not exist; its folder must.'),
 });
 
-function changed(path: WorkspacePath): WorkspaceFsError {
-  return new WorkspaceFsError(
-    WORKSPACE_FS_ERROR_CODES.fileChanged,
-    `${path.relative} changed while the tool ran; nothing was moved. Check it and try again.`,
-    {
-      path: path.requested,
-      retryable: true,
-    },
-  );
+/** The wall's refusals in this tool's words: what changed, and that nothing was moved. */
+function rephrase(error: unknown, from: WorkspacePath, to: WorkspacePath): unknown {
+  if (!WorkspaceFsError.isInstance(error)) return error;
+  if (error.code === WORKSPACE_FS_ERROR_CODES.fileChanged) {
+    return new WorkspaceFsError(
+      WORKSPACE_FS_ERROR_CODES.fileChanged,
+      `${from.relative} changed while the tool ran; nothing was moved. Check it and try again.`,
+      { path: from.requested, retryable: true, cause: error },
+    );
+  }
+  if (error.code === WORKSPACE_FS_ERROR_CODES.fileExists) {
+    return new WorkspaceFsError(
+      WORKSPACE_FS_ERROR_CODES.fileExists,
+      `${to.requested} appeared while the tool ran; nothing was moved or overwritten.`,
+      { path: to.requested, cause: error },
+    );
+  }
+  return error;
 }
 
 /** Builds `rename_file`: moves a regular file to a path that does not exist, never overwriting. */
@@ -51,32 +59,33 @@ export function createRenameFileTool(options: ResolvedToolOptions) {
       const { content, stats } = readWholeFile(from, 'rename', limits.recordBytes);
       await recordBeforeChange(context, from.relative, { state: 'file', content, mode: stats.mode & 0o7777 });
       await recordBeforeChange(context, to.relative, { state: 'absent' });
-      if (!sameFile(lstatSync(from.real), stats)) throw changed(from);
+      // link() refuses an existing target, so a file created there meanwhile is never clobbered.
+      const moved = [
+        expectUnchanged(from, stats),
+        { kind: 'link', from: from.real, to: to.real },
+        { kind: 'unlink', path: from.real },
+      ] as const;
       try {
-        // link() refuses an existing target, so a file created there meanwhile is never clobbered.
-        linkSync(from.real, to.real);
+        await applyThroughWall(options.wall, to, moved);
       } catch (error) {
         const code = (error as NodeJS.ErrnoException).code;
-        if (code === 'EXDEV' || code === 'EPERM') {
-          linkIntoPlace(
-            writeTemporaryFile(to.root, to.real, content, stats.mode & 0o7777, to.requested),
-            to.real,
-            to.requested,
-          );
-        } else if (code === 'EEXIST') {
-          throw new WorkspaceFsError(
-            WORKSPACE_FS_ERROR_CODES.fileExists,
-            `${to.requested} appeared while the tool ran; nothing was moved or overwritten.`,
-            {
-              path: to.requested,
-              cause: error,
-            },
-          );
-        } else {
-          throw error;
-        }
+        if (code !== 'EXDEV' && code !== 'EPERM') throw rephrase(error, from, to);
+        // Another file system (or one without hard links): copy, then remove the original.
+        const temporary = temporaryBeside(to.real);
+        await applyThroughWall(
+          options.wall,
+          to,
+          [
+            createTemporary(to, temporary, content, stats.mode & 0o7777),
+            expectUnchanged(from, stats),
+            { kind: 'link', from: temporary, to: to.real },
+            { kind: 'unlink', path: from.real },
+          ],
+          [temporary],
+        ).catch((fallbackError: unknown) => {
+          throw rephrase(fallbackError, from, to);
+        });
       }
-      unlinkSync(from.real);
       await recordAfterChange(context, from.relative, { state: 'absent' });
       await recordAfterChange(context, to.relative, { state: 'file', sha256: sha256(content) });
       return toolSuccess(`Renamed ${from.relative} to ${to.relative}.`, {

@@ -1,4 +1,4 @@
-import type { ToolExecutionContext } from '@clawsmith/tool-protocol';
+import { createDirectWorkspaceWall, type ToolExecutionContext, type WorkspaceWall } from '@clawsmith/tool-protocol';
 import { FolderListings } from './folder-listings.js';
 import { createProtectedPathMatcher, type ProtectedPathMatcher } from './protected-paths.js';
 import { SearchIndexes, type SearchIndexOptions } from './search-index/search-indexes.js';
@@ -22,6 +22,11 @@ export interface WorkspaceToolsOptions {
    * omitted or `false`: no index, every search walks the workspace within its budgets.
    */
   readonly searchIndex?: SearchIndexOptions | false;
+  /**
+   * Where every mutation is applied: give the kernel-enforced wall (`createWorkspaceWall` of
+   * `@clawsmith/command-sandbox`). Default: applied in this process, guarded only by the path checks.
+   */
+  readonly wall?: WorkspaceWall;
 }
 
 /** The options every tool works with, resolved once. */
@@ -33,6 +38,7 @@ export interface ResolvedToolOptions {
   readonly listings: FolderListings;
   /** The search indexes, when configured. */
   readonly searchIndexes: SearchIndexes | undefined;
+  readonly wall: WorkspaceWall;
   rootFor(context: ToolExecutionContext): string;
 }
 
@@ -49,6 +55,7 @@ export function resolveToolOptions(options: WorkspaceToolsOptions = {}): Resolve
       : undefined,
     protectedPaths: createProtectedPathMatcher(options.protectedPaths ?? []),
     listings: new FolderListings(),
+    wall: options.wall ?? createDirectWorkspaceWall(),
     rootFor: (context) => configuredRoot ?? context.workspaceRoot,
   };
 }

@@ -1,6 +1,6 @@
 import { assertAuthorized, boundText, defineTool, toolSuccess } from '@clawsmith/tool-protocol';
 import { z } from 'zod';
-import { linkIntoPlace, writeTemporaryFile } from './atomic-file.js';
+import { createFileAtomically } from './atomic-file.js';
 import { recordAfterChange, recordBeforeChange } from './file-change-recording.js';
 import { sha256 } from './regular-file.js';
 import { countLines } from './text-lines.js';
@@ -40,8 +40,7 @@ export function createWriteFileTool(options: ResolvedToolOptions) {
       const path = resolveWritablePath(options, context, input.path);
       assertFreeTarget(path, 'write_file only creates new files. Read it, then change it with edit_file.');
       await recordBeforeChange(context, path.relative, { state: 'absent' });
-      const temporary = writeTemporaryFile(path.root, path.real, content, undefined, path.requested);
-      linkIntoPlace(temporary, path.real, path.requested);
+      await createFileAtomically(options.wall, path, content, undefined);
       const digest = sha256(content);
       await recordAfterChange(context, path.relative, { state: 'file', sha256: digest });
       const lines = countLines(input.content);

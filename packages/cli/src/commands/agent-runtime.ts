@@ -39,9 +39,11 @@ const NO_MODEL: Provider = {
 export async function openAgentRuntime(options: AgentRuntimeOptions): Promise<AgentRuntime> {
   const { createAgentCore, createBuiltinTools, openClawsmithHome, resolveClawsmithHome } =
     await import('@clawsmith/core');
-  const { createCommandExecutionService } = await import('@clawsmith/command-sandbox');
+  const { createCommandExecutionService, createWorkspaceWall } = await import('@clawsmith/command-sandbox');
   mkdirSync(resolveClawsmithHome(options.home), { recursive: true });
-  const home = await openClawsmithHome(options.home);
+  // File tools and undo write through the same wall: a helper whose only writable folder is the workspace.
+  const wall = createWorkspaceWall({ mode: 'auto' });
+  const home = await openClawsmithHome(options.home, { wall });
   // Background commands live as long as this process: across the turns of an interactive session.
   const commands = createCommandExecutionService({ sandbox: 'auto' });
   // Language servers start on first use and end with this runtime.
@@ -56,6 +58,7 @@ export async function openAgentRuntime(options: AgentRuntimeOptions): Promise<Ag
       command: { sandbox: 'auto' },
       // search_files keeps its trigram index in the home; CLAWSMITH_SEARCH_INDEX=off turns it off.
       workspace: {
+        wall,
         searchIndex: process.env.CLAWSMITH_SEARCH_INDEX === 'off' ? false : { folder: join(home.path, 'search-index') },
       },
     }),
@@ -71,6 +74,7 @@ export async function openAgentRuntime(options: AgentRuntimeOptions): Promise<Ag
       await lsp.close();
       await commands.close();
       await home.close();
+      await wall.close();
     },
   };
 }

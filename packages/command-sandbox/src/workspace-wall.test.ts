@@ -1,0 +1,64 @@
+import { existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { testdir } from '@clawsmith/test-utils';
+import { afterAll, describe, expect, it } from 'vitest';
+import { createWorkspaceWall } from './index.js';
+
+const wall = createWorkspaceWall({ mode: 'bubblewrap' });
+afterAll(() => wall.close());
+
+describe('createWorkspaceWall', () => {
+  it('applies mutations inside the workspace through its helper', async () => {
+    const workspace = testdir({ 'src/old.txt': 'old' });
+    expect(wall.kind).toBe('bubblewrap');
+    await wall.apply({
+      workspaceRoot: workspace,
+      mutations: [
+        { kind: 'create', path: `${workspace}/src/.t`, content: Buffer.from('new'), root: workspace },
+        { kind: 'link', from: `${workspace}/src/.t`, to: `${workspace}/src/new.txt` },
+        { kind: 'rename', from: `${workspace}/src/old.txt`, to: `${workspace}/src/moved.txt` },
+        { kind: 'mkdir', path: `${workspace}/made` },
+      ],
+      cleanup: [`${workspace}/src/.t`],
+    });
+    expect(readFileSync(`${workspace}/src/new.txt`, 'utf8')).toBe('new');
+    expect(readFileSync(`${workspace}/src/moved.txt`, 'utf8')).toBe('old');
+    expect(existsSync(`${workspace}/src/.t`)).toBe(false);
+    expect(existsSync(`${workspace}/made`)).toBe(true);
+  });
+
+  it('cannot change anything outside the workspace, whatever path leads there', async () => {
+    const workspace = testdir({ 'inside.txt': 'in' });
+    const outside = testdir({ 'victim.txt': 'keep' });
+    mkdirSync(`${outside}/folder`);
+    symlinkSync(outside, `${workspace}/d`);
+    const attempts = [
+      { kind: 'create', path: `${workspace}/d/planted`, content: Buffer.from('x') },
+      { kind: 'link', from: `${workspace}/inside.txt`, to: `${workspace}/d/linked` },
+      { kind: 'rename', from: `${workspace}/inside.txt`, to: `${workspace}/d/victim.txt` },
+      { kind: 'unlink', path: `${workspace}/d/victim.txt` },
+      { kind: 'unlink', path: `${outside}/victim.txt` },
+      { kind: 'mkdir', path: `${workspace}/d/folder/sub` },
+    ] as const;
+    for (const mutation of attempts) {
+      await expect(wall.apply({ workspaceRoot: workspace, mutations: [mutation] })).rejects.toMatchObject({
+        code: expect.stringMatching(/^(EROFS|EXDEV)$/),
+      });
+    }
+    expect(readFileSync(`${outside}/victim.txt`, 'utf8')).toBe('keep');
+    expect(existsSync(`${outside}/planted`)).toBe(false);
+    expect(existsSync(`${outside}/linked`)).toBe(false);
+    expect(existsSync(`${outside}/folder/sub`)).toBe(false);
+    expect(readFileSync(`${workspace}/inside.txt`, 'utf8')).toBe('in');
+    writeFileSync(`${workspace}/inside.txt`, 'still writable');
+  });
+
+  it('refuses every mutation with sandbox_unavailable when its bubblewrap is not trusted', async () => {
+    const workspace = testdir({});
+    const untrusted = createWorkspaceWall({ mode: 'bubblewrap', bubblewrapProgram: `${workspace}/bwrap` });
+    await expect(
+      untrusted.apply({ workspaceRoot: workspace, mutations: [{ kind: 'mkdir', path: `${workspace}/x` }] }),
+    ).rejects.toMatchObject({ code: 'sandbox_unavailable' });
+    expect(existsSync(`${workspace}/x`)).toBe(false);
+    expect(createWorkspaceWall({ mode: 'off' }).kind).toBe('none');
+  });
+});

@@ -1,0 +1,217 @@
+import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { realpathSync } from 'node:fs';
+import {
+  WORKSPACE_MUTATION_SOURCE,
+  createDirectWorkspaceWall,
+  mutationFailure,
+  type WorkspaceMutationBatch,
+  type WorkspaceMutationOutcome,
+  type WorkspaceWall,
+} from '@clawsmith/tool-protocol';
+import { SandboxUnavailableError } from './errors.js';
+import { sandboxAvailability, type SandboxMode } from './sandbox-availability.js';
+import { resolveTrustedLauncher } from './trusted-launcher.js';
+
+/** Options of {@link createWorkspaceWall}. */
+export interface WorkspaceWallOptions {
+  /**
+   * `auto` (default): the bubblewrap wall where a trusted bubblewrap is installed (Linux), else
+   * the direct one. `bubblewrap`: that wall or refuse every mutation. `off`: direct.
+   */
+  readonly mode?: SandboxMode;
+  /** The bubblewrap program; default `bwrap` from the trusted system folders. */
+  readonly bubblewrapProgram?: string;
+}
+
+// The helper reads one JSON batch per line and answers one JSON outcome per line, in order.
+const HELPER_LOOP = `const apply = ${WORKSPACE_MUTATION_SOURCE}(require('fs'));
+let pending = '';
+process.stdin.setEncoding('utf8');
+process.stdin.on('data', (chunk) => {
+  pending += chunk;
+  for (let end = pending.indexOf('\\n'); end >= 0; end = pending.indexOf('\\n')) {
+    const line = pending.slice(0, end);
+    pending = pending.slice(end + 1);
+    process.stdout.write(JSON.stringify(apply(JSON.parse(line))) + '\\n');
+  }
+});
+process.stdin.on('end', () => process.exit(0));
+process.stdout.write('{"ready":true}\\n');`;
+
+/**
+ * The helper's view: the host read-only, the workspace (real path) the only writable host folder,
+ * its own /dev and /proc, every namespace unshared, no capabilities, no environment.
+ */
+function helperArguments(workspace: string): string[] {
+  return [
+    '--ro-bind',
+    '/',
+    '/',
+    '--dev',
+    '/dev',
+    '--proc',
+    '/proc',
+    '--bind',
+    workspace,
+    workspace,
+    '--unshare-user',
+    '--unshare-pid',
+    '--unshare-net',
+    '--unshare-ipc',
+    '--unshare-uts',
+    '--unshare-cgroup-try',
+    '--new-session',
+    '--die-with-parent',
+    '--cap-drop',
+    'ALL',
+    '--clearenv',
+    '--chdir',
+    '/',
+    '--',
+    process.execPath,
+    '--max-old-space-size=256',
+    '-e',
+    HELPER_LOOP,
+  ];
+}
+
+interface Waiter {
+  resolve(outcome: WorkspaceMutationOutcome): void;
+  reject(error: Error): void;
+}
+
+/** One long-lived helper process for one workspace. */
+class WallHelper {
+  private readonly child: ChildProcessWithoutNullStreams;
+  private readonly waiters: Waiter[] = [];
+  private readonly ready: Promise<void>;
+  private buffered = '';
+  private stderr = '';
+  private ended: Error | undefined;
+
+  constructor(program: string, workspace: string) {
+    this.child = spawn(program, helperArguments(workspace), { env: {}, stdio: ['pipe', 'pipe', 'pipe'] });
+    let markReady: () => void = () => undefined;
+    let failReady: (error: Error) => void = () => undefined;
+    this.ready = new Promise<void>((resolve, reject) => {
+      markReady = resolve;
+      failReady = reject;
+    });
+    this.ready.catch(() => undefined);
+    let isReady = false;
+    this.child.stdout.setEncoding('utf8');
+    this.child.stdout.on('data', (chunk: string) => {
+      this.buffered += chunk;
+      for (let end = this.buffered.indexOf('\n'); end >= 0; end = this.buffered.indexOf('\n')) {
+        const line = this.buffered.slice(0, end);
+        this.buffered = this.buffered.slice(end + 1);
+        if (!isReady) {
+          isReady = true;
+          this.hold(false);
+          markReady();
+          continue;
+        }
+        this.waiters.shift()?.resolve(JSON.parse(line) as WorkspaceMutationOutcome);
+        if (this.waiters.length === 0) this.hold(false);
+      }
+    });
+    this.child.stderr.setEncoding('utf8');
+    this.child.stderr.on('data', (chunk: string) => {
+      if (this.stderr.length < 2000) this.stderr += chunk;
+    });
+    const end = (reason: string) => {
+      if (this.ended) return;
+      this.ended = new SandboxUnavailableError(
+        `the file wall's helper for ${workspace} ${reason}${this.stderr ? `: ${this.stderr.trim().slice(0, 300)}` : ''}`,
+      );
+      failReady(this.ended);
+      for (const waiter of this.waiters.splice(0)) waiter.reject(this.ended);
+      this.hold(false);
+    };
+    this.child.on('error', (error) => end(`could not start (${error.message})`));
+    this.child.on('exit', (code, signal) => end(`ended (${signal ?? `exit ${code}`})`));
+    this.child.stdin.on('error', () => undefined);
+    this.hold(true);
+  }
+
+  /** An idle helper never keeps this process alive (die-with-parent ends it with us); a pending answer does. */
+  private hold(pending: boolean): void {
+    for (const handle of [this.child, this.child.stdin, this.child.stdout, this.child.stderr]) {
+      const refs = handle as unknown as { ref?: () => void; unref?: () => void };
+      if (pending) refs.ref?.();
+      else refs.unref?.();
+    }
+  }
+
+  get alive(): boolean {
+    return this.ended === undefined;
+  }
+
+  async apply(batch: WorkspaceMutationBatch): Promise<WorkspaceMutationOutcome> {
+    await this.ready;
+    if (this.ended) throw this.ended;
+    this.hold(true);
+    const mutations = batch.mutations.map((mutation) =>
+      mutation.kind === 'create'
+        ? { ...mutation, content: Buffer.from(mutation.content).toString('base64') }
+        : mutation,
+    );
+    const line = `${JSON.stringify({ ...batch, mutations })}\n`;
+    return new Promise<WorkspaceMutationOutcome>((resolve, reject) => {
+      this.waiters.push({ resolve, reject });
+      this.child.stdin.write(line);
+    });
+  }
+
+  close(): void {
+    this.child.stdin.end();
+    this.child.kill('SIGKILL');
+  }
+}
+
+/**
+ * The file wall: every mutation of the file tools and of undo is applied by a long-lived helper
+ * process per workspace, started under bubblewrap, in which the workspace is the only writable
+ * host folder. The callers' path checks stay the first wall; this one holds when a command races
+ * them (swapping a folder for a symbolic link between check and write): the kernel answers
+ * `EROFS` for anything outside. With `auto` on a machine without a trusted bubblewrap (or not
+ * Linux), and with `off`, mutations are applied in this process instead (`kind: 'none'`, the
+ * documented degraded mode); a bubblewrap that cannot start the helper refuses every mutation
+ * with `sandbox_unavailable`.
+ */
+export function createWorkspaceWall(options: WorkspaceWallOptions = {}): WorkspaceWall {
+  const mode = options.mode ?? 'auto';
+  const direct = createDirectWorkspaceWall();
+  if (mode === 'off') return direct;
+  if (
+    mode === 'auto' &&
+    (process.platform !== 'linux' || !resolveTrustedLauncher('bwrap', options.bubblewrapProgram).found)
+  )
+    return direct;
+  const helpers = new Map<string, WallHelper>();
+  let program: Promise<string> | undefined;
+  // A trusted bubblewrap that fails its self-test refuses every mutation (fail closed).
+  const resolveProgram = () =>
+    (program ??= sandboxAvailability('bubblewrap', options.bubblewrapProgram).then((availability) => {
+      if (availability.available) return availability.program;
+      throw new SandboxUnavailableError(availability.detail);
+    }));
+  return {
+    kind: 'bubblewrap',
+    async apply(batch) {
+      const launcher = await resolveProgram();
+      const workspace = realpathSync(batch.workspaceRoot);
+      let helper = helpers.get(workspace);
+      if (!helper?.alive) {
+        helper = new WallHelper(launcher, workspace);
+        helpers.set(workspace, helper);
+      }
+      const outcome = await helper.apply(batch);
+      if (!outcome.ok) throw mutationFailure(outcome);
+    },
+    async close() {
+      for (const helper of helpers.values()) helper.close();
+      helpers.clear();
+    },
+  };
+}

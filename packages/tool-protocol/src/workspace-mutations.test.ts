@@ -1,0 +1,74 @@
+import { existsSync, lstatSync, mkdirSync, readFileSync, statSync, symlinkSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { createDirectWorkspaceWall } from './index.js';
+
+const folders: string[] = [];
+function folder(): string {
+  const made = mkdtempSync(join(tmpdir(), 'clawsmith-mutations-'));
+  folders.push(made);
+  return made;
+}
+afterEach(() => {
+  for (const made of folders.splice(0)) rmSync(made, { recursive: true, force: true });
+});
+
+describe('createDirectWorkspaceWall', () => {
+  it('creates, links, renames, checks and removes files, stopping at the first failure with its code', async () => {
+    const root = folder();
+    const wall = createDirectWorkspaceWall();
+    expect(wall.kind).toBe('none');
+    await wall.apply({
+      workspaceRoot: root,
+      mutations: [
+        { kind: 'mkdir', path: join(root, 'd') },
+        { kind: 'create', path: join(root, 'd/t'), content: Buffer.from('hello'), mode: 0o640, root },
+        { kind: 'link', from: join(root, 'd/t'), to: join(root, 'd/a') },
+      ],
+      cleanup: [join(root, 'd/t')],
+    });
+    expect(readFileSync(join(root, 'd/a'), 'utf8')).toBe('hello');
+    expect(statSync(join(root, 'd/a')).mode & 0o777).toBe(0o640);
+    expect(existsSync(join(root, 'd/t'))).toBe(false);
+    const stats = lstatSync(join(root, 'd/a'));
+    const failed = wall.apply({
+      workspaceRoot: root,
+      mutations: [
+        {
+          kind: 'expect',
+          path: join(root, 'd/a'),
+          device: stats.dev,
+          inode: stats.ino,
+          size: 4,
+          mtimeMs: stats.mtimeMs,
+        },
+        { kind: 'unlink', path: join(root, 'd/a') },
+      ],
+    });
+    await expect(failed).rejects.toMatchObject({ code: 'ECHANGED', mutationIndex: 0 });
+    expect(existsSync(join(root, 'd/a'))).toBe(true);
+    await expect(
+      wall.apply({
+        workspaceRoot: root,
+        mutations: [{ kind: 'link', from: join(root, 'd/a'), to: join(root, 'd/a') }],
+      }),
+    ).rejects.toMatchObject({ code: 'EEXIST' });
+  });
+
+  it('refuses a created file that resolves outside its root, and removes it', async () => {
+    const root = folder();
+    const outside = folder();
+    mkdirSync(join(outside, 'target'));
+    symlinkSync(join(outside, 'target'), join(root, 'link'));
+    const wall = createDirectWorkspaceWall();
+    await expect(
+      wall.apply({
+        workspaceRoot: root,
+        mutations: [{ kind: 'create', path: join(root, 'link/x'), content: Buffer.from('x'), root }],
+      }),
+    ).rejects.toMatchObject({ code: 'EOUTSIDE' });
+    expect(existsSync(join(outside, 'target/x'))).toBe(false);
+  });
+});
