@@ -2,13 +2,17 @@ import {
   assertAuthorized,
   defineTool,
   stripControlSequences,
+  toolCancelled,
+  toolError,
   toolSuccess,
   type AnyToolDefinition,
+  type ToolExecutionResult,
 } from '@clawsmith/tool-protocol';
 import { z } from 'zod';
 import type { CommandExecutionService } from './command-execution-service.js';
 import type { CommandSnapshot } from './command-record.js';
 import { describeStatus } from './command-report.js';
+import { COMMAND_SANDBOX_ERROR_CODES } from './errors.js';
 
 const commandId = z.string().min(1).max(100).describe('The id start_command returned.');
 const token = z
@@ -38,6 +42,23 @@ function describeSnapshot(command: CommandSnapshot): string {
 
 function result(content: string, command?: CommandSnapshot) {
   return toolSuccess(content, command?.artifact ? { artifact: command.artifact } : undefined);
+}
+
+/**
+ * The report of a command's state, with its outcome in the result protocol as `run_command`
+ * reports it: running or exit 0 is `success`; a non-zero exit `command_failed` (with
+ * `exitCode`); a timeout `command_timeout`; a cancel `cancelled`.
+ */
+function outcomeResult(content: string, command: CommandSnapshot): ToolExecutionResult {
+  const extras = {
+    ...(command.artifact ? { artifact: command.artifact } : {}),
+    ...(command.state !== 'running' && command.exitCode !== null ? { exitCode: command.exitCode } : {}),
+  };
+  if (command.state === 'cancelled') return toolCancelled(content, extras);
+  if (command.state === 'timed_out') return toolError(COMMAND_SANDBOX_ERROR_CODES.commandTimeout, content, extras);
+  if (command.state === 'exited' && command.exitCode !== 0)
+    return toolError(COMMAND_SANDBOX_ERROR_CODES.commandFailed, content, extras);
+  return toolSuccess(content, extras);
 }
 
 /**
@@ -126,7 +147,7 @@ export function createBackgroundCommandTools(service: CommandExecutionService): 
     summarize: (input) => `command_status: ${input.id}`,
     async execute(input, context) {
       const command = service.status(context.sessionId, input.id);
-      return result(describeSnapshot(command), command);
+      return outcomeResult(describeSnapshot(command), command);
     },
   });
 
@@ -205,7 +226,7 @@ export function createBackgroundCommandTools(service: CommandExecutionService): 
     async execute(input, context) {
       assertAuthorized(context, 'cancel_command');
       const command = await service.cancel(context.sessionId, input.id);
-      return result(describeSnapshot(command), command);
+      return outcomeResult(describeSnapshot(command), command);
     },
   });
 

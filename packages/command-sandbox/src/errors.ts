@@ -16,6 +16,10 @@ export const COMMAND_SANDBOX_ERROR_CODES = Object.freeze({
   notATerminal: 'not_a_terminal',
   serviceClosed: 'service_closed',
   protectedPathSymlink: 'protected_path_symlink',
+  /** A command ran and exited non-zero: a result code (with `exitCode`), not a thrown error. */
+  commandFailed: 'command_failed',
+  /** A command was killed by its timeout: a result code, not a thrown error. */
+  commandTimeout: 'command_timeout',
 } as const);
 
 /**

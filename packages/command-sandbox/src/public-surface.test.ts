@@ -37,11 +37,13 @@ describe('@clawsmith/command-sandbox public surface', () => {
 
   it('pins the error codes, the rules and the defaults', () => {
     expect(Object.values(api.COMMAND_SANDBOX_ERROR_CODES).sort()).toEqual([
+      'command_failed',
       'command_limit_reached',
       'command_not_found',
       'command_not_running',
       'command_refused',
       'command_spawn_failed',
+      'command_timeout',
       'environment_name_forbidden',
       'not_a_terminal',
       'protected_path_symlink',

@@ -1,6 +1,8 @@
 import {
   assertAuthorized,
   defineTool,
+  toolCancelled,
+  toolError,
   toolSuccess,
   type ArtifactReference,
   type ArtifactWriter,
@@ -229,17 +231,29 @@ const runCommandInput = z.object({
   stdin: z.string().max(1_000_000).optional().describe('Text written to the command standard input.'),
 });
 
-/** Builds the result of a finished `run_command` call. */
+/**
+ * Builds the result of a finished `run_command` call: exit 0 is `success`; a non-zero exit is
+ * `error` / `command_failed` and a timeout `error` / `command_timeout` (the output is still the
+ * content, so the model sees what failed); a cancel is `cancelled`. `exitCode` and `durationMs`
+ * are in the metadata.
+ */
 export function commandToolResult(result: CommandRunResult): ToolExecutionResult {
-  return toolSuccess(resultContent(result), {
+  const extras = {
     display: {
-      kind: 'command',
+      kind: 'command' as const,
       title: `$ ${result.command}`.slice(0, 200),
       body: result.output,
       fields: [...resultFields(result), ...fileChangeFields(result.files)],
     },
     ...(result.artifact ? { artifact: result.artifact } : {}),
-  });
+    ...(result.exitCode !== null ? { exitCode: result.exitCode } : {}),
+    durationMs: Math.round(result.durationMs),
+  };
+  const content = resultContent(result);
+  if (result.cancelled) return toolCancelled(content, extras);
+  if (result.timedOut) return toolError(COMMAND_SANDBOX_ERROR_CODES.commandTimeout, content, extras);
+  if (result.exitCode !== 0) return toolError(COMMAND_SANDBOX_ERROR_CODES.commandFailed, content, extras);
+  return toolSuccess(content, extras);
 }
 
 /**
@@ -254,7 +268,7 @@ export function createRunCommandTool(
   return defineTool({
     name: 'run_command',
     description:
-      'Run a shell command (bash) in the workspace, in a sandbox: read-only system, writable workspace, private /tmp, no network unless configured, minimal environment, resource limits. Returns the exit code and the merged output; a non-zero exit is still a result. Catastrophic commands (sudo, formatting disks, rm -rf /, shutdown...) are refused.',
+      'Run a shell command (bash) in the workspace, in a sandbox: read-only system, writable workspace, private /tmp, no network unless configured, minimal environment, resource limits. Returns the exit code and the merged output; a non-zero exit is reported as an error (command_failed) with its output. Catastrophic commands (sudo, formatting disks, rm -rf /, shutdown...) are refused.',
     risk: 'execute',
     capabilities: ['process.execute', 'filesystem.write', 'filesystem.read'],
     concurrencySafe: false,

@@ -289,13 +289,13 @@ describe('createRunCommandTool', () => {
     });
   });
 
-  it('reports a non-zero exit as a success observation', async () => {
+  it('reports a non-zero exit with its output and the sandbox', async () => {
     const workspace = testdir({});
     const result = (await createRunCommandTool().execute(
       { command: 'echo out; exit 3' },
       context(workspace),
     )) as ToolExecutionResult;
-    expect(result.status).toBe('success');
+    expect(result.status).toBe('error');
     expect(result.content).toContain('exit code 3');
     expect(result.content).toContain('sandbox: bubblewrap, network off');
     expect(result.display?.kind).toBe('command');

@@ -44,8 +44,12 @@ export interface AgentCoreOptions {
   readonly systemPrompt?: string;
 }
 
-/** How a turn ended. */
-export type TurnStatus = 'completed' | 'cancelled' | 'failed' | 'step_limit';
+/**
+ * How a turn ended: `completed` (the model answered without tool calls), `incomplete` (the
+ * model's answer was cut by its token limit: `model_output_truncated`), `failed` (a provider
+ * error, or the provider ended the answer itself), `cancelled`, `step_limit`.
+ */
+export type TurnStatus = 'completed' | 'incomplete' | 'cancelled' | 'failed' | 'step_limit';
 
 /** What a turn returns. */
 export interface TurnResult {

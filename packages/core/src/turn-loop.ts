@@ -1,14 +1,20 @@
 import { randomUUID } from 'node:crypto';
 import type { RequestTools } from '@clawsmith/deferred-tools';
-import type { AssistantModelMessage, ModelMessage, ModelResponse, ModelToolCall } from '@clawsmith/providers';
-import { ClawsmithError, resultMetadata } from '@clawsmith/tool-protocol';
+import {
+  collectModelResponse,
+  type AssistantModelMessage,
+  type ModelMessage,
+  type ModelResponse,
+} from '@clawsmith/providers';
+import { ClawsmithError, resultMetadata, toolError, type ToolExecutionResult } from '@clawsmith/tool-protocol';
 import type { RunTurnOptions, TurnResult, TurnStatus } from './agent-core-options.js';
 import type { CoreServices } from './core-services.js';
 import type { CallRuntime } from './lifecycle/call-context.js';
+import { completedEvent } from './lifecycle/execute-call.js';
 import { runToolCalls } from './lifecycle/run-tool-calls.js';
 import { recoverSession } from './recovery.js';
 
-async function requestModel(
+function requestModel(
   services: CoreServices,
   messages: readonly ModelMessage[],
   tools: RequestTools['tools'],
@@ -16,10 +22,6 @@ async function requestModel(
   options: RunTurnOptions,
   signal: AbortSignal,
 ): Promise<ModelResponse> {
-  let text = '';
-  const toolCalls: ModelToolCall[] = [];
-  let usage: ModelResponse['usage'];
-  let finishReason: ModelResponse['finishReason'] = 'stop';
   const stream = services.provider.stream({
     requestId,
     messages,
@@ -27,15 +29,34 @@ async function requestModel(
     signal,
     ...(services.systemPrompt ? { system: services.systemPrompt } : {}),
   });
-  for await (const event of stream) {
-    if (event.type === 'text-delta') {
-      text += event.text;
-      options.onTextDelta?.(event.text);
-    } else if (event.type === 'tool-call') toolCalls.push(event.toolCall);
-    else if (event.type === 'usage') usage = event.usage;
-    else if (event.type === 'finish') finishReason = event.reason;
-  }
-  return { text, toolCalls, finishReason, ...(usage ? { usage } : {}) };
+  return collectModelResponse(stream, options.onTextDelta ? { onTextDelta: options.onTextDelta } : {});
+}
+
+/** How a response that the model did not end on its own ends the turn. */
+function unfinishedOutcome(
+  finishReason: ModelResponse['finishReason'],
+): { status: TurnStatus; error: NonNullable<TurnResult['error']> } | undefined {
+  if (finishReason === 'length')
+    return {
+      status: 'incomplete',
+      error: {
+        code: 'model_output_truncated',
+        message:
+          "The model's answer was cut off by its output token limit; its tool calls in that answer did not run. Ask for a smaller step, or raise the model's output limit.",
+        retryable: true,
+      },
+    };
+  if (finishReason === 'error')
+    return {
+      status: 'failed',
+      error: {
+        code: 'model_response_refused',
+        message:
+          'The provider ended the answer itself (a content filter or a refusal); its tool calls did not run. Rephrase the request.',
+        retryable: false,
+      },
+    };
+  return undefined;
 }
 
 function describeFailure(error: unknown): { code: string; message: string; retryable: boolean } {
@@ -43,6 +64,29 @@ function describeFailure(error: unknown): { code: string; message: string; retry
   if (error instanceof Error && error.name === 'AbortError')
     return { code: 'cancelled', message: 'The turn was cancelled.', retryable: false };
   return { code: 'provider_failed', message: error instanceof Error ? error.message : String(error), retryable: false };
+}
+
+async function closeUnrunCalls(
+  runtime: CallRuntime,
+  history: ModelMessage[],
+  response: ModelResponse,
+  reason: NonNullable<TurnResult['error']>,
+): Promise<void> {
+  if (response.toolCalls.length === 0) return;
+  const result: ToolExecutionResult = toolError(reason.code, `This call did not run: ${reason.message}`);
+  const messages: ModelMessage[] = response.toolCalls.map((call) => ({
+    role: 'tool',
+    toolCallId: call.id,
+    toolName: call.name,
+    content: result.content,
+    toolResult: resultMetadata(result),
+  }));
+  await runtime.store.appendEvents(
+    runtime.sessionId,
+    response.toolCalls.map((call) => completedEvent(runtime, { call, result })),
+  );
+  await runtime.store.appendMessages(runtime.sessionId, runtime.turnId, messages);
+  history.push(...messages);
 }
 
 /**
@@ -112,7 +156,7 @@ export async function runTurn(services: CoreServices, options: RunTurnOptions): 
       ...(services.artifacts ? { artifacts: services.artifacts } : {}),
       inlineContentLimit: services.inlineContentLimit,
       cancelGraceMs: services.cancelGraceMs,
-      seenCalls: new Set(),
+      seenCallIds: new Set(),
     };
 
     let status: TurnStatus = 'step_limit';
@@ -170,6 +214,14 @@ export async function runTurn(services: CoreServices, options: RunTurnOptions): 
         text: response.text,
         toolCalls: response.toolCalls.map((call) => ({ id: call.id, name: call.name })),
       });
+      const unfinished = controller.signal.aborted ? undefined : unfinishedOutcome(response.finishReason);
+      if (unfinished) {
+        // The calls of a cut or refused answer may be incomplete: none runs, each is closed.
+        await closeUnrunCalls(runtime, history, response, unfinished.error);
+        status = unfinished.status;
+        failure = unfinished.error;
+        break;
+      }
       if (response.toolCalls.length === 0) {
         status = controller.signal.aborted ? 'cancelled' : 'completed';
         break;

@@ -44,4 +44,17 @@ describe('collectModelResponse', () => {
     }
     await expect(collectModelResponse(failing())).rejects.toBe(failure);
   });
+  it('hands each text piece to onTextDelta as it arrives', async () => {
+    const pieces: string[] = [];
+    const response = await collectModelResponse(
+      from([
+        { type: 'text-delta', text: 'he' },
+        { type: 'text-delta', text: 'llo' },
+        { type: 'finish', reason: 'length' },
+      ]),
+      { onTextDelta: (text) => pieces.push(text) },
+    );
+    expect(pieces).toEqual(['he', 'llo']);
+    expect(response).toMatchObject({ text: 'hello', finishReason: 'length' });
+  });
 });

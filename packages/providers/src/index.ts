@@ -22,6 +22,7 @@ export type {
   ModelUsageEvent,
   Provider,
 } from './model-stream.js';
+export type { CollectModelResponseOptions } from './collect-model-response.js';
 export { collectModelResponse } from './collect-model-response.js';
 
 export type { ProviderErrorCode, ProviderErrorOptions } from './provider-error.js';

@@ -14,6 +14,8 @@ const responseSchema = z.strictObject({
   usage: z
     .strictObject({ inputTokens: z.number().int().nonnegative(), outputTokens: z.number().int().nonnegative() })
     .optional(),
+  /** How the response ends; default `tool-calls` with tool calls, else `stop`. */
+  finishReason: z.enum(['stop', 'tool-calls', 'length', 'error']).optional(),
 });
 
 const scriptSchema = z.strictObject({ responses: z.array(responseSchema) });

@@ -108,6 +108,19 @@ describe('createScriptedProvider', () => {
     expect((await collectModelResponse(provider.stream(request))).text).toBe('kept');
   });
 
+  it('ends a response with the finish reason the script gives', async () => {
+    const provider = createScriptedProvider({
+      script: {
+        responses: [
+          { text: 'cut', finishReason: 'length' },
+          { text: 'no', finishReason: 'error' },
+        ],
+      },
+    });
+    expect((await collectModelResponse(provider.stream(request))).finishReason).toBe('length');
+    expect((await collectModelResponse(provider.stream(request))).finishReason).toBe('error');
+  });
+
   it('fails at creation for a missing file, naming it', () => {
     const root = testdir({});
     const missing = join(root, 'nope.json');

@@ -71,7 +71,7 @@ export function createScriptedProvider(options: ScriptedProviderOptions): Script
       const toolCalls = toolCallsOf(script, index);
       for (const toolCall of toolCalls) yield { type: 'tool-call', toolCall };
       if (response.usage) yield { type: 'usage', usage: response.usage };
-      yield { type: 'finish', reason: toolCalls.length > 0 ? 'tool-calls' : 'stop' };
+      yield { type: 'finish', reason: response.finishReason ?? (toolCalls.length > 0 ? 'tool-calls' : 'stop') };
     },
   };
 }

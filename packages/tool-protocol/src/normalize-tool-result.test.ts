@@ -33,6 +33,18 @@ describe('normalizeToolResult', () => {
     `);
   });
 
+  it("keeps a command's exit code and duration", () => {
+    const result = normalizeToolResult({
+      version: 1,
+      status: 'error',
+      code: 'command_failed',
+      exitCode: 3,
+      durationMs: 12,
+      content: 'exit code 3',
+    });
+    expect(result).toMatchObject({ status: 'error', code: 'command_failed', exitCode: 3, durationMs: 12 });
+  });
+
   it('does not let an object without string content claim an error or denied status', () => {
     const result = normalizeToolResult({ version: 1, status: 'denied', content: 42 });
     expect(result.status).toBe('success');

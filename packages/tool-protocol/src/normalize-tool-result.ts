@@ -37,6 +37,8 @@ const executionResultSchema = z.object({
   content: z.string(),
   code: z.string().max(200).optional(),
   retryable: z.boolean().optional(),
+  exitCode: z.number().int().optional(),
+  durationMs: z.number().nonnegative().optional(),
   display: z.unknown().optional(),
   artifact: artifactReferenceSchema.optional(),
 });
@@ -146,6 +148,8 @@ export function normalizeToolResult(value: unknown, limits: Partial<NormalizeLim
           ...(result.retryable !== undefined ? { retryable: result.retryable } : {}),
           ...(result.display !== undefined ? { display: sanitizeDisplay(result.display) } : {}),
           ...(result.artifact !== undefined ? { artifact: result.artifact } : {}),
+          ...(result.exitCode !== undefined ? { exitCode: result.exitCode } : {}),
+          ...(result.durationMs !== undefined ? { durationMs: result.durationMs } : {}),
         };
       }
     }

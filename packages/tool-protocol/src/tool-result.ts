@@ -3,9 +3,10 @@ import type { ToolDisplay } from './tool-display.js';
 
 /**
  * How a tool call ended.
- * - `success`: the call completed and returned an observation. A command that exits non-zero is
- *   still a success: the exit code is the observation.
- * - `error`: arguments, the tool, or storage around it failed in a way that can be reported.
+ * - `success`: the call completed and returned an observation. For a command: it exited 0.
+ * - `error`: arguments, the tool, or storage around it failed in a way that can be reported; a
+ *   command that exited non-zero (`command_failed`, with `exitCode`) or hit its timeout
+ *   (`command_timeout`), its output still the content.
  * - `denied`: a hook or the permission policy refused; the tool was never entered.
  * - `cancelled`: cancellation was observed at the tool boundary. For a tool with side effects
  *   recovery still treats the outcome as unknown: cancelling does not undo what already happened.
@@ -70,6 +71,10 @@ export interface ToolResultMetadata {
   readonly display?: ToolDisplay;
   /** Where the full output went when it was too large to keep inline. */
   readonly artifact?: ArtifactReference;
+  /** For a tool that ran a process: its exit code, when it exited (absent when killed by a signal). */
+  readonly exitCode?: number;
+  /** For a tool that ran a process: how long it ran, in milliseconds. */
+  readonly durationMs?: number;
 }
 
 /** A tool result: its metadata and the safe text projection the model sees. */
@@ -86,6 +91,10 @@ export interface ToolResultExtras {
   readonly artifact?: ArtifactReference;
   /** Whether a retry is safe by protocol. */
   readonly retryable?: boolean;
+  /** A process's exit code. */
+  readonly exitCode?: number;
+  /** How long a process ran, in milliseconds. */
+  readonly durationMs?: number;
 }
 
 function withExtras(base: ToolExecutionResult, extras: ToolResultExtras | undefined): ToolExecutionResult {
@@ -95,6 +104,8 @@ function withExtras(base: ToolExecutionResult, extras: ToolResultExtras | undefi
     ...(extras.retryable !== undefined ? { retryable: extras.retryable } : {}),
     ...(extras.display ? { display: extras.display } : {}),
     ...(extras.artifact ? { artifact: extras.artifact } : {}),
+    ...(extras.exitCode !== undefined ? { exitCode: extras.exitCode } : {}),
+    ...(extras.durationMs !== undefined ? { durationMs: extras.durationMs } : {}),
   };
 }
 
@@ -118,8 +129,14 @@ export function toolDenied(
 }
 
 /** A `cancelled` result. */
-export function toolCancelled(content = 'The tool call was cancelled.'): ToolExecutionResult {
-  return { version: 1, status: 'cancelled', code: TOOL_RESULT_CODES.cancelled, retryable: false, content };
+export function toolCancelled(
+  content = 'The tool call was cancelled.',
+  extras?: Omit<ToolResultExtras, 'retryable'>,
+): ToolExecutionResult {
+  return withExtras(
+    { version: 1, status: 'cancelled', code: TOOL_RESULT_CODES.cancelled, retryable: false, content },
+    extras,
+  );
 }
 
 /** The metadata part of a result, without its content. */

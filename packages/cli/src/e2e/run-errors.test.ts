@@ -89,6 +89,21 @@ describe('clawsmith run, when it cannot do what was asked', () => {
     expect(events.at(-1)).toMatchObject({ type: 'turn.completed', status: 'failed' });
   });
 
+  it('exits 1 with a clear line when the answer was cut at the token limit or ended by the provider', async () => {
+    const home = testdir();
+    const workspace = testdir();
+    const cut = writeScript(home, [{ text: 'Let me expl', finishReason: 'length' }], 'cut.json');
+    const truncated = await runCli(['run', '--script', cut, '--workspace', workspace, 'explain'], { home });
+    expect(truncated.code).toBe(1);
+    expect(truncated.stderr).toMatch(/the turn did not complete \(incomplete\): The model's answer was cut off/);
+    expect(truncated.stderr).toContain('[model_output_truncated]');
+    const refused = writeScript(home, [{ text: '', finishReason: 'error' }], 'refused.json');
+    const failed = await runCli(['run', '--json', '--script', refused, '--workspace', workspace, 'hi'], { home });
+    expect(failed.code).toBe(1);
+    expect(failed.stderr).toContain('[model_response_refused]');
+    expect(parseJsonLines(failed.stdout).at(-1)).toMatchObject({ type: 'turn.completed', status: 'failed' });
+  });
+
   it('rejects unknown options and bad choices as usage errors (exit 2)', async () => {
     const home = testdir();
     const bogus = await runCli(['run', '--frobnicate'], { home });

@@ -43,6 +43,31 @@ describe('summarizeEvent', () => {
     expect(summary).not.toContain('\u001b');
   });
 
+  it("shows a command's exit code and duration, and says when it timed out or was cancelled", () => {
+    const command = (result: Record<string, unknown>) =>
+      summarizeEvent(
+        {
+          type: 'tool.completed',
+          toolName: 'run_command',
+          output: '$ node test.mjs\nexit code 3',
+          result: { version: 1, display: { kind: 'command', title: '$ node test.mjs', body: 'boom\n' }, ...result },
+        },
+        plain,
+      )!;
+    const failed = command({ status: 'error', code: 'command_failed', exitCode: 3, durationMs: 42 });
+    expect(failed.split('\n')[0]).toBe('  ✗ error (command_failed) run_command $ node test.mjs · exit 3 · 42 ms');
+    expect(failed).toContain('│ boom');
+    expect(command({ status: 'success', exitCode: 0, durationMs: 1_500 }).split('\n')[0]).toBe(
+      '  ✓ success run_command $ node test.mjs · exit 0 · 1.5 s',
+    );
+    expect(command({ status: 'error', code: 'command_timeout', durationMs: 2_000 }).split('\n')[0]).toBe(
+      '  ✗ error (command_timeout) run_command $ node test.mjs · timed out after 2.0 s',
+    );
+    expect(command({ status: 'cancelled', code: 'cancelled', durationMs: 300 }).split('\n')[0]).toBe(
+      '  ◌ cancelled (cancelled) run_command $ node test.mjs · cancelled after 300 ms',
+    );
+  });
+
   it('skips bookkeeping events', () => {
     expect(summarizeEvent({ type: 'request.started' }, plain)).toBeUndefined();
   });

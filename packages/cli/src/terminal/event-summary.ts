@@ -29,6 +29,23 @@ export function indentedTail(body: string, style: TerminalStyle, count = BODY_LI
   return shown.join('\n');
 }
 
+function seconds(durationMs: number): string {
+  return durationMs < 1_000 ? `${Math.round(durationMs)} ms` : `${(durationMs / 1_000).toFixed(1)} s`;
+}
+
+/** A command's outcome in words: `exit 3 · 12 ms`, `timed out after 2.0 s`, `cancelled after 1.1 s`. */
+export function commandOutcome(result: Record<string, unknown>): string | undefined {
+  const exitCode = typeof result.exitCode === 'number' ? result.exitCode : undefined;
+  const durationMs = typeof result.durationMs === 'number' ? result.durationMs : undefined;
+  if (exitCode === undefined && durationMs === undefined) return undefined;
+  const took = durationMs === undefined ? '' : seconds(durationMs);
+  if (result.code === 'command_timeout') return `timed out${took ? ` after ${took}` : ''}`;
+  if (result.status === 'cancelled') return `cancelled${took ? ` after ${took}` : ''}`;
+  const parts = [exitCode === undefined ? 'killed' : `exit ${exitCode}`];
+  if (took) parts.push(took);
+  return parts.join(' · ');
+}
+
 function statusColor(status: string, style: TerminalStyle): (value: string) => string {
   if (status === 'success') return style.green;
   if (status === 'denied' || status === 'error') return style.red;
@@ -51,8 +68,9 @@ export function summarizeEvent(event: TranscriptEvent, style: TerminalStyle): st
       const display = record(result.display);
       const title = text(display.title);
       const mark = statusColor(status, style)(`${STATUS_MARKS[status] ?? '?'} ${status}${code ? ` (${code})` : ''}`);
+      const outcome = commandOutcome(result);
       const lines = [
-        `  ${mark} ${style.bold(oneLine(text(event.toolName), 40))}${title ? ` ${oneLine(title, 100)}` : ''}`,
+        `  ${mark} ${style.bold(oneLine(text(event.toolName), 40))}${title ? ` ${oneLine(title, 100)}` : ''}${outcome ? ` ${style.dim('·')} ${outcome}` : ''}`,
       ];
       const artifact = record(result.artifact ?? event.artifact);
       if (typeof artifact.id === 'string') {
@@ -62,7 +80,9 @@ export function summarizeEvent(event: TranscriptEvent, style: TerminalStyle): st
       }
       // read_artifact shows no body of its own: its excerpt is the output the model read.
       const body = text(display.body) || (display.kind === 'artifact' ? text(event.output) : '');
-      if (status === 'success' && body && BODY_KINDS.has(String(display.kind))) lines.push(indentedTail(body, style));
+      // A failed command's output is what a person needs to see, as much as a passing one's.
+      const showBody = status === 'success' || display.kind === 'command';
+      if (showBody && body && BODY_KINDS.has(String(display.kind))) lines.push(indentedTail(body, style));
       else if (status !== 'success') lines.push(`    ${style.dim(oneLine(text(event.output), 200))}`);
       return lines.join('\n');
     }

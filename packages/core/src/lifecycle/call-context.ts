@@ -63,8 +63,8 @@ export interface CallRuntime {
   readonly inlineContentLimit: number;
   /** How long to wait for a tool after cancellation before giving up on it. */
   readonly cancelGraceMs: number;
-  /** Keys (`name` + canonical arguments) of calls already made this turn. */
-  readonly seenCalls: Set<string>;
+  /** Tool call ids already used this turn (a reused id is a `duplicate_call`). */
+  readonly seenCallIds: Set<string>;
 }
 
 /** One call's outcome, in the shape persisted in the message and the event. */

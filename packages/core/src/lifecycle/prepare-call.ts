@@ -46,10 +46,12 @@ function safeSummary(entry: ToolEntry, input: unknown): string {
 }
 
 /**
- * Checks one call in the contract's order: unknown name, deferred and inactive, duplicate in
- * this turn, arguments that are not JSON, arguments that fail the schema.
+ * Checks one call in the contract's order: unknown name, deferred and inactive, duplicate (a
+ * call id already used this turn, or the same call twice in this assistant message), arguments
+ * that are not JSON, arguments that fail the schema. `messageCalls` holds the keys of the
+ * message's earlier calls.
  */
-export function prepareCall(runtime: CallRuntime, call: ModelToolCall): PreparedCall {
+export function prepareCall(runtime: CallRuntime, call: ModelToolCall, messageCalls: Set<string>): PreparedCall {
   const refuse = (result: ToolExecutionResult): RefusedCall => ({ kind: 'refused', call, result });
   const entry = runtime.table.get(call.name);
   const gate = entry ? runtime.gate(call.name) : 'unknown';
@@ -70,16 +72,27 @@ export function prepareCall(runtime: CallRuntime, call: ModelToolCall): Prepared
       ),
     );
   }
-  const key = callKey(call);
-  if (runtime.seenCalls.has(key)) {
+  // A later step may repeat a call on purpose (re-read after an edit, re-run a test after a
+  // fix); only a reused id or a repeat inside one message is a duplicate.
+  if (runtime.seenCallIds.has(call.id)) {
     return refuse(
       toolError(
         TOOL_RESULT_CODES.duplicateCall,
-        `This exact ${call.name} call was already made in this turn; use its result instead of repeating it.`,
+        `The tool call id ${JSON.stringify(call.id.slice(0, 100))} was already used in this turn; every call needs a new id.`,
       ),
     );
   }
-  runtime.seenCalls.add(key);
+  runtime.seenCallIds.add(call.id);
+  const key = callKey(call);
+  if (messageCalls.has(key)) {
+    return refuse(
+      toolError(
+        TOOL_RESULT_CODES.duplicateCall,
+        `This exact ${call.name} call appears twice in one message; it ran once, use that result.`,
+      ),
+    );
+  }
+  messageCalls.add(key);
   let parsed: unknown;
   try {
     parsed = call.argumentsText.trim() === '' ? {} : JSON.parse(call.argumentsText);

@@ -8,7 +8,7 @@ import { prepareCall, type PreparedCall, type ReadyCall } from './prepare-call.j
 
 /**
  * A batch may run in parallel only when it has at least two calls and every one is ready
- * (known, active, not a duplicate, valid JSON and schema), concurrency-safe and of effective
+ * (known, active, not a duplicate in the sense of {@link prepareCall}, valid JSON and schema), concurrency-safe and of effective
  * risk read. Anything else runs serially, whole.
  */
 export function isParallelBatch(prepared: readonly PreparedCall[]): prepared is readonly ReadyCall[] {
@@ -89,6 +89,7 @@ async function runInParallel(runtime: CallRuntime, ready: readonly ReadyCall[]):
  * order, whatever happens.
  */
 export async function runToolCalls(runtime: CallRuntime, calls: readonly ModelToolCall[]): Promise<CallOutcome[]> {
-  const prepared = calls.map((call) => prepareCall(runtime, call));
+  const messageCalls = new Set<string>();
+  const prepared = calls.map((call) => prepareCall(runtime, call, messageCalls));
   return isParallelBatch(prepared) ? runInParallel(runtime, prepared) : runSerially(runtime, prepared);
 }

@@ -68,7 +68,7 @@ export interface TurnRecord {
   /** 1 for the session's first turn. */
   readonly ordinal: number;
   readonly prompt: string;
-  readonly status: 'running' | 'completed' | 'cancelled' | 'failed' | 'step_limit' | 'interrupted';
+  readonly status: 'running' | 'completed' | 'incomplete' | 'cancelled' | 'failed' | 'step_limit' | 'interrupted';
   /** Deferred tools active when the turn started (restored by a session restore). */
   readonly activation: readonly string[];
   /** The process that ran the turn; recovery leaves a running turn alone while it lives. */
