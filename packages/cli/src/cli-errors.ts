@@ -14,6 +14,7 @@ export const CLI_ERROR_CODES = [
   'turn_incomplete',
   'invalid_port',
   'web_listen_failed',
+  'system_prompt_unreadable',
 ] as const;
 
 /** One of {@link CLI_ERROR_CODES}. */

@@ -50,6 +50,8 @@ function modelOptions(command: Command): Command {
     )
     .addOption(new Option('--model <name>', 'the model name, e.g. gpt-4.1 or claude-sonnet-4-5').env('CLAWSMITH_MODEL'))
     .option('--session <id>', 'continue this session instead of starting a new one')
+    .option('--system-prompt <text>', 'replace the default instructions (text, or @FILE to read them from a file)')
+    .option('--append-system-prompt <text>', 'add to the instructions (text, or @FILE)')
     .addOption(
       new Option('--permission-mode <mode>', 'what runs without asking')
         .choices(CLI_PERMISSION_MODES)

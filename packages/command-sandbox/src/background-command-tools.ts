@@ -61,12 +61,27 @@ function outcomeResult(content: string, command: CommandSnapshot): ToolExecution
   return toolSuccess(content, extras);
 }
 
+/** Options of {@link createBackgroundCommandTools}. */
+export interface BackgroundCommandToolsOptions {
+  /**
+   * Declare the tools deferred (default true): most turns never start a server, so their
+   * schemas are sent only after `search_tools` activates them (or when a core always loads them).
+   */
+  readonly deferred?: boolean;
+}
+
 /**
  * The eight background command tools over `service`: `start_command`, `list_commands`,
  * `command_terminal_capabilities`, `command_status`, `command_output`, `command_input`,
  * `resize_command_pty` and `cancel_command`. Every call sees only its own session's commands.
+ * Deferred by default (see {@link BackgroundCommandToolsOptions}).
  */
-export function createBackgroundCommandTools(service: CommandExecutionService): AnyToolDefinition[] {
+export function createBackgroundCommandTools(
+  service: CommandExecutionService,
+  options: BackgroundCommandToolsOptions = {},
+): AnyToolDefinition[] {
+  const deferred = options.deferred ?? true;
+  const searchMetadata = { tags: ['process', 'command', 'background'] };
   const startCommand = defineTool({
     name: 'start_command',
     description:
@@ -74,6 +89,8 @@ export function createBackgroundCommandTools(service: CommandExecutionService): 
     risk: 'execute',
     capabilities: ['process.execute', 'filesystem.write', 'filesystem.read'],
     concurrencySafe: false,
+    deferred,
+    searchMetadata: { ...searchMetadata, aliases: ['server', 'dev server', 'watch', 'long-running', 'daemon', 'pty'] },
     inputSchema: z.object({
       command: z.string().min(1).max(100_000),
       cwd: z.string().max(4_096).optional().describe('Working folder relative to the workspace root.'),
@@ -112,6 +129,8 @@ export function createBackgroundCommandTools(service: CommandExecutionService): 
     risk: 'read',
     capabilities: ['session.read'],
     concurrencySafe: true,
+    deferred,
+    searchMetadata,
     inputSchema: z.object({}),
     summarize: () => 'list_commands',
     async execute(_input, context) {
@@ -129,6 +148,8 @@ export function createBackgroundCommandTools(service: CommandExecutionService): 
     risk: 'read',
     capabilities: ['session.read'],
     concurrencySafe: true,
+    deferred,
+    searchMetadata,
     inputSchema: z.object({}),
     summarize: () => 'command_terminal_capabilities',
     async execute() {
@@ -143,6 +164,8 @@ export function createBackgroundCommandTools(service: CommandExecutionService): 
     risk: 'read',
     capabilities: ['session.read'],
     concurrencySafe: true,
+    deferred,
+    searchMetadata,
     inputSchema: z.object({ id: commandId }),
     summarize: (input) => `command_status: ${input.id}`,
     async execute(input, context) {
@@ -158,6 +181,8 @@ export function createBackgroundCommandTools(service: CommandExecutionService): 
     risk: 'read',
     capabilities: ['session.read'],
     concurrencySafe: true,
+    deferred,
+    searchMetadata,
     inputSchema: z.object({
       id: commandId,
       offset: z.number().int().min(0).optional().describe('Byte offset; default 0.'),
@@ -186,6 +211,8 @@ export function createBackgroundCommandTools(service: CommandExecutionService): 
     risk: 'execute',
     capabilities: ['process.execute'],
     concurrencySafe: false,
+    deferred,
+    searchMetadata,
     inputSchema: z.object({ id: commandId, data: z.string().max(65_536), token }),
     summarize: (input) => `command_input: ${input.id}`,
     async execute(input, context) {
@@ -201,6 +228,8 @@ export function createBackgroundCommandTools(service: CommandExecutionService): 
     risk: 'execute',
     capabilities: ['process.execute'],
     concurrencySafe: false,
+    deferred,
+    searchMetadata,
     inputSchema: z.object({
       id: commandId,
       columns: z.number().int().min(10).max(1_000),
@@ -221,6 +250,8 @@ export function createBackgroundCommandTools(service: CommandExecutionService): 
     risk: 'execute',
     capabilities: ['process.execute'],
     concurrencySafe: false,
+    deferred,
+    searchMetadata,
     inputSchema: z.object({ id: commandId }),
     summarize: (input) => `cancel_command: ${input.id}`,
     async execute(input, context) {

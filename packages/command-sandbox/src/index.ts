@@ -66,6 +66,7 @@ export type {
 } from './command-record.js';
 export { createCommandExecutionService } from './command-execution-service.js';
 export type { CommandOutputSlice } from './command-log.js';
+export type { BackgroundCommandToolsOptions } from './background-command-tools.js';
 export { createBackgroundCommandTools } from './background-command-tools.js';
 
 export type { WorkspaceWallOptions } from './workspace-wall.js';

@@ -40,7 +40,7 @@ export interface AgentCoreOptions {
   readonly inlineContentLimit?: number;
   /** After a cancellation, how long to wait for a tool that ignores its abort signal; default 2,000 ms. */
   readonly cancelGraceMs?: number;
-  /** System prompt sent with every request. */
+  /** System prompt sent with every request (a turn may give its own); `request.started` records its SHA-256. */
   readonly systemPrompt?: string;
 }
 
@@ -75,6 +75,8 @@ export interface RunTurnOptions {
   readonly signal?: AbortSignal;
   /** Receives the model's text as it streams. */
   readonly onTextDelta?: (text: string) => void;
+  /** The system prompt of this turn's requests, instead of the core's `systemPrompt`. */
+  readonly systemPrompt?: string;
 }
 
 /** What `restore` reverts: the conversation, the files, or both. */

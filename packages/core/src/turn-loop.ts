@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import type { RequestTools } from '@clawsmith/deferred-tools';
 import {
   collectModelResponse,
@@ -22,13 +22,8 @@ function requestModel(
   options: RunTurnOptions,
   signal: AbortSignal,
 ): Promise<ModelResponse> {
-  const stream = services.provider.stream({
-    requestId,
-    messages,
-    tools,
-    signal,
-    ...(services.systemPrompt ? { system: services.systemPrompt } : {}),
-  });
+  const system = options.systemPrompt ?? services.systemPrompt;
+  const stream = services.provider.stream({ requestId, messages, tools, signal, ...(system ? { system } : {}) });
   return collectModelResponse(stream, options.onTextDelta ? { onTextDelta: options.onTextDelta } : {});
 }
 
@@ -159,6 +154,14 @@ export async function runTurn(services: CoreServices, options: RunTurnOptions): 
       seenCallIds: new Set(),
     };
 
+    const system = options.systemPrompt ?? services.systemPrompt;
+    // The request evidence names the exact instructions sent, without copying them into every event.
+    const systemEvidence = system
+      ? {
+          systemPromptSha256: createHash('sha256').update(system).digest('hex'),
+          systemPromptBytes: Buffer.byteLength(system),
+        }
+      : {};
     let status: TurnStatus = 'step_limit';
     let text = '';
     let steps = 0;
@@ -177,6 +180,7 @@ export async function runTurn(services: CoreServices, options: RunTurnOptions): 
         requestId,
         step: steps,
         ...request.evidence,
+        ...systemEvidence,
       });
       let response: ModelResponse;
       try {

@@ -1,11 +1,13 @@
 // AgentCore's own overhead per tool call (no-op read tool, events and messages persisted in a
-// real SQLite home), and a batch of eight read-only 20 ms calls beside one such call.
+// real SQLite home), a batch of eight read-only 20 ms calls beside one such call, and the size
+// of a fresh session's first request.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createAgentCore, openClawsmithHome } from '@clawsmith/core';
-import { createScriptedProvider, type ScriptedResponse } from '@clawsmith/providers';
-import { defineTool, type AnyToolDefinition } from '@clawsmith/tool-protocol';
+import { createCommandExecutionService } from '@clawsmith/command-sandbox';
+import { createAgentCore, createBuiltinTools, openClawsmithHome } from '@clawsmith/core';
+import { createScriptedProvider, toOpenAITools, type ScriptedResponse } from '@clawsmith/providers';
+import { defineTool, type AnyToolDefinition, type ModelToolSchema } from '@clawsmith/tool-protocol';
 import { z } from 'zod';
 import { measure, report } from './measure.js';
 
@@ -100,3 +102,60 @@ const eightCalls = await measure('turn with eight 20 ms read calls (parallel bat
 await eight.close();
 report('read-only batch', oneCall, [eightCalls]);
 console.log(`\nbatch of eight / one call: ${(eightCalls.medianMs / oneCall.medianMs).toFixed(2)}x (aim: under 1.5x)`);
+
+// Request size of a fresh session composed as the CLI composes it (base tools, session tools,
+// read_artifact, background command tools): the JSON of the first request's tools as the OpenAI
+// adapter sends them, with the background tools always loaded (as before they were deferred) and
+// deferred (the default).
+async function firstRequestToolBytes(alwaysLoadedTools: readonly string[]): Promise<{ count: number; bytes: number }> {
+  const home = mkdtempSync(join(tmpdir(), 'clawsmith-bench-home-'));
+  const workspace = mkdtempSync(join(tmpdir(), 'clawsmith-bench-ws-'));
+  const opened = await openClawsmithHome(home);
+  const commands = createCommandExecutionService({ sandbox: 'auto' });
+  const scripted = createScriptedProvider({ script: { responses: [{ text: 'done' }] } });
+  let tools: ModelToolSchema[] = [];
+  const core = createAgentCore({
+    db: opened.db,
+    provider: {
+      name: 'recording',
+      model: 'recording',
+      stream: (request) => {
+        tools = [...request.tools];
+        return scripted.stream(request);
+      },
+    },
+    checkpoints: opened.checkpoints,
+    artifacts: opened.artifacts,
+    commands,
+    builtinTools: createBuiltinTools({ command: { sandbox: 'auto' } }),
+    alwaysLoadedTools,
+  });
+  const session = await core.createSession({ workspaceRoot: workspace });
+  await core.runTurn({ sessionId: session.id, prompt: 'go' });
+  await core.close();
+  await commands.close();
+  await opened.close();
+  rmSync(home, { recursive: true, force: true });
+  rmSync(workspace, { recursive: true, force: true });
+  return { count: tools.length, bytes: Buffer.byteLength(JSON.stringify(toOpenAITools(tools))) };
+}
+
+const BACKGROUND_TOOLS = [
+  'start_command',
+  'list_commands',
+  'command_terminal_capabilities',
+  'command_status',
+  'command_output',
+  'command_input',
+  'resize_command_pty',
+  'cancel_command',
+];
+const before = await firstRequestToolBytes(BACKGROUND_TOOLS);
+const after = await firstRequestToolBytes([]);
+console.log('\n## request size of a fresh session (tool schemas as sent to an OpenAI-compatible server)');
+console.log('| composition | tools | bytes | ratio to background tools loaded |');
+console.log('|---|---:|---:|---:|');
+console.log(`| background command tools always loaded (before) | ${before.count} | ${before.bytes} | 1.00x |`);
+console.log(
+  `| background command tools deferred (default) | ${after.count} | ${after.bytes} | ${(after.bytes / before.bytes).toFixed(2)}x |`,
+);

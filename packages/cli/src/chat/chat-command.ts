@@ -10,6 +10,7 @@ import {
   type AgentRuntime,
 } from '../commands/agent-runtime.js';
 import { selectProvider } from '../commands/provider-selection.js';
+import { buildSystemPrompt } from '../instructions/system-prompt.js';
 import { checkpointLines, formatDiff, sessionLines } from '../commands/store-commands.js';
 import { formatTodos } from '../terminal/event-summary.js';
 import { oneLine, terminalSafe } from '../terminal/terminal-text.js';
@@ -81,6 +82,7 @@ class ChatLoop {
   #readline: Interface | undefined;
   #runtime: AgentRuntime | undefined;
   #sessionId = '';
+  #systemPrompt = '';
   #turn: AbortController | undefined;
   #exitArmed = false;
   #exitRequested: (() => void) | undefined;
@@ -108,6 +110,10 @@ class ChatLoop {
     try {
       const session = await openOrCreateSession(core, options.session, workspaceRoot);
       this.#sessionId = session.id;
+      this.#systemPrompt = buildSystemPrompt(
+        { workspaceRoot: session.workspaceRoot, toolNames: core.toolNames },
+        options,
+      );
       this.#say(
         `${this.#style.bold('clawsmith')} · session ${session.id} · workspace ${oneLine(session.workspaceRoot, 200)}`,
       );
@@ -151,6 +157,7 @@ class ChatLoop {
       const result = await core.runTurn({
         sessionId: this.#sessionId,
         prompt,
+        systemPrompt: this.#systemPrompt,
         signal: controller.signal,
         onTextDelta: (text) => this.#printer.textDelta(text),
       });

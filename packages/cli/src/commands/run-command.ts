@@ -1,5 +1,6 @@
 import type { PermissionMode, SessionEvent, TurnResult } from '@clawsmith/core';
 import { CliError } from '../cli-errors.js';
+import { buildSystemPrompt } from '../instructions/system-prompt.js';
 import { EXIT_CODES } from '../cli-program.js';
 import { oneLine } from '../terminal/terminal-text.js';
 import { terminalStyle } from '../terminal/terminal-style.js';
@@ -17,6 +18,8 @@ export interface RunOptions {
   readonly session?: string;
   readonly permissionMode: PermissionMode;
   readonly json?: boolean;
+  readonly systemPrompt?: string;
+  readonly appendSystemPrompt?: string;
 }
 
 async function readStdin(): Promise<string> {
@@ -72,6 +75,10 @@ export async function runCommand(
     result = await runtime.core.runTurn({
       sessionId: session.id,
       prompt,
+      systemPrompt: buildSystemPrompt(
+        { workspaceRoot: session.workspaceRoot, toolNames: runtime.core.toolNames },
+        options,
+      ),
       signal: controller.signal,
       ...(options.json ? {} : { onTextDelta: (text: string) => printer.textDelta(text) }),
     });
