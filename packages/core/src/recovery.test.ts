@@ -8,13 +8,16 @@ import { createAgentCore } from './agent-core.js';
 import { openClawsmithHome } from './clawsmith-home.js';
 
 const fixture = resolve(import.meta.dirname, '__fixtures__/crashing-turn.ts');
+// A child that compiles core with tsx takes seconds on a loaded machine (minutes at a load of 30).
+const CHILD_TIMEOUT = 240_000;
 
 function runUntilToolStarts(home: string, workspace: string): Promise<string> {
   return new Promise((resolvePromise, reject) => {
     const child = spawn(
       process.execPath,
       ['--conditions=@clawsmith/source', '--import', 'tsx', fixture, home, workspace],
-      { stdio: ['ignore', 'pipe', 'pipe'] },
+      // stdin stays open: the fixture's tool waits on it, so only the SIGKILL ends the child.
+      { stdio: ['pipe', 'pipe', 'pipe'] },
     );
     let output = '';
     let errors = '';
@@ -23,64 +26,103 @@ function runUntilToolStarts(home: string, workspace: string): Promise<string> {
       if (output.includes('TOOL_STARTED')) child.kill('SIGKILL');
     });
     child.stderr.on('data', (chunk: Buffer) => (errors += chunk.toString()));
-    child.on('exit', (_code, signal) => {
+    child.on('exit', (code, signal) => {
+      child.stdin.destroy();
       const session = /SESSION (\S+)/.exec(output)?.[1];
       if (signal === 'SIGKILL' && session) resolvePromise(session);
-      else reject(new Error(`the child did not reach the tool: ${output}\n${errors}`));
+      else reject(new Error(`the child did not reach the tool (exit ${code}, ${signal}): ${output}\n${errors}`));
     });
   });
 }
 
+describe('the crashing-turn fixture', () => {
+  it(
+    'stays alive in its tool until the test acts: it only goes on when its stdin closes',
+    async () => {
+      const home = createTestdir({}, 'clawsmith-home-');
+      const workspace = createTestdir({ 'a.txt': 'alpha\n', 'b.txt': 'beta\n' });
+      onTestFinished(() => {
+        home.remove();
+        workspace.remove();
+      });
+      const child = spawn(
+        process.execPath,
+        ['--conditions=@clawsmith/source', '--import', 'tsx', fixture, home.path, workspace.path],
+        { stdio: ['pipe', 'pipe', 'pipe'] },
+      );
+      let output = '';
+      const exited = new Promise<number | null>((resolveExit) => child.on('exit', (code) => resolveExit(code)));
+      await new Promise<void>((resolveStarted, reject) => {
+        child.stdout.on('data', (chunk: Buffer) => {
+          output += chunk.toString();
+          if (output.includes('TOOL_STARTED')) resolveStarted();
+          if (output.includes('STDIN_CLOSED')) child.kill('SIGKILL');
+        });
+        child.on('exit', () => reject(new Error(`the fixture ended before its tool started: ${output}`)));
+      });
+      // A process that had already exited (the old fixture's code 13) could not answer this.
+      child.stdin.end();
+      await exited;
+      expect(output).toContain('STDIN_CLOSED');
+    },
+    CHILD_TIMEOUT,
+  );
+});
+
 describe('crash recovery', () => {
-  it('closes a side-effect call killed by SIGKILL as unknown/interrupted, never replays it, and the session goes on', async () => {
-    const workspace = createTestdir({ 'a.txt': 'alpha\n', 'b.txt': 'beta\n' });
-    const home = createTestdir({}, 'clawsmith-home-');
-    onTestFinished(() => {
-      workspace.remove();
-      home.remove();
-    });
-    const sessionId = await runUntilToolStarts(home.path, workspace.path);
-    expect(readFileSync(join(workspace.path, 'deployed.txt'), 'utf8')).toBe('prod');
+  it(
+    'closes a side-effect call killed by SIGKILL as unknown/interrupted, never replays it, and the session goes on',
+    async () => {
+      const workspace = createTestdir({ 'a.txt': 'alpha\n', 'b.txt': 'beta\n' });
+      const home = createTestdir({}, 'clawsmith-home-');
+      onTestFinished(() => {
+        workspace.remove();
+        home.remove();
+      });
+      const sessionId = await runUntilToolStarts(home.path, workspace.path);
+      expect(readFileSync(join(workspace.path, 'deployed.txt'), 'utf8')).toBe('prod');
 
-    const opened = await openClawsmithHome(home.path);
-    onTestFinished(() => opened.close());
-    const core = createAgentCore({
-      db: opened.db,
-      provider: createScriptedProvider({
-        script: { responses: [{ text: 'I will check the workspace before deploying again.' }] },
-      }),
-      checkpoints: opened.checkpoints,
-      builtinTools: [],
-    });
-    await core.openSession(sessionId);
-    const events = await core.listEvents(sessionId);
-    const completedFor = (id: string) =>
-      events.find((event) => event.type === 'tool.completed' && event.toolCallId === id);
-    expect(completedFor('read-1')?.result).toMatchObject({ status: 'success' });
-    expect(completedFor('deploy-1')).toMatchObject({
-      result: { status: 'unknown', code: 'interrupted', retryable: false },
-      recovered: true,
-    });
-    expect(completedFor('after-1')).toMatchObject({ result: { status: 'error', code: 'interrupted' } });
-    expect(events.filter((event) => event.type === 'tool.started').map((event) => event.toolCallId)).toEqual([
-      'read-1',
-      'deploy-1',
-    ]);
-    expect((await core.listTurns(sessionId))[0]!.status).toBe('interrupted');
+      const opened = await openClawsmithHome(home.path);
+      onTestFinished(() => opened.close());
+      const core = createAgentCore({
+        db: opened.db,
+        provider: createScriptedProvider({
+          script: { responses: [{ text: 'I will check the workspace before deploying again.' }] },
+        }),
+        checkpoints: opened.checkpoints,
+        builtinTools: [],
+      });
+      await core.openSession(sessionId);
+      const events = await core.listEvents(sessionId);
+      const completedFor = (id: string) =>
+        events.find((event) => event.type === 'tool.completed' && event.toolCallId === id);
+      expect(completedFor('read-1')?.result).toMatchObject({ status: 'success' });
+      expect(completedFor('deploy-1')).toMatchObject({
+        result: { status: 'unknown', code: 'interrupted', retryable: false },
+        recovered: true,
+      });
+      expect(completedFor('after-1')).toMatchObject({ result: { status: 'error', code: 'interrupted' } });
+      expect(events.filter((event) => event.type === 'tool.started').map((event) => event.toolCallId)).toEqual([
+        'read-1',
+        'deploy-1',
+      ]);
+      expect((await core.listTurns(sessionId))[0]!.status).toBe('interrupted');
 
-    const messages = await core.listMessages(sessionId);
-    const toolResults = messages.filter((message) => message.role === 'tool');
-    expect(toolResults.map((message) => message.toolCallId)).toEqual(['read-1', 'deploy-1', 'after-1']);
-    expect(toolResults[1]).toMatchObject({
-      toolResult: { status: 'unknown', code: 'interrupted' },
-      content: expect.stringMatching(/will not be replayed/),
-    });
+      const messages = await core.listMessages(sessionId);
+      const toolResults = messages.filter((message) => message.role === 'tool');
+      expect(toolResults.map((message) => message.toolCallId)).toEqual(['read-1', 'deploy-1', 'after-1']);
+      expect(toolResults[1]).toMatchObject({
+        toolResult: { status: 'unknown', code: 'interrupted' },
+        content: expect.stringMatching(/will not be replayed/),
+      });
 
-    // Opening again changes nothing more; the next turn sends a closed history and runs.
-    await core.openSession(sessionId);
-    expect((await core.listEvents(sessionId)).length).toBe(events.length);
-    const next = await core.runTurn({ sessionId, prompt: 'what happened?' });
-    expect(next.status).toBe('completed');
-    expect(readFileSync(join(workspace.path, 'deployed.txt'), 'utf8')).toBe('prod');
-  });
+      // Opening again changes nothing more; the next turn sends a closed history and runs.
+      await core.openSession(sessionId);
+      expect((await core.listEvents(sessionId)).length).toBe(events.length);
+      const next = await core.runTurn({ sessionId, prompt: 'what happened?' });
+      expect(next.status).toBe('completed');
+      expect(readFileSync(join(workspace.path, 'deployed.txt'), 'utf8')).toBe('prod');
+    },
+    CHILD_TIMEOUT,
+  );
 });

@@ -1,5 +1,6 @@
 // A real process that starts a turn whose tool hangs after writing a file, so a test can kill
-// it with SIGKILL mid-call. Arguments: <home> <workspace> <session id or "new">.
+// it with SIGKILL mid-call. The tool waits until its stdin closes, so the process stays alive
+// until the test kills it. Arguments: <home> <workspace>.
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createScriptedProvider } from '@clawsmith/providers';
@@ -22,7 +23,11 @@ const hang = defineTool({
   async execute(input, context) {
     writeFileSync(join(context.workspaceRoot, 'deployed.txt'), input.target);
     process.stdout.write('TOOL_STARTED\n');
-    await new Promise(() => undefined);
+    // Wait on stdin, a pipe the test holds open until it has killed this process: a bare
+    // never-settling promise holds nothing open, and Node would exit on its own (code 13)
+    // before the SIGKILL arrived.
+    await new Promise((resolve) => process.stdin.once('end', resolve).once('close', resolve).resume());
+    process.stdout.write('STDIN_CLOSED\n');
     return 'never';
   },
 });

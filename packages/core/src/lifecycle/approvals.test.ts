@@ -63,6 +63,23 @@ describe('approvals', () => {
     });
     await harness.core.runTurn({ sessionId: harness.session.id, prompt: 'write' });
     expect((await harness.eventsOf('tool.completed'))[0]!.result).toMatchObject({ status: 'denied' });
+    // The denial is the handler's, never attributed to the person.
+    const approval = (await harness.eventsOf('tool.decision')).find((event) => event.stage === 'approval');
+    expect(approval).toMatchObject({ action: 'deny', reason: 'approval handler failed: terminal closed' });
+    expect((await harness.eventsOf('approval.resolved'))[0]).toMatchObject({ answer: 'deny', handlerFailed: true });
+    const [message] = (await harness.core.listMessages(harness.session.id)).filter((entry) => entry.role === 'tool');
+    expect(message?.role === 'tool' ? message.content : '').toContain('approval handler failed: terminal closed');
+    expect(message?.role === 'tool' ? message.content : '').not.toContain('the person declined');
+  });
+
+  it('says so when the handler answers something that is not an answer', async () => {
+    const harness = await createHarness({
+      approvalHandler: async () => 'maybe' as never,
+      responses: [{ toolCalls: writes(1) }, { text: 'ok' }],
+    });
+    await harness.core.runTurn({ sessionId: harness.session.id, prompt: 'write' });
+    const approval = (await harness.eventsOf('tool.decision')).find((event) => event.stage === 'approval');
+    expect(approval?.reason).toMatch(/^approval handler failed: it answered "maybe"/);
   });
 
   it('asks once for "always for this session"', async () => {

@@ -67,6 +67,7 @@ async function askPerson(
     },
   ]);
   let answer: ApprovalAnswer;
+  let handlerFailure: string | undefined;
   try {
     answer = await runtime.approvalHandler(
       {
@@ -83,8 +84,13 @@ async function askPerson(
       },
       runtime.signal,
     );
-    if (answer !== 'allow' && answer !== 'allow-session' && answer !== 'deny') answer = 'deny';
-  } catch {
+    if (answer !== 'allow' && answer !== 'allow-session' && answer !== 'deny') {
+      handlerFailure = `it answered ${JSON.stringify(String(answer)).slice(0, 60)}, not allow, deny or allow-session`;
+      answer = 'deny';
+    }
+  } catch (error) {
+    // Still a denial (fail closed), but never attributed to the person.
+    handlerFailure = (error instanceof Error ? error.message : String(error)).replace(/\s+/g, ' ').slice(0, 300);
     answer = 'deny';
   }
   await runtime.store.removeApproval(pending.id);
@@ -94,16 +100,19 @@ async function askPerson(
     approvalId: pending.id,
     toolCallId: ready.call.id,
     answer,
+    ...(handlerFailure !== undefined ? { handlerFailed: true } : {}),
   });
   if (answer === 'allow-session') runtime.sessionAllowances.add(ready.call.name);
   return {
     answer,
     reason:
-      answer === 'deny'
-        ? 'the person declined'
-        : answer === 'allow-session'
-          ? `allowed for this session by the person`
-          : 'allowed by the person',
+      handlerFailure !== undefined
+        ? `approval handler failed: ${handlerFailure}`
+        : answer === 'deny'
+          ? 'the person declined'
+          : answer === 'allow-session'
+            ? `allowed for this session by the person`
+            : 'allowed by the person',
   };
 }
 
