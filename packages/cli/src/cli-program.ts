@@ -192,6 +192,17 @@ export function createProgram(): Command {
  */
 export async function runCli(argv: readonly string[]): Promise<number> {
   const program = createProgram();
+  const first = argv[2];
+  const names = program.commands.map((command) => command.name());
+  if (first !== undefined && !first.startsWith('-') && !names.includes(first)) {
+    // `chat` is the default and takes no operand, so a bare first word can only be a command.
+    const { closestCommand } = await import('./closest-command.js');
+    const suggestion = closestCommand(first, names);
+    process.stderr.write(
+      `clawsmith: unknown command '${first.slice(0, 60)}'${suggestion ? `; did you mean 'clawsmith ${suggestion}'?` : ''} (clawsmith --help lists the commands)\n`,
+    );
+    return EXIT_CODES.usage;
+  }
   try {
     await program.parseAsync([...argv]);
     return typeof process.exitCode === 'number' ? process.exitCode : EXIT_CODES.ok;

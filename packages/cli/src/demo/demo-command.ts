@@ -43,6 +43,19 @@ export async function demoCommand(rawOptions: Record<string, unknown>): Promise<
     writeFileSync(join(workspace, path), content);
   }
   mkdirSync(workspace, { recursive: true });
+  const removeScratch = () => {
+    if (!options.keep) rmSync(scratch, { recursive: true, force: true });
+  };
+  // Ctrl-C (or a kill) during the tour still removes the temporary folders.
+  const onSignal = (signal: NodeJS.Signals) => {
+    removeScratch();
+    process.exit(signal === 'SIGINT' ? EXIT_CODES.interrupted : EXIT_CODES.failed);
+  };
+  process.once('SIGINT', onSignal);
+  process.once('SIGTERM', onSignal);
+  process.once('SIGHUP', onSignal);
+  // Pasted commands must reach this home, not ~/.clawsmith.
+  const homeFlag = ` --home ${home}`;
 
   let latestArtifactId: string | undefined;
   const seen: SessionEvent[] = [];
@@ -87,9 +100,13 @@ export async function demoCommand(rawOptions: Record<string, unknown>): Promise<
 
     const undoTurnId = turnIds[script.undo.turn - 1]!;
     out.line(`\n${style.bold('── undo')} turn ${script.undo.turn} (${undoTurnId})`);
-    out.line(style.dim(`   clawsmith undo diff ${script.undo.turn} ${script.undo.diffPath} --session ${session.id}`));
+    out.line(
+      style.dim(
+        `   clawsmith undo diff ${script.undo.turn} ${script.undo.diffPath} --session ${session.id}${homeFlag}`,
+      ),
+    );
     out.line(indentedTail(formatDiff(await core.diff(session.id, undoTurnId, script.undo.diffPath)), style, 40));
-    out.line(style.dim(`   clawsmith undo files ${script.undo.turn} --session ${session.id}`));
+    out.line(style.dim(`   clawsmith undo files ${script.undo.turn} --session ${session.id}${homeFlag}`));
     const undone = await core.restore(session.id, undoTurnId, 'files');
     for (const path of undone.restoredPaths) out.line(`   restored ${terminalSafe(path)}`);
     unsubscribe();
@@ -121,10 +138,13 @@ export async function demoCommand(rawOptions: Record<string, unknown>): Promise<
       ),
     );
   } finally {
+    process.off('SIGINT', onSignal);
+    process.off('SIGTERM', onSignal);
+    process.off('SIGHUP', onSignal);
     out.stop();
     await runtime.close();
-    if (!options.keep) rmSync(scratch, { recursive: true, force: true });
-    else out.line(style.dim(`kept ${scratch}`));
+    removeScratch();
+    if (options.keep) out.line(style.dim(`kept ${scratch}; look at it with: clawsmith sessions${homeFlag}`));
   }
   if (problems.length > 0) {
     process.stderr.write(

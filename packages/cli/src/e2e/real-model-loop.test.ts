@@ -36,6 +36,8 @@ const STEPS: readonly ModelStep[] = [
 ];
 
 const PROMPT = 'The test fails. Fix it.';
+// Six model requests and four child processes each; a loaded shared machine needs far more than 30 s.
+const LOOP_TIMEOUT = 180_000;
 
 /** The text of every tool result the request carried, in either vendor's shape. */
 function toolResultsOf(
@@ -107,78 +109,86 @@ function expectTheModelSawTheLoop(
 }
 
 describe.each(['openai', 'anthropic'] as const)('a real model session over the %s streaming API', (format) => {
-  it('clawsmith run --json goes through read, failing test, edit, passing test, re-read, finish', async () => {
-    const server = await startStreamingModelServer(format, STEPS);
-    onTestFinished(() => server.close());
-    const home = testdir();
-    const workspace = testdir(PROJECT);
-    const provider = providerArguments(format, server.baseURL);
-    const run = await runCli(
-      ['run', '--json', ...provider.args, '--permission-mode', 'full-auto', '--workspace', workspace, PROMPT],
-      { home, env: provider.env },
-    );
-    expect(run.stderr).toBe('');
-    expect(run.code).toBe(0);
-    expect(readFileSync(join(workspace, 'calc.mjs'), 'utf8')).toContain('return a + b;');
-    const events = parseJsonLines(run.stdout);
-    const completed = events.filter((event) => event.type === 'tool.completed');
-    expect(completed.map((event) => [event.toolName, (event.result as Record<string, unknown>).status])).toEqual([
-      ['read_file', 'success'],
-      ['read_file', 'success'],
-      ['run_command', 'error'],
-      ['edit_file', 'success'],
-      ['run_command', 'success'],
-      ['read_file', 'success'],
-    ]);
-    expect(completed[2]!.result).toMatchObject({ code: 'command_failed', exitCode: 1 });
-    expect(completed[4]!.result).toMatchObject({ exitCode: 0 });
-    expect((completed[4]!.result as Record<string, unknown>).durationMs).toEqual(expect.any(Number));
-    // usage from the final chunk reached the request evidence
-    const requestsCompleted = events.filter((event) => event.type === 'request.completed');
-    expect(requestsCompleted).toHaveLength(6);
-    expect(requestsCompleted[0]).toMatchObject({ usage: { inputTokens: 100, outputTokens: 10 } });
-    const started = events.filter((event) => event.type === 'request.started');
-    expect(started[0]!.systemPromptSha256).toMatch(/^[0-9a-f]{64}$/);
-    expect(events.at(-1)).toMatchObject({ type: 'turn.completed', status: 'completed', steps: 6 });
-    expectTheModelSawTheLoop(format, server.requests, workspace);
-  });
+  it(
+    'clawsmith run --json goes through read, failing test, edit, passing test, re-read, finish',
+    async () => {
+      const server = await startStreamingModelServer(format, STEPS);
+      onTestFinished(() => server.close());
+      const home = testdir();
+      const workspace = testdir(PROJECT);
+      const provider = providerArguments(format, server.baseURL);
+      const run = await runCli(
+        ['run', '--json', ...provider.args, '--permission-mode', 'full-auto', '--workspace', workspace, PROMPT],
+        { home, env: provider.env },
+      );
+      expect(run.stderr).toBe('');
+      expect(run.code).toBe(0);
+      expect(readFileSync(join(workspace, 'calc.mjs'), 'utf8')).toContain('return a + b;');
+      const events = parseJsonLines(run.stdout);
+      const completed = events.filter((event) => event.type === 'tool.completed');
+      expect(completed.map((event) => [event.toolName, (event.result as Record<string, unknown>).status])).toEqual([
+        ['read_file', 'success'],
+        ['read_file', 'success'],
+        ['run_command', 'error'],
+        ['edit_file', 'success'],
+        ['run_command', 'success'],
+        ['read_file', 'success'],
+      ]);
+      expect(completed[2]!.result).toMatchObject({ code: 'command_failed', exitCode: 1 });
+      expect(completed[4]!.result).toMatchObject({ exitCode: 0 });
+      expect((completed[4]!.result as Record<string, unknown>).durationMs).toEqual(expect.any(Number));
+      // usage from the final chunk reached the request evidence
+      const requestsCompleted = events.filter((event) => event.type === 'request.completed');
+      expect(requestsCompleted).toHaveLength(6);
+      expect(requestsCompleted[0]).toMatchObject({ usage: { inputTokens: 100, outputTokens: 10 } });
+      const started = events.filter((event) => event.type === 'request.started');
+      expect(started[0]!.systemPromptSha256).toMatch(/^[0-9a-f]{64}$/);
+      expect(events.at(-1)).toMatchObject({ type: 'turn.completed', status: 'completed', steps: 6 });
+      expectTheModelSawTheLoop(format, server.requests, workspace);
+    },
+    LOOP_TIMEOUT,
+  );
 
-  it('clawsmith chat in a terminal shows the same loop, with exit codes on the command lines', async () => {
-    const server = await startStreamingModelServer(format, STEPS);
-    onTestFinished(() => server.close());
-    const home = testdir();
-    const workspace = testdir(PROJECT);
-    const provider = providerArguments(format, server.baseURL);
-    const pty: IPty = spawn(
-      process.execPath,
-      [BIN, ...provider.args, '--permission-mode', 'full-auto', '--workspace', workspace],
-      { name: 'xterm-256color', cols: 160, rows: 50, cwd: home, env: childEnvironment(home, provider.env) },
-    );
-    onTestFinished(() => {
-      try {
-        pty.kill();
-      } catch {
-        // already gone
-      }
-    });
-    let screen = '';
-    pty.onData((data) => (screen += data));
-    const exited = new Promise<number>((resolve) => pty.onExit(({ exitCode }) => resolve(exitCode)));
-    await expect.poll(() => screen, { timeout: 120_000, interval: 100 }).toContain('› ');
-    pty.write(`${PROMPT}\r`);
-    await expect.poll(() => screen, { timeout: 120_000, interval: 100 }).toMatch(/turn #1 \S+ completed/);
-    const lines = screen.split(/\r?\n/);
-    const commandLines = lines.filter((line) => line.includes('run_command $ node test.mjs'));
-    expect(commandLines[0]).toMatch(
-      /✗ error \(command_failed\) run_command \$ node test\.mjs · exit 1 · \d+(\.\d)? m?s/,
-    );
-    expect(commandLines[1]).toMatch(/✓ success run_command \$ node test\.mjs · exit 0 · \d+(\.\d)? m?s/);
-    expect(screen).toContain('FAIL: add(2, 3) = -1, expected 5');
-    expect(screen).toContain('Fixed: add now adds, and node test.mjs passes.');
-    expect(screen).not.toContain('duplicate_call');
-    expect(readFileSync(join(workspace, 'calc.mjs'), 'utf8')).toContain('return a + b;');
-    pty.write('/exit\r');
-    expect(await exited).toBe(0);
-    expectTheModelSawTheLoop(format, server.requests, workspace);
-  });
+  it(
+    'clawsmith chat in a terminal shows the same loop, with exit codes on the command lines',
+    async () => {
+      const server = await startStreamingModelServer(format, STEPS);
+      onTestFinished(() => server.close());
+      const home = testdir();
+      const workspace = testdir(PROJECT);
+      const provider = providerArguments(format, server.baseURL);
+      const pty: IPty = spawn(
+        process.execPath,
+        [BIN, ...provider.args, '--permission-mode', 'full-auto', '--workspace', workspace],
+        { name: 'xterm-256color', cols: 160, rows: 50, cwd: home, env: childEnvironment(home, provider.env) },
+      );
+      onTestFinished(() => {
+        try {
+          pty.kill();
+        } catch {
+          // already gone
+        }
+      });
+      let screen = '';
+      pty.onData((data) => (screen += data));
+      const exited = new Promise<number>((resolve) => pty.onExit(({ exitCode }) => resolve(exitCode)));
+      await expect.poll(() => screen, { timeout: 120_000, interval: 100 }).toContain('› ');
+      pty.write(`${PROMPT}\r`);
+      await expect.poll(() => screen, { timeout: 120_000, interval: 100 }).toMatch(/turn #1 \S+ completed/);
+      const lines = screen.split(/\r?\n/);
+      const commandLines = lines.filter((line) => line.includes('run_command $ node test.mjs'));
+      expect(commandLines[0]).toMatch(
+        /✗ error \(command_failed\) run_command \$ node test\.mjs · exit 1 · \d+(\.\d)? m?s/,
+      );
+      expect(commandLines[1]).toMatch(/✓ success run_command \$ node test\.mjs · exit 0 · \d+(\.\d)? m?s/);
+      expect(screen).toContain('FAIL: add(2, 3) = -1, expected 5');
+      expect(screen).toContain('Fixed: add now adds, and node test.mjs passes.');
+      expect(screen).not.toContain('duplicate_call');
+      expect(readFileSync(join(workspace, 'calc.mjs'), 'utf8')).toContain('return a + b;');
+      pty.write('/exit\r');
+      expect(await exited).toBe(0);
+      expectTheModelSawTheLoop(format, server.requests, workspace);
+    },
+    LOOP_TIMEOUT,
+  );
 });
