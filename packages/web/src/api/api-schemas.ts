@@ -122,6 +122,7 @@ export const sessionStatusSchema = z.enum([
   'completed',
   'cancelled',
   'failed',
+  'incomplete',
   'step_limit',
   'interrupted',
 ]);
