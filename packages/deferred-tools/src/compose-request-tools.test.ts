@@ -29,6 +29,13 @@ describe('composeRequestTools', () => {
     expect(tools[0]!.inputSchema).toEqual(toModelToolSchema(table[0]!).inputSchema);
   });
 
+  it('sends a deferred tool’s own inputJsonSchema as given', () => {
+    const own = { type: 'object', properties: { message: { type: 'string' } }, required: ['message'] };
+    const mcpTool = { ...deferredTool('mcp__s__echo'), inputJsonSchema: own };
+    const { tools } = composeRequestTools([mcpTool], new SessionActivation(['mcp__s__echo']));
+    expect(tools[0]!.inputSchema).toEqual(own);
+  });
+
   it('follows the catalog for always-loaded tools', () => {
     const catalog = createDeferredToolCatalog(table, { alwaysLoaded: ['mcp_often'] });
     const { evidence } = composeRequestTools(table, new SessionActivation(), catalog);

@@ -48,7 +48,12 @@ function exposedSchema(tool: AnyToolDefinition): ModelToolSchema {
   const cached = schemaCache.get(tool);
   if (cached) return cached;
   const description = tool.deferred === true ? boundedDescription(tool.description) : tool.description;
-  const schema = toModelToolSchema({ name: tool.name, description, inputSchema: tool.inputSchema });
+  const schema = toModelToolSchema({
+    name: tool.name,
+    description,
+    inputSchema: tool.inputSchema,
+    ...(tool.inputJsonSchema !== undefined ? { inputJsonSchema: tool.inputJsonSchema } : {}),
+  });
   if (Object.isFrozen(tool)) schemaCache.set(tool, schema);
   return schema;
 }

@@ -104,6 +104,16 @@ export interface ArtifactWriter {
   openAppendable(options?: ArtifactWriteOptions): Promise<AppendableArtifact>;
 }
 
+/** How far a long-running call has come, as the tool (or the server behind it) reports it. */
+export interface ToolProgress {
+  /** Work done so far; grows with each report. */
+  readonly progress: number;
+  /** Total work, when known. */
+  readonly total?: number;
+  /** A short human message, untrusted text: hosts sanitise it before showing it. */
+  readonly message?: string;
+}
+
 /**
  * Everything a tool receives besides its input. Built by the host (core) for each call.
  */
@@ -132,6 +142,8 @@ export interface ToolExecutionContext {
    * that read many paths (search, glob) leave matching files and folders out and say how many.
    */
   readonly excludedPaths?: readonly string[];
+  /** Where a long-running call reports progress, when the host shows it. */
+  readonly reportProgress?: (progress: ToolProgress) => void;
 }
 
 /**

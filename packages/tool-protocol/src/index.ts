@@ -30,6 +30,7 @@ export type {
   RecordedPostimage,
   RecordedPreimage,
   ToolExecutionContext,
+  ToolProgress,
 } from './execution-context.js';
 export { assertAuthorized } from './execution-context.js';
 

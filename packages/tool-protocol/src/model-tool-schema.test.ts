@@ -32,6 +32,21 @@ describe('toModelToolSchema', () => {
     expect(changed.schemaSha256).not.toBe(first.schemaSha256);
   });
 
+  it('shows a tool’s own inputJsonSchema exactly as given, hashed like any schema', () => {
+    const own = { type: 'object', properties: { q: { type: 'string', pattern: '^a' } }, $schema: 'draft-07' };
+    const schema = toModelToolSchema({
+      name: 'mcp__s__t',
+      description: 'd',
+      inputSchema: z.object({}),
+      inputJsonSchema: own,
+    });
+    expect(schema.inputSchema).toEqual(own);
+    expect(schema.schemaSha256).toBe(
+      toModelToolSchema({ name: 'mcp__s__t', description: 'd', inputSchema: z.string(), inputJsonSchema: { ...own } })
+        .schemaSha256,
+    );
+  });
+
   it('does not throw on types JSON Schema cannot express', () => {
     const schema = toModelToolSchema({ name: 'when', description: 'd', inputSchema: z.object({ at: z.date() }) });
     expect(schema.inputSchema).toHaveProperty('properties');

@@ -42,11 +42,15 @@ export function canonicalSha256(value: unknown): string {
 /**
  * The model-facing view of a tool: name, description, and the JSON Schema of its input
  * generated from its zod schema (`io: 'input'`, so fields with defaults are optional), with a
- * stable `schemaSha256`.
+ * stable `schemaSha256`. A tool that brings its own `inputJsonSchema` is shown that schema as given.
  */
 export function toModelToolSchema(
-  tool: Pick<AnyToolDefinition, 'name' | 'description' | 'inputSchema'>,
+  tool: Pick<AnyToolDefinition, 'name' | 'description' | 'inputSchema' | 'inputJsonSchema'>,
 ): ModelToolSchema {
+  if (tool.inputJsonSchema !== undefined) {
+    const exposed = { name: tool.name, description: tool.description, inputSchema: tool.inputJsonSchema };
+    return Object.freeze({ ...exposed, schemaSha256: canonicalSha256(exposed) });
+  }
   const generated = z.toJSONSchema(tool.inputSchema, { io: 'input', unrepresentable: 'any' }) as Record<
     string,
     JsonValue

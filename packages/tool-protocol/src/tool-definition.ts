@@ -1,4 +1,5 @@
 import type { z } from 'zod';
+import type { JsonValue } from './model-tool-schema.js';
 import type { ToolCapability } from './tool-capability.js';
 import type { ToolExecutionContext } from './execution-context.js';
 import type { ToolRisk } from './tool-risk.js';
@@ -60,6 +61,11 @@ export interface ToolDefinition<Input = unknown> {
    * is matched by the field names `path`, `from`, `to`, `source`, `target`, `destination`.
    */
   readonly pathArguments?: readonly ToolPathArgument[];
+  /**
+   * The JSON Schema the model is shown, for a tool that brings its own (an MCP server's tool):
+   * sent exactly as given instead of one generated from `inputSchema`, which still validates.
+   */
+  readonly inputJsonSchema?: { readonly [key: string]: JsonValue };
 }
 
 /** A tool definition of any input type, as a tool table holds it. */
@@ -79,6 +85,7 @@ export interface ToolDefinitionInput<Schema extends z.ZodType> {
   readonly searchMetadata?: ToolSearchMetadata;
   readonly deferred?: boolean;
   readonly pathArguments?: readonly ToolPathArgument[];
+  readonly inputJsonSchema?: { readonly [key: string]: JsonValue };
 }
 
 /**

@@ -1,0 +1,37 @@
+// Everything exported here is the public API of @clawsmith/mcp; the surface is pinned by
+// public-surface.test.ts. A change to this list is a deliberate change with a changeset.
+// The client (MCP servers as deferred tools) lives in ./client; issue-23's server adapter will
+// live beside it in ./server.
+
+export { MCP_ERROR_CODES, McpError } from './mcp-errors.js';
+
+export type { HttpServerEntry, McpServerEntry, McpToolPolicy, StdioServerEntry } from './client/server-entry.js';
+export { DEFAULT_CALL_TIMEOUT_MS } from './client/server-entry.js';
+
+export type {
+  ConfiguredMcpServer,
+  McpConfiguration,
+  McpConfigurationProblem,
+  McpServerScope,
+} from './client/mcp-configuration.js';
+export { loadMcpConfiguration, mcpConfigurationFiles } from './client/mcp-configuration.js';
+
+export type { McpTrustState } from './client/trust-store.js';
+export { McpTrustStore } from './client/trust-store.js';
+export { trustMcpServer, untrustMcpServer } from './client/trust-commands.js';
+
+export { MAX_MCP_TOOL_NAME_LENGTH, McpToolNameCollisionError, mcpToolName } from './client/mcp-tool-name.js';
+export type { McpToolAnnotations, McpToolRisk } from './client/mcp-tool-risk.js';
+export { mcpToolRisk } from './client/mcp-tool-risk.js';
+
+export type { McpCallResult } from './client/call-result.js';
+export { mapCallResult } from './client/call-result.js';
+
+export type { McpCallOptions, McpConnectionOptions, McpConnectionState } from './client/server-connection.js';
+export { McpServerConnection, RESTART_BACKOFF_MS, STARTUP_TIMEOUT_MS } from './client/server-connection.js';
+
+export type { CataloguedTool, ToolCatalogue } from './client/tool-catalogue.js';
+export { ToolCatalogueStore } from './client/tool-catalogue.js';
+
+export type { McpServerStatus, McpTools, McpToolsOptions } from './client/mcp-tools.js';
+export { openMcpTools } from './client/mcp-tools.js';
