@@ -176,6 +176,24 @@ export function createProgram(): Command {
     )
     .action(lazy(async () => (await import('./commands/web-command.js')).webCommand));
 
+  const mcp = program
+    .command('mcp')
+    .description("MCP servers: list them, and trust or untrust a project's servers (never started before)");
+  const mcpWorkspace = (command: Command) =>
+    homeOption(command).option('-w, --workspace <dir>', 'the workspace whose project servers to use', '.');
+  mcpWorkspace(mcp.command('list'))
+    .description('configured servers with their scope, transport, trust and tools (starts nothing)')
+    .option('--json', 'one JSON object per line')
+    .action(lazy(async () => (await import('./mcp/mcp-commands.js')).mcpListCommand));
+  mcpWorkspace(mcp.command('trust'))
+    .description('trust this exact project entry (a changed entry asks again), then list its tools once')
+    .argument('<name>', 'the server name in .clawsmith/mcp.json or .mcp.json')
+    .action(lazy(async () => (await import('./mcp/mcp-commands.js')).mcpTrustCommand));
+  mcpWorkspace(mcp.command('untrust'))
+    .description('forget trust in a project server; it is not started again')
+    .argument('<name>', 'the server name')
+    .action(lazy(async () => (await import('./mcp/mcp-commands.js')).mcpUntrustCommand));
+
   program
     .command('demo')
     .description('a scripted tour that needs no API key, in a temporary workspace and home')

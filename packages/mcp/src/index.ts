@@ -28,7 +28,12 @@ export type { McpCallResult } from './client/call-result.js';
 export { mapCallResult } from './client/call-result.js';
 
 export type { McpCallOptions, McpConnectionOptions, McpConnectionState } from './client/server-connection.js';
-export { McpServerConnection, RESTART_BACKOFF_MS, STARTUP_TIMEOUT_MS } from './client/server-connection.js';
+export {
+  MAX_STDIO_MESSAGE_BYTES,
+  McpServerConnection,
+  RESTART_BACKOFF_MS,
+  STARTUP_TIMEOUT_MS,
+} from './client/server-connection.js';
 
 export type { CataloguedTool, ToolCatalogue } from './client/tool-catalogue.js';
 export { ToolCatalogueStore } from './client/tool-catalogue.js';

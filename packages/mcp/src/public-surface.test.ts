@@ -6,6 +6,7 @@ describe('@clawsmith/mcp public surface', () => {
     expect(Object.keys(api).sort()).toEqual([
       'DEFAULT_CALL_TIMEOUT_MS',
       'MAX_MCP_TOOL_NAME_LENGTH',
+      'MAX_STDIO_MESSAGE_BYTES',
       'MCP_ERROR_CODES',
       'McpError',
       'McpServerConnection',
@@ -39,5 +40,6 @@ describe('@clawsmith/mcp public surface', () => {
     expect(api.STARTUP_TIMEOUT_MS).toBe(30_000);
     expect(api.RESTART_BACKOFF_MS).toEqual({ initial: 500, maximum: 30_000 });
     expect(api.MAX_MCP_TOOL_NAME_LENGTH).toBe(64);
+    expect(api.MAX_STDIO_MESSAGE_BYTES).toBe(64 * 1024 * 1024);
   });
 });

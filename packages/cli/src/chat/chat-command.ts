@@ -95,6 +95,10 @@ class ChatLoop {
       provider,
       permissionMode: options.permissionMode,
       approvalHandler: (request, signal) => this.#approve(request, signal),
+      mcp: {
+        ...(workspaceRoot ? { workspaceRoot } : {}),
+        onNotice: (notice) => process.stderr.write(`clawsmith: ${notice}\n`),
+      },
     });
     const { core } = this.#runtime;
     const unsubscribe = core.subscribe((event: SessionEvent) => {

@@ -20,6 +20,8 @@ export interface AgentRuntimeOptions {
   readonly provider?: Provider;
   readonly permissionMode?: PermissionMode;
   readonly approvalHandler?: ApprovalHandler;
+  /** Compose MCP servers' tools (user file, and this workspace's trusted project servers). */
+  readonly mcp?: { readonly workspaceRoot?: string; readonly onNotice: (notice: string) => void };
 }
 
 const NO_MODEL: Provider = {
@@ -48,6 +50,11 @@ export async function openAgentRuntime(options: AgentRuntimeOptions): Promise<Ag
   const commands = createCommandExecutionService({ sandbox: 'auto' });
   // Language servers start on first use and end with this runtime.
   const lsp = await openLspExtension(home);
+  const mcp = options.mcp
+    ? await (
+        await import('../mcp/mcp-extension.js')
+      ).openMcpExtension({ homeDir: resolveClawsmithHome(options.home), ...options.mcp })
+    : undefined;
   const core = createAgentCore({
     commands,
     db: home.db,
@@ -62,7 +69,7 @@ export async function openAgentRuntime(options: AgentRuntimeOptions): Promise<Ag
         searchIndex: process.env.CLAWSMITH_SEARCH_INDEX === 'off' ? false : { folder: join(home.path, 'search-index') },
       },
     }),
-    extensions: [lsp.source],
+    extensions: [lsp.source, ...(mcp ? [{ source: mcp.source, tools: mcp.tools }] : [])],
     permissionMode: options.permissionMode ?? 'default',
     ...(options.approvalHandler ? { approvalHandler: options.approvalHandler } : {}),
   });
@@ -72,6 +79,7 @@ export async function openAgentRuntime(options: AgentRuntimeOptions): Promise<Ag
     async close() {
       await core.close();
       await lsp.close();
+      await mcp?.close();
       await commands.close();
       await home.close();
       await wall.close();

@@ -50,7 +50,15 @@ export async function runCommand(
   const workspaceRoot = options.session === undefined ? resolveWorkspace(options.workspace) : undefined;
   const prompt = await promptOf(promptArgument);
   const provider = await selectProvider(options);
-  const runtime = await openAgentRuntime({ home: options.home, provider, permissionMode: options.permissionMode });
+  const runtime = await openAgentRuntime({
+    home: options.home,
+    provider,
+    permissionMode: options.permissionMode,
+    mcp: {
+      ...(workspaceRoot ? { workspaceRoot } : {}),
+      onNotice: (notice) => process.stderr.write(`clawsmith: ${oneLine(notice, 500)}\n`),
+    },
+  });
   const style = terminalStyle(process.stdout);
   const printer = new TranscriptPrinter(process.stdout, style);
   // In --json mode stdout carries the persisted events and nothing else, each written the moment it is stored.

@@ -14,6 +14,12 @@ export const RESTART_BACKOFF_MS = Object.freeze({ initial: 500, maximum: 30_000 
 /** How long starting a server and listing its tools may take, whatever the call timeout. */
 export const STARTUP_TIMEOUT_MS = 30_000;
 
+/**
+ * Largest single message accepted from a stdio server (the SDK's default is 10 MiB, less than one
+ * 10 MB result once JSON-escaped). Larger messages end the connection with a clear reason.
+ */
+export const MAX_STDIO_MESSAGE_BYTES = 64 * 1024 * 1024;
+
 /** Where a connection is in its life. */
 export type McpConnectionState = 'idle' | 'starting' | 'ready' | 'crashed' | 'closed';
 
@@ -59,6 +65,7 @@ export class McpServerConnection {
   #starts = 0;
   #pid: number | undefined;
   #closing = false;
+  #lastTransportError: string | undefined;
 
   constructor(server: ConfiguredMcpServer, options: McpConnectionOptions = {}) {
     this.server = server;
@@ -137,6 +144,7 @@ export class McpServerConnection {
           cwd: isAbsolute(cwd) ? cwd : resolve(base, cwd),
           // stderr could carry secrets from the server's environment: never shown to the model.
           stderr: 'ignore',
+          maxBufferSize: MAX_STDIO_MESSAGE_BYTES,
         });
         transport = stdio;
         this.#starts += 1;
@@ -179,6 +187,9 @@ export class McpServerConnection {
       this.#recordCrash();
       throw this.#unavailable(`it could not be started or reached (${(error as Error).message}).`, error);
     }
+    client.onerror = (error) => {
+      this.#lastTransportError = error.message;
+    };
     client.onclose = () => {
       this.#pid = undefined;
       if (this.#closing || this.#client !== client) return;
@@ -242,8 +253,9 @@ export class McpServerConnection {
       if (options.signal.aborted) throw options.signal.reason ?? error;
       const code = errorCode(error);
       if (this.#state === 'crashed' || this.#state === 'closed' || code === -32000) {
+        const reason = this.#lastTransportError ? ` (${this.#lastTransportError})` : '';
         throw this.#unavailable(
-          `it ended during the call to ${toolName} (the outcome is unknown). It restarts at the next call after a backoff.`,
+          `it ended during the call to ${toolName}${reason}; the outcome is unknown. It restarts at the next call after a backoff.`,
           error,
         );
       }

@@ -1,0 +1,96 @@
+import type { McpServerEntry, McpServerStatus } from '@clawsmith/mcp';
+import { resolveClawsmithHome } from '@clawsmith/core';
+import { resolveWorkspace } from '../commands/agent-runtime.js';
+import { EXIT_CODES } from '../cli-program.js';
+import { oneLine } from '../terminal/terminal-text.js';
+
+/** Options of the `clawsmith mcp` commands. */
+interface McpCommandOptions {
+  readonly home?: string;
+  readonly workspace: string;
+  readonly json?: boolean;
+}
+
+// Values of env and headers may be secrets (literal or expanded): only their names are shown.
+function describeEntry(entry: McpServerEntry): Record<string, unknown> {
+  if ('command' in entry && typeof entry.command === 'string') {
+    return {
+      command: entry.command,
+      args: entry.args ?? [],
+      ...(entry.env ? { env: Object.keys(entry.env) } : {}),
+      ...(entry.cwd ? { cwd: entry.cwd } : {}),
+    };
+  }
+  const http = entry as { url: string; headers?: Record<string, string> };
+  return { url: http.url, ...(http.headers ? { headers: Object.keys(http.headers) } : {}) };
+}
+
+function line(status: McpServerStatus, entry: Record<string, unknown>): string {
+  const target =
+    typeof entry.command === 'string'
+      ? [entry.command, ...(entry.args as string[])].join(' ')
+      : `${String(entry.url)}${Array.isArray(entry.headers) ? ` (headers: ${entry.headers.join(', ')})` : ''}`;
+  const env = Array.isArray(entry.env) && entry.env.length > 0 ? ` (env: ${entry.env.join(', ')})` : '';
+  const tools = status.availability === 'offered' ? `${status.toolCount} tools` : status.availability;
+  const head = `${status.name}  ${status.scope}  ${status.transport}  ${status.trust}  ${tools}`;
+  return `${head}\n    ${oneLine(target + env, 300)}${status.problem ? `\n    ${oneLine(status.problem, 300)}` : ''}`;
+}
+
+/** `clawsmith mcp list`: every configured server, its trust and tools. Starts nothing. */
+export async function mcpListCommand(rawOptions: Record<string, unknown>): Promise<number> {
+  const options = rawOptions as unknown as McpCommandOptions;
+  const { openMcpTools } = await import('@clawsmith/mcp');
+  const homeDir = resolveClawsmithHome(options.home);
+  const workspaceRoot = resolveWorkspace(options.workspace);
+  const tools = await openMcpTools({ homeDir, workspaceRoot, discover: false });
+  try {
+    const entries = new Map(tools.configuration.servers.map((server) => [server.name, describeEntry(server.entry)]));
+    for (const status of tools.servers()) {
+      const entry = entries.get(status.name) ?? {};
+      process.stdout.write(options.json ? `${JSON.stringify({ ...status, ...entry })}\n` : `${line(status, entry)}\n`);
+    }
+    for (const shadowed of tools.configuration.shadowed) {
+      const note = `${shadowed.name} in ${shadowed.file} is shadowed by the entry of the same name above`;
+      if (!options.json) process.stdout.write(`(${note})\n`);
+    }
+    for (const problem of tools.configuration.problems)
+      process.stderr.write(
+        `clawsmith: ${problem.file}${problem.server ? ` (${problem.server})` : ''}: ${problem.message}\n`,
+      );
+    if (!options.json && tools.servers().length === 0)
+      process.stdout.write('No MCP servers configured (files: <home>/mcp.json, .clawsmith/mcp.json, .mcp.json).\n');
+  } finally {
+    await tools.close();
+  }
+  return EXIT_CODES.ok;
+}
+
+/** `clawsmith mcp trust NAME`: trust this exact project entry, then list its tools once. */
+export async function mcpTrustCommand(
+  rawOptions: Record<string, unknown>,
+  _command: unknown,
+  name: string,
+): Promise<number> {
+  const options = rawOptions as unknown as McpCommandOptions;
+  const { trustMcpServer } = await import('@clawsmith/mcp');
+  const workspaceRoot = resolveWorkspace(options.workspace);
+  const result = await trustMcpServer({ homeDir: resolveClawsmithHome(options.home), workspaceRoot, name });
+  process.stdout.write(`Trusted ${name} (${result.server.file}) in ${workspaceRoot}.\n`);
+  if (result.toolCount !== undefined) process.stdout.write(`It offers ${result.toolCount} tools.\n`);
+  else process.stderr.write(`clawsmith: its tools could not be listed yet: ${oneLine(result.problem ?? '', 500)}\n`);
+  return EXIT_CODES.ok;
+}
+
+/** `clawsmith mcp untrust NAME`: forget trust in a project server; it will not start again. */
+export async function mcpUntrustCommand(
+  rawOptions: Record<string, unknown>,
+  _command: unknown,
+  name: string,
+): Promise<number> {
+  const options = rawOptions as unknown as McpCommandOptions;
+  const { untrustMcpServer } = await import('@clawsmith/mcp');
+  const workspaceRoot = resolveWorkspace(options.workspace);
+  const removed = untrustMcpServer({ homeDir: resolveClawsmithHome(options.home), workspaceRoot, name });
+  process.stdout.write(removed ? `${name} is no longer trusted in ${workspaceRoot}.\n` : `${name} was not trusted.\n`);
+  return EXIT_CODES.ok;
+}
