@@ -28,8 +28,9 @@ async function run(tool: AnyToolDefinition, input: unknown, signal?: AbortSignal
   return (await tool.execute(tool.inputSchema.parse(input), context(signal))) as ToolExecutionResult;
 }
 
+// Generous: on a loaded shared machine a Node server can take many seconds to listen.
 async function waitFor(check: () => boolean, what: string): Promise<void> {
-  for (let attempt = 0; attempt < 200; attempt += 1) {
+  for (let attempt = 0; attempt < 1_000; attempt += 1) {
     if (check()) return;
     await sleep(25);
   }
