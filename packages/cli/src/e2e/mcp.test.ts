@@ -30,7 +30,8 @@ const findActivateCall = [
   { text: 'Echoed.' },
 ];
 
-describe('clawsmith run with MCP servers', () => {
+// Each test starts real servers and the built binary; a loaded shared machine needs the room.
+describe('clawsmith run with MCP servers', { timeout: 120_000 }, () => {
   it('finds, activates and calls a real server’s tool; the next request lists its schema', async () => {
     const home = testdir();
     const workspace = testdir();
@@ -133,7 +134,7 @@ describe('clawsmith run with MCP servers', () => {
   });
 });
 
-describe('clawsmith mcp list|trust|untrust', () => {
+describe('clawsmith mcp list|trust|untrust', { timeout: 120_000 }, () => {
   it(
     'lists servers without printing secrets, trusts an exact entry, and untrusts it',
     { timeout: 90_000 },
