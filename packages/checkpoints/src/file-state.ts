@@ -138,7 +138,10 @@ export function inspectPath(root: string, path: string): { found: FoundState; fi
     }
     const last = index === segments.length - 1;
     if (stats.isSymbolicLink()) {
-      const target = readlinkSync(current);
+      const target = readLinkTarget(current);
+      // Swapped between lstat and readlink: the path is changing under us, which undo treats
+      // as a conflict rather than guessing.
+      if (target === undefined) return { found: { state: 'other' } };
       return { found: last ? { state: 'symlink', target } : { state: 'symlink', target, onTheWay: true } };
     }
     if (!last) {
@@ -151,6 +154,16 @@ export function inspectPath(root: string, path: string): { found: FoundState; fi
   const file = readRegularFile(current);
   if (file === undefined) return { found: { state: 'other' } };
   return { found: { state: 'file', sha256: sha256Hex(file.content), mode: file.mode }, file };
+}
+
+function readLinkTarget(absolutePath: string): string | undefined {
+  try {
+    return readlinkSync(absolutePath);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'EINVAL' || code === 'ENOENT') return undefined;
+    throw error;
+  }
 }
 
 /** Reads a regular file through `O_NOFOLLOW`; undefined when it is not one (any more). */
