@@ -31,7 +31,7 @@ describe('run_command with overlay capture, large output', () => {
     expect(JSON.stringify(completed)).toContain('20000 files and 201 folders changed (20201 created)');
     await harness.core.restore(harness.session.id, turn.turnId, 'files');
     expect(snapshotTree(harness.workspace)).toEqual(before);
-  });
+  }, 240_000);
 
   it('records a 200 MB file a command wrote as created, without a copy, and undo deletes it', async () => {
     const harness = await createHarness({
@@ -51,5 +51,5 @@ describe('run_command with overlay capture, large output', () => {
     await harness.core.restore(harness.session.id, turn.turnId, 'files');
     expect(existsSync(join(harness.workspace, 'big.bin'))).toBe(false);
     expect(snapshotTree(harness.workspace)).toEqual(before);
-  });
+  }, 240_000);
 });
