@@ -17,7 +17,7 @@ export type IndexUse =
 
 /**
  * Asks the workspace's index for the candidate files of a search, or says why it cannot help:
- * not built yet, failed, or a query without a literal of three characters.
+ * still building, failed, or a query without a literal of three characters.
  */
 export async function indexedCandidates(
   indexes: SearchIndexes,
