@@ -1,0 +1,20 @@
+// Everything exported here is the public API of @clawsmith/extensions; the surface is pinned by
+// public-surface.test.ts. A change to this list is a deliberate change with a changeset.
+
+export type { ExtensionsErrorCode } from './extensions-error.js';
+export { EXTENSIONS_ERROR_CODES, ExtensionsError } from './extensions-error.js';
+
+export type { SkillRoot, SkillScope } from './skills/skill-roots.js';
+export { skillRoots } from './skills/skill-roots.js';
+export type { DiscoverSkillsOptions, Skill, SkillCatalog, SkillProblem } from './skills/discover-skills.js';
+export {
+  MAX_SKILLS_PER_ROOT,
+  MAX_SKILL_DESCRIPTION_LENGTH,
+  MAX_SKILL_NAME_LENGTH,
+  discoverSkills,
+} from './skills/discover-skills.js';
+export { MAX_FRONT_MATTER_ALIASES, MAX_FRONT_MATTER_BYTES } from './skills/front-matter.js';
+export { MAX_SKILL_FILE_BYTES } from './skills/skill-file.js';
+export type { SkillViewInput, SkillViewToolOptions } from './skills/skill-view-tool.js';
+export { MAX_LISTED_SKILLS, SKILL_VIEW_TOOL_NAME, createSkillViewTool } from './skills/skill-view-tool.js';
+export { SKILLS_PROMPT_LIMITS, skillsPromptSection } from './skills/skills-prompt.js';

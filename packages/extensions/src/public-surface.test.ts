@@ -1,0 +1,62 @@
+import { describe, expect, it } from 'vitest';
+import * as api from './index.js';
+
+describe('@clawsmith/extensions public surface', () => {
+  it('exports exactly these names', () => {
+    expect(Object.keys(api).sort()).toEqual([
+      'EXTENSIONS_ERROR_CODES',
+      'ExtensionsError',
+      'MAX_FRONT_MATTER_ALIASES',
+      'MAX_FRONT_MATTER_BYTES',
+      'MAX_LISTED_SKILLS',
+      'MAX_SKILLS_PER_ROOT',
+      'MAX_SKILL_DESCRIPTION_LENGTH',
+      'MAX_SKILL_FILE_BYTES',
+      'MAX_SKILL_NAME_LENGTH',
+      'SKILLS_PROMPT_LIMITS',
+      'SKILL_VIEW_TOOL_NAME',
+      'createSkillViewTool',
+      'discoverSkills',
+      'skillRoots',
+      'skillsPromptSection',
+    ]);
+  });
+
+  it('pins the codes and the limits', () => {
+    expect(api.EXTENSIONS_ERROR_CODES).toEqual({
+      skillNotFound: 'skill_not_found',
+      skillInvalid: 'skill_invalid',
+      skillPathOutside: 'skill_path_outside',
+      skillFileNotFound: 'skill_file_not_found',
+      memoryQueryEmpty: 'memory_query_empty',
+      memoryIndexFailed: 'memory_index_failed',
+      pluginInvalid: 'plugin_invalid',
+      pluginModuleOutside: 'plugin_module_outside',
+      pluginUntrusted: 'plugin_untrusted',
+      pluginChanged: 'plugin_changed',
+      pluginLoadFailed: 'plugin_load_failed',
+      pluginNotFound: 'plugin_not_found',
+    });
+    expect(api.MAX_FRONT_MATTER_BYTES).toBe(65_536);
+    expect(api.MAX_FRONT_MATTER_ALIASES).toBe(50);
+    expect(api.MAX_SKILL_FILE_BYTES).toBe(100_000);
+    expect(api.MAX_SKILLS_PER_ROOT).toBe(1_000);
+    expect(api.MAX_SKILL_NAME_LENGTH).toBe(64);
+    expect(api.MAX_SKILL_DESCRIPTION_LENGTH).toBe(1_024);
+    expect(api.MAX_LISTED_SKILLS).toBe(200);
+    expect(api.SKILLS_PROMPT_LIMITS).toEqual({ skills: 50, descriptionLength: 200, totalLength: 8_000 });
+    expect(api.SKILL_VIEW_TOOL_NAME).toBe('skill_view');
+  });
+
+  it('skill_view is a read tool that names no workspace path', () => {
+    const tool = api.createSkillViewTool();
+    expect([tool.risk, tool.capabilities, tool.concurrencySafe, tool.pathArguments, tool.deferred]).toEqual([
+      'read',
+      ['filesystem.read'],
+      true,
+      [],
+      undefined,
+    ]);
+    expect(api.createSkillViewTool({ deferred: true }).deferred).toBe(true);
+  });
+});
