@@ -18,3 +18,16 @@ export { MAX_SKILL_FILE_BYTES } from './skills/skill-file.js';
 export type { SkillViewInput, SkillViewToolOptions } from './skills/skill-view-tool.js';
 export { MAX_LISTED_SKILLS, SKILL_VIEW_TOOL_NAME, createSkillViewTool } from './skills/skill-view-tool.js';
 export { SKILLS_PROMPT_LIMITS, skillsPromptSection } from './skills/skills-prompt.js';
+
+export type { MemorySourceFile, MemorySourceList } from './memory/memory-sources.js';
+export {
+  MAX_MEMORY_FILES,
+  MAX_MEMORY_FILE_BYTES,
+  WORKSPACE_MEMORY_FILES,
+  listMemorySources,
+} from './memory/memory-sources.js';
+export { MAX_QUERY_TERMS, ftsQuery } from './memory/fts-query.js';
+export type { MemoryHit, MemoryIndexOptions, MemoryRefresh } from './memory/memory-index.js';
+export { DEFAULT_MEMORY_RECHECK_MS, MemoryIndex } from './memory/memory-index.js';
+export type { MemorySearch, MemorySearchInput } from './memory/memory-search-tool.js';
+export { MEMORY_SEARCH_LIMITS, MEMORY_SEARCH_TOOL_NAME, createMemorySearch } from './memory/memory-search-tool.js';
