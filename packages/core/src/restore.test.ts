@@ -1,7 +1,8 @@
 import { readFileSync, writeFileSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { snapshotTree } from '@clawsmith/test-utils';
-import { describe, expect, it } from 'vitest';
+import { createCommandExecutionService } from '@clawsmith/command-sandbox';
+import { describe, expect, it, onTestFinished } from 'vitest';
 import { call, createHarness } from './__fixtures__/core-harness.js';
 
 const twoTurns = [
@@ -104,5 +105,40 @@ describe('fork', () => {
     await expect(harness.core.restore(harness.session.id, first.turnId, 'files')).rejects.toMatchObject({
       code: 'checkpoint_conflict',
     });
+  });
+});
+
+describe('fork at an earlier turn', () => {
+  it('takes todos and deferred-tool activation from that turn, not from the parent today', async () => {
+    const commands = createCommandExecutionService({ sandbox: 'auto' });
+    onTestFinished(() => commands.close());
+    const harness = await createHarness({
+      commands,
+      responses: [
+        { toolCalls: [call('t1', 'todo_write', { todos: [{ content: 'plan', status: 'in_progress' }] })] },
+        { text: 'one' },
+        { text: 'two' },
+        { toolCalls: [call('t3a', 'search_tools', { query: 'start a dev server in the background' })] },
+        { toolCalls: [call('t3b', 'todo_write', { todos: [{ content: 'serve', status: 'in_progress' }] })] },
+        { text: 'three' },
+        { text: 'four' },
+      ],
+    });
+    const turns = [];
+    for (const prompt of ['1', '2', '3', '4'])
+      turns.push(await harness.core.runTurn({ sessionId: harness.session.id, prompt }));
+    const activationOf = async (sessionId: string): Promise<string[]> => {
+      const row = await harness.home.db
+        .selectFrom('session')
+        .select('activation_json')
+        .where('id', '=', sessionId)
+        .executeTakeFirstOrThrow();
+      return JSON.parse(String(row.activation_json)) as string[];
+    };
+    expect(await activationOf(harness.session.id)).toContain('start_command');
+
+    const child = await harness.core.fork(harness.session.id, { atTurnId: turns[1]!.turnId });
+    expect(await harness.core.getTodos(child.id)).toEqual([{ content: 'plan', status: 'in_progress' }]);
+    expect(await activationOf(child.id)).toEqual([]);
   });
 });

@@ -88,6 +88,7 @@ export async function forkSession(
   const turns = await store.listTurns(parentSessionId);
   let point: { messageCount: number; eventSequence: number; turnOrdinal: number };
   let todos = await store.getTodos(parentSessionId);
+  let activation = await store.getActivation(parentSessionId);
   if (atTurnId === undefined) {
     point = {
       messageCount: await store.countMessages(parentSessionId),
@@ -104,7 +105,10 @@ export async function forkSession(
         eventSequence: nextPoint.eventSequence,
         turnOrdinal: turn.ordinal,
       };
-      todos = [...(((nextPoint.todoSnapshot ?? {}) as TodoSnapshot).todos ?? [])];
+      // The state after the fork turn is the snapshot taken when the next turn began.
+      const snapshot = (nextPoint.todoSnapshot ?? {}) as TodoSnapshot;
+      todos = [...(snapshot.todos ?? [])];
+      if (snapshot.activation) activation = [...snapshot.activation];
     } else {
       point = {
         messageCount: await store.countMessages(parentSessionId),
@@ -121,7 +125,7 @@ export async function forkSession(
   });
   await store.copyHistory(parentSessionId, child.id, point);
   await store.setTodos(child.id, todos);
-  await store.setActivation(child.id, await store.getActivation(parentSessionId));
+  await store.setActivation(child.id, activation);
   await services.checkpoints.forkSession(
     parentSessionId,
     child.id,

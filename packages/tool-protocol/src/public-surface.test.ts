@@ -63,6 +63,7 @@ describe('@clawsmith/tool-protocol public surface', () => {
       'invalid_json',
       'permission_denied',
       'tool_failed',
+      'unauthorized',
       'unknown_tool',
     ]);
   });

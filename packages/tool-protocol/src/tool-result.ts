@@ -33,7 +33,7 @@ export const TOOL_RESULT_CODES = Object.freeze({
   unknownTool: 'unknown_tool',
   /** A deferred tool that is not active this session. Retryable after `search_tools`. */
   inactiveTool: 'inactive_tool',
-  /** The same tool with the same arguments twice in one turn. */
+  /** A tool call id already used in this turn, or the identical call twice in one assistant message. */
   duplicateCall: 'duplicate_call',
   /** The arguments text is not JSON. Retryable. */
   invalidJson: 'invalid_json',
@@ -49,6 +49,8 @@ export const TOOL_RESULT_CODES = Object.freeze({
   toolFailed: 'tool_failed',
   /** The process ended while the call ran; the outcome is unknown. Not retryable. */
   interrupted: 'interrupted',
+  /** A side-effect tool ran without `authorized: true`: only a host that skips core's lifecycle sees it. */
+  unauthorized: 'unauthorized',
 } as const);
 
 /** One of the runtime's own {@link TOOL_RESULT_CODES}. */
