@@ -31,7 +31,15 @@ function describeSnapshot(command: CommandSnapshot): string {
     `$ ${command.command}`,
   ];
   if (command.processLimitHits > 0) lines.push(`The process limit refused ${command.processLimitHits} forks.`);
-  if (command.artifact)
+  if (command.contained === false)
+    lines.push(
+      'The process tree was not held in a pids cgroup (it needs root or a delegated cgroupRoot): the process cap did not apply.',
+    );
+  if (command.artifact && command.logIncomplete)
+    lines.push(
+      `Log artifact: ${command.artifact.id} is INCOMPLETE (${command.logIncomplete}). It keeps ${command.artifact.byteLength} bytes; read_command_output serves the first 64 KiB and the last 1 MiB from memory.`,
+    );
+  else if (command.artifact)
     lines.push(
       `Log artifact: ${command.artifact.id} (${command.artifact.byteLength} bytes${command.artifact.sha256 ? ', complete' : ', growing'}).`,
     );

@@ -162,6 +162,56 @@ describe('createCommandExecutionService', () => {
     expect(artifacts.bodies[0]?.toString()).toBe('one\ntwo\n');
   });
 
+  it('says the log artifact is incomplete, and why, when its store fails part way', async () => {
+    const workspace = testdir({});
+    const failing = (failOn: 'append' | 'close'): ArtifactWriter & { stored: Buffer[] } => {
+      const stored: Buffer[] = [];
+      return {
+        stored,
+        async write() {
+          throw new Error('background commands append');
+        },
+        async openAppendable(): Promise<AppendableArtifact> {
+          const reference = () => ({
+            id: `log-${failOn}`,
+            mediaType: 'text/plain; charset=utf-8',
+            byteLength: Buffer.concat(stored).length,
+            lineCount: 0,
+          });
+          return {
+            reference,
+            async append(chunk) {
+              if (failOn === 'append' && stored.length > 0) throw new Error('ENOSPC: no space left on device');
+              stored.push(Buffer.from(chunk));
+            },
+            async close() {
+              throw new Error('database is locked');
+            },
+          };
+        },
+      };
+    };
+    const tools = Object.fromEntries(createBackgroundCommandTools(service()).map((tool) => [tool.name, tool]));
+    for (const failOn of ['append', 'close'] as const) {
+      const artifacts = failing(failOn);
+      const run = async (name: string, input: unknown) =>
+        (await tools[name]?.execute(input, context(workspace, 'session-a', { artifacts }))) as ToolExecutionResult;
+      const started = await run('start_command', {
+        command: 'echo first; sleep 0.3; echo second; sleep 0.3; echo third',
+      });
+      const id = /^(cmd-[\w-]+):/.exec(started.content)?.[1] as string;
+      await expect
+        .poll(async () => (await run('command_status', { id })).content, { timeout: 20_000 })
+        .toMatch(/exited/);
+      const status = (await run('command_status', { id })).content;
+      expect(status).toContain(`Log artifact: log-${failOn} is INCOMPLETE`);
+      expect(status).toContain(failOn === 'append' ? 'ENOSPC: no space left on device' : 'sealing it failed');
+      expect(status).not.toMatch(/, complete\)/);
+      // Memory still has the whole output.
+      expect((await run('command_output', { id, offset: 0 })).content).toContain('third');
+    }
+  });
+
   it('caps live commands per session at 16 with a clear refusal, and ending the session kills them all', async () => {
     const workspace = testdir({});
     const commands = service();

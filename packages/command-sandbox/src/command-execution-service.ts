@@ -117,6 +117,7 @@ export function createCommandExecutionService(options: CommandExecutionServiceOp
             rows: request.rows ?? 32,
             timeoutMs,
             maxProcesses: prepared.plan.limits.processes,
+            ...(options.cgroupRoot !== undefined ? { cgroupRoot: options.cgroupRoot } : {}),
             onChunk,
           })
         : startProcess({
@@ -126,6 +127,7 @@ export function createCommandExecutionService(options: CommandExecutionServiceOp
             keepStdinOpen: true,
             output: new BoundedOutput(0, 0),
             maxProcesses: prepared.plan.limits.processes,
+            ...(options.cgroupRoot !== undefined ? { cgroupRoot: options.cgroupRoot } : {}),
             onChunk,
           });
     } catch (error) {

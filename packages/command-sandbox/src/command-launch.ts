@@ -59,6 +59,12 @@ export interface CommandSandboxOptions {
   readonly capture?: CaptureMode;
   /** Folder under which per-call capture folders are made; default the system temporary folder. */
   readonly captureFolder?: string;
+  /**
+   * The cgroup folder under which each command gets its own pids cgroup (process cap, whole-tree
+   * kill): a delegated subtree when clawsmith does not run as root. Default: the system's pids
+   * hierarchy, which needs root. Where none can be created, results say the tree was not contained.
+   */
+  readonly cgroupRoot?: string;
 }
 
 /** A command ready to start: its plan, how to start it, and the sandbox it runs in. */

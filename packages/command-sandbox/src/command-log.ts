@@ -25,7 +25,7 @@ export class CommandLog {
   /** Bytes written in all. */
   totalBytes = 0;
   private pendingAppend: Promise<void> = Promise.resolve();
-  private appendFailed = false;
+  private failure: string | undefined;
 
   constructor(
     private readonly retainBytes: number,
@@ -45,13 +45,11 @@ export class CommandLog {
       this.retained -= dropped.length;
       this.start += dropped.length;
     }
-    if (this.artifact && !this.appendFailed) {
+    if (this.artifact && this.failure === undefined) {
       const artifact = this.artifact;
       this.pendingAppend = this.pendingAppend
-        .then(() => artifact.append(chunk))
-        .catch(() => {
-          this.appendFailed = true;
-        });
+        .then(() => (this.failure === undefined ? artifact.append(chunk) : undefined))
+        .catch((error: unknown) => this.fail('appending to it failed', error));
     }
   }
 
@@ -67,20 +65,29 @@ export class CommandLog {
     return { offset: from, nextOffset: from + bytes.length, bytes, droppedBytes: Math.max(0, from - offset) };
   }
 
-  /** Whether appending to the artifact failed (the in-memory window is then all there is). */
-  get artifactFailed(): boolean {
-    return this.appendFailed;
+  /**
+   * Why the artifact does not hold the whole log (appending or sealing it failed), or undefined.
+   * The in-memory window is then all there is beyond what the artifact kept.
+   */
+  get artifactFailure(): string | undefined {
+    return this.failure;
   }
 
-  /** Waits for pending appends and closes the artifact; returns its final reference. */
+  /** Waits for pending appends and seals the artifact; returns its final reference, or none when it failed. */
   async close() {
     await this.pendingAppend;
-    if (!this.artifact || this.appendFailed) return undefined;
+    if (!this.artifact || this.failure !== undefined) return undefined;
     try {
       return await this.artifact.close();
-    } catch {
-      this.appendFailed = true;
+    } catch (error) {
+      this.fail('sealing it failed', error);
       return undefined;
     }
+  }
+
+  private fail(what: string, error: unknown): void {
+    if (this.failure !== undefined) return;
+    const reason = error instanceof Error ? error.message : String(error);
+    this.failure = `${what} after ${this.artifact?.reference().byteLength ?? 0} of ${this.totalBytes} bytes: ${reason}`;
   }
 }

@@ -25,8 +25,15 @@ export interface CommandSnapshot {
   readonly sandbox: SandboxKind;
   readonly network: boolean;
   readonly processLimitHits: number;
+  /** Once ended: whether a pids cgroup held the whole process tree (the process cap applied). */
+  readonly contained?: boolean;
   /** The complete log; final (with `sha256`) once the command ended. */
   readonly artifact?: ArtifactReference;
+  /**
+   * Set when the log artifact is incomplete because storing it failed, with the reason; `artifact`
+   * then holds only what was stored before, and only the in-memory window has the rest.
+   */
+  readonly logIncomplete?: string;
 }
 
 /** A request to start a background command. */
@@ -119,6 +126,8 @@ export function snapshot(record: CommandRecord): CommandSnapshot {
     sandbox: record.sandbox,
     network: record.network,
     processLimitHits: record.outcome?.processLimitHits ?? 0,
+    ...(record.outcome ? { contained: record.outcome.contained } : {}),
     ...(artifact ? { artifact } : {}),
+    ...(record.log.artifactFailure ? { logIncomplete: record.log.artifactFailure } : {}),
   };
 }

@@ -36,7 +36,25 @@ export function outcomeNotes(
   if (signal && LIMIT_SIGNALS[signal]) notes.push(`Stopped by ${signal}: ${LIMIT_SIGNALS[signal]}.`);
   if (outcome.processLimitHits > 0)
     notes.push(`The process limit (${plan.limits.processes}) refused ${outcome.processLimitHits} forks.`);
+  const uncontained = containmentNote(outcome, plan, sandbox);
+  if (uncontained) notes.push(uncontained);
   return notes;
+}
+
+/**
+ * What to say when no pids cgroup held the command: the process cap was not enforced, and
+ * without a PID namespace a process that left the process group may have outlived the command.
+ */
+export function containmentNote(
+  outcome: Pick<ProcessOutcome, 'contained' | 'spawnError'>,
+  plan: Pick<SandboxPlan, 'namespaces' | 'limits'>,
+  sandbox: SandboxKind,
+): string | undefined {
+  if (outcome.contained || outcome.spawnError) return undefined;
+  const why = 'no pids cgroup could be created here (it needs root or a delegated cgroupRoot)';
+  if (sandbox === 'bubblewrap' && plan.namespaces.pid)
+    return `The process cap (${plan.limits.processes}) was not enforced: ${why}; the process tree was held only by the sandbox's PID namespace.`;
+  return `The process tree was NOT contained: ${why}, so the process cap (${plan.limits.processes}) was not enforced and a process that left its process group (setsid, double fork) may have outlived the command.`;
 }
 
 /** The one-line status, for example `exit code 0` or `exit code 137 (SIGKILL)`. */
@@ -54,6 +72,8 @@ export interface ReportedRun {
   readonly network: boolean;
   readonly outputBytes: number;
   readonly timedOut: boolean;
+  /** False when no pids cgroup held the process tree. */
+  readonly contained?: boolean;
   readonly artifact?: ArtifactReference;
 }
 
@@ -69,6 +89,7 @@ export function resultFields(run: ReportedRun): ToolDisplayField[] {
     { label: 'output bytes', value: String(run.outputBytes) },
   ];
   if (run.timedOut) fields.push({ label: 'timed out', value: 'yes' });
+  if (run.contained === false) fields.push({ label: 'process tree', value: 'not in a pids cgroup (no process cap)' });
   if (run.artifact) fields.push({ label: 'log artifact', value: run.artifact.id });
   return fields;
 }

@@ -92,8 +92,13 @@ function tryCreate(root: string, maxProcesses: number): CommandCgroup | undefine
 
 let usableRoot: string | null | undefined;
 
-/** A new pids cgroup for one command, or undefined where none can be created (not root, no pids controller). */
-export function createCommandCgroup(maxProcesses: number): CommandCgroup | undefined {
+/**
+ * A new pids cgroup for one command, or undefined where none can be created (not root, no pids
+ * controller). `root` names the cgroup folder to create it under (a delegated subtree); without
+ * it the system's pids hierarchy is found once and remembered.
+ */
+export function createCommandCgroup(maxProcesses: number, root?: string): CommandCgroup | undefined {
+  if (root !== undefined) return tryCreate(root, maxProcesses);
   if (usableRoot === null) return undefined;
   for (const root of usableRoot ? [usableRoot] : CANDIDATE_ROOTS) {
     const cgroup = tryCreate(root, maxProcesses);

@@ -22,6 +22,8 @@ export interface RunProcessOptions {
   readonly output: BoundedOutput;
   /** Cap on processes for the pids cgroup, where one can be created. */
   readonly maxProcesses: number;
+  /** Where the pids cgroup is created; default the system's pids hierarchy. */
+  readonly cgroupRoot?: string;
   /** Called with every chunk of merged output as it arrives. */
   readonly onChunk?: (chunk: Buffer) => void;
 }
@@ -72,7 +74,7 @@ export interface StartedProcess {
  * abort, and when the main process exits (nothing a call started outlives it).
  */
 export function startProcess(options: RunProcessOptions & { readonly keepStdinOpen?: boolean }): StartedProcess {
-  const cgroup: CommandCgroup | undefined = createCommandCgroup(options.maxProcesses);
+  const cgroup: CommandCgroup | undefined = createCommandCgroup(options.maxProcesses, options.cgroupRoot);
   const { launch } = options;
   const { file, args } = launcherCommand(launch, cgroup?.processesFile);
   const started = performance.now();

@@ -35,10 +35,11 @@ export function startPtyProcess(
     rows: number;
     timeoutMs: number;
     maxProcesses: number;
+    cgroupRoot?: string;
     onChunk: (chunk: Buffer) => void;
   },
 ): StartedPtyProcess {
-  const cgroup = createCommandCgroup(options.maxProcesses);
+  const cgroup = createCommandCgroup(options.maxProcesses, options.cgroupRoot);
   const { launch } = options;
   const { file, args } = launcherCommand(launch, cgroup?.processesFile);
   const started = performance.now();

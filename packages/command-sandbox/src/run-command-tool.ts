@@ -63,6 +63,8 @@ export interface CommandRunResult {
   readonly sandbox: SandboxKind;
   readonly network: boolean;
   readonly processLimitHits: number;
+  /** Whether a pids cgroup held the whole process tree (the process cap applied); see the notes when not. */
+  readonly contained: boolean;
   /** Notes on limits, timeouts and the sandbox, in words. */
   readonly notes: readonly string[];
   /** The complete log, when an artifact writer was wired in and there was output. */
@@ -131,6 +133,7 @@ export async function runCommand(
       signal: request.signal,
       output,
       maxProcesses: prepared.plan.limits.processes,
+      ...(options.cgroupRoot !== undefined ? { cgroupRoot: options.cgroupRoot } : {}),
     });
   } finally {
     prepared.release();
@@ -198,6 +201,7 @@ export async function runCommand(
     sandbox: prepared.sandbox,
     network: prepared.plan.network,
     processLimitHits: outcome.processLimitHits,
+    contained: outcome.contained,
     notes,
     ...(artifact ? { artifact } : {}),
     files,

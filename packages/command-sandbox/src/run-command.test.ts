@@ -240,6 +240,25 @@ describe('run_command in the real sandbox', () => {
     expect(hostProcessesWith(`sleep ${marker}`)).toEqual([]);
   });
 
+  it('says so when no pids cgroup could hold the tree, and the process cap then did not apply', async () => {
+    const workspace = testdir({});
+    const notACgroup = testdir({});
+    const held = await runCommand({}, { workspaceRoot: workspace, command: 'echo held' });
+    expect(held.contained).toBe(true);
+    expect(held.notes.join(' ')).not.toMatch(/cgroup/);
+    const loose = await runCommand({ cgroupRoot: notACgroup }, { workspaceRoot: workspace, command: 'echo loose' });
+    expect(loose.exitCode).toBe(0);
+    expect(loose.contained).toBe(false);
+    expect(loose.notes.join(' ')).toMatch(/process cap \(\d+\) was not enforced: no pids cgroup could be created here/);
+    const tool = createRunCommandTool({ cgroupRoot: notACgroup });
+    const result = (await tool.execute({ command: 'true' }, context(workspace))) as ToolExecutionResult;
+    expect(result.display?.fields).toContainEqual({
+      label: 'process tree',
+      value: 'not in a pids cgroup (no process cap)',
+    });
+    expect(readdirSync(notACgroup)).toEqual([]);
+  });
+
   it('stops `yes > big` at the file size limit and says so', async () => {
     const workspace = testdir({});
     const result = await runCommand(

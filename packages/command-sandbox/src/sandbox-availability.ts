@@ -1,4 +1,3 @@
-import { existsSync } from 'node:fs';
 import { execa } from 'execa';
 import { resolveTrustedLauncher } from './trusted-launcher.js';
 
@@ -45,9 +44,35 @@ async function probeBubblewrap(program: string): Promise<SandboxAvailability> {
   return { available: false, detail: reason };
 }
 
+// The smallest profile with the posture of a real one: deny by default, then what a shell needs.
+const SANDBOX_EXEC_SELF_TEST =
+  '(version 1)(deny default)(allow process-exec)(allow process-fork)(allow file-read*)(allow sysctl-read)(allow mach-lookup)';
+
+/**
+ * Runs `program -p <deny-default profile> /usr/bin/true` once: `sandbox-exec` can exist and still
+ * refuse to apply a profile (inside another sandbox, or where Apple removed it), so its presence
+ * alone proves nothing.
+ */
+export async function probeSandboxExec(program: string): Promise<SandboxAvailability> {
+  const result = await execa(program, ['-p', SANDBOX_EXEC_SELF_TEST, '/usr/bin/true'], {
+    reject: false,
+    timeout: 15_000,
+    env: { PATH: '/usr/bin:/bin' },
+    extendEnv: false,
+    stdin: 'ignore',
+  });
+  if (result.exitCode === 0) return { available: true, kind: 'sandbox-exec', program };
+  const reason =
+    result.failed && result.exitCode === undefined
+      ? `${program} could not be started`
+      : `${program} failed its self-test: ${String(result.stderr).trim().slice(0, 300) || `exit code ${result.exitCode}`}`;
+  return { available: false, detail: reason };
+}
+
 /**
  * Finds the sandbox for `mode` on this machine, once per program (cached): bubblewrap on Linux,
- * checked by running it with every isolation flag the plans use; `sandbox-exec` on macOS.
+ * checked by running it with every isolation flag the plans use; `/usr/bin/sandbox-exec` on
+ * macOS, checked by applying a deny-by-default profile once.
  * bubblewrap is taken by absolute path from fixed system folders, owned by root and writable by
  * nobody else, never from `PATH`; an explicit `bubblewrapProgram` must pass the same checks.
  * `off` is never asked here: the caller runs unsandboxed and labels every result.
@@ -57,11 +82,15 @@ export function sandboxAvailability(
   bubblewrapProgram?: string,
 ): Promise<SandboxAvailability> {
   if (mode === 'auto' && process.platform === 'darwin') {
-    return Promise.resolve(
-      existsSync('/usr/bin/sandbox-exec')
-        ? { available: true, kind: 'sandbox-exec', program: '/usr/bin/sandbox-exec' }
-        : { available: false, detail: '/usr/bin/sandbox-exec is missing' },
-    );
+    let probe = probes.get('sandbox-exec');
+    if (!probe) {
+      probe = probeSandboxExec('/usr/bin/sandbox-exec').catch((error: unknown) => ({
+        available: false as const,
+        detail: String(error),
+      }));
+      probes.set('sandbox-exec', probe);
+    }
+    return probe;
   }
   if (process.platform !== 'linux')
     return Promise.resolve({ available: false, detail: `no sandbox is supported on ${process.platform}` });

@@ -146,6 +146,35 @@ describe('bubblewrapArguments', () => {
 });
 
 describe('macosSandboxProfile', () => {
+  it('hides the hidden folders from reads and writes, and keeps a workspace inside a hidden home reachable', () => {
+    const plan = buildSandboxPlan(
+      input(
+        {
+          workspaceRoot: '/Users/me/project',
+          workingDirectory: '/Users/me/project',
+          hiddenPaths: ['/Users/me', '/Users/me/project/.secrets', '/var/run'],
+          protectedLocations: { ...LOCATIONS, existing: ['/Users/me/project/.git'], absent: [] },
+        },
+        {
+          '/Users/me': 'directory',
+          '/Users/me/project': 'directory',
+          '/Users/me/project/.secrets': 'directory',
+          '/var/run': 'directory',
+        },
+      ),
+    );
+    const profile = macosSandboxProfile(plan);
+    const order = [
+      '(allow file-read*)',
+      '(deny file-read* file-write*\n  (subpath "/Users/me")\n  (subpath "/var/run"))',
+      '(allow file-read* file-write*\n  (subpath "/Users/me/project"))',
+      '(deny file-write*\n  (subpath "/Users/me/project/.git")',
+      '(deny file-read* file-write*\n  (subpath "/Users/me/project/.secrets"))',
+    ].map((rule) => profile.indexOf(rule));
+    expect(order.every((position) => position >= 0)).toBe(true);
+    expect([...order].sort((left, right) => left - right)).toEqual(order);
+  });
+
   it('denies by default, writes only the workspace and temporary folders, never the protected paths, no network', () => {
     expect(macosSandboxProfile(buildSandboxPlan(input({ protectedLocations: LOCATIONS })))).toMatchInlineSnapshot(`
       "(version 1)
@@ -164,6 +193,8 @@ describe('macosSandboxProfile', () => {
         (literal "/dev/null")
         (literal "/dev/tty")
         (regex #"^/dev/fd/[0-9]+$"))
+      (deny file-read* file-write*
+        (subpath "/home/me"))
       (deny file-write*
         (subpath "/work/project/.git")
         (subpath "/work/project/vendor/lib/.git")

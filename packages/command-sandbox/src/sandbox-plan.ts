@@ -83,6 +83,8 @@ export interface SandboxPlan {
   readonly limits: SandboxLimits;
   /** Absolute paths inside the workspace that the command may read and never write. */
   readonly protectedPaths: readonly string[];
+  /** Folders hidden from the command (home folders, sockets); those inside the workspace too. */
+  readonly hiddenPaths: readonly string[];
   /** Absent protected paths where bubblewrap creates an empty mount point on the host; removed after the run. */
   readonly placeholders: readonly string[];
   /** The shell text to run, and the shell that runs it. */
@@ -258,6 +260,7 @@ export function buildSandboxPlan(input: SandboxPlanInput): SandboxPlan {
     environment: { ...input.environment, TMPDIR: '/tmp' },
     limits: input.limits,
     protectedPaths: protectedPaths.paths,
+    hiddenPaths: hidden,
     placeholders: protectedPaths.placeholders,
     command: { shell: '/bin/bash', text: input.commandText },
     ...(capture ? { identity: capture.identity } : {}),
