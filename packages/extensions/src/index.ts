@@ -31,3 +31,24 @@ export type { MemoryHit, MemoryIndexOptions, MemoryRefresh } from './memory/memo
 export { DEFAULT_MEMORY_RECHECK_MS, MemoryIndex } from './memory/memory-index.js';
 export type { MemorySearch, MemorySearchInput } from './memory/memory-search-tool.js';
 export { MEMORY_SEARCH_LIMITS, MEMORY_SEARCH_TOOL_NAME, createMemorySearch } from './memory/memory-search-tool.js';
+
+export type { PluginConfiguration, PluginEntry } from './plugins/plugin-config.js';
+export {
+  pluginConfigurationFile,
+  pluginPackagesFolder,
+  readPluginConfiguration,
+  writePluginConfiguration,
+} from './plugins/plugin-config.js';
+export type { PluginManifest } from './plugins/plugin-manifest.js';
+export { MAX_PLUGIN_MODULES, PLUGIN_MANIFEST_FILE, readPluginManifest } from './plugins/plugin-manifest.js';
+export { PLUGIN_INTEGRITY_LIMITS, pluginIntegrity } from './plugins/plugin-integrity.js';
+export type {
+  LoadPluginsOptions,
+  LoadedPlugins,
+  PluginState,
+  PluginStatus,
+  PluginToolSource,
+} from './plugins/load-plugins.js';
+export { loadPlugins } from './plugins/load-plugins.js';
+export type { TrustPluginOptions, TrustedPlugin } from './plugins/trust-plugin.js';
+export { trustPlugin, untrustPlugin } from './plugins/trust-plugin.js';

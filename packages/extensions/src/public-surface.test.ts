@@ -12,6 +12,7 @@ describe('@clawsmith/extensions public surface', () => {
       'MAX_LISTED_SKILLS',
       'MAX_MEMORY_FILES',
       'MAX_MEMORY_FILE_BYTES',
+      'MAX_PLUGIN_MODULES',
       'MAX_QUERY_TERMS',
       'MAX_SKILLS_PER_ROOT',
       'MAX_SKILL_DESCRIPTION_LENGTH',
@@ -20,6 +21,8 @@ describe('@clawsmith/extensions public surface', () => {
       'MEMORY_SEARCH_LIMITS',
       'MEMORY_SEARCH_TOOL_NAME',
       'MemoryIndex',
+      'PLUGIN_INTEGRITY_LIMITS',
+      'PLUGIN_MANIFEST_FILE',
       'SKILLS_PROMPT_LIMITS',
       'SKILL_VIEW_TOOL_NAME',
       'WORKSPACE_MEMORY_FILES',
@@ -28,8 +31,17 @@ describe('@clawsmith/extensions public surface', () => {
       'discoverSkills',
       'ftsQuery',
       'listMemorySources',
+      'loadPlugins',
+      'pluginConfigurationFile',
+      'pluginIntegrity',
+      'pluginPackagesFolder',
+      'readPluginConfiguration',
+      'readPluginManifest',
       'skillRoots',
       'skillsPromptSection',
+      'trustPlugin',
+      'untrustPlugin',
+      'writePluginConfiguration',
     ]);
   });
 
@@ -64,6 +76,9 @@ describe('@clawsmith/extensions public surface', () => {
     expect(api.WORKSPACE_MEMORY_FILES).toEqual(['AGENTS.md', 'CLAWSMITH.md']);
     expect(api.MAX_QUERY_TERMS).toBe(16);
     expect(api.DEFAULT_MEMORY_RECHECK_MS).toBe(1_000);
+    expect(api.PLUGIN_MANIFEST_FILE).toBe('clawsmith-plugin.json');
+    expect(api.MAX_PLUGIN_MODULES).toBe(32);
+    expect(api.PLUGIN_INTEGRITY_LIMITS).toEqual({ files: 5_000, bytes: 104_857_600 });
   });
 
   it('skill_view is a read tool that names no workspace path', () => {
