@@ -178,7 +178,9 @@ export function createProgram(): Command {
 
   const mcp = program
     .command('mcp')
-    .description("MCP servers: list them, and trust or untrust a project's servers (never started before)");
+    .description(
+      "MCP: list, trust or untrust a project's servers (never started before); serve clawsmith's tools to MCP clients",
+    );
   const mcpWorkspace = (command: Command) =>
     homeOption(command).option('-w, --workspace <dir>', 'the workspace whose project servers to use', '.');
   mcpWorkspace(mcp.command('list'))
@@ -193,6 +195,19 @@ export function createProgram(): Command {
     .description('forget trust in a project server; it is not started again')
     .argument('<name>', 'the server name')
     .action(lazy(async () => (await import('./mcp/mcp-commands.js')).mcpUntrustCommand));
+  homeOption(mcp.command('serve'))
+    .description("serve clawsmith's tools, with checkpoints and undo, to an MCP client (stdio, or --http)")
+    .option('-w, --workspace <dir>', 'the folder the tools work in', '.')
+    .addOption(
+      new Option('--permission-mode <mode>', 'what runs without asking (asks go to the client)')
+        .choices(CLI_PERMISSION_MODES)
+        .default('accept-edits'),
+    )
+    .addHelpText(
+      'after',
+      '\nA desktop client launches it: { "command": "clawsmith", "args": ["mcp", "serve", "--workspace", "/path/to/project"] }',
+    )
+    .action(lazy(async () => (await import('./mcp/mcp-serve-command.js')).mcpServeCommand));
 
   program
     .command('demo')

@@ -12,6 +12,13 @@ import type { ModelMessage } from '@clawsmith/providers';
 import type { AnyToolDefinition } from '@clawsmith/tool-protocol';
 import type { AgentCoreOptions, RestoreScope, RunTurnOptions, TurnResult } from './agent-core-options.js';
 import type { CoreServices } from './core-services.js';
+import {
+  describeTools,
+  runDirectCall,
+  type DirectToolCall,
+  type DirectToolCallResult,
+  type ToolDescription,
+} from './direct-calls.js';
 import { buildToolTable, type ToolSource } from './lifecycle/tool-table.js';
 import { recoverSession } from './recovery.js';
 import { forkSession, restoreTurn, type RestoreResult } from './restore.js';
@@ -41,6 +48,14 @@ export interface AgentCore {
   diff(sessionId: string, turnId: string, path: string): Promise<FileDiff>;
   /** Follows every event as it is persisted; returns the unsubscribe function. */
   subscribe(listener: SessionEventListener): () => void;
+  /**
+   * Runs one tool call without a model (an MCP client's call) through the whole lifecycle, as a
+   * turn of its own with its own restore point. Calls of one session must not overlap
+   * (`turn_in_progress`).
+   */
+  callTool(call: DirectToolCall): Promise<DirectToolCallResult>;
+  /** The tools a session can call now (`visible`, the default) or every tool in the table (`all`). */
+  describeTools(sessionId: string, which?: 'visible' | 'all'): Promise<ToolDescription[]>;
   /** Ends the background commands of every session this core ran. */
   close(): Promise<void>;
 }
@@ -172,6 +187,12 @@ export function createAgentCore(options: AgentCoreOptions): AgentCore {
       return options.checkpoints.diff(sessionId, turnId, path);
     },
     subscribe: (listener: SessionEventListener) => store.subscribe(listener),
+    callTool(call: DirectToolCall) {
+      touchedSessions.add(call.sessionId);
+      return runDirectCall(services, call);
+    },
+    describeTools: (sessionId: string, which: 'visible' | 'all' = 'visible') =>
+      describeTools(services, sessionId, which),
     async close() {
       if (options.commands) for (const sessionId of touchedSessions) await options.commands.endSession(sessionId);
     },

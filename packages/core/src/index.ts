@@ -3,6 +3,7 @@
 export type { AgentCore } from './agent-core.js';
 export { createAgentCore } from './agent-core.js';
 export type { AgentCoreOptions, RestoreScope, RunTurnOptions, TurnResult, TurnStatus } from './agent-core-options.js';
+export type { DirectToolCall, DirectToolCallResult, ToolDescription } from './direct-calls.js';
 export type { BuiltinToolsOptions } from './builtin-tools.js';
 export { createBuiltinTools } from './builtin-tools.js';
 export type { ClawsmithHome } from './clawsmith-home.js';

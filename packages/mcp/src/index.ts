@@ -1,7 +1,7 @@
 // Everything exported here is the public API of @clawsmith/mcp; the surface is pinned by
 // public-surface.test.ts. A change to this list is a deliberate change with a changeset.
-// The client (MCP servers as deferred tools) lives in ./client; issue-23's server adapter will
-// live beside it in ./server.
+// The client (MCP servers as deferred tools) lives in ./client; the server adapter (a runtime's
+// tools served over MCP, for `clawsmith mcp serve`) lives in ./server.
 
 export { MCP_ERROR_CODES, McpError } from './mcp-errors.js';
 
@@ -40,3 +40,27 @@ export { ToolCatalogueStore } from './client/tool-catalogue.js';
 
 export type { McpServerStatus, McpTools, McpToolsOptions } from './client/mcp-tools.js';
 export { openMcpTools } from './client/mcp-tools.js';
+
+export type {
+  ServedApprovalRequest,
+  ServedApprover,
+  ServedArtifact,
+  ServedCallOptions,
+  ServedCallOutcome,
+  ServedDiff,
+  ServedFileChange,
+  ServedRestorePoint,
+  ServedSession,
+  ServedTool,
+  ServedUndoOutcome,
+  ServedWorkspace,
+} from './server/served-session.js';
+export type { ServedConnection, ServedMcpServerOptions } from './server/served-mcp-server.js';
+export { createServedMcpServer } from './server/served-mcp-server.js';
+export { serveMcpOverStdio } from './server/serve-stdio.js';
+export type { ServedToolAnnotations } from './server/tool-annotations.js';
+export { toolAnnotations } from './server/tool-annotations.js';
+export type { ServedCallResult, ServedStructuredResult } from './server/served-call-result.js';
+export { SERVED_OUTPUT_SCHEMA, servedCallResult } from './server/served-call-result.js';
+export { CHANGES_TEXT_LIMIT_BYTES, CHANGES_TOOL_NAME, UNDO_TOOL_NAME } from './server/restore-point-tools.js';
+export { artifactUri, parseServedUri, restorePointUri } from './server/served-uris.js';

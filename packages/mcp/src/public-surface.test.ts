@@ -4,6 +4,8 @@ import * as api from './index.js';
 describe('@clawsmith/mcp public surface', () => {
   it('exports exactly these names', () => {
     expect(Object.keys(api).sort()).toEqual([
+      'CHANGES_TEXT_LIMIT_BYTES',
+      'CHANGES_TOOL_NAME',
       'DEFAULT_CALL_TIMEOUT_MS',
       'MAX_MCP_TOOL_NAME_LENGTH',
       'MAX_STDIO_MESSAGE_BYTES',
@@ -13,14 +15,23 @@ describe('@clawsmith/mcp public surface', () => {
       'McpToolNameCollisionError',
       'McpTrustStore',
       'RESTART_BACKOFF_MS',
+      'SERVED_OUTPUT_SCHEMA',
       'STARTUP_TIMEOUT_MS',
       'ToolCatalogueStore',
+      'UNDO_TOOL_NAME',
+      'artifactUri',
+      'createServedMcpServer',
       'loadMcpConfiguration',
       'mapCallResult',
       'mcpConfigurationFiles',
       'mcpToolName',
       'mcpToolRisk',
       'openMcpTools',
+      'parseServedUri',
+      'restorePointUri',
+      'serveMcpOverStdio',
+      'servedCallResult',
+      'toolAnnotations',
       'trustMcpServer',
       'untrustMcpServer',
     ]);
@@ -41,5 +52,15 @@ describe('@clawsmith/mcp public surface', () => {
     expect(api.RESTART_BACKOFF_MS).toEqual({ initial: 500, maximum: 30_000 });
     expect(api.MAX_MCP_TOOL_NAME_LENGTH).toBe(64);
     expect(api.MAX_STDIO_MESSAGE_BYTES).toBe(64 * 1024 * 1024);
+  });
+
+  it('pins the served tools, the text bound and the URIs', () => {
+    expect([api.CHANGES_TOOL_NAME, api.UNDO_TOOL_NAME]).toEqual(['clawsmith_changes', 'clawsmith_undo']);
+    expect(api.CHANGES_TEXT_LIMIT_BYTES).toBe(65_536);
+    expect(api.artifactUri('a/b')).toBe('clawsmith://artifacts/a%2Fb');
+    expect(api.restorePointUri('s/t')).toBe('clawsmith://restore-points/s%2Ft');
+    expect(api.parseServedUri('clawsmith://restore-points/s%2Ft')).toEqual({ kind: 'restore-point', id: 's/t' });
+    expect(api.parseServedUri('file:///etc/passwd')).toBeUndefined();
+    expect(api.SERVED_OUTPUT_SCHEMA.required).toEqual(['status', 'retryable']);
   });
 });

@@ -55,6 +55,8 @@ export interface CallRuntime {
   readonly rules: readonly PermissionRule[];
   readonly hooks: readonly ToolHook[];
   readonly approvalHandler?: ApprovalHandler;
+  /** Why an `ask` is denied when there is no approval handler (default: a non-interactive run). */
+  readonly unattendedReason?: string;
   /** Tools a person allowed for the rest of this session. */
   readonly sessionAllowances: Set<string>;
   readonly recorder?: FileChangeRecorder;

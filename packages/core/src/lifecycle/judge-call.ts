@@ -41,7 +41,7 @@ async function askPerson(
   if (!runtime.approvalHandler)
     return {
       answer: 'deny',
-      reason: `${reason}; no one can approve in a non-interactive run, so it is denied (choose another --permission-mode or add a rule)`,
+      reason: `${reason}; ${runtime.unattendedReason ?? 'no one can approve in a non-interactive run, so it is denied (choose another --permission-mode or add a rule)'}`,
     };
   const pending = await runtime.store.addApproval({
     sessionId: runtime.sessionId,

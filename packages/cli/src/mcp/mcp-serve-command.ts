@@ -1,0 +1,36 @@
+import type { PermissionMode } from '@clawsmith/core';
+import { EXIT_CODES } from '../cli-program.js';
+import { openAgentRuntime, resolveWorkspace } from '../commands/agent-runtime.js';
+import { coreServedWorkspace } from './core-served-workspace.js';
+
+/** Options of `clawsmith mcp serve`. */
+interface McpServeOptions {
+  readonly home?: string;
+  readonly workspace: string;
+  readonly permissionMode: PermissionMode;
+}
+
+/**
+ * `clawsmith mcp serve`: clawsmith's tools for an MCP client, over stdio (one connection: the
+ * client that launched this process) or Streamable HTTP on 127.0.0.1 (`--http`). Stdout belongs
+ * to the protocol in stdio mode: everything else goes to stderr.
+ */
+export async function mcpServeCommand(rawOptions: Record<string, unknown>): Promise<number> {
+  const options = rawOptions as unknown as McpServeOptions;
+  const workspaceRoot = resolveWorkspace(options.workspace);
+  const runtime = await openAgentRuntime({ home: options.home, permissionMode: options.permissionMode });
+  const workspace = coreServedWorkspace(runtime, workspaceRoot, options.permissionMode);
+  const stop = new AbortController();
+  const onSignal = () => stop.abort();
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
+  try {
+    const { serveMcpOverStdio } = await import('@clawsmith/mcp');
+    await serveMcpOverStdio({ workspace, stop: stop.signal });
+  } finally {
+    process.off('SIGINT', onSignal);
+    process.off('SIGTERM', onSignal);
+    await runtime.close();
+  }
+  return EXIT_CODES.ok;
+}
