@@ -209,6 +209,29 @@ export function createProgram(): Command {
     )
     .action(lazy(async () => (await import('./mcp/mcp-serve-command.js')).mcpServeCommand));
 
+  homeOption(program.command('skills'))
+    .description('list the skills the agent sees (home, .clawsmith/skills, .agents/skills) and any that are invalid')
+    .option('-w, --workspace <dir>', 'the workspace whose skills to include', '.')
+    .option('--json', 'one JSON object per line')
+    .action(lazy(async () => (await import('./extensions/skills-command.js')).skillsCommand));
+
+  const plugins = program
+    .command('plugins')
+    .description("plugins that add tools: list them, and trust or untrust a plugin's files (never run before)");
+  homeOption(plugins.command('list'))
+    .description('the plugins in <home>/plugins.json with their state and tools')
+    .option('--json', 'one JSON object per line')
+    .action(lazy(async () => (await import('./extensions/plugins-commands.js')).pluginsListCommand));
+  homeOption(plugins.command('trust'))
+    .description("trust a plugin's files as they are now (a changed plugin asks again); runs none of its code")
+    .argument('<plugin>', 'a configured plugin name, a plugin folder, or a package in <home>/plugins/node_modules')
+    .option('--always-loaded <tools>', 'comma-separated tool names the model sees without search_tools')
+    .action(lazy(async () => (await import('./extensions/plugins-commands.js')).pluginsTrustCommand));
+  homeOption(plugins.command('untrust'))
+    .description('forget trust in a plugin; it is not loaded again')
+    .argument('<name>', 'the plugin name')
+    .action(lazy(async () => (await import('./extensions/plugins-commands.js')).pluginsUntrustCommand));
+
   program
     .command('demo')
     .description('a scripted tour that needs no API key, in a temporary workspace and home')

@@ -93,6 +93,8 @@ export function createAgentCore(options: AgentCoreOptions): AgentCore {
   if (options.commands)
     sources.push({ source: 'command-service', tools: createBackgroundCommandTools(options.commands) });
   for (const extension of options.extensions ?? []) sources.push(extension);
+  // The table names both sources of a duplicate; the deferred catalog below would only name the tool.
+  buildToolTable(sources);
   const withoutSearch = sources.flatMap((source) => source.tools);
   const catalog = createDeferredToolCatalog(withoutSearch, { alwaysLoaded: options.alwaysLoadedTools ?? [] });
   if (withoutSearch.some((tool: AnyToolDefinition) => catalog.isDeferred(tool.name))) {

@@ -99,6 +99,10 @@ class ChatLoop {
         ...(workspaceRoot ? { workspaceRoot } : {}),
         onNotice: (notice) => process.stderr.write(`clawsmith: ${notice}\n`),
       },
+      extensions: {
+        ...(workspaceRoot ? { workspaceRoot } : {}),
+        onNotice: (notice) => process.stderr.write(`clawsmith: ${oneLine(notice, 500)}\n`),
+      },
     });
     const { core } = this.#runtime;
     const unsubscribe = core.subscribe((event: SessionEvent) => {
@@ -115,7 +119,11 @@ class ChatLoop {
       const session = await openOrCreateSession(core, options.session, workspaceRoot);
       this.#sessionId = session.id;
       this.#systemPrompt = buildSystemPrompt(
-        { workspaceRoot: session.workspaceRoot, toolNames: core.toolNames },
+        {
+          workspaceRoot: session.workspaceRoot,
+          toolNames: core.toolNames,
+          extensionInstructions: this.#runtime.extensionInstructions(session.workspaceRoot),
+        },
         options,
       );
       this.#say(

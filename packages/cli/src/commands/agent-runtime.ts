@@ -9,6 +9,8 @@ import { openLspExtension } from './lsp-extension.js';
 export interface AgentRuntime {
   readonly home: ClawsmithHome;
   readonly core: AgentCore;
+  /** The system prompt's sections from extensions (the skill list) for a session's workspace; empty without. */
+  extensionInstructions(workspaceRoot: string): string;
   close(): Promise<void>;
 }
 
@@ -22,6 +24,8 @@ export interface AgentRuntimeOptions {
   readonly approvalHandler?: ApprovalHandler;
   /** Compose MCP servers' tools (user file, and this workspace's trusted project servers). */
   readonly mcp?: { readonly workspaceRoot?: string; readonly onNotice: (notice: string) => void };
+  /** Compose skills, memory and trusted plugins (`@clawsmith/extensions`). */
+  readonly extensions?: { readonly workspaceRoot?: string; readonly onNotice: (notice: string) => void };
 }
 
 const NO_MODEL: Provider = {
@@ -55,6 +59,11 @@ export async function openAgentRuntime(options: AgentRuntimeOptions): Promise<Ag
         await import('../mcp/mcp-extension.js')
       ).openMcpExtension({ homeDir: resolveClawsmithHome(options.home), ...options.mcp })
     : undefined;
+  const extensions = options.extensions
+    ? await (
+        await import('../extensions/extensions-composition.js')
+      ).openCliExtensions({ homeDir: resolveClawsmithHome(options.home), ...options.extensions })
+    : undefined;
   const core = createAgentCore({
     commands,
     db: home.db,
@@ -69,15 +78,21 @@ export async function openAgentRuntime(options: AgentRuntimeOptions): Promise<Ag
         searchIndex: process.env.CLAWSMITH_SEARCH_INDEX === 'off' ? false : { folder: join(home.path, 'search-index') },
       },
     }),
-    extensions: [lsp.source, ...(mcp ? [{ source: mcp.source, tools: mcp.tools }] : [])],
+    extensions: [
+      lsp.source,
+      ...(mcp ? [{ source: mcp.source, tools: mcp.tools }] : []),
+      ...(extensions?.sources ?? []),
+    ],
     permissionMode: options.permissionMode ?? 'default',
     ...(options.approvalHandler ? { approvalHandler: options.approvalHandler } : {}),
   });
   return {
     home,
     core,
+    extensionInstructions: (workspaceRoot) => extensions?.instructions(workspaceRoot) ?? '',
     async close() {
       await core.close();
+      extensions?.close();
       await lsp.close();
       await mcp?.close();
       await commands.close();

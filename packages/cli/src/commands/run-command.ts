@@ -58,6 +58,10 @@ export async function runCommand(
       ...(workspaceRoot ? { workspaceRoot } : {}),
       onNotice: (notice) => process.stderr.write(`clawsmith: ${oneLine(notice, 500)}\n`),
     },
+    extensions: {
+      ...(workspaceRoot ? { workspaceRoot } : {}),
+      onNotice: (notice) => process.stderr.write(`clawsmith: ${oneLine(notice, 500)}\n`),
+    },
   });
   const style = terminalStyle(process.stdout);
   const printer = new TranscriptPrinter(process.stdout, style);
@@ -84,7 +88,11 @@ export async function runCommand(
       sessionId: session.id,
       prompt,
       systemPrompt: buildSystemPrompt(
-        { workspaceRoot: session.workspaceRoot, toolNames: runtime.core.toolNames },
+        {
+          workspaceRoot: session.workspaceRoot,
+          toolNames: runtime.core.toolNames,
+          extensionInstructions: runtime.extensionInstructions(session.workspaceRoot),
+        },
         options,
       ),
       signal: controller.signal,

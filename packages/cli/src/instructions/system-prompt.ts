@@ -11,6 +11,8 @@ export interface SystemPromptContext {
   readonly toolNames: readonly string[];
   readonly platform?: string;
   readonly date?: Date;
+  /** Sections that extensions add (the skill list), placed after the project instructions. */
+  readonly extensionInstructions?: string;
 }
 
 /** `--system-prompt` and `--append-system-prompt` as given. */
@@ -67,8 +69,8 @@ function fromTextOrFile(value: string, option: string): string {
 
 /**
  * The system prompt of a turn: `--system-prompt` (text, or `@file`) or the default, then the
- * workspace's `AGENTS.md` and `CLAWSMITH.md` (each at most 32 KiB, with a note when cut), then
- * `--append-system-prompt`.
+ * workspace's `AGENTS.md` and `CLAWSMITH.md` (each at most 32 KiB, with a note when cut), then the
+ * extensions' sections (the skill list), then `--append-system-prompt`.
  */
 export function buildSystemPrompt(context: SystemPromptContext, options: SystemPromptOptions = {}): string {
   const parts = [
@@ -85,6 +87,7 @@ export function buildSystemPrompt(context: SystemPromptContext, options: SystemP
       }`,
     );
   }
+  if (context.extensionInstructions) parts.push(context.extensionInstructions);
   if (options.appendSystemPrompt !== undefined)
     parts.push(fromTextOrFile(options.appendSystemPrompt, '--append-system-prompt'));
   return parts.join('\n\n');

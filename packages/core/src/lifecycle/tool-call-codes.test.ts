@@ -41,6 +41,21 @@ const crashingTool: AnyToolDefinition = defineTool({
 });
 
 describe('one tool call, end to end', () => {
+  it('a deferred tool named twice by two extensions is a startup error naming both sources', async () => {
+    await expect(
+      createHarness({
+        extensions: [
+          { source: 'plugin:first', tools: [deferredTool] },
+          { source: 'plugin:second', tools: [deferredTool] },
+        ],
+        responses: [],
+      }),
+    ).rejects.toMatchObject({
+      code: 'duplicate_tool',
+      message: expect.stringContaining('one from plugin:first and one from plugin:second'),
+    });
+  });
+
   it('produces every refusal code from real calls, and tool.started only for calls that ran', async () => {
     const harness = await createHarness({
       files: { 'a.txt': 'alpha\n' },
