@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { z } from 'zod';
 import type { AnyToolDefinition } from './tool-definition.js';
+import { assertZod4Schema } from './zod-version.js';
 
 /** A JSON value, as produced by JSON Schema generation. */
 export type JsonValue = string | number | boolean | null | JsonValue[] | { [key: string]: JsonValue };
@@ -47,6 +48,7 @@ export function canonicalSha256(value: unknown): string {
 export function toModelToolSchema(
   tool: Pick<AnyToolDefinition, 'name' | 'description' | 'inputSchema' | 'inputJsonSchema'>,
 ): ModelToolSchema {
+  assertZod4Schema(tool.inputSchema, tool.name);
   if (tool.inputJsonSchema !== undefined) {
     const exposed = { name: tool.name, description: tool.description, inputSchema: tool.inputJsonSchema };
     return Object.freeze({ ...exposed, schemaSha256: canonicalSha256(exposed) });

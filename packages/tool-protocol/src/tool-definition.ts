@@ -3,6 +3,7 @@ import type { JsonValue } from './model-tool-schema.js';
 import type { ToolCapability } from './tool-capability.js';
 import type { ToolExecutionContext } from './execution-context.js';
 import type { ToolRisk } from './tool-risk.js';
+import { assertZod4Schema } from './zod-version.js';
 
 /**
  * Words that help `search_tools` find a tool whose name does not say what it does. Data only:
@@ -35,7 +36,7 @@ export interface ToolPathArgument {
  * validated, what risk it carries and whether it may run in a read-only parallel batch.
  * The runtime never trusts `risk` alone: see `resolveToolSecurity`.
  */
-export interface ToolDefinition<Input = unknown> {
+export interface ToolDefinition<Input = unknown, Output = unknown> {
   /** Unique name the model calls, for example `read_file`. */
   readonly name: string;
   /** What the tool does, for the model. */
@@ -50,8 +51,13 @@ export interface ToolDefinition<Input = unknown> {
   readonly inputSchema: z.ZodType<Input>;
   /** A one-line human summary of a call, for logs and approval prompts. */
   summarize(input: Input): string;
-  /** Runs the call. May return a string, a ToolExecutionResult or any value (normalised). */
-  execute(input: Input, context: ToolExecutionContext): Promise<unknown>;
+  /**
+   * Runs the call. May return a string, a ToolExecutionResult or any value; a host (core)
+   * normalises it. `Output` is what this tool returns to a direct caller: clawsmith's own tools
+   * return a `ToolExecutionResult` for every outcome they report and throw a `ClawsmithError`
+   * (with a stable `code`) for a refusal, which core turns into a result.
+   */
+  execute(input: Input, context: ToolExecutionContext): Promise<Output>;
   /** Extra words for `search_tools`. */
   readonly searchMetadata?: ToolSearchMetadata;
   /** When true, the tool is kept out of model requests until `search_tools` activates it. */
@@ -73,7 +79,7 @@ export interface ToolDefinition<Input = unknown> {
 export type AnyToolDefinition = ToolDefinition<any>;
 
 /** The definition {@link defineTool} takes: the input type is inferred from `inputSchema`. */
-export interface ToolDefinitionInput<Schema extends z.ZodType> {
+export interface ToolDefinitionInput<Schema extends z.ZodType, Output = unknown> {
   readonly name: string;
   readonly description: string;
   readonly risk: ToolRisk;
@@ -81,7 +87,7 @@ export interface ToolDefinitionInput<Schema extends z.ZodType> {
   readonly concurrencySafe: boolean;
   readonly inputSchema: Schema;
   summarize(input: z.output<Schema>): string;
-  execute(input: z.output<Schema>, context: ToolExecutionContext): Promise<unknown>;
+  execute(input: z.output<Schema>, context: ToolExecutionContext): Promise<Output>;
   readonly searchMetadata?: ToolSearchMetadata;
   readonly deferred?: boolean;
   readonly pathArguments?: readonly ToolPathArgument[];
@@ -90,10 +96,12 @@ export interface ToolDefinitionInput<Schema extends z.ZodType> {
 
 /**
  * Defines a tool whose `execute` and `summarize` receive input typed from its zod schema.
- * Returns a frozen definition.
+ * Returns a frozen definition. Throws a `ClawsmithError` with code `unsupported_schema` when the
+ * schema is not a zod 4 schema (zod 3's schemas share names but not internals).
  */
-export function defineTool<Schema extends z.ZodType>(
-  definition: ToolDefinitionInput<Schema>,
-): ToolDefinition<z.output<Schema>> {
-  return Object.freeze({ ...definition }) as ToolDefinition<z.output<Schema>>;
+export function defineTool<Schema extends z.ZodType, Output>(
+  definition: ToolDefinitionInput<Schema, Output>,
+): ToolDefinition<z.output<Schema>, Output> {
+  assertZod4Schema(definition.inputSchema, definition.name);
+  return Object.freeze({ ...definition }) as ToolDefinition<z.output<Schema>, Output>;
 }
