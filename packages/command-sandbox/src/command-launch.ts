@@ -14,6 +14,7 @@ import type { CaptureMode } from './capture/command-capture.js';
 import { overlayLaunch } from './capture/overlay-launch.js';
 import { macosSandboxProfile } from './macos-sandbox-profile.js';
 import { holdPlaceholders } from './mount-placeholders.js';
+import { realWorkspaceRoot } from './workspace-root.js';
 import { findProtectedLocations, type ProtectedLocations } from './protected-locations.js';
 import type { ProcessLaunch } from './process-runner.js';
 import { sandboxAvailability, type SandboxKind, type SandboxMode } from './sandbox-availability.js';
@@ -103,7 +104,7 @@ export function resolveWorkingDirectory(
   workspaceRoot: string,
   cwd = '.',
 ): { workspace: string; workingDirectory: string } {
-  const workspace = realpathSync(workspaceRoot);
+  const workspace = realWorkspaceRoot(workspaceRoot);
   const requested = resolve(workspace, cwd);
   const inside = (path: string) => {
     const difference = relative(workspace, path);

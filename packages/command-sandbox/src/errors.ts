@@ -7,6 +7,7 @@ export const COMMAND_SANDBOX_ERROR_CODES = Object.freeze({
   sandboxUnavailable: 'sandbox_unavailable',
   workingDirectoryOutsideWorkspace: 'working_directory_outside_workspace',
   workingDirectoryNotFound: 'working_directory_not_found',
+  workspaceUnavailable: 'workspace_unavailable',
   environmentNameForbidden: 'environment_name_forbidden',
   commandSpawnFailed: 'command_spawn_failed',
   commandLimitReached: 'command_limit_reached',

@@ -52,6 +52,7 @@ describe('@clawsmith/command-sandbox public surface', () => {
       'takeover_required',
       'working_directory_not_found',
       'working_directory_outside_workspace',
+      'workspace_unavailable',
     ]);
     expect(api.COMMAND_SAFETY_RULES).toEqual([
       'privilege_escalation',

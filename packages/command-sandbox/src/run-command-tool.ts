@@ -10,7 +10,6 @@ import {
   type ToolDefinition,
   type ToolExecutionResult,
 } from '@clawsmith/tool-protocol';
-import { realpathSync } from 'node:fs';
 import { isAbsolute, relative, sep } from 'node:path';
 import { z } from 'zod';
 import { BoundedOutput } from './bounded-output.js';
@@ -23,6 +22,7 @@ import { prepareCommand, validateSandboxOptions, type CommandSandboxOptions } fr
 import { describeStatus, outcomeNotes, outcomeSignal, resultFields } from './command-report.js';
 import { COMMAND_SANDBOX_ERROR_CODES, CommandSandboxError } from './errors.js';
 import { runProcess } from './process-runner.js';
+import { realWorkspaceRoot } from './workspace-root.js';
 import type { SandboxKind } from './sandbox-availability.js';
 
 /** Defaults of the command limits that are part of the contract. */
@@ -104,7 +104,7 @@ export async function runCommand(
     sandboxOff: options.sandbox === 'off',
     bubblewrapProgram: options.bubblewrapProgram,
     captureFolder: options.captureFolder,
-    workspaceRoot: realpathSync(request.workspaceRoot),
+    workspaceRoot: realWorkspaceRoot(request.workspaceRoot),
   });
   const folder: CaptureFolder | undefined = 'folder' in started ? started.folder : undefined;
   let prepared;
@@ -267,7 +267,7 @@ export function commandToolResult(result: CommandRunResult): ToolExecutionResult
  */
 export function createRunCommandTool(
   options: CommandSandboxOptions = {},
-): ToolDefinition<z.output<typeof runCommandInput>> {
+): ToolDefinition<z.output<typeof runCommandInput>, ToolExecutionResult> {
   validateSandboxOptions(options);
   return defineTool({
     name: 'run_command',

@@ -107,7 +107,9 @@ function selectByName(
  * request carries, nothing else. It is concurrency-safe: activation is a set union made
  * synchronously with no await in between, so parallel calls end in the same set in any order.
  */
-export function createSearchToolsTool(options: SearchToolsOptions): ToolDefinition<SearchToolsInput> {
+export function createSearchToolsTool(
+  options: SearchToolsOptions,
+): ToolDefinition<SearchToolsInput, ToolExecutionResult> {
   const { catalog } = options;
   return defineTool({
     name: SEARCH_TOOLS_NAME,
