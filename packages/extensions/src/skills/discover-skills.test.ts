@@ -1,4 +1,6 @@
 import { testdir } from '@clawsmith/test-utils';
+import { execFileSync } from 'node:child_process';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { skillMarkdown } from '../__fixtures__/tool-context.js';
 import { discoverSkills } from './discover-skills.js';
@@ -145,5 +147,15 @@ describe(discoverSkills, () => {
     // The same links in the person's own home are theirs to make.
     const home = testdir({ 'skills/secret': { symlink: `${outside}/skills/secret` } });
     expect(discoverSkills({ homeDir: home }).skills.map((skill) => skill.name)).toEqual(['secret']);
+  });
+
+  it('reports a SKILL.md that is a FIFO or a folder instead of hanging on it', () => {
+    const home = testdir({ 'skills/fifo/placeholder': '', 'skills/folder/SKILL.md/inner': '' });
+    execFileSync('mkfifo', [join(home, 'skills/fifo/SKILL.md')]);
+    const catalog = discoverSkills({ homeDir: home });
+    expect(catalog.problems.map((problem) => [problem.file.slice(home.length + 1), problem.message])).toEqual([
+      ['skills/fifo/SKILL.md', 'SKILL.md is not a regular file'],
+      ['skills/folder/SKILL.md', 'SKILL.md is not a regular file'],
+    ]);
   });
 });

@@ -60,11 +60,11 @@ function readSkill(folder: string, root: SkillRoot, folderName: string): Skill |
   const file = join(folder, 'SKILL.md');
   let front;
   try {
-    if (!statSync(file).isFile()) return invalid(file, 1, 'SKILL.md is not a regular file');
     front = readFrontMatter(file);
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     if (code === 'ENOENT') return invalid(file, 1, 'the skill folder has no SKILL.md');
+    if (code === 'ENOTFILE') return invalid(file, 1, 'SKILL.md is not a regular file');
     return invalid(file, 1, `SKILL.md cannot be read (${code ?? (error as Error).message})`);
   }
   if (!front.ok) return invalid(file, front.line, front.message);
@@ -99,17 +99,16 @@ function skillFolders(root: SkillRoot, problems: SkillProblem[]): { folder: stri
   }
   entries.sort((left, right) => (left.name < right.name ? -1 : left.name > right.name ? 1 : 0));
   const folders: { folder: string; name: string }[] = [];
-  let rootReal: string | undefined;
+  const rootReal = realpathSync.native(root.folder);
   for (const entry of entries) {
     if (entry.name.startsWith('.')) continue;
     const path = join(root.folder, entry.name);
     if (entry.isSymbolicLink()) {
       // A repository's link could make "the skill's folder" any folder on the machine.
       if (root.scope === 'workspace') {
-        rootReal ??= realpathSync(root.folder);
         let target: string;
         try {
-          target = realpathSync(path);
+          target = realpathSync.native(path);
         } catch {
           continue;
         }
@@ -139,7 +138,11 @@ function skillFolders(root: SkillRoot, problems: SkillProblem[]): { folder: stri
       );
       break;
     }
-    folders.push({ folder: realpathSync(path), name: entry.name });
+    // A plain folder's real path is the root's plus its name: no system call per skill.
+    folders.push({
+      folder: entry.isSymbolicLink() ? realpathSync.native(path) : join(rootReal, entry.name),
+      name: entry.name,
+    });
   }
   return folders;
 }
@@ -160,8 +163,8 @@ export function discoverSkills(options: DiscoverSkillsOptions): SkillCatalog {
       if (root.scope === 'workspace') {
         // A repository's `.agents` could be a link to any folder: the root must stay inside the workspace.
         if (!lstatSync(root.folder).isDirectory()) continue;
-        workspaceReal ??= realpathSync(options.workspaceRoot as string);
-        if (!realpathSync(root.folder).startsWith(workspaceReal + sep)) {
+        workspaceReal ??= realpathSync.native(options.workspaceRoot as string);
+        if (!realpathSync.native(root.folder).startsWith(workspaceReal + sep)) {
           problems.push({
             file: root.folder,
             line: 1,

@@ -1,4 +1,4 @@
-import { closeSync, openSync, readSync } from 'node:fs';
+import { closeSync, constants, fstatSync, openSync, readSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import type * as Yaml from 'yaml';
 
@@ -15,8 +15,11 @@ export type FrontMatter =
   | { readonly ok: false; readonly line: number; readonly message: string };
 
 function readHead(file: string): { text: string; complete: boolean } {
-  const descriptor = openSync(file, 'r');
+  // Non-blocking, then checked: a FIFO named SKILL.md must not hang discovery.
+  const descriptor = openSync(file, constants.O_RDONLY | constants.O_NONBLOCK);
   try {
+    if (!fstatSync(descriptor).isFile())
+      throw Object.assign(new Error(`${file} is not a regular file`), { code: 'ENOTFILE' });
     let buffer = Buffer.alloc(FIRST_READ_BYTES);
     let length = readSync(descriptor, buffer, 0, buffer.length, 0);
     if (length === buffer.length && !closingFound(buffer.toString('utf8', 0, length))) {

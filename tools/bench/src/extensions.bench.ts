@@ -1,0 +1,133 @@
+// memory_search over 10,000 notes (2 MB) beside a naive in-memory scan of the same text, with and
+// without the per-search freshness sweep; and what discovering 200 skills adds to core startup
+// (createAgentCore with the cli's builtin tools), beside core startup alone.
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createAgentCore, createBuiltinTools, openClawsmithHome } from '@clawsmith/core';
+import {
+  MemoryIndex,
+  createMemorySearch,
+  createSkillViewTool,
+  discoverSkills,
+  skillsPromptSection,
+} from '@clawsmith/extensions';
+import { createScriptedProvider } from '@clawsmith/providers';
+import type { ToolExecutionContext } from '@clawsmith/tool-protocol';
+import { measure, report } from './measure.js';
+
+const NOTES = 10_000;
+const SKILLS = 200;
+const RUNS = 40;
+
+// A seeded generator: every run indexes the same 2 MB.
+let seed = 42;
+const random = () => {
+  seed = (seed * 1_103_515_245 + 12_345) % 2_147_483_648;
+  return seed / 2_147_483_648;
+};
+const syllables = ['ka', 'lo', 'mi', 'ra', 'te', 'su', 'no', 'vi', 'de', 'po', 'an', 'el', 'or', 'us', 'ix', 'qu'];
+const vocabulary = Array.from({ length: 3_000 }, () =>
+  Array.from({ length: 2 + Math.floor(random() * 3) }, () => syllables[Math.floor(random() * syllables.length)]).join(
+    '',
+  ),
+);
+const word = () => vocabulary[Math.floor(random() ** 2 * vocabulary.length)] as string;
+const sentence = (count: number) => Array.from({ length: count }, word).join(' ');
+
+const home = mkdtempSync(join(tmpdir(), 'clawsmith-bench-ext-'));
+const workspace = mkdtempSync(join(tmpdir(), 'clawsmith-bench-ext-ws-'));
+const texts: string[] = [];
+let bytes = 0;
+for (let index = 0; index < NOTES; index += 1) {
+  const folder = join(home, 'memory', `topic-${index % 100}`);
+  if (index < 100) mkdirSync(folder, { recursive: true });
+  const text = `# ${sentence(3)}\n\n${sentence(14)}.\n${sentence(12)}.\n`;
+  texts.push(text.toLowerCase());
+  bytes += Buffer.byteLength(text);
+  writeFileSync(join(folder, `note-${index}.md`), text);
+}
+console.log(`${NOTES} notes, ${(bytes / 1024 / 1024).toFixed(2)} MB in ${home}/memory`);
+
+const build = performance.now();
+const index = new MemoryIndex({ homeDir: home });
+const built = index.refresh(workspace);
+console.log(`first index build: ${(performance.now() - build).toFixed(0)} ms (${built.indexed} files)`);
+index.close();
+
+const queries = Array.from({ length: 16 }, () => `${word()} ${word()}`);
+let turn = 0;
+const nextQuery = () => queries[turn++ % queries.length] as string;
+const context: ToolExecutionContext = {
+  authorized: true,
+  workspaceRoot: workspace,
+  sessionId: 's',
+  turnId: 't',
+  toolCallId: 'c',
+  signal: new AbortController().signal,
+};
+
+const naive = await measure(
+  'naive scan: lowercase includes over the 2 MB in memory',
+  () => {
+    const terms = nextQuery().split(' ');
+    return texts.filter((text) => terms.some((term) => text.includes(term))).length;
+  },
+  RUNS,
+);
+const throttled = createMemorySearch({ homeDir: home });
+const search = await measure(
+  'memory_search (freshness checked at most once a second)',
+  () => throttled.tool.execute({ query: nextQuery() }, context),
+  RUNS,
+);
+throttled.close();
+const sweeping = createMemorySearch({ homeDir: home, recheckMs: 0 });
+const sweep = await measure(
+  'memory_search with a freshness sweep of 10,000 files every call',
+  () => sweeping.tool.execute({ query: nextQuery() }, context),
+  10,
+);
+sweeping.close();
+report(`memory_search over ${NOTES} notes`, naive, [search, sweep]);
+
+for (let index = 0; index < SKILLS; index += 1) {
+  const name = `skill-${index}`;
+  mkdirSync(join(home, 'skills', name), { recursive: true });
+  writeFileSync(
+    join(home, 'skills', name, 'SKILL.md'),
+    `---\nname: ${name}\ndescription: ${sentence(12)}\nlicense: MIT\n---\n# ${name}\n\n${sentence(200)}\n`,
+  );
+}
+const opened = await openClawsmithHome(join(home, 'core-home'));
+const provider = createScriptedProvider({ script: { responses: [] } });
+const builtinTools = createBuiltinTools({ command: { sandbox: 'off' } });
+const coreAlone = await measure(
+  'createAgentCore with the builtin tools',
+  () => createAgentCore({ db: opened.db, provider, checkpoints: opened.checkpoints, builtinTools }),
+  RUNS,
+);
+const discovery = await measure(`discoverSkills: ${SKILLS} skills`, () => discoverSkills({ homeDir: home }), RUNS);
+const withSkills = await measure(
+  `createAgentCore + ${SKILLS} skills discovered, skill_view, prompt section`,
+  () => {
+    const catalog = discoverSkills({ homeDir: home, workspaceRoot: workspace });
+    skillsPromptSection(catalog);
+    return createAgentCore({
+      db: opened.db,
+      provider,
+      checkpoints: opened.checkpoints,
+      builtinTools,
+      extensions: [{ source: 'extension:skills', tools: [createSkillViewTool({ homeDir: home })] }],
+    });
+  },
+  RUNS,
+);
+report('skill discovery at core startup', coreAlone, [discovery, withSkills]);
+console.log(
+  `added to core startup by ${SKILLS} skills: ${(withSkills.medianMs - coreAlone.medianMs).toFixed(2)} ms (median difference)`,
+);
+
+await opened.close();
+rmSync(home, { recursive: true, force: true });
+rmSync(workspace, { recursive: true, force: true });
