@@ -82,6 +82,12 @@ export default tseslint.config(
     rules: { '@nx/enforce-module-boundaries': 'off' },
   },
   {
+    // README examples are consumer code: they import their own package by its published name,
+    // exactly as a team would, so the layer rules (written for package sources) do not apply.
+    files: ['packages/*/examples/**'],
+    rules: { '@nx/enforce-module-boundaries': 'off' },
+  },
+  {
     files: ['**/*.test.ts', '**/*.test.tsx'],
     rules: { '@typescript-eslint/no-non-null-assertion': 'off' },
   },

@@ -1,4 +1,4 @@
-import type { AnyToolDefinition } from '@clawsmith/tool-protocol';
+import type { ToolDefinition, ToolExecutionResult } from '@clawsmith/tool-protocol';
 import { createDeleteFileTool } from './delete-file-tool.js';
 import { createEditFileTool } from './edit-file-tool.js';
 import { createGlobFilesTool } from './glob-files-tool.js';
@@ -9,15 +9,22 @@ import { updatingIndex } from './search-index/index-notice.js';
 import { resolveToolOptions, type ResolvedToolOptions, type WorkspaceToolsOptions } from './tool-options.js';
 import { createWriteFileTool } from './write-file-tool.js';
 
+/**
+ * One workspace file tool as a direct caller sees it: `execute` resolves to a
+ * `ToolExecutionResult` for every outcome it reports and throws a `ClawsmithError` for a refusal.
+ */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export type WorkspaceTool = ToolDefinition<any, ToolExecutionResult>;
+
 /** The seven tools, in the order {@link createWorkspaceTools} returns them. */
 export type WorkspaceTools = [
-  readFile: AnyToolDefinition,
-  searchFiles: AnyToolDefinition,
-  globFiles: AnyToolDefinition,
-  editFile: AnyToolDefinition,
-  writeFile: AnyToolDefinition,
-  renameFile: AnyToolDefinition,
-  deleteFile: AnyToolDefinition,
+  readFile: WorkspaceTool,
+  searchFiles: WorkspaceTool,
+  globFiles: WorkspaceTool,
+  editFile: WorkspaceTool,
+  writeFile: WorkspaceTool,
+  renameFile: WorkspaceTool,
+  deleteFile: WorkspaceTool,
 ];
 
 /**
@@ -33,7 +40,7 @@ export function createWorkspaceTools(options: WorkspaceToolsOptions = {}): Works
 /** The seven tools over options already resolved (tests reach the search indexes this way). */
 export function toolsFor(resolved: ResolvedToolOptions): WorkspaceTools {
   const { searchIndexes } = resolved;
-  const writing = (tool: AnyToolDefinition) =>
+  const writing = (tool: WorkspaceTool) =>
     searchIndexes ? updatingIndex(tool, searchIndexes, resolved.rootFor) : tool;
   return [
     createReadFileTool(resolved),

@@ -1,7 +1,7 @@
 // Everything exported here is the public API of @clawsmith/workspace-fs; the surface is pinned
 // by public-surface.test.ts. A change to this list is a deliberate change with a changeset.
 
-export type { WorkspaceTools } from './create-workspace-tools.js';
+export type { WorkspaceTool, WorkspaceTools } from './create-workspace-tools.js';
 export { createWorkspaceTools } from './create-workspace-tools.js';
 export type { WorkspaceToolsOptions } from './tool-options.js';
 export { DEFAULT_SKIPPED_FOLDERS } from './tool-options.js';

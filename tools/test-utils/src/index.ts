@@ -2,3 +2,4 @@
 export { createTestdir, testdir, writeTree } from './testdir.js';
 export type { FileEntry, SymlinkEntry, TemporaryTree, TestTree } from './testdir.js';
 export { snapshotTree } from './snapshot-tree.js';
+export { exampleMarker, readmeExample, runExample } from './readme-example.js';

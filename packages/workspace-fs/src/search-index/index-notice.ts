@@ -7,11 +7,11 @@ import type { SearchIndexes } from './search-indexes.js';
  * search index at once: the next search answers from the new content without a watcher event.
  * The context's own recorder (checkpoints) still sees every call first, unchanged.
  */
-export function updatingIndex(
-  tool: AnyToolDefinition,
+export function updatingIndex<Tool extends AnyToolDefinition>(
+  tool: Tool,
   indexes: SearchIndexes,
   rootFor: (context: ToolExecutionContext) => string,
-): AnyToolDefinition {
+): Tool {
   return Object.freeze({
     ...tool,
     execute: (input: unknown, context: ToolExecutionContext) => {
