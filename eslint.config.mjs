@@ -77,6 +77,37 @@ export default tseslint.config(
     },
   },
   {
+    // The web page shows what models and tools wrote: it must reach the DOM as React text nodes
+    // only. No HTML from strings, no code from strings, anywhere in the web package.
+    files: ['packages/web/**/*.ts', 'packages/web/**/*.tsx'],
+    rules: {
+      'no-eval': 'error',
+      'no-implied-eval': 'error',
+      'no-new-func': 'error',
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: "JSXAttribute[name.name='dangerouslySetInnerHTML'], Property[key.name='dangerouslySetInnerHTML']",
+          message: 'dangerouslySetInnerHTML is forbidden in @clawsmith/web: render untrusted text as React children.',
+        },
+        {
+          selector: 'MemberExpression[property.name=/^(innerHTML|outerHTML)$/]',
+          message: 'innerHTML/outerHTML are forbidden in @clawsmith/web: use textContent or React children.',
+        },
+        {
+          selector:
+            "CallExpression[callee.property.name=/^(insertAdjacentHTML|createContextualFragment)$/], CallExpression[callee.object.name='document'][callee.property.name=/^(write|writeln)$/]",
+          message: 'Parsing HTML from strings is forbidden in @clawsmith/web.',
+        },
+        {
+          selector:
+            "CallExpression[callee.name='eval'], NewExpression[callee.name='Function'], CallExpression[callee.name='Function']",
+          message: 'eval and new Function are forbidden in @clawsmith/web.',
+        },
+      ],
+    },
+  },
+  {
     // Package config files extend the one shared root config by relative path, on purpose.
     files: ['**/vitest.config.ts'],
     rules: { '@nx/enforce-module-boundaries': 'off' },

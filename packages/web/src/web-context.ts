@@ -1,6 +1,7 @@
 import type { ArtifactStore } from '@clawsmith/artifacts';
 import type { CheckpointStore } from '@clawsmith/checkpoints';
 import type { AgentCore, SessionStore } from '@clawsmith/core';
+import type { PageFiles } from './page/page-files.js';
 import type { StoreWatcher } from './live/store-watcher.js';
 import type { GuardState } from './security/request-guard.js';
 import type { ApprovalBroker } from './turns/approval-broker.js';
@@ -16,6 +17,8 @@ export interface WebContext {
   readonly turns: TurnRunner;
   readonly approvals: ApprovalBroker;
   readonly guard: GuardState;
+  /** The built page's files, by URL path (empty when the page is not built). */
+  readonly page: PageFiles;
   readonly streams: {
     /** Open event streams now. */
     open: number;

@@ -5,6 +5,7 @@ import type { CheckpointStore } from '@clawsmith/checkpoints';
 import { SessionStore, type AgentCore } from '@clawsmith/core';
 import { serve } from '@hono/node-server';
 import type { Kysely } from 'kysely';
+import { loadPageFiles } from './page/page-files.js';
 import { StoreWatcher } from './live/store-watcher.js';
 import { CookieSessions, createSecret } from './security/access-token.js';
 import { AttemptThrottle } from './security/attempt-throttle.js';
@@ -45,6 +46,8 @@ export interface WebServerOptions {
   readonly stallTimeoutMs?: number;
   /** How often the store is checked for other processes' commits; default 25 ms. */
   readonly pollIntervalMs?: number;
+  /** The built page to serve at `/`; default the package's `dist/page` (written by its `build` target). */
+  readonly pageDirectory?: string;
   /** Wrong tokens per client per minute before it must wait; default 10. */
   readonly maxWrongTokensPerMinute?: number;
 }
@@ -89,6 +92,7 @@ export async function startWebServer(options: WebServerOptions): Promise<WebServ
       throttle: new AttemptThrottle({ limit: options.maxWrongTokensPerMinute ?? 10 }),
       allowedHosts: guardHosts,
     },
+    page: loadPageFiles(options.pageDirectory),
     streams: {
       open: 0,
       max: options.maxStreams ?? 100,

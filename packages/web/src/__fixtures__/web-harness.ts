@@ -32,11 +32,15 @@ export interface WebHarnessOptions extends Partial<Omit<WebServerOptions, 'core'
   readonly responses?: readonly ScriptedResponse[];
   readonly files?: TestTree;
   readonly permissionMode?: 'default' | 'accept-edits' | 'read-only' | 'full-auto';
+  /** An existing home to serve (kept after the test); default a fresh temporary one. */
+  readonly homePath?: string;
 }
 
 export async function createWebHarness(options: WebHarnessOptions = {}): Promise<WebHarness> {
   const workspaceDir = createTestdir(options.files ?? {});
-  const homeDir = createTestdir({}, 'clawsmith-home-');
+  const homeDir = options.homePath
+    ? { path: options.homePath, remove: () => undefined }
+    : createTestdir({}, 'clawsmith-home-');
   const home = await openClawsmithHome(homeDir.path);
   const approvals = new ApprovalBroker();
   const core = createAgentCore({
@@ -48,7 +52,7 @@ export async function createWebHarness(options: WebHarnessOptions = {}): Promise
     permissionMode: options.permissionMode ?? 'accept-edits',
     approvalHandler: approvals.handler,
   });
-  const { responses: _responses, files: _files, permissionMode: _mode, ...serverOptions } = options;
+  const { responses: _responses, files: _files, permissionMode: _mode, homePath: _home, ...serverOptions } = options;
   const server = await startWebServer({ core, home, approvals, ...serverOptions });
   onTestFinished(async () => {
     await server.close();

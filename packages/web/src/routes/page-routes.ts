@@ -1,42 +1,40 @@
+import type { Context } from 'hono';
 import { getCookie, setCookie } from 'hono/cookie';
 import { loginBodySchema } from '../api/api-schemas.js';
 import { parseBody } from '../http/parse-request.js';
 import { WebError } from '../http/web-error.js';
 import { checkOrigin, checkThrottle, SESSION_COOKIE, verifyToken } from '../security/request-guard.js';
+import type { WebContext } from '../web-context.js';
 import type { Route } from './route.js';
 
-const SHELL = `<!doctype html>
+// Served at `/` when the page was not built: says how to build it, and runs nothing.
+const NOT_BUILT = `<!doctype html>
 <html lang="en">
-<head><meta charset="utf-8"><title>clawsmith</title><script src="/login.js" defer></script></head>
-<body><main><h1>clawsmith</h1><p id="status">Signing in…</p></main></body>
+<head><meta charset="utf-8"><title>clawsmith</title></head>
+<body><main><h1>clawsmith</h1><p>The page is not built. Run <code>npx nx run @clawsmith/web:build</code> and restart <code>clawsmith web</code>. The API is at /api.</p></main></body>
 </html>
 `;
 
-// Reads the token from the URL fragment (never sent to a server or kept in history), trades it
-// for the session cookie, and removes it from the address bar.
-const LOGIN_SCRIPT = `const status = document.getElementById('status');
-const token = new URLSearchParams(location.hash.slice(1)).get('token');
-history.replaceState(null, '', location.pathname);
-const show = (text) => { status.textContent = text; };
-if (!token) show('Open the URL that clawsmith web printed (it carries the token).');
-else fetch('/api/login', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ token }) })
-  .then((response) => show(response.ok ? 'Signed in. The API is at /api/sessions.' : 'The token was refused; copy the URL again from the terminal.'))
-  .catch(() => show('The server did not answer.'));
-`;
+function servePage(c: Context, web: WebContext, path: string): Response {
+  const file = web.page.get(path);
+  if (file) return c.body(file.body as Uint8Array<ArrayBuffer>, 200, { 'Content-Type': file.contentType });
+  if (path === '/') return c.html(NOT_BUILT);
+  throw new WebError('route_not_found', `No page file ${path}; reload the page (the server may have been rebuilt).`);
+}
 
-/** The page shell, its login script, sign-in and sign-out. */
+/** The built page (React, see page/), sign-in and sign-out. The page trades the URL fragment's token for the cookie. */
 export const pageRoutes: readonly Route[] = [
   {
     method: 'GET',
     path: '/',
     public: true,
-    handler: (c) => c.html(SHELL),
+    handler: (c, web) => servePage(c, web, '/'),
   },
   {
     method: 'GET',
-    path: '/login.js',
+    path: '/assets/:file',
     public: true,
-    handler: (c) => c.body(LOGIN_SCRIPT, 200, { 'Content-Type': 'text/javascript; charset=utf-8' }),
+    handler: (c, web) => servePage(c, web, c.req.path),
   },
   {
     method: 'POST',

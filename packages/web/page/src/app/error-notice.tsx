@@ -1,0 +1,16 @@
+import { ApiError } from '../api/api-client';
+
+/** What went wrong and what to do, from the server's error code. */
+export function ErrorNotice({ error }: { error: unknown }) {
+  const signedOut = error instanceof ApiError && error.code === 'unauthorized';
+  const message = signedOut
+    ? 'You are not signed in: open the URL that clawsmith web printed (it carries the token).'
+    : error instanceof Error
+      ? error.message
+      : String(error);
+  return (
+    <p role="alert" className="error">
+      {error instanceof ApiError && <code className="badge code">{error.code}</code>} {message}
+    </p>
+  );
+}

@@ -1,0 +1,29 @@
+import { useSyncExternalStore } from 'react';
+
+/** The page's routes live in the URL fragment: `#/` (sessions) and `#/sessions/<id>`. */
+export type Route = { readonly view: 'sessions' } | { readonly view: 'session'; readonly sessionId: string };
+
+function current(): string {
+  return location.hash;
+}
+
+function subscribe(listener: () => void): () => void {
+  window.addEventListener('hashchange', listener);
+  return () => window.removeEventListener('hashchange', listener);
+}
+
+/** Parses a fragment into a route; anything unknown is the session list. */
+export function parseRoute(hash: string): Route {
+  const match = /^#\/sessions\/([A-Za-z0-9][A-Za-z0-9._:-]{0,127})$/.exec(hash);
+  return match ? { view: 'session', sessionId: match[1]! } : { view: 'sessions' };
+}
+
+/** The route of the current fragment, re-rendered when it changes. */
+export function useHashRoute(): Route {
+  return parseRoute(useSyncExternalStore(subscribe, current));
+}
+
+/** Goes to `#<path>`. */
+export function navigate(path: string): void {
+  location.hash = path;
+}

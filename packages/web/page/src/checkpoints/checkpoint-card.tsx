@@ -1,0 +1,46 @@
+import type { TurnSummary } from '../api/api-types';
+import { FileDiffRow } from './file-diff-row';
+import { RestoreControls } from './restore-controls';
+
+/** A finished turn's checkpoint: its manifest (paths, +/- lines), lazy diffs, restore and fork. */
+export function CheckpointCard({
+  sessionId,
+  turn,
+  status,
+  onFork,
+}: {
+  sessionId: string;
+  turn: TurnSummary | undefined;
+  status: string;
+  onFork: (turnId: string) => void;
+}) {
+  if (!turn) return <p className="notice">Turn finished ({status}).</p>;
+  const checkpoint = turn.checkpoint;
+  const totals = checkpoint?.totals;
+  return (
+    <section className="card checkpoint" aria-label={`Checkpoint of turn ${turn.ordinal}`}>
+      <header>
+        <h3>Checkpoint · turn {turn.ordinal}</h3> <span className={`badge status-${turn.status}`}>{turn.status}</span>
+        {checkpoint?.undone && <span className="badge undone">restored</span>}{' '}
+        {totals && (
+          <span className="totals">
+            {totals.files} {totals.files === 1 ? 'file' : 'files'}{' '}
+            <span className="added-count">+{totals.linesAdded}</span>{' '}
+            <span className="removed-count">−{totals.linesRemoved}</span>
+          </span>
+        )}
+      </header>
+      {checkpoint && checkpoint.files.length > 0 && (
+        <ul className="files" aria-label="Changed files">
+          {checkpoint.files.map((file) => (
+            <FileDiffRow key={file.path} sessionId={sessionId} turnId={turn.turnId} file={file} />
+          ))}
+        </ul>
+      )}
+      {checkpoint && !checkpoint.undone && <RestoreControls sessionId={sessionId} turn={turn} />}
+      <button type="button" onClick={() => onFork(turn.turnId)}>
+        Fork after turn {turn.ordinal}
+      </button>
+    </section>
+  );
+}

@@ -1,0 +1,90 @@
+import { useMemo, useState } from 'react';
+import { sendJson, sessionPath } from '../api/api-client';
+import type { PendingApproval, SessionEvent, SessionSummary, TodoItem, TurnSummary } from '../api/api-types';
+import { ApprovalPanel } from '../approvals/approval-panel';
+import { ErrorNotice } from '../app/error-notice';
+import { navigate } from '../app/hash-route';
+import { LiteralText } from '../display/literal-text';
+import { StatusBadge } from '../display/status-badge';
+import { PromptBox } from '../prompt/prompt-box';
+import { TodoPanel } from '../todos/todo-panel';
+import { transcriptItems, turnRunning } from '../transcript/transcript-items';
+import { TranscriptView } from '../transcript/transcript-view';
+import { useJson } from './use-json';
+import { useSessionEvents } from './use-session-events';
+
+/** The sequence of the last event of one of `types`: a cheap key for refetching what they change. */
+function lastOf(events: readonly SessionEvent[], types: readonly string[]): number {
+  for (let index = events.length - 1; index >= 0; index -= 1)
+    if (types.includes(events[index]!.type)) return events[index]!.sequence;
+  return 0;
+}
+
+/** One session: its transcript live over the event stream, checkpoints, todos, approvals and the prompt box. */
+export function SessionView({ sessionId }: { sessionId: string }) {
+  const stream = useSessionEvents(sessionId);
+  const { events, generation } = stream;
+  const items = useMemo(() => transcriptItems(events), [events]);
+  const running = turnRunning(events);
+  const turnsKey = `${generation}:${lastOf(events, ['turn.started', 'turn.completed', 'session.restored'])}`;
+  const session = useJson<SessionSummary>(sessionPath(sessionId), turnsKey);
+  const turns = useJson<{ turns: TurnSummary[] }>(sessionPath(sessionId, '/turns'), turnsKey);
+  const approvals = useJson<{ approvals: PendingApproval[] }>(
+    sessionPath(sessionId, '/approvals'),
+    `${generation}:${lastOf(events, ['approval.requested', 'approval.resolved', 'turn.completed'])}`,
+  );
+  const fetchedTodos = useJson<{ todos: TodoItem[] }>(sessionPath(sessionId, '/todos'), generation);
+  const liveTodos = useMemo(() => {
+    for (let index = events.length - 1; index >= 0; index -= 1)
+      if (events[index]!.type === 'todos.updated') return events[index]!.todos as TodoItem[];
+    return undefined;
+  }, [events]);
+  const turnMap = useMemo(
+    () => new Map((turns.data?.turns ?? []).map((turn) => [turn.turnId, turn] as const)),
+    [turns.data],
+  );
+  const [forkError, setForkError] = useState<unknown>();
+  const fork = (turnId?: string) =>
+    sendJson<SessionSummary>(sessionPath(sessionId, '/fork'), turnId ? { atTurnId: turnId } : {}).then(
+      (child) => navigate(`/sessions/${child.id}`),
+      setForkError,
+    );
+
+  return (
+    <div className="session-view">
+      <header className="session-header">
+        <h1>
+          <LiteralText text={session.data?.title ?? sessionId} limit={200} />
+        </h1>
+        <p className="session-meta">
+          {session.data && <StatusBadge status={running ? 'running' : session.data.status} />}{' '}
+          {session.data && <LiteralText text={session.data.workspaceRoot} limit={500} />}{' '}
+          <button type="button" onClick={() => fork()}>
+            Fork session
+          </button>
+        </p>
+        {session.error !== undefined && <ErrorNotice error={session.error} />}
+        {stream.error !== undefined && <ErrorNotice error={stream.error} />}
+        {forkError !== undefined && <ErrorNotice error={forkError} />}
+      </header>
+      <div className="session-body">
+        <div className="session-main">
+          <TranscriptView
+            sessionId={sessionId}
+            items={items}
+            turns={turnMap}
+            hasOlder={stream.hasOlder}
+            loadingOlder={stream.loadingOlder}
+            loadOlder={stream.loadOlder}
+            onFork={fork}
+          />
+          <PromptBox sessionId={sessionId} running={running} />
+        </div>
+        <aside className="session-side" aria-label="Session state">
+          <ApprovalPanel sessionId={sessionId} approvals={approvals.data?.approvals ?? []} />
+          <TodoPanel todos={liveTodos ?? fetchedTodos.data?.todos} />
+        </aside>
+      </div>
+    </div>
+  );
+}

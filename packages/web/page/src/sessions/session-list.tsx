@@ -1,0 +1,43 @@
+import { useEffect, useState } from 'react';
+import type { SessionSummary } from '../api/api-types';
+import { ErrorNotice } from '../app/error-notice';
+import { LiteralText } from '../display/literal-text';
+import { StatusBadge } from '../display/status-badge';
+import { useJson } from '../session/use-json';
+import { matchesFilter } from './session-filter';
+
+/** Every session, newest activity first, filtered by text; each opens its session view. */
+export function SessionList() {
+  const [tick, setTick] = useState(0);
+  const [filter, setFilter] = useState('');
+  useEffect(() => {
+    const timer = setInterval(() => setTick((value) => value + 1), 5_000);
+    return () => clearInterval(timer);
+  }, []);
+  const { data, error } = useJson<{ sessions: SessionSummary[] }>('/api/sessions?limit=200', tick);
+  const sessions = (data?.sessions ?? []).filter((session) => matchesFilter(session, filter));
+  return (
+    <section className="session-list" aria-labelledby="sessions-heading">
+      <h1 id="sessions-heading">Sessions</h1>
+      <label className="filter">
+        Filter sessions <input type="search" value={filter} onChange={(event) => setFilter(event.target.value)} />
+      </label>
+      {error !== undefined && <ErrorNotice error={error} />}
+      {data && sessions.length === 0 && <p className="empty">No sessions{filter ? ' match the filter' : ''}.</p>}
+      <ul>
+        {sessions.map((session) => (
+          <li key={session.id} className="session-row">
+            <a href={`#/sessions/${session.id}`}>
+              <LiteralText text={session.title ?? session.id} limit={200} />
+            </a>{' '}
+            <StatusBadge status={session.status} />{' '}
+            <span className="workspace">
+              <LiteralText text={session.workspaceRoot} limit={300} />
+            </span>{' '}
+            <time dateTime={session.lastActivityAt}>{new Date(session.lastActivityAt).toLocaleString('en')}</time>
+          </li>
+        ))}
+      </ul>
+    </section>
+  );
+}

@@ -1,0 +1,30 @@
+import { LiteralText } from '../display/literal-text';
+
+/** The person's prompt that started a turn. */
+export function PromptItem({ text }: { text: string }) {
+  return (
+    <section className="message prompt" aria-label="Prompt">
+      <h3 className="who">You</h3>
+      <LiteralText text={text} block />
+    </section>
+  );
+}
+
+/** Text the model wrote (shown literally: never parsed as HTML or markdown links). */
+export function AssistantItem({ text }: { text: string }) {
+  return (
+    <section className="message assistant" aria-label="Assistant">
+      <h3 className="who">Assistant</h3>
+      <LiteralText text={text} block />
+    </section>
+  );
+}
+
+/** A line about the session itself (restored, forked, a failed model request). */
+export function NoticeItem({ text }: { text: string }) {
+  return (
+    <p className="notice">
+      <LiteralText text={text} />
+    </p>
+  );
+}

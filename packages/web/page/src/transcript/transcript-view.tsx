@@ -1,0 +1,118 @@
+import { useVirtualizer } from '@tanstack/react-virtual';
+import { useEffect, useLayoutEffect, useRef } from 'react';
+import type { TurnSummary } from '../api/api-types';
+import { CheckpointCard } from '../checkpoints/checkpoint-card';
+import { AssistantItem, NoticeItem, PromptItem } from './message-items';
+import { ToolCard } from './tool-card';
+import type { TranscriptItem } from './transcript-items';
+
+interface TranscriptViewProps {
+  readonly sessionId: string;
+  readonly items: readonly TranscriptItem[];
+  readonly turns: ReadonlyMap<string, TurnSummary>;
+  readonly hasOlder: boolean;
+  readonly loadingOlder: boolean;
+  readonly loadOlder: () => void;
+  readonly onFork: (turnId: string) => void;
+}
+
+function ItemView({ item, props }: { item: TranscriptItem; props: TranscriptViewProps }) {
+  switch (item.kind) {
+    case 'prompt':
+      return <PromptItem text={item.text} />;
+    case 'assistant':
+      return <AssistantItem text={item.text} />;
+    case 'tool':
+      return <ToolCard item={item} sessionId={props.sessionId} />;
+    case 'checkpoint':
+      return (
+        <CheckpointCard
+          sessionId={props.sessionId}
+          turn={props.turns.get(item.turnId)}
+          status={item.status}
+          onFork={props.onFork}
+        />
+      );
+    case 'notice':
+      return <NoticeItem text={item.text} />;
+  }
+}
+
+/**
+ * The transcript, virtualized: only the rows near the viewport are in the DOM. Reaching the top
+ * loads the previous page of events (keeping the view still); new events keep the view at the
+ * end when it was there.
+ */
+export function TranscriptView(props: TranscriptViewProps) {
+  const { items, hasOlder, loadingOlder, loadOlder } = props;
+  const scroller = useRef<HTMLDivElement>(null);
+  const offset = hasOlder ? 1 : 0;
+  const virtualizer = useVirtualizer({
+    count: items.length + offset,
+    getScrollElement: () => scroller.current,
+    estimateSize: () => 96,
+    overscan: 4,
+    getItemKey: (index) => (index < offset ? 'older' : items[index - offset]!.key),
+  });
+  const rows = virtualizer.getVirtualItems();
+
+  // Keep the rows in view still when older ones are prepended: hold the distance from the bottom.
+  const firstKey = items[0]?.key;
+  const fromBottom = useRef<number | undefined>(undefined);
+  useLayoutEffect(() => {
+    const element = scroller.current;
+    if (element && fromBottom.current !== undefined) {
+      element.scrollTop = virtualizer.getTotalSize() - fromBottom.current;
+      fromBottom.current = undefined;
+    }
+  }, [firstKey, virtualizer]);
+
+  // Follow new events while the view is at the end (and start at the end).
+  const atEnd = useRef(true);
+  const lastKey = items.at(-1)?.key;
+  useEffect(() => {
+    if (atEnd.current && items.length > 0) virtualizer.scrollToIndex(items.length - 1 + offset, { align: 'end' });
+  }, [lastKey, items.length, offset, virtualizer]);
+
+  const olderVisible = hasOlder && rows[0]?.index === 0;
+  useEffect(() => {
+    if (!olderVisible || loadingOlder || items.length === 0) return;
+    const element = scroller.current;
+    if (element) fromBottom.current = virtualizer.getTotalSize() - element.scrollTop;
+    loadOlder();
+  }, [olderVisible, loadingOlder, loadOlder, items.length, virtualizer]);
+
+  return (
+    <div
+      ref={scroller}
+      className="transcript"
+      role="log"
+      aria-label="Transcript"
+      tabIndex={0}
+      onScroll={(event) => {
+        const element = event.currentTarget;
+        atEnd.current = element.scrollHeight - element.scrollTop - element.clientHeight < 48;
+      }}
+    >
+      <div className="transcript-canvas" style={{ height: virtualizer.getTotalSize() }}>
+        {rows.map((row) => (
+          <div
+            key={row.key}
+            data-index={row.index}
+            ref={virtualizer.measureElement}
+            className="transcript-row"
+            style={{ transform: `translateY(${row.start}px)` }}
+          >
+            {row.index < offset ? (
+              <button type="button" className="older" onClick={loadOlder} disabled={loadingOlder}>
+                {loadingOlder ? 'Loading older events…' : 'Load older events'}
+              </button>
+            ) : (
+              <ItemView item={items[row.index - offset]!} props={props} />
+            )}
+          </div>
+        ))}
+      </div>
+    </div>
+  );
+}

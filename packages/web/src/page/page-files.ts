@@ -1,0 +1,50 @@
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { extname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+/** One built file of the page, read once when the server starts. */
+export interface PageFile {
+  readonly body: Uint8Array;
+  readonly contentType: string;
+}
+
+/** The built page: `index.html` and the files of `assets/`, by URL path (`/`, `/assets/index-abc.js`). */
+export type PageFiles = ReadonlyMap<string, PageFile>;
+
+const CONTENT_TYPES: Readonly<Record<string, string>> = {
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.svg': 'image/svg+xml',
+  '.png': 'image/png',
+  '.woff2': 'font/woff2',
+};
+
+/** Names a built asset may have: Vite writes `name-hash.ext`; nothing else is ever served. */
+const ASSET_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/;
+
+/**
+ * Where the package's `build` target writes the page. The same URL works from `src/` (tests and
+ * in-repo source) and from `dist/` (the published package): both are one level below the package.
+ */
+export const DEFAULT_PAGE_DIRECTORY = fileURLToPath(new URL('../../dist/page/', import.meta.url));
+
+/**
+ * Reads the built page into memory: the set of servable paths is fixed at start, so no request
+ * path ever reaches the file system. Returns an empty map when the page is not built.
+ */
+export function loadPageFiles(directory: string = DEFAULT_PAGE_DIRECTORY): PageFiles {
+  const files = new Map<string, PageFile>();
+  const index = join(directory, 'index.html');
+  if (!existsSync(index)) return files;
+  files.set('/', { body: readFileSync(index), contentType: CONTENT_TYPES['.html']! });
+  const assets = join(directory, 'assets');
+  if (!existsSync(assets)) return files;
+  for (const name of readdirSync(assets)) {
+    const contentType = CONTENT_TYPES[extname(name)];
+    const path = join(assets, name);
+    if (!contentType || !ASSET_NAME.test(name) || !statSync(path).isFile()) continue;
+    files.set(`/assets/${name}`, { body: readFileSync(path), contentType });
+  }
+  return files;
+}
