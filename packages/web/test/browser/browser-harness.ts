@@ -146,3 +146,6 @@ export async function scriptedTurn(home: string, options: Parameters<typeof claw
     throw new Error(`clawsmith run failed (exit ${run.code}): ${run.stderr}`);
   return run.sessionId ?? options.session!;
 }
+
+/** Per-test limit of the browser tests: they spawn `clawsmith run` processes and drive Chromium on a shared machine. */
+export const BROWSER_TEST_TIMEOUT = 120_000;

@@ -1,7 +1,7 @@
 import { createTestdir } from '@clawsmith/test-utils';
 import { describe, expect, it, onTestFinished } from 'vitest';
 import { createWebHarness } from '../../src/__fixtures__/web-harness.js';
-import { screenshot, scriptedTurn, signedInPage, useBrowser } from './browser-harness.js';
+import { screenshot, scriptedTurn, signedInPage, useBrowser, BROWSER_TEST_TIMEOUT } from './browser-harness.js';
 
 const browser = useBrowser();
 
@@ -12,7 +12,7 @@ const ESCAPES = '\u001b]0;stolen title\u0007\u001b[31mred\u001b[0m \u001b[2J';
 const RIGHT_TO_LEFT = 'invoice\u202Etxt.exe';
 const LONG_LINE = 'A'.repeat(1_000_000);
 
-describe('hostile content from models and tools', () => {
+describe('hostile content from models and tools', { timeout: BROWSER_TEST_TIMEOUT }, () => {
   it('renders as literal, bounded text: no dialog, no request for x, no script runs', async () => {
     const home = createTestdir({}, 'clawsmith-home-');
     const workspace = createTestdir({ 'page.html': `${SCRIPT_TAG}\n${IMAGE_TAG}\n` });

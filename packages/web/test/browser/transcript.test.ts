@@ -1,7 +1,15 @@
 import { createTestdir } from '@clawsmith/test-utils';
 import { describe, expect, it, onTestFinished } from 'vitest';
 import { createWebHarness } from '../../src/__fixtures__/web-harness.js';
-import { clawsmithRun, screenshot, scriptedTurn, signedInPage, useBrowser } from './browser-harness.js';
+import { seriousViolations } from './accessibility.js';
+import {
+  clawsmithRun,
+  screenshot,
+  scriptedTurn,
+  signedInPage,
+  useBrowser,
+  BROWSER_TEST_TIMEOUT,
+} from './browser-harness.js';
 
 const browser = useBrowser();
 
@@ -30,7 +38,7 @@ const TOUR_TURN = [
   { text: 'All done with the tour.' },
 ];
 
-describe('the session list and the transcript', () => {
+describe('the session list and the transcript', { timeout: BROWSER_TEST_TIMEOUT }, () => {
   it('lists sessions newest first, filters them, and shows one call card per status and display kind', async () => {
     const { home, workspace } = folders({ 'a.txt': 'hello\nworld\n', 'b.txt': 'hello again\n' });
     const older = await scriptedTurn(home, { workspace, prompt: 'an older session', responses: [{ text: 'ok' }] });
@@ -51,6 +59,7 @@ describe('the session list and the transcript', () => {
     const rows = page.locator('.session-row a');
     await expect.poll(() => rows.allTextContents()).toEqual(['take the tour', 'an older session']);
     await screenshot(page, 'session-list');
+    expect(await seriousViolations(page)).toEqual([]);
     await page.getByLabel('Filter sessions').fill('older');
     await expect.poll(() => rows.allTextContents()).toEqual(['an older session']);
     expect(await page.locator(`a[href="#/sessions/${older}"]`).count()).toBe(1);
@@ -72,6 +81,9 @@ describe('the session list and the transcript', () => {
     expect(await page.getByText('All done with the tour.').count()).toBe(1);
     expect(await page.locator('.todos li').textContent()).toContain('check the page');
     await screenshot(page, 'session-view');
+    await page.getByRole('button', { name: /modified a\.txt/ }).click();
+    await page.locator('.file-row .diff').waitFor();
+    expect(await seriousViolations(page)).toEqual([]);
   });
 
   it('shows a turn that a separate `clawsmith run` process runs, as it happens, without reloading', async () => {

@@ -5,6 +5,7 @@ const MAX_DIFF_LINES = 400;
 
 function lineClass(line: string): string {
   if (line.startsWith('@@')) return 'hunk';
+  if (line.startsWith('+++ ') || line.startsWith('--- ')) return 'file-header';
   if (line.startsWith('+')) return 'added';
   if (line.startsWith('-')) return 'removed';
   return 'context';

@@ -22,7 +22,7 @@ export function PromptBox({ sessionId, running }: { sessionId: string; running: 
   };
   return (
     <form className="prompt-box" onSubmit={submit}>
-      <label htmlFor="prompt-input">Prompt</label>
+      <label htmlFor="prompt-input">Prompt for a new turn</label>
       <textarea
         id="prompt-input"
         rows={3}

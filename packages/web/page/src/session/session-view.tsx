@@ -74,6 +74,7 @@ export function SessionView({ sessionId }: { sessionId: string }) {
             items={items}
             turns={turnMap}
             hasOlder={stream.hasOlder}
+            oldestSequence={events[0]?.sequence ?? 0}
             loadingOlder={stream.loadingOlder}
             loadOlder={stream.loadOlder}
             onFork={fork}

@@ -11,6 +11,8 @@ interface TranscriptViewProps {
   readonly items: readonly TranscriptItem[];
   readonly turns: ReadonlyMap<string, TurnSummary>;
   readonly hasOlder: boolean;
+  /** The sequence of the oldest event loaded (shown as `data-oldest-sequence` for tests and tools). */
+  readonly oldestSequence: number;
   readonly loadingOlder: boolean;
   readonly loadOlder: () => void;
   readonly onFork: (turnId: string) => void;
@@ -89,6 +91,7 @@ export function TranscriptView(props: TranscriptViewProps) {
       role="log"
       aria-label="Transcript"
       tabIndex={0}
+      data-oldest-sequence={props.oldestSequence}
       onScroll={(event) => {
         const element = event.currentTarget;
         atEnd.current = element.scrollHeight - element.scrollTop - element.clientHeight < 48;

@@ -1,0 +1,132 @@
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { createTestdir } from '@clawsmith/test-utils';
+import type { Page } from 'playwright-core';
+import { describe, expect, it, onTestFinished } from 'vitest';
+import { createWebHarness } from '../../src/__fixtures__/web-harness.js';
+import { screenshot, scriptedTurn, signedInPage, useBrowser, BROWSER_TEST_TIMEOUT } from './browser-harness.js';
+
+const browser = useBrowser();
+
+/** A home and a workspace with one session whose only turn edits a.txt and writes b.txt. */
+async function editedSession() {
+  const home = createTestdir({}, 'clawsmith-home-');
+  const workspace = createTestdir({ 'a.txt': 'one\ntwo\nthree\n' });
+  onTestFinished(() => {
+    home.remove();
+    workspace.remove();
+  });
+  const session = await scriptedTurn(home.path, {
+    workspace: workspace.path,
+    prompt: 'change the files',
+    responses: [
+      {
+        toolCalls: [
+          { id: 'e1', name: 'edit_file', arguments: { path: 'a.txt', oldText: 'two', newText: 'TWO\nand more' } },
+          { id: 'e2', name: 'write_file', arguments: { path: 'b.txt', content: 'brand new\n' } },
+        ],
+      },
+      { text: 'Changed a.txt and wrote b.txt.' },
+    ],
+  });
+  const web = await createWebHarness({ homePath: home.path });
+  return { web, session, workspace: workspace.path };
+}
+
+function checkpoint(page: Page) {
+  return page.getByRole('region', { name: 'Checkpoint of turn 1' });
+}
+
+async function restore(page: Page, scope: 'Conversation' | 'Files' | 'Both'): Promise<string> {
+  const card = checkpoint(page);
+  await card.getByRole('radio', { name: scope }).check();
+  await card.getByRole('button', { name: 'Restore…' }).click();
+  const confirmation = (await card.getByRole('alertdialog', { name: 'Confirm restore' }).textContent()) ?? '';
+  await card.getByRole('button', { name: 'Confirm restore' }).click();
+  return confirmation;
+}
+
+describe('checkpoint cards', { timeout: BROWSER_TEST_TIMEOUT }, () => {
+  it('shows the manifest and requests a file diff only when that file is expanded', async () => {
+    const { web, session } = await editedSession();
+    const page = await signedInPage(browser(), web);
+    const diffRequests: string[] = [];
+    page.on('request', (request) => {
+      if (request.url().includes('/diff?')) diffRequests.push(new URL(request.url()).searchParams.get('path')!);
+    });
+    await page.goto(`${web.server.origin}/#/sessions/${session}`);
+    const card = checkpoint(page);
+    await card.waitFor();
+    expect(await card.locator('header .totals').textContent()).toBe('2 files +3 −1');
+    expect(await card.getByRole('button', { name: /a\.txt/ }).textContent()).toBe('modified a.txt +2 −1');
+    expect(await card.locator('.diff').count()).toBe(0);
+    expect(diffRequests).toEqual([]);
+
+    await card.getByRole('button', { name: /a\.txt/ }).click();
+    await card.locator('.diff').waitFor();
+    expect(diffRequests).toEqual(['a.txt']);
+    expect(await card.locator('.diff-line.added').allTextContents()).toEqual(['+TWO\n', '+and more\n']);
+    expect(await card.locator('.diff-line.removed').allTextContents()).toEqual(['-two\n']);
+    expect(await card.getByRole('button', { name: /a\.txt/ }).getAttribute('aria-expanded')).toBe('true');
+    // Collapsing and expanding again reuses the diff already fetched.
+    await card.getByRole('button', { name: /a\.txt/ }).click();
+    await card.getByRole('button', { name: /a\.txt/ }).click();
+    await card.locator('.diff').waitFor();
+    expect(diffRequests).toEqual(['a.txt']);
+    await screenshot(page, 'checkpoint-card');
+  });
+
+  it('restores the files only: the files go back, the conversation stays', async () => {
+    const { web, session, workspace } = await editedSession();
+    const page = await signedInPage(browser(), web, `#/sessions/${session}`);
+    await checkpoint(page).waitFor();
+    const confirmation = await restore(page, 'Files');
+    expect(confirmation).toContain('2 files will be put back as they were before turn 1: a.txt, b.txt.');
+    expect(confirmation).toContain('The conversation stays as it is.');
+    await page.getByRole('status').filter({ hasText: 'Restored.' }).waitFor();
+    expect(readFileSync(join(workspace, 'a.txt'), 'utf8')).toBe('one\ntwo\nthree\n');
+    await page.getByText('Restored to before a turn (files).').waitFor();
+    expect(await page.getByText('Changed a.txt and wrote b.txt.').count()).toBe(1);
+  });
+
+  it('restores the conversation only: the turn leaves the transcript, the files stay', async () => {
+    const { web, session, workspace } = await editedSession();
+    const page = await signedInPage(browser(), web, `#/sessions/${session}`);
+    await checkpoint(page).waitFor();
+    const confirmation = await restore(page, 'Conversation');
+    expect(confirmation).toContain('The conversation will go back to before turn 1');
+    expect(confirmation).toContain('Files stay as they are.');
+    await page.getByText('Restored to before a turn (session).').waitFor();
+    expect(await page.getByText('Changed a.txt and wrote b.txt.').count()).toBe(0);
+    expect(readFileSync(join(workspace, 'a.txt'), 'utf8')).toBe('one\nTWO\nand more\nthree\n');
+  });
+
+  it('restores both, after saying what will change', async () => {
+    const { web, session, workspace } = await editedSession();
+    const page = await signedInPage(browser(), web, `#/sessions/${session}`);
+    await checkpoint(page).waitFor();
+    const confirmation = await restore(page, 'Both');
+    expect(confirmation).toContain('a.txt, b.txt');
+    expect(confirmation).toContain('this turn and every later one leave the transcript');
+    await page.getByText('Restored to before a turn (all).').waitFor();
+    expect(await page.getByText('Changed a.txt and wrote b.txt.').count()).toBe(0);
+    expect(readFileSync(join(workspace, 'a.txt'), 'utf8')).toBe('one\ntwo\nthree\n');
+  });
+
+  it('shows the conflicting paths and changes nothing when the person edited a file after the turn', async () => {
+    const { web, session, workspace } = await editedSession();
+    writeFileSync(join(workspace, 'a.txt'), 'my own edit\n');
+    const page = await signedInPage(browser(), web, `#/sessions/${session}`);
+    await checkpoint(page).waitFor();
+    await restore(page, 'Both');
+    const conflict = page.getByRole('alert').filter({ hasText: 'Nothing was restored' });
+    await conflict.waitFor();
+    expect(await conflict.getByRole('list', { name: 'Conflicting paths' }).locator('li').allTextContents()).toEqual([
+      'a.txt',
+    ]);
+    expect(readFileSync(join(workspace, 'a.txt'), 'utf8')).toBe('my own edit\n');
+    expect(readFileSync(join(workspace, 'b.txt'), 'utf8')).toBe('brand new\n');
+    expect(await page.getByText('Changed a.txt and wrote b.txt.').count()).toBe(1);
+    await screenshot(page, 'restore-conflict');
+  });
+});
