@@ -39,7 +39,7 @@ describe('@clawsmith/web public surface', () => {
   it('keeps its routes', () => {
     expect(api.ROUTES.map((route) => `${route.method} ${route.path}`)).toEqual([
       'GET /',
-      'GET /login.js',
+      'GET /assets/:file',
       'POST /api/login',
       'POST /api/logout',
       'GET /api/sessions',
