@@ -111,4 +111,26 @@ describe('the session list and the transcript', { timeout: BROWSER_TEST_TIMEOUT 
     expect(await page.getByRole('article', { name: 'Tool call run_command: success' }).count()).toBe(1);
     expect(navigations).toBe(0);
   });
+
+  it('shows a call that a killed process left open as unknown (interrupted) once a later run recovers the session', async () => {
+    const { home, workspace } = folders({ 'a.txt': 'a\n' });
+    const session = await scriptedTurn(home, { workspace, prompt: 'first', responses: [{ text: 'first answer' }] });
+    const web = await createWebHarness({ homePath: home });
+    const page = await signedInPage(browser(), web, `#/sessions/${session}`);
+    await page.getByText('first answer').waitFor();
+    const doomed = clawsmithRun(home, {
+      workspace,
+      session,
+      prompt: 'this process will be killed',
+      responses: [{ toolCalls: [{ id: 'k1', name: 'run_command', arguments: { command: 'sleep 60' } }] }],
+    });
+    await page.getByRole('article', { name: 'Tool call run_command: running' }).waitFor({ timeout: 30_000 });
+    doomed.kill('SIGKILL');
+    await doomed;
+    await scriptedTurn(home, { workspace, session, prompt: 'after the crash', responses: [{ text: 'recovered' }] });
+    const card = page.getByRole('article', { name: 'Tool call run_command: unknown' });
+    await card.waitFor({ timeout: 30_000 });
+    expect(await card.locator('.badge.code').textContent()).toBe('interrupted');
+    await page.getByText('recovered', { exact: true }).waitFor();
+  });
 });

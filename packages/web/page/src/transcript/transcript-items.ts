@@ -22,6 +22,14 @@ type ToolItem = Extract<TranscriptItem, { kind: 'tool' }>;
 
 const text = (value: unknown): string => (typeof value === 'string' ? value : '');
 
+/** A completion's result; events written before results were structured carry only `status`. */
+function completedResult(event: SessionEvent): ToolResult {
+  if (typeof event.result === 'object' && event.result !== null) return event.result as ToolResult;
+  const status = text(event.status);
+  const known = ['success', 'error', 'denied', 'cancelled', 'unknown'] as const;
+  return { status: known.find((candidate) => candidate === status) ?? 'unknown' };
+}
+
 /** The transcript of `events` (in sequence order; an older page may start mid-turn). */
 export function transcriptItems(events: readonly SessionEvent[]): TranscriptItem[] {
   const items: TranscriptItem[] = [];
@@ -56,7 +64,7 @@ export function transcriptItems(events: readonly SessionEvent[]): TranscriptItem
           output: event.type === 'tool.completed' ? text(event.output) : (previous?.output ?? ''),
           waitingForApproval: event.type === 'approval.requested',
           ...(event.type === 'tool.completed'
-            ? { result: event.result as ToolResult }
+            ? { result: completedResult(event) }
             : previous?.result
               ? { result: previous.result }
               : {}),
