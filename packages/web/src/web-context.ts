@@ -1,7 +1,7 @@
 import type { ArtifactStore } from '@clawsmith/artifacts';
 import type { CheckpointStore } from '@clawsmith/checkpoints';
 import type { AgentCore, SessionStore } from '@clawsmith/core';
-import type { PageFiles } from './page/page-files.js';
+import type { PageFiles } from './static/page-files.js';
 import type { StoreWatcher } from './live/store-watcher.js';
 import type { GuardState } from './security/request-guard.js';
 import type { ApprovalBroker } from './turns/approval-broker.js';

@@ -5,7 +5,7 @@ import type { CheckpointStore } from '@clawsmith/checkpoints';
 import { SessionStore, type AgentCore } from '@clawsmith/core';
 import { serve } from '@hono/node-server';
 import type { Kysely } from 'kysely';
-import { loadPageFiles } from './page/page-files.js';
+import { loadPageFiles } from './static/page-files.js';
 import { StoreWatcher } from './live/store-watcher.js';
 import { CookieSessions, createSecret } from './security/access-token.js';
 import { AttemptThrottle } from './security/attempt-throttle.js';

@@ -10,7 +10,7 @@ import { createTestdir } from '@clawsmith/test-utils';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, onTestFinished } from 'vitest';
 import type { WebHarness } from '../../src/__fixtures__/web-harness.js';
-import { DEFAULT_PAGE_DIRECTORY } from '../../src/page/page-files.js';
+import { DEFAULT_PAGE_DIRECTORY } from '../../src/static/page-files.js';
 
 /** Debian's chromium (installed by .ci/run); CHROMIUM_PATH overrides. */
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
