@@ -11,6 +11,7 @@ export const CLI_ERROR_CODES = [
   'workspace_not_found',
   'session_not_found',
   'turn_not_found',
+  'workspace_mismatch',
   'turn_incomplete',
   'invalid_port',
   'web_listen_failed',

@@ -23,7 +23,7 @@ import { buildToolTable, type ToolSource } from './lifecycle/tool-table.js';
 import { recoverSession } from './recovery.js';
 import { forkSession, restoreTurn, type RestoreResult } from './restore.js';
 import { createTodoTools } from './session-tools/todo-tools.js';
-import type { SessionEvent, SessionRecord, TodoItem, TurnRecord } from './store/session-records.js';
+import type { SessionEvent, SessionRecord, TodoItem, TurnRecord, UndoneTurnRecord } from './store/session-records.js';
 import { SessionStore, type SessionEventListener } from './store/session-store.js';
 import { runTurn } from './turn-loop.js';
 
@@ -39,6 +39,8 @@ export interface AgentCore {
   restore(sessionId: string, turnId: string, scope: RestoreScope): Promise<RestoreResult>;
   fork(sessionId: string, options?: { atTurnId?: string }): Promise<SessionRecord>;
   listTurns(sessionId: string): Promise<TurnRecord[]>;
+  /** Turns whose conversation a session restore undid (they are no longer in `listTurns`). */
+  listUndoneTurns(sessionId: string): Promise<UndoneTurnRecord[]>;
   listMessages(sessionId: string): Promise<ModelMessage[]>;
   listEvents(sessionId: string, options?: { afterSequence?: number }): Promise<SessionEvent[]>;
   getTodos(sessionId: string): Promise<TodoItem[]>;
@@ -175,7 +177,14 @@ export function createAgentCore(options: AgentCoreOptions): AgentCore {
     },
     fork: (sessionId: string, forkOptions: { atTurnId?: string } = {}) =>
       forkSession(services, sessionId, forkOptions.atTurnId),
-    listTurns: (sessionId: string) => store.listTurns(sessionId),
+    async listTurns(sessionId: string) {
+      await store.requireSession(sessionId);
+      return store.listTurns(sessionId);
+    },
+    async listUndoneTurns(sessionId: string) {
+      await store.requireSession(sessionId);
+      return store.listUndoneTurns(sessionId);
+    },
     listMessages: (sessionId: string) => store.listMessages(sessionId),
     listEvents: (sessionId: string, listOptions?: { afterSequence?: number }) =>
       store.listEvents(sessionId, listOptions),

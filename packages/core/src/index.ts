@@ -35,6 +35,7 @@ export type {
   SessionRecord,
   TodoItem,
   TurnRecord,
+  UndoneTurnRecord,
 } from './store/session-records.js';
 export type { SessionEventListener } from './store/session-store.js';
 export { SessionStore } from './store/session-store.js';

@@ -30,6 +30,23 @@ async function requireTurn(services: CoreServices, sessionId: string, turnId: st
 }
 
 /**
+ * The turn a restore names. A turn whose conversation was already undone can still have its
+ * files put back; cutting its conversation again is refused with `turn_already_undone`.
+ */
+async function turnToRestore(services: CoreServices, sessionId: string, turnId: string, scope: RestoreScope) {
+  const live = await services.store.getTurn(sessionId, turnId);
+  if (live) return live;
+  const undone = await services.store.getUndoneTurn(sessionId, turnId);
+  if (!undone) return requireTurn(services, sessionId, turnId);
+  if (scope === 'files') return undone;
+  throw new ClawsmithError(
+    'turn_already_undone',
+    `The conversation of turn ${turnId} (#${undone.ordinal}, ${JSON.stringify(undone.prompt.slice(0, 60))}) was already undone at ${undone.undoneAt}; nothing to cut. ` +
+      `Its files can still be put back with 'clawsmith undo files ${turnId} --session ${sessionId}'.`,
+  );
+}
+
+/**
  * Restores a session to the point before `turnId`. `files` undoes the files of that turn and
  * every later one (refusing on any conflict before a byte changes); `session` truncates
  * messages and events, clears pending approvals and restores todos and deferred activation;
@@ -44,7 +61,7 @@ export async function restoreTurn(
   await services.store.requireSession(sessionId);
   if (services.runningSessions.has(sessionId))
     throw new ClawsmithError('turn_in_progress', 'A turn is running in this session; cancel it before restoring.');
-  const turn = await requireTurn(services, sessionId, turnId);
+  const turn = await turnToRestore(services, sessionId, turnId, scope);
   const point = await services.checkpoints.getRestorePoint(sessionId, turnId);
   let restoredPaths: string[] = [];
   if (scope === 'files' || scope === 'all') {

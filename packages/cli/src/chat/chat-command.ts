@@ -1,22 +1,25 @@
 import { createInterface, type Interface } from 'node:readline';
 import type { ApprovalAnswer, ApprovalRequest, SessionEvent } from '@clawsmith/core';
+import type { Provider } from '@clawsmith/providers';
 import { reportError } from '../cli-errors.js';
 import { EXIT_CODES } from '../cli-program.js';
 import {
+  explicitWorkspace,
   openAgentRuntime,
   openOrCreateSession,
   resolveTurn,
   resolveWorkspace,
   type AgentRuntime,
 } from '../commands/agent-runtime.js';
-import { selectProvider } from '../commands/provider-selection.js';
+import { isScriptProvider, scriptExhaustionNote, selectProvider } from '../commands/provider-selection.js';
 import { buildSystemPrompt } from '../instructions/system-prompt.js';
-import { checkpointLines, formatDiff, sessionLines } from '../commands/store-commands.js';
+import { checkpointLines, checkpointTurns, formatDiff, sessionLines } from '../commands/store-commands.js';
 import { formatTodos } from '../terminal/event-summary.js';
 import { oneLine, terminalSafe } from '../terminal/terminal-text.js';
 import { terminalStyle, type TerminalStyle } from '../terminal/terminal-style.js';
 import { TranscriptPrinter } from '../terminal/transcript-printer.js';
 import type { RunOptions } from '../commands/run-command.js';
+import { approvalPreview } from './approval-preview.js';
 import { parseApprovalAnswer, parseSlashCommand, SLASH_HELP } from './slash-commands.js';
 
 /** Options of `clawsmith chat`: those of `run` without `--json`. */
@@ -81,15 +84,20 @@ class ChatLoop {
   readonly #lines = new LineSource();
   #readline: Interface | undefined;
   #runtime: AgentRuntime | undefined;
+  #provider: Provider | undefined;
   #sessionId = '';
+  #workspaceRoot = '';
   #systemPrompt = '';
   #turn: AbortController | undefined;
   #exitArmed = false;
   #exitRequested: (() => void) | undefined;
 
-  async run(options: ChatOptions): Promise<number> {
-    const workspaceRoot = options.session === undefined ? resolveWorkspace(options.workspace) : '';
+  async run(options: ChatOptions, command: unknown): Promise<number> {
+    const requestedWorkspace = explicitWorkspace(command, options.workspace);
+    const workspaceRoot =
+      options.session === undefined ? resolveWorkspace(options.workspace) : (requestedWorkspace ?? '');
     const provider = await selectProvider(options);
+    this.#provider = provider;
     this.#runtime = await openAgentRuntime({
       home: options.home,
       provider,
@@ -116,8 +124,9 @@ class ChatLoop {
     readline.on('SIGINT', () => this.#interrupt());
     process.on('SIGINT', this.#interrupt);
     try {
-      const session = await openOrCreateSession(core, options.session, workspaceRoot);
+      const session = await openOrCreateSession(core, options.session, workspaceRoot, undefined, requestedWorkspace);
       this.#sessionId = session.id;
+      this.#workspaceRoot = session.workspaceRoot;
       this.#systemPrompt = buildSystemPrompt(
         {
           workspaceRoot: session.workspaceRoot,
@@ -165,6 +174,8 @@ class ChatLoop {
     const { core } = this.#runtime!;
     const controller = new AbortController();
     this.#turn = controller;
+    const provider = this.#provider!;
+    const pastEndBefore = isScriptProvider(provider) ? provider.requestsPastEnd : 0;
     try {
       const result = await core.runTurn({
         sessionId: this.#sessionId,
@@ -179,7 +190,7 @@ class ChatLoop {
       const number = (await this.#turnNumber(result.turnId)) ?? '';
       this.#say(
         color(
-          `turn ${number} ${result.turnId} ${result.status}${error}; ${result.changedFiles.length} file(s) changed`,
+          `turn ${number} ${result.turnId} ${result.status}${error}; ${result.changedFiles.length} file(s) changed${scriptExhaustionNote(provider, pastEndBefore)}`,
         ),
       );
     } catch (error) {
@@ -213,7 +224,7 @@ class ChatLoop {
         case 'sessions':
           return this.#say(sessionLines(await core.listSessions(), this.#style));
         case 'checkpoints': {
-          const turns = new Map((await core.listTurns(this.#sessionId)).map((turn) => [turn.turnId, turn]));
+          const turns = await checkpointTurns(core, this.#sessionId);
           return this.#say(checkpointLines(await core.listCheckpoints(this.#sessionId), turns, this.#style));
         }
         case 'diff': {
@@ -239,6 +250,8 @@ class ChatLoop {
     this.#say(
       `${this.#style.yellow('?')} ${this.#style.bold(oneLine(request.toolName, 40))} ${oneLine(request.summary, 160)}\n  ${this.#style.dim(`risk ${request.risk}: ${oneLine(request.reason, 200)}`)}`,
     );
+    const preview = approvalPreview(request, this.#workspaceRoot, this.#style);
+    if (preview.length > 0) this.#say(preview.map((line) => `    ${line}`).join('\n'));
     for (;;) {
       this.#prompt('  Allow? [y]es / [n]o / [a]lways for this session: ');
       const line = await this.#lines.answer(signal);
@@ -279,6 +292,6 @@ class ChatLoop {
 }
 
 /** `clawsmith` / `clawsmith chat`: the interactive session. */
-export async function chatCommand(rawOptions: Record<string, unknown>): Promise<number> {
-  return new ChatLoop().run(rawOptions as unknown as ChatOptions);
+export async function chatCommand(rawOptions: Record<string, unknown>, command: unknown): Promise<number> {
+  return new ChatLoop().run(rawOptions as unknown as ChatOptions, command);
 }

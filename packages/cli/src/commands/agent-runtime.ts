@@ -4,6 +4,7 @@ import type { AgentCore, ApprovalHandler, ClawsmithHome, PermissionMode, Session
 import type { Provider } from '@clawsmith/providers';
 import { CliError } from '../cli-errors.js';
 import { openLspExtension } from './lsp-extension.js';
+import { checkSessionWorkspace, resolveSessionReference } from './session-reference.js';
 
 /** An opened home with an agent on it. `close()` ends background work and closes the database. */
 export interface AgentRuntime {
@@ -102,6 +103,17 @@ export async function openAgentRuntime(options: AgentRuntimeOptions): Promise<Ag
   };
 }
 
+/**
+ * The real path of `--workspace` when the person typed it (not its default), else undefined.
+ * `command` is the commander command an action receives.
+ */
+export function explicitWorkspace(command: unknown, workspace: string): string | undefined {
+  const source = (command as { getOptionValueSource?: (key: string) => string | undefined })?.getOptionValueSource?.(
+    'workspace',
+  );
+  return source === undefined || source === 'default' ? undefined : resolveWorkspace(workspace);
+}
+
 /** The real path of `--workspace`, which must be an existing folder. */
 export function resolveWorkspace(path: string): string {
   const absolute = resolve(path);
@@ -116,20 +128,29 @@ export function resolveWorkspace(path: string): string {
   );
 }
 
-/** Opens `--session` (recovering what a crashed run left open) or creates a session in `workspaceRoot`. */
+/**
+ * Opens `--session` (an id or `last`; recovering what a crashed run left open) or creates a
+ * session in `workspaceRoot`. `requestedWorkspace` is the real path of a `--workspace` the person
+ * gave explicitly: continuing a session of another workspace with it is `workspace_mismatch`.
+ */
 export async function openOrCreateSession(
   core: AgentCore,
-  sessionId: string | undefined,
+  sessionReference: string | undefined,
   workspaceRoot: string,
   title?: string,
+  requestedWorkspace?: string,
 ): Promise<SessionRecord> {
-  if (sessionId === undefined) return core.createSession({ workspaceRoot, ...(title ? { title } : {}) });
+  if (sessionReference === undefined) return core.createSession({ workspaceRoot, ...(title ? { title } : {}) });
+  const sessionId = await resolveSessionReference(core, sessionReference, requestedWorkspace ?? resolveWorkspace('.'));
+  // Checked before opening: opening recovers (and so writes to) the session.
+  const existing = (await core.listSessions()).find((session) => session.id === sessionId);
+  if (existing) checkSessionWorkspace(existing, requestedWorkspace);
   return core.openSession(sessionId);
 }
 
 /**
  * A turn named on the command line: its id, or its number in the session (`1` = the first
- * turn), or `last`. Unknown references fail with `turn_not_found` listing where to look.
+ * turn), or `last`; a turn whose conversation was undone is found too. Unknown references fail with `turn_not_found` listing where to look.
  */
 export async function resolveTurn(core: AgentCore, sessionId: string, reference: string): Promise<string> {
   const turns = await core.listTurns(sessionId);
@@ -141,6 +162,12 @@ export async function resolveTurn(core: AgentCore, sessionId: string, reference:
       ? turns.at(-1)
       : undefined;
   if (byNumber) return byNumber.turnId;
+  // A turn whose conversation was undone is still a turn: core says so (or undoes its files).
+  const undone = (await core.listUndoneTurns(sessionId)).reverse();
+  const undoneMatch =
+    undone.find((turn) => turn.turnId === reference) ??
+    (/^\d+$/.test(reference) ? undone.find((turn) => turn.ordinal === Number(reference)) : undefined);
+  if (undoneMatch) return undoneMatch.turnId;
   throw new CliError(
     'turn_not_found',
     `Session ${sessionId} has no turn ${JSON.stringify(reference)} (it has ${turns.length}). Use a turn id or number from 'clawsmith checkpoints --session ${sessionId}'.`,

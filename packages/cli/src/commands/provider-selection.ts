@@ -14,6 +14,41 @@ const NO_MODEL_HINT =
   'with OPENAI_API_KEY or ANTHROPIC_API_KEY set (OPENAI_BASE_URL=http://127.0.0.1:11434/v1 for a local server needs no key). ' +
   'Just looking around? Run `clawsmith demo`.';
 
+/** A scripted provider that counts the requests it got after its last response. */
+export interface ScriptProvider extends Provider {
+  /** Requests answered after the script ran out (each got an empty answer). */
+  readonly requestsPastEnd: number;
+}
+
+function countingExhaustion(scripted: Provider & { readonly remaining: number }): ScriptProvider {
+  let requestsPastEnd = 0;
+  return {
+    name: scripted.name,
+    model: scripted.model,
+    get requestsPastEnd() {
+      return requestsPastEnd;
+    },
+    stream(request) {
+      if (scripted.remaining === 0 && request.signal?.aborted !== true) requestsPastEnd += 1;
+      return scripted.stream(request);
+    },
+  };
+}
+
+/** Whether `provider` is a script, so a turn's last line can say when it ran out. */
+export function isScriptProvider(provider: Provider): provider is ScriptProvider {
+  return typeof (provider as Partial<ScriptProvider>).requestsPastEnd === 'number';
+}
+
+/**
+ * The line a turn ends with when the script ran out during it (the model's later answers were
+ * empty), or ''.
+ */
+export function scriptExhaustionNote(provider: Provider, requestsPastEndBefore: number): string {
+  if (!isScriptProvider(provider) || provider.requestsPastEnd === requestsPastEndBefore) return '';
+  return '; the script ran out of responses (later model answers were empty)';
+}
+
 /**
  * The provider the options ask for. The providers package (and with it the vendor SDK) is
  * imported only here. A script is read and validated at once; a missing API key fails at once
@@ -26,7 +61,7 @@ export async function selectProvider(choice: ProviderChoice): Promise<Provider> 
   }
   if (choice.script !== undefined) {
     const { createScriptedProvider } = await import('@clawsmith/providers');
-    return createScriptedProvider({ file: choice.script });
+    return countingExhaustion(createScriptedProvider({ file: choice.script }));
   }
   if (choice.provider === undefined)
     throw new CliError('provider_required', `No model chosen. ${NO_MODEL_HINT}`, EXIT_CODES.usage);

@@ -5,8 +5,8 @@ import { EXIT_CODES } from '../cli-program.js';
 import { oneLine } from '../terminal/terminal-text.js';
 import { terminalStyle } from '../terminal/terminal-style.js';
 import { TranscriptPrinter } from '../terminal/transcript-printer.js';
-import { openAgentRuntime, openOrCreateSession, resolveWorkspace } from './agent-runtime.js';
-import { selectProvider } from './provider-selection.js';
+import { explicitWorkspace, openAgentRuntime, openOrCreateSession, resolveWorkspace } from './agent-runtime.js';
+import { isScriptProvider, scriptExhaustionNote, selectProvider } from './provider-selection.js';
 
 /** Options of `clawsmith run`. */
 export interface RunOptions {
@@ -43,11 +43,12 @@ async function promptOf(argument: string | undefined): Promise<string> {
 /** `clawsmith run [prompt]`: one turn, then exit 0 when it completed and 1 (with a message on stderr) otherwise. */
 export async function runCommand(
   rawOptions: Record<string, unknown>,
-  _command: unknown,
+  command: unknown,
   promptArgument?: string,
 ): Promise<number> {
   const options = rawOptions as unknown as RunOptions;
-  const workspaceRoot = options.session === undefined ? resolveWorkspace(options.workspace) : undefined;
+  const requestedWorkspace = explicitWorkspace(command, options.workspace);
+  const workspaceRoot = options.session === undefined ? resolveWorkspace(options.workspace) : requestedWorkspace;
   const prompt = await promptOf(promptArgument);
   const provider = await selectProvider(options);
   const runtime = await openAgentRuntime({
@@ -80,8 +81,15 @@ export async function runCommand(
   };
   process.on('SIGINT', onInterrupt);
   let result: TurnResult;
+  const pastEndBefore = isScriptProvider(provider) ? provider.requestsPastEnd : 0;
   try {
-    const session = await openOrCreateSession(runtime.core, options.session, workspaceRoot ?? '', prompt.slice(0, 80));
+    const session = await openOrCreateSession(
+      runtime.core,
+      options.session,
+      workspaceRoot ?? '',
+      prompt.slice(0, 80),
+      requestedWorkspace,
+    );
     if (!options.json)
       printer.line(style.dim(`session ${session.id} · workspace ${oneLine(session.workspaceRoot, 200)}`));
     result = await runtime.core.runTurn({
@@ -108,7 +116,7 @@ export async function runCommand(
     const changed = result.changedFiles.length;
     printer.line(
       style.dim(
-        `turn ${result.turnId} ${result.status}; ${changed} file(s) changed${changed > 0 ? `; undo: clawsmith undo files ${result.turnId} --session ${result.sessionId}` : ''}`,
+        `turn ${result.turnId} ${result.status}; ${changed} file(s) changed${changed > 0 ? `; undo: clawsmith undo files ${result.turnId} --session ${result.sessionId}` : ''}${scriptExhaustionNote(provider, pastEndBefore)}`,
       ),
     );
   }

@@ -1,10 +1,13 @@
 import type { AgentCore, RestoreScope, SessionRecord, TurnRecord } from '@clawsmith/core';
-
-type RestorePointSummary = Awaited<ReturnType<AgentCore['listCheckpoints']>>[number];
 import { EXIT_CODES } from '../cli-program.js';
 import { oneLine, terminalSafe } from '../terminal/terminal-text.js';
 import { terminalStyle, type TerminalStyle } from '../terminal/terminal-style.js';
-import { openAgentRuntime, resolveTurn, type AgentRuntime } from './agent-runtime.js';
+import { openAgentRuntime, resolveTurn, resolveWorkspace, type AgentRuntime } from './agent-runtime.js';
+import { resolveSessionReference } from './session-reference.js';
+
+type RestorePointSummary = Awaited<ReturnType<AgentCore['listCheckpoints']>>[number];
+/** A turn as `checkpoints` shows it: live, or with `undoneAt` when its conversation was undone. */
+type ListedTurn = TurnRecord & { readonly undoneAt?: string };
 
 interface StoreOptions {
   readonly home?: string;
@@ -27,18 +30,27 @@ export function sessionLines(sessions: readonly SessionRecord[], style: Terminal
     .join('\n');
 }
 
-/** Restore points as a person reads them: number, turn id, status, undone flag, prompt. */
+/** The session's turns for listing restore points: live ones and those whose conversation was undone. */
+export async function checkpointTurns(core: AgentCore, sessionId: string): Promise<Map<string, ListedTurn>> {
+  const turns = new Map<string, ListedTurn>();
+  for (const turn of await core.listUndoneTurns(sessionId)) turns.set(turn.turnId, turn);
+  for (const turn of await core.listTurns(sessionId)) turns.set(turn.turnId, turn);
+  return turns;
+}
+
+/** Restore points as a person reads them: number, turn id, status, undone flags, prompt. */
 export function checkpointLines(
   points: readonly RestorePointSummary[],
-  turns: ReadonlyMap<string, TurnRecord>,
+  turns: ReadonlyMap<string, ListedTurn>,
   style: TerminalStyle,
 ): string {
   if (points.length === 0) return style.dim('No restore points: this session has no turns yet.');
   return points
     .map((point) => {
       const turn = turns.get(point.turnId);
-      const undone = point.undone ? style.yellow(' [undone]') : '';
-      return `#${point.sequence} ${style.bold(point.turnId)} ${turn?.status ?? ''}${undone}  ${oneLine(turn?.prompt ?? '', 60)}`;
+      const undone = point.undone ? style.yellow(' [files undone]') : '';
+      const cut = turn?.undoneAt ? style.yellow(' [conversation undone]') : '';
+      return `#${point.sequence} ${style.bold(point.turnId)} ${turn?.status ?? ''}${undone}${cut}  ${oneLine(turn?.prompt ?? '', 60)}`;
     })
     .join('\n');
 }
@@ -50,6 +62,11 @@ async function withRuntime(options: StoreOptions, work: (runtime: AgentRuntime) 
   } finally {
     await runtime.close();
   }
+}
+
+/** `--session` of a store command: an id, or `last` (the newest session of the current folder). */
+function sessionOf(core: AgentCore, reference: string | undefined): Promise<string> {
+  return resolveSessionReference(core, reference ?? '', resolveWorkspace('.'));
 }
 
 /** `clawsmith sessions [--json]`. */
@@ -70,8 +87,9 @@ export async function sessionsCommand(rawOptions: Record<string, unknown>): Prom
 export async function checkpointsCommand(rawOptions: Record<string, unknown>): Promise<number> {
   const options = rawOptions as unknown as StoreOptions & { session: string };
   return withRuntime(options, async ({ core }) => {
-    const points = await core.listCheckpoints(options.session);
-    const turns = new Map((await core.listTurns(options.session)).map((turn) => [turn.turnId, turn]));
+    const sessionId = await sessionOf(core, options.session);
+    const points = await core.listCheckpoints(sessionId);
+    const turns = await checkpointTurns(core, sessionId);
     if (options.json) {
       for (const point of points)
         out(
@@ -79,6 +97,7 @@ export async function checkpointsCommand(rawOptions: Record<string, unknown>): P
             ...point,
             prompt: turns.get(point.turnId)?.prompt ?? null,
             status: turns.get(point.turnId)?.status ?? null,
+            conversationUndone: turns.get(point.turnId)?.undoneAt !== undefined,
           }),
         );
       return EXIT_CODES.ok;
@@ -93,8 +112,9 @@ export function undoCommand(scope: RestoreScope) {
   return async (rawOptions: Record<string, unknown>, _command: unknown, turnReference?: string): Promise<number> => {
     const options = rawOptions as unknown as StoreOptions & { session: string };
     return withRuntime(options, async ({ core }) => {
-      const turnId = await resolveTurn(core, options.session, turnReference ?? '');
-      const result = await core.restore(options.session, turnId, scope);
+      const sessionId = await sessionOf(core, options.session);
+      const turnId = await resolveTurn(core, sessionId, turnReference ?? '');
+      const result = await core.restore(sessionId, turnId, scope);
       if (options.json) {
         out(JSON.stringify(result));
         return EXIT_CODES.ok;
@@ -120,8 +140,9 @@ export async function diffCommand(
 ): Promise<number> {
   const options = rawOptions as unknown as StoreOptions & { session: string };
   return withRuntime(options, async ({ core }) => {
-    const turnId = await resolveTurn(core, options.session, turnReference ?? '');
-    const diff = await core.diff(options.session, turnId, path ?? '');
+    const sessionId = await sessionOf(core, options.session);
+    const turnId = await resolveTurn(core, sessionId, turnReference ?? '');
+    const diff = await core.diff(sessionId, turnId, path ?? '');
     out(formatDiff(diff));
     return EXIT_CODES.ok;
   });
@@ -149,7 +170,7 @@ export async function forkCommand(
 ): Promise<number> {
   const options = rawOptions as StoreOptions;
   return withRuntime(options, async ({ core }) => {
-    const parent = sessionId ?? '';
+    const parent = await sessionOf(core, sessionId);
     await core.openSession(parent);
     const at = options.at === undefined ? undefined : await resolveTurn(core, parent, options.at);
     const child = await core.fork(parent, at === undefined ? {} : { atTurnId: at });

@@ -80,6 +80,9 @@ describe('clawsmith chat in a pseudo-terminal', () => {
     const chat = startChat(['--script', script, '--workspace', workspace], home);
     await chat.waitFor('› ');
     chat.pty.write('please make the file\r');
+    // The approval shows the change: what the new file will start with.
+    await chat.waitFor('new file made.txt: 1 line(s), 18 byte(s)');
+    await chat.waitFor('+made by the agent');
     await chat.waitFor('Allow? [y]es / [n]o / [a]lways for this session');
     expect(existsSync(join(workspace, 'made.txt'))).toBe(false);
     chat.pty.write('y\r');
@@ -121,6 +124,8 @@ describe('clawsmith chat in a pseudo-terminal', () => {
 
     await chat.waitFor('› ');
     chat.pty.write('sleep a while\r');
+    await chat.waitFor('$ sleep 60');
+    await chat.waitFor(`in ${workspace}`);
     await chat.waitFor('Allow?');
     chat.pty.write('a\r');
     await chat.waitFor('▸ run_command');

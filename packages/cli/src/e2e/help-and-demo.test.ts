@@ -62,7 +62,7 @@ describe('clawsmith demo', () => {
     expect(out).toMatch(/output kept as artifact art_/);
     expect(out).toContain('[x] Greet by name');
     expect(out).toContain('restored README.md');
-    expect(out).toContain('[undone]');
+    expect(out).toContain('[files undone]');
     expect(out).not.toContain('\u001b');
     // The session stays in the given home and is listed there.
     const sessions = parseJsonLines((await runCli(['sessions', '--json'], { home })).stdout);

@@ -3,9 +3,19 @@ import { ProgressLine } from './progress-line.js';
 import type { TerminalStyle } from './terminal-style.js';
 import { oneLine, terminalSafe } from './terminal-text.js';
 
+/** Events after which the model is no longer being waited for. */
+const THINKING_ENDS = new Set([
+  'request.completed',
+  'request.failed',
+  'assistant.message',
+  'tool.started',
+  'turn.completed',
+]);
+
 /**
  * Prints a turn as a person reads it: the model's text as it streams, one line per tool call
- * with status and code, and a spinner with elapsed time while a tool runs (terminals only).
+ * with status and code, and a spinner with elapsed time while a tool runs or the model is
+ * thinking (from a request until its first text or its end; terminals only).
  * Everything a model or tool produced is sanitised before it is written.
  */
 export class TranscriptPrinter {
@@ -15,6 +25,8 @@ export class TranscriptPrinter {
   readonly #running = new Map<string, { label: string; startedAt: number }>();
   readonly #textPrefix: string;
   #midLine = false;
+  /** Since when the model has been asked and has not answered yet (a spinner says so on a terminal). */
+  #thinkingSince: number | undefined;
 
   /** `textPrefix` starts each new line of model text (for example `model: `). */
   constructor(stream: NodeJS.WritableStream, style: TerminalStyle, textPrefix = '') {
@@ -28,6 +40,7 @@ export class TranscriptPrinter {
   textDelta(text: string): void {
     const safe = terminalSafe(text);
     if (safe === '') return;
+    this.#thinkingSince = undefined;
     this.#progress.stop();
     this.#stream.write(this.#midLine ? safe : `${this.#textPrefix}${safe}`);
     this.#midLine = !safe.endsWith('\n');
@@ -50,6 +63,12 @@ export class TranscriptPrinter {
   /** Shows one persisted event, when a person needs to see it. */
   event(event: TranscriptEvent): void {
     if (event.type === 'tool.completed') this.#running.delete(String(event.toolCallId));
+    if (event.type === 'request.started') this.#thinkingSince = Date.now();
+    if (THINKING_ENDS.has(event.type) && this.#thinkingSince !== undefined) {
+      this.#thinkingSince = undefined;
+      this.#progress.stop();
+      this.#resumeProgress();
+    }
     const summary = summarizeEvent(event, this.#style);
     if (summary !== undefined) this.line(summary);
     if (event.type === 'tool.started') {
@@ -59,12 +78,14 @@ export class TranscriptPrinter {
       });
       this.#resumeProgress();
     }
+    if (event.type === 'request.started') this.#resumeProgress();
     if (event.type === 'turn.completed') this.stop();
   }
 
   /** Stops the spinner for good (end of a turn, or a prompt is about to be shown). */
   stop(): void {
     this.#running.clear();
+    this.#thinkingSince = undefined;
     this.#progress.stop();
     this.endLine();
   }
@@ -72,5 +93,6 @@ export class TranscriptPrinter {
   #resumeProgress(): void {
     const running = [...this.#running.values()].at(-1);
     if (running !== undefined) this.#progress.start(running.label, running.startedAt);
+    else if (this.#thinkingSince !== undefined) this.#progress.start('thinking', this.#thinkingSince);
   }
 }

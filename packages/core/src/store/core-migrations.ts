@@ -91,6 +91,31 @@ export const coreMigrations: Record<string, Migration> = {
       }
     },
   },
+  '0002_undone_turns': {
+    // A conversation undo deletes its turns; this keeps what they were, so a second undo of the
+    // same turn can say so and `checkpoints` can still show the turn's status and prompt.
+    // eslint-disable-next-line @typescript-eslint/no-explicit-any
+    async up(db: Kysely<any>) {
+      await db.schema
+        .createTable('session_undone_turn')
+        .addColumn('session_id', 'text', (column) => column.notNull())
+        .addColumn('turn_id', 'text', (column) => column.notNull())
+        .addColumn('ordinal', 'integer', (column) => column.notNull())
+        .addColumn('prompt', 'text', (column) => column.notNull())
+        .addColumn('status', 'text', (column) => column.notNull())
+        .addColumn('activation_json', 'text', (column) => column.notNull())
+        .addColumn('owner_pid', 'integer', (column) => column.notNull())
+        .addColumn('started_at', 'text', (column) => column.notNull())
+        .addColumn('completed_at', 'text')
+        .addColumn('undone_at', 'text', (column) => column.notNull())
+        .addPrimaryKeyConstraint('session_undone_turn_pk', ['session_id', 'turn_id'])
+        .execute();
+    },
+    // eslint-disable-next-line @typescript-eslint/no-explicit-any
+    async down(db: Kysely<any>) {
+      await db.schema.dropTable('session_undone_turn').ifExists().execute();
+    },
+  },
 };
 
 /** Brings the session store's tables up to date, in their own migration table. */

@@ -77,6 +77,11 @@ export interface TurnRecord {
   readonly completedAt: string | null;
 }
 
+/** A turn whose conversation a session restore cut: what it was, and when it was undone. */
+export interface UndoneTurnRecord extends TurnRecord {
+  readonly undoneAt: string;
+}
+
 /** A call waiting for a person's approval. */
 export interface PendingApproval {
   readonly id: string;

@@ -9,6 +9,7 @@ import type {
   SessionRecord,
   TodoItem,
   TurnRecord,
+  UndoneTurnRecord,
 } from './session-records.js';
 
 /** Receives every event right after it is persisted. */
@@ -299,6 +300,29 @@ export class SessionStore {
     return rows.map(toTurn);
   }
 
+  /** Turns whose conversation was undone (cut by a session restore), oldest undo first. */
+  async listUndoneTurns(sessionId: string): Promise<UndoneTurnRecord[]> {
+    const rows = await this.#db
+      .selectFrom('session_undone_turn')
+      .selectAll()
+      .where('session_id', '=', sessionId)
+      .orderBy('undone_at')
+      .orderBy('ordinal')
+      .execute();
+    return rows.map((row) => ({ ...toTurn(row), undoneAt: String(row.undone_at) }));
+  }
+
+  /** A turn whose conversation was undone, if `turnId` is one. */
+  async getUndoneTurn(sessionId: string, turnId: string): Promise<UndoneTurnRecord | undefined> {
+    const row = await this.#db
+      .selectFrom('session_undone_turn')
+      .selectAll()
+      .where('session_id', '=', sessionId)
+      .where('turn_id', '=', turnId)
+      .executeTakeFirst();
+    return row ? { ...toTurn(row), undoneAt: String(row.undone_at) } : undefined;
+  }
+
   /** The session's latest turn (highest ordinal), if it has any. */
   async getLastTurn(sessionId: string): Promise<TurnRecord | undefined> {
     const row = await this.#db
@@ -437,6 +461,19 @@ export class SessionStore {
         .where('session_id', '=', sessionId)
         .where('sequence', '>', point.eventSequence)
         .execute();
+      const undoneAt = now();
+      const undone = await transaction
+        .selectFrom('session_turn')
+        .selectAll()
+        .where('session_id', '=', sessionId)
+        .where('ordinal', '>=', point.turnOrdinal)
+        .execute();
+      for (const row of undone)
+        await transaction
+          .insertInto('session_undone_turn')
+          .values({ ...row, undone_at: undoneAt })
+          .onConflict((conflict) => conflict.columns(['session_id', 'turn_id']).doNothing())
+          .execute();
       await transaction
         .deleteFrom('session_turn')
         .where('session_id', '=', sessionId)
