@@ -8,6 +8,7 @@ import type { ApprovalHandler } from './lifecycle/call-context.js';
 import type { ToolSource } from './lifecycle/tool-table.js';
 import type { ToolHook } from './permissions/hooks.js';
 import type { PermissionMode, PermissionRule } from './permissions/permission-policy.js';
+import type { DelegationOptions } from './subagents/delegation-options.js';
 
 /** Options of {@link createAgentCore}. */
 export interface AgentCoreOptions {
@@ -42,6 +43,8 @@ export interface AgentCoreOptions {
   readonly cancelGraceMs?: number;
   /** System prompt sent with every request (a turn may give its own); `request.started` records its SHA-256. */
   readonly systemPrompt?: string;
+  /** Turns on subagents: `delegate_task`, `delegate_background`, `background_task_list`, `background_task_cancel`. */
+  readonly delegation?: DelegationOptions;
 }
 
 /**

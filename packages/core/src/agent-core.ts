@@ -1,15 +1,8 @@
 import { createReadArtifactTool } from '@clawsmith/artifacts';
 import type { FileDiff, RestorePointSummary } from '@clawsmith/checkpoints';
 import { createBackgroundCommandTools } from '@clawsmith/command-sandbox';
-import {
-  SessionActivation,
-  composeRequestTools,
-  createDeferredToolCatalog,
-  createSearchToolsTool,
-  type RequestTools,
-} from '@clawsmith/deferred-tools';
+import { SessionActivation } from '@clawsmith/deferred-tools';
 import type { ModelMessage } from '@clawsmith/providers';
-import type { AnyToolDefinition } from '@clawsmith/tool-protocol';
 import type { AgentCoreOptions, RestoreScope, RunTurnOptions, TurnResult } from './agent-core-options.js';
 import type { CoreServices } from './core-services.js';
 import {
@@ -19,13 +12,16 @@ import {
   type DirectToolCallResult,
   type ToolDescription,
 } from './direct-calls.js';
-import { buildToolTable, type ToolSource } from './lifecycle/tool-table.js';
+import type { ToolSource } from './lifecycle/tool-table.js';
 import { recoverSession } from './recovery.js';
 import { forkSession, restoreTurn, type RestoreResult } from './restore.js';
 import { createTodoTools } from './session-tools/todo-tools.js';
 import type { SessionEvent, SessionRecord, TodoItem, TurnRecord, UndoneTurnRecord } from './store/session-records.js';
 import { SessionStore, type SessionEventListener } from './store/session-store.js';
 import { runTurn } from './turn-loop.js';
+import { createDelegation } from './subagents/delegation.js';
+import type { DelegationRecord } from './subagents/delegation-store.js';
+import { composeTools } from './tool-composition.js';
 
 /** The agent runtime: a frozen tool table, the session store, and the turn loop. */
 export interface AgentCore {
@@ -58,7 +54,9 @@ export interface AgentCore {
   callTool(call: DirectToolCall): Promise<DirectToolCallResult>;
   /** The tools a session can call now (`visible`, the default) or every tool in the table (`all`). */
   describeTools(sessionId: string, which?: 'visible' | 'all'): Promise<ToolDescription[]>;
-  /** Ends the background commands of every session this core ran. */
+  /** Child sessions (subagents) with the session, turn and call that delegated them; of one parent, or all. */
+  listDelegations(parentSessionId?: string): Promise<DelegationRecord[]>;
+  /** Ends the background subagents and the background commands of every session this core ran. */
   close(): Promise<void>;
 }
 
@@ -95,39 +93,17 @@ export function createAgentCore(options: AgentCoreOptions): AgentCore {
   if (options.commands)
     sources.push({ source: 'command-service', tools: createBackgroundCommandTools(options.commands) });
   for (const extension of options.extensions ?? []) sources.push(extension);
-  // The table names both sources of a duplicate; the deferred catalog below would only name the tool.
-  buildToolTable(sources);
-  const withoutSearch = sources.flatMap((source) => source.tools);
-  const catalog = createDeferredToolCatalog(withoutSearch, { alwaysLoaded: options.alwaysLoadedTools ?? [] });
-  if (withoutSearch.some((tool: AnyToolDefinition) => catalog.isDeferred(tool.name))) {
-    // Activation lives in memory per session; the turn loop persists it after each batch.
-    const activationCache = (sessionId: string) => {
-      const activation = activations.get(sessionId);
-      if (!activation)
-        throw new Error(`The activation of session ${sessionId} was not loaded before search_tools ran.`);
-      return activation;
-    };
-    sources.push({
-      source: 'deferred-tools',
-      tools: [createSearchToolsTool({ catalog, activationFor: activationCache })],
-    });
-  }
-  const table = buildToolTable(sources);
-  const finalCatalog = createDeferredToolCatalog(table.tools, { alwaysLoaded: options.alwaysLoadedTools ?? [] });
-
-  // The table is frozen, so the schemas sent depend only on the activation set; generating JSON
-  // Schema from zod for every tool on every request would dominate an empty turn.
-  const requestCache = new Map<string, RequestTools>();
-  const requestTools = (activation: SessionActivation): RequestTools => {
-    const key = activation.activeTools().join('\u0000');
-    let composed = requestCache.get(key);
-    if (!composed) {
-      if (requestCache.size >= 64) requestCache.clear();
-      composed = composeRequestTools(table.tools, activation, finalCatalog);
-      requestCache.set(key, composed);
-    }
-    return composed;
-  };
+  const alwaysLoaded = options.alwaysLoadedTools ?? [];
+  const delegation = options.delegation ? createDelegation(options.db, options.delegation) : undefined;
+  // Children get the table without the delegation tools: a child never delegates.
+  const childTools = delegation ? composeTools(sources, alwaysLoaded, activations) : undefined;
+  const composed = composeTools(
+    delegation ? [...sources, { source: 'subagents', tools: delegation.tools }] : sources,
+    alwaysLoaded,
+    activations,
+  );
+  const { table, requestTools } = composed;
+  const finalCatalog = composed.catalog;
 
   const services: CoreServices = {
     requestTools,
@@ -152,7 +128,9 @@ export function createAgentCore(options: AgentCoreOptions): AgentCore {
     cancelGraceMs: options.cancelGraceMs ?? 2_000,
     ...(options.systemPrompt ? { systemPrompt: options.systemPrompt } : {}),
     runningSessions: new Set(),
+    ...(delegation ? { subagents: delegation.hooks } : {}),
   };
+  if (delegation && childTools) delegation.bind(services, childTools);
   const touchedSessions = new Set<string>();
 
   return Object.freeze({
@@ -204,7 +182,10 @@ export function createAgentCore(options: AgentCoreOptions): AgentCore {
     },
     describeTools: (sessionId: string, which: 'visible' | 'all' = 'visible') =>
       describeTools(services, sessionId, which),
+    listDelegations: (parentSessionId?: string) =>
+      delegation ? delegation.store.list(parentSessionId) : Promise.resolve([]),
     async close() {
+      await delegation?.close();
       if (options.commands) for (const sessionId of touchedSessions) await options.commands.endSession(sessionId);
     },
   });

@@ -30,4 +30,14 @@ export interface CoreServices {
   readonly systemPrompt?: string;
   /** Sessions with a turn running in this process (recovery leaves them alone). */
   readonly runningSessions: Set<string>;
+  /** With delegation on: closes a session's children that a dead process left running, and hands over finished background results once. */
+  readonly subagents?: SubagentHooks;
+}
+
+/** What the turn loop and recovery ask of delegation. */
+export interface SubagentHooks {
+  /** Closes children of `sessionId` left running by a process that is gone (`interrupted`). */
+  recoverChildren(sessionId: string): Promise<void>;
+  /** Finished background results not delivered yet, now marked delivered. */
+  takeNotice(sessionId: string): Promise<{ text: string; results: unknown[] } | undefined>;
 }

@@ -25,6 +25,10 @@ export type {
 export { PERMISSION_MODES, decidePermission } from './permissions/permission-policy.js';
 
 export type { RestoreResult } from './restore.js';
+export type { ChildDescription, DelegationOptions } from './subagents/delegation-options.js';
+export { DELEGATION_LIMITS } from './subagents/delegation-options.js';
+export type { ChildResult } from './subagents/child-runner.js';
+export type { DelegationKind, DelegationRecord, DelegationStatus } from './subagents/delegation-store.js';
 export { renderTodos } from './session-tools/todo-tools.js';
 
 export type {

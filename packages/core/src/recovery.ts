@@ -44,6 +44,7 @@ function interruptedResult(
  */
 export async function recoverSession(services: CoreServices, sessionId: string): Promise<number> {
   const { store } = services;
+  await services.subagents?.recoverChildren(sessionId);
   const running = (await store.listTurns(sessionId)).filter(
     (turn) => turn.status === 'running' && !ownerIsAlive(turn, services),
   );

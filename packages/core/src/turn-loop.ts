@@ -130,7 +130,12 @@ export async function runTurn(services: CoreServices, options: RunTurnOptions): 
       prompt: options.prompt,
       restorePointId: checkpoint.restorePointId,
     });
-    await store.appendMessages(session.id, turnId, [{ role: 'user', text: options.prompt }]);
+    // Background subagents that finished since the last turn are delivered once, before the prompt.
+    const notice = await services.subagents?.takeNotice(session.id);
+    if (notice) await store.appendEvent(session.id, { type: 'background.notified', turnId, tasks: notice.results });
+    await store.appendMessages(session.id, turnId, [
+      { role: 'user', text: notice ? `${notice.text}\n\n${options.prompt}` : options.prompt },
+    ]);
     // The history is read once; the turn appends to this copy as it appends to the store.
     const history: ModelMessage[] = await store.listMessages(session.id);
 

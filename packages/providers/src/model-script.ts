@@ -18,13 +18,22 @@ const responseSchema = z.strictObject({
   finishReason: z.enum(['stop', 'tool-calls', 'length', 'error']).optional(),
 });
 
-const scriptSchema = z.strictObject({ responses: z.array(responseSchema) });
+const childScriptSchema = z.strictObject({ responses: z.array(responseSchema) });
+
+const scriptSchema = z.strictObject({
+  responses: z.array(responseSchema),
+  /**
+   * Scripts of subagents, by the id of the tool call that delegates them (`delegate_task`,
+   * `delegate_background`, `delegate_worktree`): each child replays its own responses.
+   */
+  children: z.record(z.string().min(1), childScriptSchema).optional(),
+});
 
 /** One tool call in a script. `arguments`: an object is sent as JSON, a string exactly as written. */
 export type ScriptedToolCall = z.infer<typeof toolCallSchema>;
 /** One scripted model response: text, tool calls (several are a batch), or both. */
 export type ScriptedResponse = z.infer<typeof responseSchema>;
-/** A script: the responses, one per model request, in order. */
+/** A script: the responses, one per model request, in order; `children` scripts subagents by delegating call id. */
 export type ModelScript = z.infer<typeof scriptSchema>;
 
 /** Where in a script file a problem is: a line and column for JSON syntax, a JSON path for the shape. */
@@ -70,7 +79,7 @@ export function formatJsonPath(path: readonly PropertyKey[]): string {
 }
 
 const FORMAT_HINT =
-  'A script is {"responses": [{"text"?: string, "toolCalls"?: [{"id"?: string, "name": string, "arguments"?: object | string}]}]}.';
+  'A script is {"responses": [{"text"?: string, "toolCalls"?: [{"id"?: string, "name": string, "arguments"?: object | string}]}], "children"?: {"<delegating call id>": {"responses": [...]}}}.';
 
 /** Validates an already-parsed script; the error names the first problem by its JSON path. */
 export function validateModelScript(value: unknown, sourceName = 'script'): ModelScript {

@@ -155,4 +155,25 @@ describe('createScriptedProvider', () => {
       }),
     );
   });
+
+  it('gives each delegated child its own script, by the delegating call id', async () => {
+    const provider = createScriptedProvider({
+      script: {
+        responses: [{ text: 'parent' }],
+        children: { d1: { responses: [{ text: 'child one' }] }, d2: { responses: [{ text: 'child two' }] } },
+      },
+    });
+    const textOf = async (source: typeof provider) => {
+      let text = '';
+      for await (const event of source.stream({ requestId: 'r', messages: [], tools: [] }))
+        if (event.type === 'text-delta') text += event.text;
+      return text;
+    };
+    expect(await textOf(provider.childProvider('d2')!)).toBe('child two');
+    expect(await textOf(provider.childProvider('d1')!)).toBe('child one');
+    expect(provider.childProvider('d1')).toBe(provider.childProvider('d1'));
+    expect(provider.childProvider('d1')!.remaining).toBe(0);
+    expect(provider.childProvider('nope')).toBeUndefined();
+    expect(await textOf(provider)).toBe('parent');
+  });
 });

@@ -11,6 +11,11 @@ export type ScriptedProviderOptions = { readonly file: string } | { readonly scr
 export interface ScriptedProvider extends Provider {
   /** Responses not yet replayed. */
   readonly remaining: number;
+  /**
+   * The provider of the subagent delegated by the tool call `toolCallId`, replaying the script's
+   * `children[toolCallId]` (the same provider on every call), or undefined when the script has none.
+   */
+  childProvider(toolCallId: string): ScriptedProvider | undefined;
 }
 
 function readScript(file: string): ModelScript {
@@ -48,12 +53,24 @@ function toolCallsOf(script: ModelScript, responseIndex: number): ModelToolCall[
 export function createScriptedProvider(options: ScriptedProviderOptions): ScriptedProvider {
   const script = 'file' in options ? readScript(options.file) : validateModelScript(options.script, 'script');
   const model = 'file' in options ? basename(options.file) : 'script';
+  return replay(script, model);
+}
+
+function replay(script: ModelScript, model: string): ScriptedProvider {
   let next = 0;
+  const children = new Map<string, ScriptedProvider>();
   return {
     name: 'scripted',
     model,
     get remaining() {
       return script.responses.length - next;
+    },
+    childProvider(toolCallId: string) {
+      const childScript = script.children?.[toolCallId];
+      if (!childScript) return undefined;
+      let child = children.get(toolCallId);
+      if (!child) children.set(toolCallId, (child = replay(childScript, `${model}#${toolCallId}`)));
+      return child;
     },
     async *stream(request: ModelRequest): AsyncGenerator<ModelStreamEvent> {
       if (request.signal?.aborted) {

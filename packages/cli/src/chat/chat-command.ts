@@ -222,7 +222,7 @@ class ChatLoop {
         case 'todos':
           return this.#say(formatTodos(await core.getTodos(this.#sessionId), this.#style));
         case 'sessions':
-          return this.#say(sessionLines(await core.listSessions(), this.#style));
+          return this.#say(sessionLines(await core.listSessions(), this.#style, await core.listDelegations()));
         case 'checkpoints': {
           const turns = await checkpointTurns(core, this.#sessionId);
           return this.#say(checkpointLines(await core.listCheckpoints(this.#sessionId), turns, this.#style));

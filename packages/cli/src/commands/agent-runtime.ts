@@ -4,6 +4,7 @@ import type { AgentCore, ApprovalHandler, ClawsmithHome, PermissionMode, Session
 import type { Provider } from '@clawsmith/providers';
 import { CliError } from '../cli-errors.js';
 import { openLspExtension } from './lsp-extension.js';
+import { isScriptProvider } from './provider-selection.js';
 import { checkSessionWorkspace, resolveSessionReference } from './session-reference.js';
 
 /** An opened home with an agent on it. `close()` ends background work and closes the database. */
@@ -86,6 +87,13 @@ export async function openAgentRuntime(options: AgentRuntimeOptions): Promise<Ag
     ],
     permissionMode: options.permissionMode ?? 'default',
     ...(options.approvalHandler ? { approvalHandler: options.approvalHandler } : {}),
+    // Subagents use the same model; a script gives each child its own `children` entry.
+    delegation: {
+      providerFor: (child) => {
+        const provider = options.provider;
+        return provider && isScriptProvider(provider) ? provider.childProvider(child.parentToolCallId) : undefined;
+      },
+    },
   });
   return {
     home,

@@ -18,13 +18,18 @@ const NO_MODEL_HINT =
 export interface ScriptProvider extends Provider {
   /** Requests answered after the script ran out (each got an empty answer). */
   readonly requestsPastEnd: number;
+  /** The script's own script for the subagent delegated by `toolCallId` (`children` in the script file). */
+  childProvider(toolCallId: string): Provider | undefined;
 }
 
-function countingExhaustion(scripted: Provider & { readonly remaining: number }): ScriptProvider {
+function countingExhaustion(
+  scripted: Provider & { readonly remaining: number; childProvider(id: string): Provider | undefined },
+): ScriptProvider {
   let requestsPastEnd = 0;
   return {
     name: scripted.name,
     model: scripted.model,
+    childProvider: (toolCallId: string) => scripted.childProvider(toolCallId),
     get requestsPastEnd() {
       return requestsPastEnd;
     },

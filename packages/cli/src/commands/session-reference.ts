@@ -12,8 +12,11 @@ export async function resolveSessionReference(
   workspaceRoot: string,
 ): Promise<string> {
   if (reference !== 'last') return reference;
-  // listSessions is newest first (by last activity).
-  const newest = (await core.listSessions()).find((session) => session.workspaceRoot === workspaceRoot);
+  // listSessions is newest first (by last activity); subagents' sessions are not the person's.
+  const children = new Set((await core.listDelegations()).map((child) => child.childSessionId));
+  const newest = (await core.listSessions()).find(
+    (session) => session.workspaceRoot === workspaceRoot && !children.has(session.id),
+  );
   if (newest) return newest.id;
   throw new CliError(
     'session_not_found',

@@ -1,4 +1,4 @@
-import type { AgentCore, RestoreScope, SessionRecord, TurnRecord } from '@clawsmith/core';
+import type { AgentCore, DelegationRecord, RestoreScope, SessionRecord, TurnRecord } from '@clawsmith/core';
 import { EXIT_CODES } from '../cli-program.js';
 import { oneLine, terminalSafe } from '../terminal/terminal-text.js';
 import { terminalStyle, type TerminalStyle } from '../terminal/terminal-style.js';
@@ -18,14 +18,27 @@ interface StoreOptions {
 
 const out = (text: string) => void process.stdout.write(`${text}\n`);
 
-/** Sessions as a person reads them, newest first. */
-export function sessionLines(sessions: readonly SessionRecord[], style: TerminalStyle): string {
+/** Sessions as a person reads them, newest first; a subagent's session is listed under its parent. */
+export function sessionLines(
+  sessions: readonly SessionRecord[],
+  style: TerminalStyle,
+  delegations: readonly DelegationRecord[] = [],
+): string {
   if (sessions.length === 0)
     return style.dim('No sessions yet. Start one with `clawsmith`, `clawsmith run`, or try `clawsmith demo`.');
+  const childrenOf = new Map<string, DelegationRecord[]>();
+  for (const child of delegations)
+    childrenOf.set(child.parentSessionId, [...(childrenOf.get(child.parentSessionId) ?? []), child]);
+  const isChild = new Set(delegations.map((child) => child.childSessionId));
   return sessions
+    .filter((session) => !isChild.has(session.id))
     .map((session) => {
       const fork = session.parentSessionId ? style.dim(` (fork of ${session.parentSessionId})`) : '';
-      return `${style.bold(session.id)}  ${session.updatedAt}  ${oneLine(session.title ?? '(untitled)', 60)}${fork}\n  ${style.dim(oneLine(session.workspaceRoot, 200))}`;
+      const children = (childrenOf.get(session.id) ?? []).map(
+        (child) =>
+          `\n  ${style.dim('↳')} ${child.childSessionId}  ${child.kind} ${child.status}  ${oneLine(child.prompt, 60)}`,
+      );
+      return `${style.bold(session.id)}  ${session.updatedAt}  ${oneLine(session.title ?? '(untitled)', 60)}${fork}\n  ${style.dim(oneLine(session.workspaceRoot, 200))}${children.join('')}`;
     })
     .join('\n');
 }
@@ -74,11 +87,29 @@ export async function sessionsCommand(rawOptions: Record<string, unknown>): Prom
   const options = rawOptions as StoreOptions;
   return withRuntime(options, async ({ core }) => {
     const sessions = await core.listSessions();
+    const delegations = await core.listDelegations();
     if (options.json) {
-      for (const session of sessions) out(JSON.stringify(session));
+      const delegatedBy = new Map(delegations.map((child) => [child.childSessionId, child]));
+      for (const session of sessions) {
+        const child = delegatedBy.get(session.id);
+        out(
+          JSON.stringify({
+            ...session,
+            delegatedBy: child
+              ? {
+                  sessionId: child.parentSessionId,
+                  turnId: child.parentTurnId,
+                  toolCallId: child.parentToolCallId,
+                  kind: child.kind,
+                  status: child.status,
+                }
+              : null,
+          }),
+        );
+      }
       return EXIT_CODES.ok;
     }
-    out(sessionLines(sessions, terminalStyle(process.stdout)));
+    out(sessionLines(sessions, terminalStyle(process.stdout), delegations));
     return EXIT_CODES.ok;
   });
 }

@@ -22,6 +22,8 @@ export interface Harness {
 
 export interface HarnessOptions extends Partial<Omit<AgentCoreOptions, 'db' | 'provider' | 'checkpoints'>> {
   readonly responses: readonly ScriptedResponse[];
+  /** Scripts of subagents by delegating call id; turns delegation on (children default to their own script). */
+  readonly children?: Readonly<Record<string, readonly ScriptedResponse[]>>;
   readonly files?: TestTree;
   readonly withArtifacts?: boolean;
 }
@@ -30,14 +32,35 @@ export async function createHarness(options: HarnessOptions): Promise<Harness> {
   const workspaceDir = createTestdir(options.files ?? {});
   const homeDir = createTestdir({}, 'clawsmith-home-');
   const home = await openClawsmithHome(homeDir.path);
-  const { responses, files: _files, withArtifacts, ...rest } = options;
+  const { responses, children, files: _files, withArtifacts, ...rest } = options;
+  const provider = createScriptedProvider({
+    script: {
+      responses: [...responses],
+      ...(children
+        ? {
+            children: Object.fromEntries(
+              Object.entries(children).map(([id, childResponses]) => [id, { responses: [...childResponses] }]),
+            ),
+          }
+        : {}),
+    },
+  });
   const core = createAgentCore({
     db: home.db,
-    provider: createScriptedProvider({ script: { responses: [...responses] } }),
+    provider,
+
     checkpoints: home.checkpoints,
     ...(withArtifacts === false ? {} : { artifacts: home.artifacts }),
     builtinTools: rest.builtinTools ?? createBuiltinTools({ command: { sandbox: 'auto' } }),
     ...rest,
+    ...(children
+      ? {
+          delegation: {
+            providerFor: (child: { parentToolCallId: string }) => provider.childProvider(child.parentToolCallId),
+            ...rest.delegation,
+          },
+        }
+      : {}),
   });
   onTestFinished(async () => {
     await core.close();

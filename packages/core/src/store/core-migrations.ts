@@ -116,6 +116,36 @@ export const coreMigrations: Record<string, Migration> = {
       await db.schema.dropTable('session_undone_turn').ifExists().execute();
     },
   },
+  '0003_session_delegations': {
+    // A child session (a subagent) and what delegated it: the parent session, turn and tool call.
+    // eslint-disable-next-line @typescript-eslint/no-explicit-any
+    async up(db: Kysely<any>) {
+      await db.schema
+        .createTable('session_delegation')
+        .addColumn('child_session_id', 'text', (column) => column.primaryKey())
+        .addColumn('parent_session_id', 'text', (column) => column.notNull())
+        .addColumn('parent_turn_id', 'text', (column) => column.notNull())
+        .addColumn('parent_tool_call_id', 'text', (column) => column.notNull())
+        .addColumn('kind', 'text', (column) => column.notNull())
+        .addColumn('status', 'text', (column) => column.notNull())
+        .addColumn('prompt', 'text', (column) => column.notNull())
+        .addColumn('result_json', 'text')
+        .addColumn('notified_at', 'text')
+        .addColumn('owner_pid', 'integer', (column) => column.notNull())
+        .addColumn('created_at', 'text', (column) => column.notNull())
+        .addColumn('completed_at', 'text')
+        .execute();
+      await db.schema
+        .createIndex('session_delegation_parent')
+        .on('session_delegation')
+        .column('parent_session_id')
+        .execute();
+    },
+    // eslint-disable-next-line @typescript-eslint/no-explicit-any
+    async down(db: Kysely<any>) {
+      await db.schema.dropTable('session_delegation').ifExists().execute();
+    },
+  },
 };
 
 /** Brings the session store's tables up to date, in their own migration table. */

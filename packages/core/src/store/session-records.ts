@@ -32,7 +32,8 @@ export type SessionEventType =
   | 'approval.resolved'
   | 'tool.started'
   | 'tool.completed'
-  | 'todos.updated';
+  | 'todos.updated'
+  | 'background.notified';
 
 /**
  * One persisted event. The envelope (`type`, `sessionId`, `turnId`, `sequence`, `createdAt`) is

@@ -1,0 +1,44 @@
+import type { CoreServices } from '../core-services.js';
+import { recoverSession } from '../recovery.js';
+import type { DelegationStore } from './delegation-store.js';
+
+function processIsGone(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return false;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code !== 'EPERM';
+  }
+}
+
+/**
+ * Closes the children of `parentSessionId` that a dead process left running: each child's open
+ * calls and turn are closed like any interrupted turn (never re-run), and its delegation is
+ * recorded `interrupted`. Children running in this process are left alone.
+ */
+export async function recoverChildren(
+  services: CoreServices,
+  delegations: DelegationStore,
+  active: ReadonlySet<string>,
+  parentSessionId: string,
+): Promise<void> {
+  for (const record of await delegations.list(parentSessionId)) {
+    if (record.status !== 'running') continue;
+    const ownerGone =
+      record.ownerPid === process.pid ? !active.has(record.childSessionId) : processIsGone(record.ownerPid);
+    if (!ownerGone) continue;
+    await recoverSession(services, record.childSessionId);
+    await delegations.complete(record.childSessionId, 'interrupted', {
+      childSessionId: record.childSessionId,
+      status: 'interrupted',
+      summary: '',
+      summaryTruncated: false,
+      filesConsulted: [],
+      steps: 0,
+      error: {
+        code: 'interrupted',
+        message: 'The process running this subagent stopped; it was not re-run.',
+      },
+    });
+  }
+}

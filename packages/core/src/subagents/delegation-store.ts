@@ -1,0 +1,123 @@
+import type { Kysely } from 'kysely';
+
+/** How a child session was delegated. */
+export type DelegationKind = 'task' | 'background' | 'worktree';
+
+/** Where a child session stands: running, or how its one turn ended (`interrupted` after a crash). */
+export type DelegationStatus =
+  'running' | 'completed' | 'incomplete' | 'failed' | 'cancelled' | 'step_limit' | 'interrupted';
+
+/** A child session and what delegated it. */
+export interface DelegationRecord {
+  readonly childSessionId: string;
+  readonly parentSessionId: string;
+  readonly parentTurnId: string;
+  readonly parentToolCallId: string;
+  readonly kind: DelegationKind;
+  readonly status: DelegationStatus;
+  readonly prompt: string;
+  /** The structured result the parent received (or will receive), once the child ended. */
+  readonly result: unknown;
+  /** When a background child's result was delivered to the parent (once). */
+  readonly notifiedAt: string | null;
+  /** The process that ran the child; recovery closes a running child whose process is gone. */
+  readonly ownerPid: number;
+  readonly createdAt: string;
+  readonly completedAt: string | null;
+}
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+type Database = Kysely<any>;
+
+function toRecord(row: Record<string, unknown>): DelegationRecord {
+  return {
+    childSessionId: String(row.child_session_id),
+    parentSessionId: String(row.parent_session_id),
+    parentTurnId: String(row.parent_turn_id),
+    parentToolCallId: String(row.parent_tool_call_id),
+    kind: row.kind as DelegationKind,
+    status: row.status as DelegationStatus,
+    prompt: String(row.prompt),
+    result: row.result_json === null || row.result_json === undefined ? null : JSON.parse(String(row.result_json)),
+    notifiedAt: (row.notified_at as string | null) ?? null,
+    ownerPid: Number(row.owner_pid),
+    createdAt: String(row.created_at),
+    completedAt: (row.completed_at as string | null) ?? null,
+  };
+}
+
+/** The `session_delegation` table: which session delegated each child, and how the child ended. */
+export class DelegationStore {
+  readonly #db: Database;
+
+  constructor(db: Database) {
+    this.#db = db;
+  }
+
+  async create(
+    input: Pick<
+      DelegationRecord,
+      'childSessionId' | 'parentSessionId' | 'parentTurnId' | 'parentToolCallId' | 'kind' | 'prompt'
+    >,
+  ): Promise<void> {
+    await this.#db
+      .insertInto('session_delegation')
+      .values({
+        child_session_id: input.childSessionId,
+        parent_session_id: input.parentSessionId,
+        parent_turn_id: input.parentTurnId,
+        parent_tool_call_id: input.parentToolCallId,
+        kind: input.kind,
+        status: 'running',
+        prompt: input.prompt,
+        result_json: null,
+        notified_at: null,
+        owner_pid: process.pid,
+        created_at: new Date().toISOString(),
+        completed_at: null,
+      })
+      .execute();
+  }
+
+  /** Records how a child ended; a child already closed (by recovery) keeps its first status. */
+  async complete(childSessionId: string, status: Exclude<DelegationStatus, 'running'>, result: unknown): Promise<void> {
+    await this.#db
+      .updateTable('session_delegation')
+      .set({ status, result_json: JSON.stringify(result), completed_at: new Date().toISOString() })
+      .where('child_session_id', '=', childSessionId)
+      .where('status', '=', 'running')
+      .execute();
+  }
+
+  /** Marks results delivered; returns the ids that were not delivered before (so each is delivered once). */
+  async markNotified(childSessionIds: readonly string[]): Promise<string[]> {
+    const delivered: string[] = [];
+    for (const id of childSessionIds) {
+      const updated = await this.#db
+        .updateTable('session_delegation')
+        .set({ notified_at: new Date().toISOString() })
+        .where('child_session_id', '=', id)
+        .where('notified_at', 'is', null)
+        .executeTakeFirst();
+      if (Number(updated.numUpdatedRows) > 0) delivered.push(id);
+    }
+    return delivered;
+  }
+
+  async get(childSessionId: string): Promise<DelegationRecord | undefined> {
+    const row = await this.#db
+      .selectFrom('session_delegation')
+      .selectAll()
+      .where('child_session_id', '=', childSessionId)
+      .executeTakeFirst();
+    return row ? toRecord(row) : undefined;
+  }
+
+  /** The children of one session, oldest first; or of every session. */
+  async list(parentSessionId?: string): Promise<DelegationRecord[]> {
+    let query = this.#db.selectFrom('session_delegation').selectAll();
+    if (parentSessionId !== undefined) query = query.where('parent_session_id', '=', parentSessionId);
+    const rows = await query.orderBy('created_at').orderBy('child_session_id').execute();
+    return rows.map(toRecord);
+  }
+}

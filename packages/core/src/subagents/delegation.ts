@@ -1,0 +1,72 @@
+import type { AnyToolDefinition } from '@clawsmith/tool-protocol';
+import type { Kysely } from 'kysely';
+import type { CoreServices, SubagentHooks } from '../core-services.js';
+import type { ComposedTools } from '../tool-composition.js';
+import { BackgroundTasks } from './background-tasks.js';
+import { recoverChildren } from './child-recovery.js';
+import type { DelegationRuntime } from './child-runner.js';
+import { createDelegateTaskTool } from './delegate-task-tool.js';
+import { DELEGATION_LIMITS, type DelegationOptions } from './delegation-options.js';
+import { DelegationStore } from './delegation-store.js';
+
+/** Delegation wired into one core: its tools, the hooks the turn loop calls, and its shutdown. */
+export interface Delegation {
+  readonly store: DelegationStore;
+  readonly tools: readonly AnyToolDefinition[];
+  readonly hooks: SubagentHooks;
+  /** Gives delegation the parent's services and the children's tool table (built without delegation tools). */
+  bind(parent: CoreServices, childTools: ComposedTools): void;
+  /** Stops every background child and waits for it. */
+  close(): Promise<void>;
+}
+
+/**
+ * Creates the delegation tools. Children are sessions of the same store whose tool table has
+ * no delegation tools (a child never delegates), whose mode is at most the parent's (read-only
+ * for `delegate_task` and `delegate_background`), with the parent's rules and hooks.
+ */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export function createDelegation(db: Kysely<any>, options: DelegationOptions): Delegation {
+  const store = new DelegationStore(db);
+  let parent: CoreServices | undefined;
+  let childTools: ComposedTools | undefined;
+  const bound = () => {
+    if (!parent || !childTools) throw new Error('Delegation was used before the core was composed.');
+    return { parent, childTools };
+  };
+  const runtime: DelegationRuntime = {
+    delegations: store,
+    options,
+    active: new Set(),
+    parentServices: () => bound().parent,
+    childServices: (overrides) => {
+      const { parent: services, childTools: tools } = bound();
+      return {
+        ...services,
+        table: tools.table,
+        catalog: tools.catalog,
+        requestTools: tools.requestTools,
+        provider: overrides.provider,
+        permissionMode: overrides.permissionMode,
+        maxSteps: options.maxSteps ?? DELEGATION_LIMITS.childSteps,
+        // A child has no system prompt of the parent's and delivers no background notices.
+        systemPrompt: undefined,
+        subagents: undefined,
+      } as CoreServices;
+    },
+  };
+  const background = new BackgroundTasks(runtime);
+  return {
+    store,
+    tools: [createDelegateTaskTool(runtime), ...background.tools()],
+    hooks: {
+      recoverChildren: (sessionId) => recoverChildren(bound().parent, store, runtime.active, sessionId),
+      takeNotice: (sessionId) => background.takeNotice(sessionId),
+    },
+    bind(services, tools) {
+      parent = services;
+      childTools = tools;
+    },
+    close: () => background.close(),
+  };
+}

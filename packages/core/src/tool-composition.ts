@@ -1,0 +1,63 @@
+import {
+  composeRequestTools,
+  createDeferredToolCatalog,
+  createSearchToolsTool,
+  type DeferredToolCatalog,
+  type RequestTools,
+  type SessionActivation,
+} from '@clawsmith/deferred-tools';
+import type { AnyToolDefinition } from '@clawsmith/tool-protocol';
+import { buildToolTable, type ToolSource, type ToolTable } from './lifecycle/tool-table.js';
+
+/** A frozen tool table with its deferred catalog and cached request schemas. */
+export interface ComposedTools {
+  readonly table: ToolTable;
+  readonly catalog: DeferredToolCatalog;
+  requestTools(activation: SessionActivation): RequestTools;
+}
+
+/**
+ * Builds one frozen tool table from `sources`, adding `search_tools` when any tool is deferred.
+ * `activations` is the core's per-session activation cache (search_tools changes it in place).
+ */
+export function composeTools(
+  sources: readonly ToolSource[],
+  alwaysLoaded: readonly string[],
+  activations: ReadonlyMap<string, SessionActivation>,
+): ComposedTools {
+  const all = [...sources];
+  // The table names both sources of a duplicate; the deferred catalog below would only name the tool.
+  buildToolTable(all);
+  const withoutSearch = all.flatMap((source) => source.tools);
+  const catalog = createDeferredToolCatalog(withoutSearch, { alwaysLoaded });
+  if (withoutSearch.some((tool: AnyToolDefinition) => catalog.isDeferred(tool.name))) {
+    // Activation lives in memory per session; the turn loop persists it after each batch.
+    const activationCache = (sessionId: string) => {
+      const activation = activations.get(sessionId);
+      if (!activation)
+        throw new Error(`The activation of session ${sessionId} was not loaded before search_tools ran.`);
+      return activation;
+    };
+    all.push({ source: 'deferred-tools', tools: [createSearchToolsTool({ catalog, activationFor: activationCache })] });
+  }
+  const table = buildToolTable(all);
+  const finalCatalog = createDeferredToolCatalog(table.tools, { alwaysLoaded });
+
+  // The table is frozen, so the schemas sent depend only on the activation set; generating JSON
+  // Schema from zod for every tool on every request would dominate an empty turn.
+  const requestCache = new Map<string, RequestTools>();
+  return {
+    table,
+    catalog: finalCatalog,
+    requestTools(activation: SessionActivation): RequestTools {
+      const key = activation.activeTools().join('\u0000');
+      let composed = requestCache.get(key);
+      if (!composed) {
+        if (requestCache.size >= 64) requestCache.clear();
+        composed = composeRequestTools(table.tools, activation, finalCatalog);
+        requestCache.set(key, composed);
+      }
+      return composed;
+    },
+  };
+}
