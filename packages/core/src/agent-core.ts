@@ -20,7 +20,7 @@ import type { SessionEvent, SessionRecord, TodoItem, TurnRecord, UndoneTurnRecor
 import { SessionStore, type SessionEventListener } from './store/session-store.js';
 import { runTurn } from './turn-loop.js';
 import { createDelegation } from './subagents/delegation.js';
-import type { DelegationRecord } from './subagents/delegation-store.js';
+import { DelegationStore, type DelegationRecord } from './subagents/delegation-store.js';
 import { composeTools } from './tool-composition.js';
 
 /** The agent runtime: a frozen tool table, the session store, and the turn loop. */
@@ -182,8 +182,9 @@ export function createAgentCore(options: AgentCoreOptions): AgentCore {
     },
     describeTools: (sessionId: string, which: 'visible' | 'all' = 'visible') =>
       describeTools(services, sessionId, which),
+    // Readable without delegation on: a core that only lists sessions still shows the children.
     listDelegations: (parentSessionId?: string) =>
-      delegation ? delegation.store.list(parentSessionId) : Promise.resolve([]),
+      (delegation?.store ?? new DelegationStore(options.db)).list(parentSessionId),
     async close() {
       await delegation?.close();
       if (options.commands) for (const sessionId of touchedSessions) await options.commands.endSession(sessionId);

@@ -87,13 +87,18 @@ export async function openAgentRuntime(options: AgentRuntimeOptions): Promise<Ag
     ],
     permissionMode: options.permissionMode ?? 'default',
     ...(options.approvalHandler ? { approvalHandler: options.approvalHandler } : {}),
-    // Subagents use the same model; a script gives each child its own `children` entry.
-    delegation: {
-      providerFor: (child) => {
-        const provider = options.provider;
-        return provider && isScriptProvider(provider) ? provider.childProvider(child.parentToolCallId) : undefined;
-      },
-    },
+    // Subagents use the same model (none without one: `mcp serve` and the store commands run no
+    // model); a script gives each child its own `children` entry.
+    ...(options.provider
+      ? {
+          delegation: {
+            providerFor: (child: { parentToolCallId: string }) => {
+              const provider = options.provider!;
+              return isScriptProvider(provider) ? provider.childProvider(child.parentToolCallId) : undefined;
+            },
+          },
+        }
+      : {}),
   });
   return {
     home,
