@@ -51,6 +51,10 @@ export const TOOL_RESULT_CODES = Object.freeze({
   interrupted: 'interrupted',
   /** A side-effect tool ran without `authorized: true`: only a host that skips core's lifecycle sees it. */
   unauthorized: 'unauthorized',
+  /** The call came after the per-message cap on tool calls and did not run. Retryable in a later message. */
+  tooManyToolCalls: 'too_many_tool_calls',
+  /** The call's id or tool name is empty or longer than the protocol allows; it did not run. */
+  invalidToolCall: 'invalid_tool_call',
 } as const);
 
 /** One of the runtime's own {@link TOOL_RESULT_CODES}. */

@@ -1,5 +1,6 @@
 import type { ModelToolCall } from '@clawsmith/providers';
 import { TOOL_RESULT_CODES, canonicalJson, toolError, type ToolExecutionResult } from '@clawsmith/tool-protocol';
+import { malformedCallResult } from './call-bounds.js';
 import type { CallRuntime } from './call-context.js';
 import type { ToolEntry } from './tool-table.js';
 
@@ -46,13 +47,15 @@ function safeSummary(entry: ToolEntry, input: unknown): string {
 }
 
 /**
- * Checks one call in the contract's order: unknown name, deferred and inactive, duplicate (a
+ * Checks one call in the contract's order: an id or name out of bounds, unknown name, deferred and inactive, duplicate (a
  * call id already used this turn, or the same call twice in this assistant message), arguments
  * that are not JSON, arguments that fail the schema. `messageCalls` holds the keys of the
  * message's earlier calls.
  */
 export function prepareCall(runtime: CallRuntime, call: ModelToolCall, messageCalls: Set<string>): PreparedCall {
   const refuse = (result: ToolExecutionResult): RefusedCall => ({ kind: 'refused', call, result });
+  const malformed = malformedCallResult(call);
+  if (malformed) return refuse(malformed);
   const entry = runtime.table.get(call.name);
   const gate = entry ? runtime.gate(call.name) : 'unknown';
   if (!entry || gate === 'unknown') {

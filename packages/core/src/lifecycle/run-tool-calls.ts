@@ -1,5 +1,6 @@
 import type { ModelToolCall } from '@clawsmith/providers';
 import { toolCancelled } from '@clawsmith/tool-protocol';
+import { TOOL_CALL_BOUNDS, excessCallResult } from './call-bounds.js';
 import type { CallOutcome, CallRuntime } from './call-context.js';
 import type { NewSessionEvent } from '../store/session-records.js';
 import { completedEvent, executeCall, startedEvent } from './execute-call.js';
@@ -86,10 +87,22 @@ async function runInParallel(runtime: CallRuntime, ready: readonly ReadyCall[]):
 
 /**
  * Runs the tool calls of one model response and returns exactly one outcome per call, in call
- * order, whatever happens.
+ * order, whatever happens. Calls past {@link TOOL_CALL_BOUNDS}`.callsPerMessage` do not run; each
+ * is answered with `too_many_tool_calls`.
  */
 export async function runToolCalls(runtime: CallRuntime, calls: readonly ModelToolCall[]): Promise<CallOutcome[]> {
   const messageCalls = new Set<string>();
-  const prepared = calls.map((call) => prepareCall(runtime, call, messageCalls));
-  return isParallelBatch(prepared) ? runInParallel(runtime, prepared) : runSerially(runtime, prepared);
+  const admitted = calls.slice(0, TOOL_CALL_BOUNDS.callsPerMessage);
+  const prepared = admitted.map((call) => prepareCall(runtime, call, messageCalls));
+  const outcomes = isParallelBatch(prepared)
+    ? await runInParallel(runtime, prepared)
+    : await runSerially(runtime, prepared);
+  if (calls.length === admitted.length) return outcomes;
+  const result = excessCallResult();
+  const excess = calls.slice(admitted.length).map((call) => ({ call, result }));
+  await runtime.store.appendEvents(
+    runtime.sessionId,
+    excess.map((outcome) => completedEvent(runtime, outcome)),
+  );
+  return [...outcomes, ...excess];
 }

@@ -20,6 +20,9 @@ type Database = Kysely<any>;
 
 const now = (): string => new Date().toISOString();
 
+/** Rows per INSERT: a statement may bind at most 32,766 variables, and a row binds up to 7. */
+const INSERT_CHUNK = 500;
+
 function toSession(row: Record<string, unknown>): SessionRecord {
   return {
     id: String(row.id),
@@ -146,19 +149,19 @@ export class SessionStore {
         .executeTakeFirst();
       let position = Number(last?.position ?? 0);
       const timestamp = now();
-      await transaction
-        .insertInto('session_message')
-        .values(
-          messages.map((message) => ({
-            session_id: sessionId,
-            position: (position += 1),
-            turn_id: turnId,
-            role: message.role,
-            message_json: JSON.stringify(message),
-            created_at: timestamp,
-          })),
-        )
-        .execute();
+      const rows = messages.map((message) => ({
+        session_id: sessionId,
+        position: (position += 1),
+        turn_id: turnId,
+        role: message.role,
+        message_json: JSON.stringify(message),
+        created_at: timestamp,
+      }));
+      for (let index = 0; index < rows.length; index += INSERT_CHUNK)
+        await transaction
+          .insertInto('session_message')
+          .values(rows.slice(index, index + INSERT_CHUNK))
+          .execute();
       await transaction.updateTable('session').set({ updated_at: timestamp }).where('id', '=', sessionId).execute();
     });
   }
@@ -186,7 +189,8 @@ export class SessionStore {
    * Appends events, numbering them after the session's last event. One INSERT … SELECT takes
    * the numbers from MAX(sequence) inside the statement itself, so the numbering is atomic (even
    * with another process appending to the same session) without an explicit transaction, and a
-   * batch of events costs one statement.
+   * batch of events costs one statement. A batch larger than {@link INSERT_CHUNK} rows is written in
+   * chunks inside one transaction (SQLite bounds the variables of one statement).
    */
   async appendEvents(sessionId: string, events: readonly NewSessionEvent[]): Promise<SessionEvent[]> {
     if (events.length === 0) return [];
@@ -197,15 +201,29 @@ export class SessionStore {
       turnId: turnId ?? null,
       payloadJson: JSON.stringify(payload),
     }));
-    const values = sql.join(rows.map((row) => sql`(${row.offset}, ${row.type}, ${row.turnId}, ${row.payloadJson})`));
-    const inserted = await sql<{ sequence: number }>`
-      insert into session_event (session_id, sequence, type, turn_id, payload_json, created_at)
-      select ${sessionId}, base.last_sequence + batch.column1, batch.column2, batch.column3, batch.column4, ${timestamp}
-      from (select coalesce(max(sequence), 0) as last_sequence from session_event where session_id = ${sessionId}) as base
-      cross join (values ${values}) as batch
-      order by batch.column1
-      returning sequence`.execute(this.#db);
-    const first = Math.min(...inserted.rows.map((row) => Number(row.sequence)));
+    // eslint-disable-next-line @typescript-eslint/no-explicit-any
+    const insertChunk = async (executor: Kysely<any>, chunk: typeof rows): Promise<number> => {
+      const values = sql.join(chunk.map((row) => sql`(${row.offset}, ${row.type}, ${row.turnId}, ${row.payloadJson})`));
+      const inserted = await sql<{ sequence: number }>`
+        insert into session_event (session_id, sequence, type, turn_id, payload_json, created_at)
+        select ${sessionId}, base.last_sequence + batch.column1 - ${chunk[0]!.offset - 1}, batch.column2, batch.column3, batch.column4, ${timestamp}
+        from (select coalesce(max(sequence), 0) as last_sequence from session_event where session_id = ${sessionId}) as base
+        cross join (values ${values}) as batch
+        order by batch.column1
+        returning sequence`.execute(executor);
+      return Math.min(...inserted.rows.map((row) => Number(row.sequence))) - (chunk[0]!.offset - 1);
+    };
+    const first =
+      rows.length <= INSERT_CHUNK
+        ? await insertChunk(this.#db, rows)
+        : await this.#db.transaction().execute(async (transaction) => {
+            let start = 0;
+            for (let index = 0; index < rows.length; index += INSERT_CHUNK) {
+              const chunkFirst = await insertChunk(transaction, rows.slice(index, index + INSERT_CHUNK));
+              if (index === 0) start = chunkFirst;
+            }
+            return start;
+          });
     const stored = rows.map((row) =>
       toEvent({
         session_id: sessionId,
@@ -517,10 +535,10 @@ export class SessionStore {
         .where('session_id', '=', fromSessionId)
         .where('position', '<=', point.messageCount)
         .execute();
-      if (messages.length > 0)
+      for (let index = 0; index < messages.length; index += INSERT_CHUNK)
         await transaction
           .insertInto('session_message')
-          .values(messages.map((row) => ({ ...row, session_id: toSessionId })))
+          .values(messages.slice(index, index + INSERT_CHUNK).map((row) => ({ ...row, session_id: toSessionId })))
           .execute();
       const events = await transaction
         .selectFrom('session_event')
@@ -528,10 +546,10 @@ export class SessionStore {
         .where('session_id', '=', fromSessionId)
         .where('sequence', '<=', point.eventSequence)
         .execute();
-      for (let index = 0; index < events.length; index += 200) {
+      for (let index = 0; index < events.length; index += INSERT_CHUNK) {
         await transaction
           .insertInto('session_event')
-          .values(events.slice(index, index + 200).map((row) => ({ ...row, session_id: toSessionId })))
+          .values(events.slice(index, index + INSERT_CHUNK).map((row) => ({ ...row, session_id: toSessionId })))
           .execute();
       }
       const turns = await transaction
