@@ -51,6 +51,8 @@ export interface CommandSandboxOptions {
   readonly protectedPaths?: readonly string[];
   /** Host folders hidden behind an empty folder; default the home folders. */
   readonly hiddenPaths?: readonly string[];
+  /** Host folders hidden as well as `hiddenPaths` (the clawsmith home, wherever it is). */
+  readonly additionalHiddenPaths?: readonly string[];
   /**
    * The bubblewrap program, an absolute path owned by root and writable by nobody else; default
    * `bwrap` from the system folders (never from `PATH`).
@@ -185,7 +187,7 @@ export async function prepareCommand(
     limits: { ...DEFAULT_SANDBOX_LIMITS, ...options.limits },
     protectedPaths: options.protectedPaths,
     ...(protectedLocations ? { protectedLocations } : {}),
-    hiddenPaths: options.hiddenPaths ?? defaultHomes(),
+    hiddenPaths: [...(options.hiddenPaths ?? defaultHomes()), ...(options.additionalHiddenPaths ?? [])],
     pathKind,
     privateTerminal: terminal,
     ...(capture && availability?.kind === 'bubblewrap'

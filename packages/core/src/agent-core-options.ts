@@ -17,6 +17,11 @@ export interface AgentCoreOptions {
   readonly db: Kysely<any>;
   /** The model. */
   readonly provider: Provider;
+  /**
+   * The clawsmith home folder: a session whose workspace contains it is refused
+   * (`home_inside_workspace`) at creation and at every turn.
+   */
+  readonly homeFolder?: string;
   /** The checkpoint store that makes file changes undoable. */
   readonly checkpoints: CheckpointStore;
   /** Where large tool output goes; adds `read_artifact`. */

@@ -14,6 +14,7 @@ import {
 } from './direct-calls.js';
 import type { ToolSource } from './lifecycle/tool-table.js';
 import { recoverSession } from './recovery.js';
+import { assertHomeOutsideWorkspace } from './home-placement.js';
 import { forkSession, restoreTurn, type RestoreResult } from './restore.js';
 import { createTodoTools } from './session-tools/todo-tools.js';
 import type { SessionEvent, SessionRecord, TodoItem, TurnRecord, UndoneTurnRecord } from './store/session-records.js';
@@ -111,6 +112,7 @@ export function createAgentCore(options: AgentCoreOptions): AgentCore {
     checkpoints: options.checkpoints,
     ...(options.artifacts ? { artifacts: options.artifacts } : {}),
     provider: options.provider,
+    ...(options.homeFolder ? { homeFolder: options.homeFolder } : {}),
     table,
     catalog: finalCatalog,
     activationFor,
@@ -136,6 +138,7 @@ export function createAgentCore(options: AgentCoreOptions): AgentCore {
   return Object.freeze({
     toolNames: table.names,
     async createSession(input: { workspaceRoot: string; title?: string }) {
+      if (options.homeFolder) assertHomeOutsideWorkspace(options.homeFolder, input.workspaceRoot);
       const session = await store.createSession({ workspaceRoot: input.workspaceRoot, title: input.title ?? null });
       await store.appendEvent(session.id, { type: 'session.created', workspaceRoot: session.workspaceRoot });
       return session;

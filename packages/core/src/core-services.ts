@@ -14,6 +14,8 @@ export interface CoreServices {
   readonly checkpoints: CheckpointStore;
   readonly artifacts?: ArtifactStore;
   readonly provider: Provider;
+  /** The home folder, which no session's workspace may contain. */
+  readonly homeFolder?: string;
   readonly table: ToolTable;
   readonly catalog: DeferredToolCatalog;
   activationFor(sessionId: string): Promise<SessionActivation>;

@@ -12,6 +12,7 @@ import type { CoreServices } from './core-services.js';
 import type { CallRuntime } from './lifecycle/call-context.js';
 import { completedEvent } from './lifecycle/execute-call.js';
 import { runToolCalls } from './lifecycle/run-tool-calls.js';
+import { assertHomeOutsideWorkspace } from './home-placement.js';
 import { recoverSession } from './recovery.js';
 
 function requestModel(
@@ -92,6 +93,7 @@ async function closeUnrunCalls(
 export async function runTurn(services: CoreServices, options: RunTurnOptions): Promise<TurnResult> {
   const { store } = services;
   const session = await store.requireSession(options.sessionId);
+  if (services.homeFolder) assertHomeOutsideWorkspace(services.homeFolder, session.workspaceRoot);
   if (services.runningSessions.has(session.id)) {
     throw new ClawsmithError(
       'turn_in_progress',

@@ -48,18 +48,19 @@ export async function openAgentRuntime(options: AgentRuntimeOptions): Promise<Ag
   const { createAgentCore, createBuiltinTools, openClawsmithHome, resolveClawsmithHome } =
     await import('@clawsmith/core');
   const { createCommandExecutionService, createWorkspaceWall } = await import('@clawsmith/command-sandbox');
-  mkdirSync(resolveClawsmithHome(options.home), { recursive: true });
+  const homeFolder = resolveClawsmithHome(options.home);
+  mkdirSync(homeFolder, { recursive: true });
+  // Commands never see the home (database, journals, other sessions' artifacts), wherever it is.
+  const sandbox = { sandbox: 'auto', additionalHiddenPaths: [realpathSync(homeFolder)] } as const;
   // File tools and undo write through the same wall: a helper whose only writable folder is the workspace.
   const wall = createWorkspaceWall({ mode: 'auto' });
   const home = await openClawsmithHome(options.home, { wall });
   // Background commands live as long as this process: across the turns of an interactive session.
-  const commands = createCommandExecutionService({ sandbox: 'auto' });
+  const commands = createCommandExecutionService(sandbox);
   // Language servers start on first use and end with this runtime.
   const lsp = await openLspExtension(home);
   const mcp = options.mcp
-    ? await (
-        await import('../mcp/mcp-extension.js')
-      ).openMcpExtension({ homeDir: resolveClawsmithHome(options.home), ...options.mcp })
+    ? await (await import('../mcp/mcp-extension.js')).openMcpExtension({ homeDir: homeFolder, ...options.mcp })
     : undefined;
   const extensions = options.extensions
     ? await (
@@ -70,10 +71,11 @@ export async function openAgentRuntime(options: AgentRuntimeOptions): Promise<Ag
     commands,
     db: home.db,
     provider: options.provider ?? NO_MODEL,
+    homeFolder,
     checkpoints: home.checkpoints,
     artifacts: home.artifacts,
     builtinTools: createBuiltinTools({
-      command: { sandbox: 'auto' },
+      command: sandbox,
       // search_files keeps its trigram index in the home; CLAWSMITH_SEARCH_INDEX=off turns it off.
       workspace: {
         wall,
