@@ -1,6 +1,7 @@
-import { lstatSync, readdirSync, readFileSync, readlinkSync, realpathSync, statSync } from 'node:fs';
+import { lstatSync, readFileSync, readlinkSync, realpathSync, statSync } from 'node:fs';
 import { posix } from 'node:path';
 import { PROTECTED_PATHS, protectedPathEntry } from '@clawsmith/tool-protocol';
+import { ProtectedFolderCache } from './protected-folder-cache.js';
 
 /**
  * Where the protected paths of one workspace are on the host, as {@link buildSandboxPlan} needs
@@ -25,8 +26,8 @@ export interface ProtectedLocations {
 /** How many folders are searched for nested protected paths before the walk stops. */
 export const PROTECTED_SEARCH_FOLDERS = 20_000;
 
-const NOT_SEARCHED = new Set(['node_modules']);
-const GIT_MARKERS = ['HEAD', 'objects', 'refs'];
+/** Listings reused across commands while folders are unchanged (one process, many commands). */
+const listings = new ProtectedFolderCache();
 const PROTECTED_NAMES = new Set(PROTECTED_PATHS.map((entry) => (entry.path.split('/').at(-1) as string).toLowerCase()));
 
 function kindOf(path: string): 'directory' | 'file' | 'symlink' | 'missing' {
@@ -104,6 +105,9 @@ export function findProtectedLocations(workspace: string, extra: readonly string
     }
   };
 
+  // Only a name that ends a protected entry can match: the full check runs for few entries.
+  const isProtected = (path: string, name: string) =>
+    PROTECTED_NAMES.has(name.toLowerCase()) && protectedPathEntry(path.slice(workspace.length + 1)) !== undefined;
   const folders: string[] = [workspace];
   let searched = 0;
   let unsearched = 0;
@@ -114,26 +118,15 @@ export function findProtectedLocations(workspace: string, extra: readonly string
       continue;
     }
     searched += 1;
-    let entries;
-    try {
-      entries = readdirSync(folder, { withFileTypes: true });
-    } catch {
-      continue;
-    }
+    const listing = listings.list(workspace, folder, isProtected);
+    if (!listing) continue;
     // A folder holding HEAD, objects/ and refs/ is a git folder whatever its name: protected whole.
-    if (folder !== workspace && GIT_MARKERS.every((marker) => entries.some((entry) => entry.name === marker))) {
+    if (folder !== workspace && listing.gitFolder) {
       found(folder, 'directory');
       continue;
     }
-    for (const entry of entries) {
-      const path = posix.join(folder, entry.name);
-      // Only a name that ends a protected entry can match: the full check runs for few entries.
-      if (PROTECTED_NAMES.has(entry.name.toLowerCase()) && protectedPathEntry(path.slice(workspace.length + 1))) {
-        found(path, entry.isSymbolicLink() ? 'symlink' : entry.isDirectory() ? 'directory' : 'file');
-      } else if (entry.isDirectory() && !NOT_SEARCHED.has(entry.name)) {
-        folders.push(path);
-      }
-    }
+    for (const candidate of listing.candidates) found(candidate.path, candidate.kind);
+    folders.push(...listing.subfolders);
   }
 
   const absent: { path: string; folder: boolean }[] = [];
