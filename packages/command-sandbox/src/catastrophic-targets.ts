@@ -8,8 +8,13 @@ export interface TargetContext {
   readonly workingDirectory: string;
   /** Home folders that must never be deleted or re-permissioned recursively. */
   readonly homes: readonly string[];
-  /** Folders the script changes into with `cd` or `pushd`; relative paths are checked against them too. */
+  /**
+   * The working folder when it is known, and the folders the script changes into with `cd` or
+   * `pushd`: relative paths (`.`, `*`) are judged in each of them.
+   */
   readonly changedDirectories?: readonly string[];
+  /** The workspace root: a recursive delete of the root itself (or of everything in it) is refused. */
+  readonly workspaceRoot?: string;
 }
 
 const SYSTEM_ROOTS = new Set([
@@ -102,6 +107,12 @@ function catastrophicPath(resolved: string, written: string, context: TargetCont
     }
   }
   if (/^\/(home|Users)\/[^/]+$/.test(path)) return `a home folder (${field.text})`;
+  const workspace = context.workspaceRoot;
+  if (workspace && workspace !== '/') {
+    if (path === workspace) return `the workspace root (${field.text})`;
+    const rest = path.startsWith(`${workspace}/`) ? path.slice(workspace.length + 1) : undefined;
+    if (rest !== undefined && /^\*+$/.test(rest)) return `everything in the workspace (${field.text})`;
+  }
   if (SYSTEM_ROOTS.has(first) && segments.length === 1) return `the system folder /${first}`;
   if (SYSTEM_ROOTS.has(first) && segments.length === 2 && /^\*+$/.test(segments[1] ?? ''))
     return `everything in /${first}`;

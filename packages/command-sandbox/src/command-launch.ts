@@ -170,7 +170,7 @@ export async function prepareCommand(
   capture?: CaptureFolders,
 ): Promise<PreparedCommand> {
   const { workspace, workingDirectory } = resolveWorkingDirectory(workspaceRoot, cwd);
-  const verdict = evaluateCommandSafety(commandText, { workingDirectory });
+  const verdict = evaluateCommandSafety(commandText, { workingDirectory, workspaceRoot: workspace });
   if (!verdict.allowed) throw new CommandRefusedError(verdict.rule, verdict.reason);
   const mode = options.sandbox ?? 'auto';
   const availability = mode === 'off' ? undefined : await sandboxAvailability(mode, options.bubblewrapProgram);

@@ -91,7 +91,11 @@ function checkPermissions(name: string, args: readonly Field[], context: TargetC
 
 function checkFind(args: readonly Field[], context: TargetContext): RuleMatch | undefined {
   if (!args.some((field) => field.text === '-delete')) return undefined;
-  for (const field of args) {
+  // -H, -L, -P, -D debugopts and -Olevel come before the starting points.
+  let start = 0;
+  while (start < args.length && /^-([HLP]|D|O\d*)$/.test(args[start]!.text))
+    start += args[start]!.text === '-D' ? 2 : 1;
+  for (const field of args.slice(start)) {
     if (field.text.startsWith('-') || field.text === '(' || field.text === '!') break;
     const target = catastrophicTarget(field, context);
     if (target) return { rule: 'recursive_delete_root', reason: `find -delete would delete ${target}` };
@@ -185,8 +189,11 @@ export function checkSimpleCommand(
   if (PRIVILEGE.has(name))
     return { rule: 'privilege_escalation', reason: `${name} runs commands with other privileges` };
   if (name === 'rm') return checkRemove(args, context);
-  if (PERMISSION_TOOLS.has(name)) return checkPermissions(name, args, context);
-  if (name === 'find') return checkFind(args, context);
+  // Only `rm -r` of the workspace root itself is refused: `chmod -R u+w .` and
+  // `find . -name '*.pyc' -delete` there are ordinary.
+  const { workspaceRoot: _workspaceRoot, ...outsideWorkspace } = context;
+  if (PERMISSION_TOOLS.has(name)) return checkPermissions(name, args, outsideWorkspace);
+  if (name === 'find') return checkFind(args, outsideWorkspace);
   if (name === 'kill') return checkKill(args);
   if (name === 'killall5') return { rule: 'kill_init', reason: 'killall5 signals every process' };
   return checkDiskTool(name, args) ?? checkPower(name, args) ?? checkDeviceWrite(name, args);

@@ -184,7 +184,7 @@ const REFUSED: ReadonlyArray<readonly [string, string]> = [
   ['bomb() { bomb | bomb & }; bomb', 'fork_bomb'],
   ['function f { f & f; }; f', 'fork_bomb'],
   ["bash -c ':(){ :|:& };:'", 'fork_bomb'],
-  ['$(echo rm) -rf /', 'unresolved_command'],
+  ['$(echo rm) -rf /', 'recursive_delete_root'],
   ['$CMD -rf /', 'unresolved_command'],
   ['"$(which rm)" -rf ~', 'unresolved_command'],
   ['/???/r? -rf /', 'unresolved_command'],

@@ -19,7 +19,7 @@ import {
   walkShell,
   type ShellNode,
 } from './shell-syntax.js';
-import { staticWordText, wordFields, type Field, type WordScope } from './word-fields.js';
+import { printedCall, staticWordText, wordFields, type Field, type WordScope } from './word-fields.js';
 
 /** The verdict of {@link evaluateCommandSafety}. */
 export type CommandSafetyVerdict =
@@ -31,6 +31,8 @@ export interface CommandSafetyOptions {
   readonly workingDirectory?: string;
   /** Home folders to protect; default this process's home and `$HOME`. */
   readonly homes?: readonly string[];
+  /** The workspace root: `rm -rf .` there (or `rm -rf *`) is refused like a system folder. */
+  readonly workspaceRoot?: string;
 }
 
 const MAX_DEPTH = 6;
@@ -52,8 +54,21 @@ interface Collected {
   readonly variables: Map<string, string[] | null>;
   /** Pipe producers by the source span of their consumer (mvdan-sh gives no stable node identity). */
   readonly producers: Map<string, ShellNode>;
+  /** Names of functions the script defines, and aliases with their static values. */
+  readonly names: ScriptNames;
+  /** Variables expanded with the `@P` transformation (prompt expansion runs their substitutions). */
+  readonly promptExpansions: string[];
   forkBomb?: string;
 }
+
+/** What a script defines that changes what a command name runs. */
+interface ScriptNames {
+  readonly functions: Set<string>;
+  readonly aliases: Map<string, string>;
+}
+
+/** Operator of `${x@op}` transformations in mvdan-sh; the letter is the expansion's word. */
+const TRANSFORM_OPERATOR = 84;
 
 function commandName(text: string): string {
   return text.slice(text.lastIndexOf('/') + 1);
@@ -101,7 +116,14 @@ function remember(variables: Map<string, string[] | null>, name: string, value: 
 }
 
 function collect(file: ShellNode): Collected {
-  const collected: Collected = { calls: [], redirects: [], variables: new Map(), producers: new Map() };
+  const collected: Collected = {
+    calls: [],
+    redirects: [],
+    variables: new Map(),
+    producers: new Map(),
+    names: { functions: new Set(), aliases: new Map() },
+    promptExpansions: [],
+  };
   const literalScope: WordScope = { variables: new Map() };
   // Words are resolved only after the walk: resolving splits braces in place, which Walk rejects.
   const assignments: Array<readonly [string, ShellNode | undefined]> = [];
@@ -121,7 +143,21 @@ function collect(file: ShellNode): Collected {
         break;
       case 'FuncDecl':
         if (isForkBomb(node)) collected.forkBomb = String((node.Name as ShellNode).Value);
+        collected.names.functions.add(String((node.Name as ShellNode).Value));
         break;
+      case 'ParamExp': {
+        const expansion = node.Exp as ShellNode | undefined;
+        // Only @P executes (prompt expansion runs $(...) and `...` in the value); @E, @A, @K, @Q do not.
+        if (
+          expansion &&
+          Number(expansion.Op) === TRANSFORM_OPERATOR &&
+          listOf((expansion.Word as ShellNode | undefined)?.Parts)
+            .map(literalValue)
+            .join('') === 'P'
+        )
+          collected.promptExpansions.push(String((node.Param as ShellNode | undefined)?.Value ?? ''));
+        break;
+      }
       case 'BinaryCmd':
         if (PIPES.has(Number(node.Op))) {
           const consumer = callOf(node.Y);
@@ -133,6 +169,15 @@ function collect(file: ShellNode): Collected {
   });
   for (const [name, value] of assignments)
     remember(collected.variables, name, value ? staticWordText(value, literalScope) : '');
+  for (const { call } of collected.calls) {
+    const [head, ...args] = listOf(call.Args);
+    if (staticName(head) !== 'alias') continue;
+    for (const word of args) {
+      const text = staticWordText(word, literalScope);
+      const equals = text?.indexOf('=') ?? -1;
+      if (text && equals > 0) collected.names.aliases.set(text.slice(0, equals), text.slice(equals + 1));
+    }
+  }
   return collected;
 }
 
@@ -169,6 +214,7 @@ function evaluateFields(
   stdin: string | undefined,
   depth: number,
   context: TargetContext,
+  names: ScriptNames = NO_NAMES,
 ): RuleMatch | undefined {
   const head = fields[0];
   if (!head) return undefined;
@@ -179,21 +225,66 @@ function evaluateFields(
         rule: 'unresolved_command',
         reason: `a command whose name is only known when it runs would act on ${danger}`,
       };
-    if (head.text === '') return evaluateFields(fields.slice(1), stdin, depth, context);
-    return undefined;
+    // `$cmd sudo reboot`, `${X:-sudo} reboot`: the words after an unknown name may be a command.
+    const shifted = evaluateFields(fields.slice(1), stdin, depth, context, names);
+    if (shifted) return shifted;
+    // A default value (`${X:-sudo}`) is what runs when the variable is unset: judge it as the name.
+    if (head.text === '' || !head.dynamic) return undefined;
   }
   const name = commandName(head.text);
   const args = fields.slice(1);
+  const alias = names.aliases.get(head.text);
+  if (alias !== undefined && depth < MAX_DEPTH) {
+    const aliasMatch = evaluateScript(`${alias} ${args.map((field) => field.text).join(' ')}`, depth + 1, context);
+    if (aliasMatch) return aliasMatch;
+  }
+  // A function may run its arguments (`f(){ "$@"; }; f sudo reboot`): judge them as a command.
+  if (names.functions.has(head.text)) {
+    const inner = evaluateFields(args, stdin, depth, context, names);
+    if (inner) return inner;
+  }
   const match = checkSimpleCommand(name, args, context);
   if (match) return match;
   for (const inner of wrappedCommands(name, args, stdin)) {
     const innerMatch =
       inner.kind === 'script'
         ? evaluateScript(inner.text, depth + 1, context)
-        : evaluateFields(inner.fields, stdin, depth + 1, context);
+        : evaluateFields(inner.fields, stdin, depth + 1, context, names);
     if (innerMatch) return innerMatch;
   }
   return undefined;
+}
+
+const NO_NAMES: ScriptNames = { functions: new Set(), aliases: new Map() };
+const SCRIPT_RUNNERS = new Set(['eval', 'source', '.', 'sh', 'bash', 'dash', 'zsh', 'ksh', 'ash']);
+
+/**
+ * Whether the script hands text it builds at run time to a shell: `eval "$(...)"`,
+ * `bash -c "$(...)"`, `source <(...)`, `... | base64 -d | sh`.
+ */
+function runsBuiltScript(collected: Collected, scope: WordScope): boolean {
+  return collected.calls.some((entry) => {
+    const fields = listOf(entry.call.Args).flatMap((word) => wordFields(word, scope));
+    const name = commandName(fields[0]?.text ?? '');
+    if (!SCRIPT_RUNNERS.has(name)) return false;
+    if (fields.slice(1).some((field) => field.dynamic)) return true;
+    const producer = collected.producers.get(span(entry.call));
+    return producer !== undefined && stdinOf(entry, collected, scope) === undefined;
+  });
+}
+
+/** Texts the script prints from literals (echo, printf, and base64 decoding of them): what a built script is made of. */
+function printedTexts(collected: Collected, scope: WordScope): string[] {
+  const texts: string[] = [];
+  const decodes = collected.calls.some((entry) => staticName(listOf(entry.call.Args)[0]) === 'base64');
+  for (const entry of collected.calls) {
+    const fields = listOf(entry.call.Args).flatMap((word) => wordFields(word, scope));
+    const printed = printedCall(fields);
+    if (printed === undefined) continue;
+    texts.push(printed);
+    if (decodes && /^[A-Za-z0-9+/=\s]{4,}$/.test(printed)) texts.push(Buffer.from(printed, 'base64').toString('utf8'));
+  }
+  return texts;
 }
 
 function evaluateScript(text: string, depth: number, context: TargetContext): RuleMatch | undefined {
@@ -244,8 +335,28 @@ function evaluateScript(text: string, depth: number, context: TargetContext): Ru
   }
   for (const entry of collected.calls) {
     const fields = listOf(entry.call.Args).flatMap((word) => wordFields(word, scope));
-    const match = evaluateFields(fields, stdinOf(entry, collected, scope), depth, context);
+    const match = evaluateFields(fields, stdinOf(entry, collected, scope), depth, context, collected.names);
     if (match) return match;
+  }
+  // Checked after the calls, so a payload that is itself a call reports its own rule.
+  for (const name of collected.promptExpansions) {
+    const values = collected.variables.get(name);
+    if (!values)
+      return {
+        rule: 'unresolved_command',
+        reason: `\${${name}@P} runs the command substitutions in a value that is only known when it runs (prompt expansion)`,
+      };
+    for (const value of values) {
+      const inner = evaluateScript(`: "${value.replace(/["\\]/g, '\\$&')}"`, depth + 1, context);
+      if (inner) return inner;
+    }
+  }
+  if (runsBuiltScript(collected, scope)) {
+    for (const text of printedTexts(collected, scope)) {
+      const inner = depth < MAX_DEPTH ? evaluateScript(text, depth + 1, context) : undefined;
+      if (inner && inner.rule !== 'unparseable_command')
+        return { rule: inner.rule, reason: `a script built when the command runs would do this: ${inner.reason}` };
+    }
   }
   return undefined;
 }
@@ -262,6 +373,9 @@ export function evaluateCommandSafety(commandText: string, options: CommandSafet
   const context: TargetContext = {
     workingDirectory: options.workingDirectory ?? '/',
     homes: options.homes ?? defaultHomes(),
+    // `rm -rf .` and `rm -rf *` are judged in the folder they run in, when it is known.
+    ...(options.workingDirectory ? { changedDirectories: [options.workingDirectory] } : {}),
+    ...(options.workspaceRoot ? { workspaceRoot: options.workspaceRoot } : {}),
   };
   const match = evaluateScript(commandText, 0, context);
   return match ? { allowed: false, rule: match.rule, reason: match.reason } : { allowed: true };

@@ -130,10 +130,44 @@ function partCandidates(part: ShellNode, quoted: boolean, scope: WordScope): Can
       }
       return result.length > 0 ? result : single('');
     }
+    case 'CmdSubst': {
+      // `$(printf /opt)` and `$(echo /opt)` print their literal arguments: known before running.
+      const printed = printedText(part, scope);
+      return printed === undefined ? single('', true, !quoted) : single(printed, false, !quoted);
+    }
     default:
-      // Command and process substitution, arithmetic, extended globs: unknown until run.
+      // Process substitution, arithmetic, extended globs, other commands' output: unknown until run.
       return single('', true, !quoted);
   }
+}
+
+/**
+ * What `echo` or `printf` with only literal arguments prints (without the trailing newline that
+ * a substitution drops), or undefined for anything else. A printf format with `%` is not
+ * interpreted: its arguments are joined instead, which is what `%s %s` would print.
+ */
+export function printedCall(fields: readonly Field[]): string | undefined {
+  const [head, ...args] = fields;
+  if (!head || fields.some((field) => field.dynamic)) return undefined;
+  const name = head.text.slice(head.text.lastIndexOf('/') + 1);
+  if (name === 'echo') {
+    const words = args.filter((field, index) => !(index === 0 && /^-[neE]+$/.test(field.text)));
+    return words.map((field) => field.text).join(' ');
+  }
+  if (name === 'printf' && args.length > 0) {
+    const [format, ...rest] = args;
+    const text = format!.text.includes('%') ? rest.map((field) => field.text).join(' ') : format!.text;
+    return text.replace(/\\n/g, '\n').replace(/\\t/g, '\t');
+  }
+  return undefined;
+}
+
+function printedText(substitution: ShellNode, scope: WordScope): string | undefined {
+  const statements = listOf(substitution.Stmts);
+  const command = statements[0]?.Cmd as ShellNode | undefined;
+  if (statements.length !== 1 || nodeType(command) !== 'CallExpr' || listOf(statements[0]?.Redirs).length > 0)
+    return undefined;
+  return printedCall(listOf(command?.Args).flatMap((word) => wordFields(word, scope)));
 }
 
 function partsCandidates(parts: readonly ShellNode[], quoted: boolean, scope: WordScope): Candidate[] {
