@@ -62,3 +62,42 @@ describe('createWorkspaceWall', () => {
     expect(createWorkspaceWall({ mode: 'off' }).kind).toBe('none');
   });
 });
+
+describe('createWorkspaceWall and protected paths', () => {
+  it('keeps the protected paths of the workspace read-only inside its helper, also one created later', async () => {
+    const workspace = testdir({
+      '.git': { config: '[core]\n', HEAD: 'ref: refs/heads/main\n', hooks: {} },
+      'vendor/lib/.git': { config: '[core]\n', HEAD: 'ref: refs/heads/main\n', objects: {}, refs: {} },
+      'src/a.txt': 'a',
+    });
+    // What a raced path check would hand the wall: a path inside a protected folder.
+    const planted = [
+      { kind: 'create', path: `${workspace}/.git/hooks/pre-commit`, content: Buffer.from('evil') },
+      { kind: 'create', path: `${workspace}/vendor/lib/.git/config.new`, content: Buffer.from('evil') },
+      { kind: 'rename', from: `${workspace}/src/a.txt`, to: `${workspace}/.git/config` },
+      { kind: 'unlink', path: `${workspace}/vendor/lib/.git/HEAD` },
+    ] as const;
+    for (const mutation of planted)
+      await expect(wall.apply({ workspaceRoot: workspace, mutations: [mutation] })).rejects.toMatchObject({
+        code: expect.stringMatching(/^(EROFS|EXDEV|EBUSY)$/),
+      });
+    expect(existsSync(`${workspace}/.git/hooks/pre-commit`)).toBe(false);
+    expect(readFileSync(`${workspace}/.git/config`, 'utf8')).toBe('[core]\n');
+    expect(existsSync(`${workspace}/vendor/lib/.git/HEAD`)).toBe(true);
+    await wall.apply({
+      workspaceRoot: workspace,
+      mutations: [{ kind: 'create', path: `${workspace}/src/b.txt`, content: Buffer.from('b') }],
+    });
+    expect(readFileSync(`${workspace}/src/b.txt`, 'utf8')).toBe('b');
+
+    // A .vscode made after the helper started (by a command, say) is read-only to the next batch.
+    mkdirSync(`${workspace}/.vscode`);
+    await expect(
+      wall.apply({
+        workspaceRoot: workspace,
+        mutations: [{ kind: 'create', path: `${workspace}/.vscode/tasks.json`, content: Buffer.from('{}') }],
+      }),
+    ).rejects.toMatchObject({ code: 'EROFS' });
+    expect(existsSync(`${workspace}/.vscode/tasks.json`)).toBe(false);
+  });
+});

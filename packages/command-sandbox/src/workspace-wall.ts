@@ -1,6 +1,8 @@
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
-import { realpathSync } from 'node:fs';
+import { lstatSync, realpathSync } from 'node:fs';
+import { posix } from 'node:path';
 import {
+  PROTECTED_PATHS,
   WORKSPACE_MUTATION_SOURCE,
   createDirectWorkspaceWall,
   mutationFailure,
@@ -9,6 +11,7 @@ import {
   type WorkspaceWall,
 } from '@clawsmith/tool-protocol';
 import { SandboxUnavailableError } from './errors.js';
+import { findProtectedLocations } from './protected-locations.js';
 import { sandboxAvailability, type SandboxMode } from './sandbox-availability.js';
 import { resolveTrustedLauncher } from './trusted-launcher.js';
 
@@ -38,11 +41,33 @@ process.stdin.on('data', (chunk) => {
 process.stdin.on('end', () => process.exit(0));
 process.stdout.write('{"ready":true}\\n');`;
 
+/** The first segments of the protected list: what a root-level protected path can be named. */
+const ROOT_PROTECTED_NAMES = [...new Set(PROTECTED_PATHS.map((entry) => entry.path.split('/')[0] as string))];
+
 /**
- * The helper's view: the host read-only, the workspace (real path) the only writable host folder,
- * its own /dev and /proc, every namespace unshared, no capabilities, no environment.
+ * Which root-level protected paths exist, as a short key: when it changes (`git init` made a
+ * `.git`), the helper is started again so that its read-only binds cover the new path.
+ */
+function rootProtectedKey(workspace: string): string {
+  return ROOT_PROTECTED_NAMES.map((name) => {
+    try {
+      return lstatSync(posix.join(workspace, name)).isSymbolicLink() ? 'l' : 'e';
+    } catch {
+      return '-';
+    }
+  }).join('');
+}
+
+/**
+ * The helper's view: the host read-only, the workspace (real path) the only writable host folder
+ * except the protected paths found in it when the helper starts (read-only again: a folder
+ * swapped for a link into `.git` cannot make a file tool write a hook), its own /dev and /proc,
+ * every namespace unshared, no capabilities, no environment.
  */
 function helperArguments(workspace: string): string[] {
+  const protectedBinds = findProtectedLocations(workspace).existing.flatMap((path) =>
+    path === workspace || !path.startsWith(`${workspace}/`) ? [] : ['--ro-bind-try', path, path],
+  );
   return [
     '--ro-bind',
     '/',
@@ -54,6 +79,7 @@ function helperArguments(workspace: string): string[] {
     '--bind',
     workspace,
     workspace,
+    ...protectedBinds,
     '--unshare-user',
     '--unshare-pid',
     '--unshare-net',
@@ -88,8 +114,12 @@ class WallHelper {
   private buffered = '';
   private stderr = '';
   private ended: Error | undefined;
+  /** {@link rootProtectedKey} when the helper started. */
+  readonly rootKey: string;
+  private retiring = false;
 
   constructor(program: string, workspace: string) {
+    this.rootKey = rootProtectedKey(workspace);
     this.child = spawn(program, helperArguments(workspace), { env: {}, stdio: ['pipe', 'pipe', 'pipe'] });
     let markReady: () => void = () => undefined;
     let failReady: (error: Error) => void = () => undefined;
@@ -113,6 +143,7 @@ class WallHelper {
         }
         this.waiters.shift()?.resolve(JSON.parse(line) as WorkspaceMutationOutcome);
         if (this.waiters.length === 0) this.hold(false);
+        if (this.waiters.length === 0 && this.retiring) this.close();
       }
     });
     this.child.stderr.setEncoding('utf8');
@@ -163,6 +194,12 @@ class WallHelper {
     });
   }
 
+  /** Ends the helper once the batches it was given are answered (a newer helper takes the next ones). */
+  retire(): void {
+    this.retiring = true;
+    if (this.waiters.length === 0) this.close();
+  }
+
   close(): void {
     this.child.stdin.end();
     this.child.kill('SIGKILL');
@@ -202,7 +239,8 @@ export function createWorkspaceWall(options: WorkspaceWallOptions = {}): Workspa
       const launcher = await resolveProgram();
       const workspace = realpathSync(batch.workspaceRoot);
       let helper = helpers.get(workspace);
-      if (!helper?.alive) {
+      if (!helper?.alive || helper.rootKey !== rootProtectedKey(workspace)) {
+        helper?.retire();
         helper = new WallHelper(launcher, workspace);
         helpers.set(workspace, helper);
       }
