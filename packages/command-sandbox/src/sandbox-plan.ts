@@ -194,6 +194,32 @@ function protectedMounts(
   return { mounts, paths, placeholders };
 }
 
+/** What makes git run code, in a git folder: read-only even where the folder is writable. */
+const GIT_CODE_ENTRIES = ['config', 'hooks', 'info', 'commondir', 'gitdir', 'config.worktree', 'modules'];
+
+/**
+ * The git folder a linked worktree's `.git` file names (its own folder under `worktrees/`, and
+ * the repository's common folder): writable, so `git commit` and `git fetch` work (objects, refs,
+ * index, logs), with what runs code read-only again. A common folder without `config` and `hooks`,
+ * or a worktree folder without `commondir`, could have them created: it stays read-only whole.
+ */
+function linkedGitFolderMounts(folder: string, pathKind: (path: string) => PathKind): SandboxMount[] {
+  const present = (name: string) => pathKind(posix.join(folder, name)) !== 'missing';
+  const common = pathKind(posix.join(folder, 'objects')) === 'directory';
+  const guardable = common ? present('config') && present('hooks') : present('commondir');
+  if (!guardable)
+    return [{ kind: 'read-only', source: folder, target: folder, purpose: 'the git folder of a linked worktree' }];
+  return [
+    { kind: 'read-write', source: folder, target: folder, purpose: 'the git folder of a linked worktree' },
+    ...GIT_CODE_ENTRIES.filter(present).map((name): SandboxMount => ({
+      kind: 'read-only',
+      source: posix.join(folder, name),
+      target: posix.join(folder, name),
+      purpose: `the git folder of a linked worktree: ${name} runs code`,
+    })),
+  ];
+}
+
 /**
  * Builds the sandbox plan for one command: read-only root, private /dev, /proc, /tmp and
  * /var/tmp, hidden home folders and /run, the workspace writable, the protected paths read-only,
@@ -232,15 +258,13 @@ export function buildSandboxPlan(input: SandboxPlanInput): SandboxPlan {
         }
       : { kind: 'read-write', source: input.workspaceRoot, target: input.workspaceRoot, purpose: 'the workspace' },
   );
-  for (const folder of input.protectedLocations?.linkedGitFolders ?? []) {
+  // Parents first: a worktree's own folder sits inside the common folder, whose bind would cover it.
+  const linked = [...(input.protectedLocations?.linkedGitFolders ?? [])].sort(
+    (left, right) => left.length - right.length,
+  );
+  for (const folder of linked) {
     // A worktree's repository lives outside the workspace, maybe in a hidden home: git needs it.
-    if (!inside(input.workspaceRoot, folder))
-      mounts.push({
-        kind: 'read-only',
-        source: folder,
-        target: folder,
-        purpose: 'the git folder of a linked worktree',
-      });
+    if (!inside(input.workspaceRoot, folder)) mounts.push(...linkedGitFolderMounts(folder, input.pathKind));
   }
   const protectedPaths = protectedMounts(input, hiddenInside);
   mounts.push(...protectedPaths.mounts);
