@@ -23,6 +23,7 @@ export type {
   PermissionRule,
 } from './permissions/permission-policy.js';
 export { PERMISSION_MODES, decidePermission } from './permissions/permission-policy.js';
+export { SECRET_FILE_GLOBS } from './permissions/secret-files.js';
 
 export type { RestoreResult } from './restore.js';
 export type { ChildDescription, DelegationOptions } from './subagents/delegation-options.js';

@@ -5,26 +5,29 @@ import micromatch from 'micromatch';
  * and whole folders that match are left out, counted, and named in the result.
  */
 export class PathExclusion {
-  private readonly test: ((path: string) => boolean) | undefined;
+  private readonly matchers: readonly { readonly glob: string; readonly matches: (path: string) => boolean }[];
+  private readonly matched = new Set<string>();
   /** Files and folders left out so far. */
   count = 0;
 
-  constructor(private readonly globs: readonly string[] = []) {
+  constructor(globs: readonly string[] = []) {
     // Case is ignored: a deny rule must also cover `Secrets/` on a case-insensitive disk.
-    const matchers = globs.map((glob) => micromatch.matcher(glob, { dot: true, nocase: true }));
-    this.test = matchers.length > 0 ? (path) => matchers.some((matches) => matches(path)) : undefined;
+    this.matchers = globs.map((glob) => ({ glob, matches: micromatch.matcher(glob, { dot: true, nocase: true }) }));
   }
 
   /** Whether the workspace-relative `path` (file or folder) is left out; counts it when so. */
   excludes(path: string): boolean {
-    if (!this.test || path === '' || !this.test(path)) return false;
+    if (this.matchers.length === 0 || path === '') return false;
+    const matcher = this.matchers.find(({ matches }) => matches(path));
+    if (!matcher) return false;
+    this.matched.add(matcher.glob);
     this.count += 1;
     return true;
   }
 
-  /** The sentence for the result, or undefined when nothing was left out. */
+  /** The sentence for the result (naming the globs that left something out), or undefined when nothing was. */
   note(): string | undefined {
     if (this.count === 0) return undefined;
-    return `Left out by permission rules: ${this.count} path${this.count === 1 ? '' : 's'} matching ${this.globs.join(', ')}.`;
+    return `Left out by permission rules: ${this.count} path${this.count === 1 ? '' : 's'} matching ${[...this.matched].join(', ')}.`;
   }
 }

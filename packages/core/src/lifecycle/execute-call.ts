@@ -118,12 +118,16 @@ export async function executeCall(runtime: CallRuntime, ready: ReadyCall): Promi
   if (runtime.signal.aborted) return toolCancelled();
   let result: ToolExecutionResult;
   try {
-    const excluded = excludedPaths(runtime.rules, {
-      toolName: ready.call.name,
-      input: ready.input,
-      security: ready.entry.security,
-      paths: requestPaths(ready.entry.tool.pathArguments, ready.input, runtime.workspaceRoot),
-    });
+    const excluded = excludedPaths(
+      runtime.rules,
+      {
+        toolName: ready.call.name,
+        input: ready.input,
+        security: ready.entry.security,
+        paths: requestPaths(ready.entry.tool.pathArguments, ready.input, runtime.workspaceRoot),
+      },
+      runtime.permissionMode,
+    );
     const running = ready.entry.tool.execute(ready.input, {
       authorized: true,
       workspaceRoot: runtime.workspaceRoot,

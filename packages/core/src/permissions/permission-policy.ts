@@ -2,6 +2,7 @@ import type { ResolvedToolSecurity, ToolCapability } from '@clawsmith/tool-proto
 import { commandStartsWith } from '@clawsmith/command-sandbox';
 import micromatch from 'micromatch';
 import { requestPaths, type RequestPath } from './request-paths.js';
+import { secretFileRule } from './secret-files.js';
 
 /**
  * How much the agent may do without asking:
@@ -101,14 +102,24 @@ function ruleMatches(rule: PermissionRule, request: PermissionRequest): boolean 
 
 /**
  * The globs a call that reads a whole scope (search, glob) must leave out: the paths of every
- * deny or ask rule that applies to the call by tool, capability and command. A scope that lies
+ * deny or ask rule that applies to the call by tool, capability and command, and in every mode
+ * but `full-auto` the secret files (unless a configured allow rule with paths applies). A scope that lies
  * inside such a path is decided by {@link decidePermission} instead (the rule matches).
  */
-export function excludedPaths(rules: readonly PermissionRule[], request: PermissionRequest): string[] {
+export function excludedPaths(
+  rules: readonly PermissionRule[],
+  request: PermissionRequest,
+  mode?: PermissionMode,
+): string[] {
   const paths = request.paths ?? requestPaths(undefined, request.input);
   if (!paths.some((path) => path.role === 'scope')) return [];
   const globs = new Set<string>();
-  for (const rule of rules) {
+  const secret = mode ? secretFileRule(mode) : undefined;
+  // Secret files are left out unless a configured rule allows them.
+  const secretAllowed = rules.some(
+    (rule) => rule.action === 'allow' && rule.paths !== undefined && criteriaMatch(rule, request),
+  );
+  for (const rule of [...rules, ...(secret && !secretAllowed ? [secret] : [])]) {
     if (rule.action === 'allow' || rule.paths === undefined || !criteriaMatch(rule, request)) continue;
     for (const glob of rule.paths) globs.add(glob);
   }
@@ -160,6 +171,10 @@ export function decidePermission(
     if (!ruleMatches(rule, request)) continue;
     if (!strongest || ACTION_STRENGTH[rule.action] > ACTION_STRENGTH[strongest.action]) strongest = rule;
   }
-  if (!strongest) return byMode;
-  return { action: strongest.action, reason: describeRule(strongest) };
+  if (strongest) return { action: strongest.action, reason: describeRule(strongest) };
+  // Secret files: a configured rule decides first; otherwise the built-in rule of the mode.
+  const secret = secretFileRule(mode);
+  if (secret && ruleMatches(secret, request) && ACTION_STRENGTH[secret.action] > ACTION_STRENGTH[byMode.action])
+    return { action: secret.action, reason: describeRule(secret) };
+  return byMode;
 }
