@@ -78,10 +78,13 @@ describe('clawsmith run, when it cannot do what was asked', () => {
     onTestFinished(() => new Promise<void>((resolve) => server.close(() => resolve())));
     const { port } = server.address() as AddressInfo;
     const home = testdir();
-    const run = await runCli(['run', '--json', '--provider', 'openai', '--model', 'nope', '--workspace', home, 'hi'], {
-      home,
-      env: { OPENAI_BASE_URL: `http://127.0.0.1:${port}/v1` },
-    });
+    const run = await runCli(
+      ['run', '--json', '--provider', 'openai', '--model', 'nope', '--workspace', testdir(), 'hi'],
+      {
+        home,
+        env: { OPENAI_BASE_URL: `http://127.0.0.1:${port}/v1` },
+      },
+    );
     expect(run.code).toBe(1);
     expect(run.stderr).toMatch(/the turn did not complete \(failed\)/);
     const events = parseJsonLines(run.stdout);
