@@ -203,6 +203,13 @@ export function createProgram(): Command {
         .choices(CLI_PERMISSION_MODES)
         .default('accept-edits'),
     )
+    .option('--http', 'Streamable HTTP on 127.0.0.1 (prints the URL and a bearer token) instead of stdio')
+    .option('--port <number>', 'with --http: the port (0 picks a free one)', '0')
+    .option(
+      '--allowed-host <name>',
+      'with --http: another name the Host header may carry (repeatable)',
+      (value: string, previous: string[] = []) => [...previous, value],
+    )
     .addHelpText(
       'after',
       '\nA desktop client launches it: { "command": "clawsmith", "args": ["mcp", "serve", "--workspace", "/path/to/project"] }',

@@ -42,6 +42,8 @@ export interface DirectToolCallResult {
   readonly result: ToolExecutionResult;
   /** Files the call changed, with stats (empty for a read). */
   readonly changedFiles: TurnResult['changedFiles'];
+  /** The deferred tools active in the session after the call (`search_tools` adds to them). */
+  readonly activeTools: readonly string[];
 }
 
 /** A tool as a client outside the model loop sees it: its schema and its resolved security. */
@@ -194,7 +196,14 @@ export async function runDirectCall(services: CoreServices, request: DirectToolC
         paths: changedFiles.map((file) => file.path),
       },
     });
-    return { sessionId: session.id, turnId, restorePointId: checkpoint.restorePointId, result, changedFiles };
+    return {
+      sessionId: session.id,
+      turnId,
+      restorePointId: checkpoint.restorePointId,
+      result,
+      changedFiles,
+      activeTools: activation.activeTools(),
+    };
   } finally {
     services.runningSessions.delete(session.id);
   }

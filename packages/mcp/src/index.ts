@@ -58,6 +58,13 @@ export type {
 export type { ServedConnection, ServedMcpServerOptions } from './server/served-mcp-server.js';
 export { createServedMcpServer } from './server/served-mcp-server.js';
 export { serveMcpOverStdio } from './server/serve-stdio.js';
+export type {
+  HttpGuardRefusal,
+  HttpRequestGuard,
+  ServeMcpOverHttpOptions,
+  ServedHttpEndpoint,
+} from './server/serve-http.js';
+export { SERVED_HTTP_MAX_BODY_BYTES, SERVED_HTTP_PATH, serveMcpOverHttp } from './server/serve-http.js';
 export type { ServedToolAnnotations } from './server/tool-annotations.js';
 export { toolAnnotations } from './server/tool-annotations.js';
 export type { ServedCallResult, ServedStructuredResult } from './server/served-call-result.js';

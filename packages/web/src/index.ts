@@ -11,6 +11,8 @@ export { WEB_ERROR_STATUS, WebError } from './http/web-error.js';
 export { MAX_BODY_BYTES } from './http/parse-request.js';
 export { SECURITY_HEADERS } from './security/security-headers.js';
 export { SESSION_COOKIE } from './security/request-guard.js';
+export type { BearerGuard, BearerGuardOptions, BearerGuardRequest } from './security/bearer-guard.js';
+export { createBearerGuard } from './security/bearer-guard.js';
 export { inferToolResult } from './transcript/tool-status.js';
 export type { TranscriptMessage } from './transcript/tool-status.js';
 

@@ -14,6 +14,7 @@ describe('@clawsmith/web public surface', () => {
       'WebError',
       'approvalAnswerBodySchema',
       'artifactReadQuerySchema',
+      'createBearerGuard',
       'createWebApp',
       'diffQuerySchema',
       'errorBodySchema',

@@ -3,7 +3,8 @@ import { join } from 'node:path';
 import { testdir } from '@clawsmith/test-utils';
 import { describe, expect, it } from 'vitest';
 import { parseJsonLines, runCli } from './cli-harness.js';
-import { connectServe } from './mcp-serve-harness.js';
+import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
+import { connectServe, waitFor } from './mcp-serve-harness.js';
 
 type Structured = { status: string; code?: string; retryable: boolean; [key: string]: unknown };
 const structured = (result: { structuredContent?: unknown }) => result.structuredContent as Structured;
@@ -32,6 +33,24 @@ describe('clawsmith mcp serve over stdio', { timeout: 120_000 }, () => {
     // Deferred tools wait for search_tools.
     expect(byName.has('start_command')).toBe(false);
     for (const tool of tools) expect(tool.outputSchema).toMatchObject({ required: ['status', 'retryable'] });
+  });
+
+  it('sends tools/list_changed when search_tools activates a deferred tool, which the next list then holds', async () => {
+    const served = await connectServe({ home: testdir(), workspace: testdir() });
+    let changes = 0;
+    served.client.setNotificationHandler(ToolListChangedNotificationSchema, async () => {
+      changes += 1;
+    });
+    await served.client.listTools();
+    const search = await served.call('search_tools', { query: 'select:start_command' });
+    expect(search.isError).toBe(false);
+    await waitFor(() => changes === 1, 'notifications/tools/list_changed');
+    const { tools } = await served.client.listTools();
+    expect(tools.map((tool) => tool.name)).toContain('start_command');
+    // Nothing changed by a plain read: no second notification.
+    await served.call('clawsmith_changes');
+    await served.call('search_tools', { query: 'select:start_command' });
+    expect(changes).toBe(1);
   });
 
   it('edits a file, lists the change with its diff, undoes it, and says a second undo is already done', async () => {

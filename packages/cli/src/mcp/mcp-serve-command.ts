@@ -8,6 +8,9 @@ interface McpServeOptions {
   readonly home?: string;
   readonly workspace: string;
   readonly permissionMode: PermissionMode;
+  readonly http?: boolean;
+  readonly port: string;
+  readonly allowedHost?: readonly string[];
 }
 
 /**
@@ -25,8 +28,13 @@ export async function mcpServeCommand(rawOptions: Record<string, unknown>): Prom
   process.on('SIGINT', onSignal);
   process.on('SIGTERM', onSignal);
   try {
-    const { serveMcpOverStdio } = await import('@clawsmith/mcp');
-    await serveMcpOverStdio({ workspace, stop: stop.signal });
+    if (options.http) {
+      const { serveHttp } = await import('./mcp-serve-http.js');
+      await serveHttp({ workspace, port: options.port, allowedHosts: options.allowedHost ?? [], stop: stop.signal });
+    } else {
+      const { serveMcpOverStdio } = await import('@clawsmith/mcp');
+      await serveMcpOverStdio({ workspace, stop: stop.signal });
+    }
   } finally {
     process.off('SIGINT', onSignal);
     process.off('SIGTERM', onSignal);

@@ -13,7 +13,7 @@ import { ClawsmithError } from '@clawsmith/tool-protocol';
 import { checkOwnToolArguments } from './own-tool-arguments.js';
 import { RESTORE_POINT_TOOLS, CHANGES_TOOL_NAME, UNDO_TOOL_NAME } from './restore-point-tools.js';
 import { SERVED_OUTPUT_SCHEMA, plainResult, servedCallResult, type ServedCallResult } from './served-call-result.js';
-import type { ServedApprover, ServedSession, ServedWorkspace } from './served-session.js';
+import type { ServedApprover, ServedCallOutcome, ServedSession, ServedWorkspace } from './served-session.js';
 import { artifactUri, parseServedUri, restorePointUri } from './served-uris.js';
 import { toolAnnotations } from './tool-annotations.js';
 
@@ -118,7 +118,12 @@ export function createServedMcpServer(options: ServedMcpServerOptions): ServedCo
     return [...tools, ...RESTORE_POINT_TOOLS];
   };
 
-  const noticeToolChanges = async () => {
+  let activeTools: string | undefined;
+  const noticeToolChanges = async (outcome: ServedCallOutcome) => {
+    // Only a change of the activation can change the visible set: skip the listing otherwise.
+    const active = outcome.activeTools?.join('\n');
+    if (active !== undefined && active === activeTools) return;
+    activeTools = active;
     if (listedNames === undefined) return;
     const names = (await servedTools()).map((tool) => tool.name).join('\n');
     if (names !== listedNames) {
@@ -167,7 +172,7 @@ export function createServedMcpServer(options: ServedMcpServerOptions): ServedCo
             'this MCP client cannot be asked (it does not support elicitation), so it is denied; start clawsmith mcp serve with another --permission-mode or add a permission rule',
         }),
       );
-      await noticeToolChanges();
+      await noticeToolChanges(outcome);
       if (outcome.changedFiles.length > 0) await server.sendResourceListChanged().catch(() => undefined);
       return servedCallResult(outcome);
     } catch (error) {

@@ -52,6 +52,8 @@ export interface ServedCallOutcome {
     readonly linesAdded: number;
     readonly linesRemoved: number;
   }[];
+  /** The deferred tools active after the call; when it differs from before, the tool list changed. */
+  readonly activeTools?: readonly string[];
 }
 
 /** One changed path of a restore point. */

@@ -23,13 +23,23 @@ export function allowedHostsFor(host: string, port: number, extraNames: readonly
   return new Set([...names].filter((name) => !name.includes(':')).map((name) => `${name}:${port}`));
 }
 
+/** Whether a `Host` header names this server (the bound address, `localhost`, or a configured name, with the port). */
+export function hostAllowed(host: string | undefined, allowedHosts: ReadonlySet<string>): boolean {
+  return allowedHosts.has((host ?? '').toLowerCase());
+}
+
+/** Whether an `Origin` header is `http://` plus an accepted host (a page of this server). */
+export function originAllowed(origin: string, allowedHosts: ReadonlySet<string>): boolean {
+  const match = /^http:\/\/([^/]+)$/i.exec(origin);
+  return match !== null && allowedHosts.has(match[1]!.toLowerCase());
+}
+
 /**
  * DNS rebinding: a page on an attacker's name that resolves to 127.0.0.1 sends its own name as
  * `Host`. Only the bound address, `localhost` and configured names are served.
  */
 export function checkHost(c: Context, state: GuardState): void {
-  const host = (c.req.header('host') ?? '').toLowerCase();
-  if (!state.allowedHosts.has(host))
+  if (!hostAllowed(c.req.header('host'), state.allowedHosts))
     throw new WebError(
       'host_not_allowed',
       'This server answers only requests addressed to its own address or localhost (DNS rebinding protection); open the URL clawsmith web printed, or start it with --allowed-host NAME.',
@@ -102,8 +112,7 @@ export function checkOrigin(c: Context, state: GuardState, authentication: Authe
       'A state-changing request from a browser must carry an Origin header of this server.',
     );
   }
-  const match = /^http:\/\/([^/]+)$/i.exec(origin);
-  if (!match || !state.allowedHosts.has(match[1]!.toLowerCase()))
+  if (!originAllowed(origin, state.allowedHosts))
     throw new WebError(
       'origin_not_allowed',
       `Requests from ${origin} are refused: only this server's own page may change state.`,

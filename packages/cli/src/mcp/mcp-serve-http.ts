@@ -1,0 +1,86 @@
+import type { ServedWorkspace } from '@clawsmith/mcp';
+import { CliError } from '../cli-errors.js';
+import { EXIT_CODES } from '../cli-program.js';
+
+/** Options of {@link serveHttp}. */
+export interface ServeHttpOptions {
+  readonly workspace: ServedWorkspace;
+  readonly port: string;
+  readonly allowedHosts: readonly string[];
+  readonly stop: AbortSignal;
+}
+
+function parsePort(text: string): number {
+  if (!/^\d{1,5}$/.test(text) || Number(text) > 65_535)
+    throw new CliError(
+      'invalid_port',
+      `--port must be a number from 0 to 65535 (0 picks a free port), not ${text}.`,
+      EXIT_CODES.usage,
+    );
+  return Number(text);
+}
+
+/**
+ * `clawsmith mcp serve --http`: Streamable HTTP on 127.0.0.1 behind the web server's token rules
+ * (`createBearerGuard` of `@clawsmith/web`: Host, wrong-token throttle, bearer token, Origin).
+ * Prints the URL and the token on stdout, runs until `stop` aborts.
+ */
+export async function serveHttp(options: ServeHttpOptions): Promise<void> {
+  const { createBearerGuard, WebError } = await import('@clawsmith/web');
+  const { serveMcpOverHttp } = await import('@clawsmith/mcp');
+  const host = '127.0.0.1';
+  let guard: ReturnType<typeof createBearerGuard> | undefined;
+  const endpoint = await serveMcpOverHttp({
+    workspace: options.workspace,
+    host,
+    port: parsePort(options.port),
+    guard: (request) => {
+      if (!guard) return { status: 503, code: 'starting', message: 'The server is starting; retry.' };
+      try {
+        guard.check({
+          host: request.headers.host,
+          origin: request.headers.origin,
+          authorization: request.headers.authorization,
+          remoteAddress: request.socket.remoteAddress ?? 'unknown',
+        });
+        return undefined;
+      } catch (error) {
+        if (!WebError.isInstance(error)) throw error;
+        const web = error as InstanceType<typeof WebError>;
+        return {
+          status: web.status,
+          code: web.code,
+          message: web.message,
+          ...(typeof web.details?.retryAfterSeconds === 'number'
+            ? { retryAfterSeconds: web.details.retryAfterSeconds }
+            : {}),
+        };
+      }
+    },
+  }).catch((error: unknown) => {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'EADDRINUSE' || code === 'EACCES')
+      throw new CliError(
+        'web_listen_failed',
+        `Cannot listen on ${host}:${options.port} (${code}); choose another --port.`,
+      );
+    throw error;
+  });
+  // The port is known only now; the token rules need it for the accepted Host values.
+  guard = createBearerGuard({
+    host,
+    port: endpoint.port,
+    allowedHosts: options.allowedHosts,
+    ...(process.env.CLAWSMITH_MCP_TOKEN ? { token: process.env.CLAWSMITH_MCP_TOKEN } : {}),
+    issuer: 'clawsmith mcp serve --http',
+  });
+  process.stdout.write(
+    `clawsmith mcp serve: ${options.workspace.workspaceRoot} at ${endpoint.url}\n` +
+      `Authorization: Bearer ${guard.token}\n` +
+      'Ctrl-C stops the server.\n',
+  );
+  if (!options.stop.aborted)
+    await new Promise((resolve) => options.stop.addEventListener('abort', resolve, { once: true }));
+  process.stderr.write('clawsmith mcp serve: stopping\n');
+  await endpoint.close();
+}

@@ -1,0 +1,87 @@
+// `clawsmith mcp serve` cost: a warm read_file through the built command over stdio (the SDK
+// client, as an MCP client would call it) beside the same call through AgentCore.callTool in
+// this process, on the same kind of home and workspace. Needs the built cli (nx run @clawsmith/cli:build).
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { loadavg, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { createBuiltinTools, createAgentCore, openClawsmithHome } from '@clawsmith/core';
+import { createScriptedProvider } from '@clawsmith/providers';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { performance } from 'node:perf_hooks';
+import { report } from './measure.js';
+
+const bin = fileURLToPath(new URL('../../../packages/cli/dist/bin.js', import.meta.url));
+if (!existsSync(bin)) throw new Error(`${bin} is missing: run npx nx run @clawsmith/cli:build first.`);
+
+const workspace = mkdtempSync(join(tmpdir(), 'clawsmith-bench-serve-ws-'));
+const homes = [
+  mkdtempSync(join(tmpdir(), 'clawsmith-bench-serve-')),
+  mkdtempSync(join(tmpdir(), 'clawsmith-bench-serve-')),
+];
+writeFileSync(join(workspace, 'notes.md'), `${'clawsmith reads this line.\n'.repeat(150)}`);
+const RUNS = 300;
+
+const home = await openClawsmithHome(homes[0]);
+const core = createAgentCore({
+  db: home.db,
+  provider: createScriptedProvider({ script: { responses: [] } }),
+  checkpoints: home.checkpoints,
+  artifacts: home.artifacts,
+  builtinTools: createBuiltinTools({ command: { sandbox: 'auto' } }),
+  permissionMode: 'accept-edits',
+});
+const session = await core.createSession({ workspaceRoot: workspace });
+const client = new Client({ name: 'bench', version: '0' });
+await client.connect(
+  new StdioClientTransport({
+    command: process.execPath,
+    args: [bin, 'mcp', 'serve', '--workspace', workspace],
+    env: { ...(process.env as Record<string, string>), CLAWSMITH_HOME: homes[1]! },
+    stderr: 'ignore',
+  }),
+);
+const callInProcess = async () => {
+  const outcome = await core.callTool({ sessionId: session.id, name: 'read_file', arguments: { path: 'notes.md' } });
+  if (outcome.result.status !== 'success') throw new Error(outcome.result.content);
+};
+const callServed = async () => {
+  const result = await client.callTool({ name: 'read_file', arguments: { path: 'notes.md' } });
+  if (result.isError) throw new Error(JSON.stringify(result.content));
+};
+// On a shared machine the load drifts within seconds: the two calls alternate, so both see the
+// same load, and the added cost is also given as the median of the paired differences.
+const inProcessSamples: number[] = [];
+const servedSamples: number[] = [];
+for (let index = 0; index < 20; index += 1) {
+  await callInProcess();
+  await callServed();
+}
+for (let index = 0; index < RUNS; index += 1) {
+  let start = performance.now();
+  await callInProcess();
+  inProcessSamples.push(performance.now() - start);
+  start = performance.now();
+  await callServed();
+  servedSamples.push(performance.now() - start);
+}
+const median = (values: readonly number[]) =>
+  [...values].sort((left, right) => left - right)[Math.floor(values.length / 2)]!;
+const timing = (label: string, samples: number[]) => {
+  const sorted = [...samples].sort((left, right) => left - right);
+  return { label, medianMs: median(sorted), p90Ms: sorted[Math.ceil(sorted.length * 0.9) - 1]!, runs: sorted.length };
+};
+const inProcess = timing('core.callTool read_file (in process)', inProcessSamples);
+const served = timing('mcp serve over stdio: tools/call read_file', servedSamples);
+report('warm read_file (alternating)', inProcess, [served]);
+const paired = median(servedSamples.map((value, index) => value - inProcessSamples[index]!));
+console.log(
+  `\nadded per call by mcp serve (stdio): ${(served.medianMs - inProcess.medianMs).toFixed(3)} ms between medians, ${paired.toFixed(3)} ms median of paired differences (aim: at most 1.5 ms); load average ${loadavg()
+    .map((value) => value.toFixed(2))
+    .join(' ')}`,
+);
+await client.close();
+await core.close();
+await home.close();
+for (const folder of [...homes, workspace]) rmSync(folder, { recursive: true, force: true });
