@@ -29,12 +29,14 @@ export async function serveHttp(options: ServeHttpOptions): Promise<void> {
   const { createBearerGuard, WebError } = await import('@clawsmith/web');
   const { serveMcpOverHttp } = await import('@clawsmith/mcp');
   const host = '127.0.0.1';
-  let guard: ReturnType<typeof createBearerGuard> | undefined;
+  // The token rules need the port for the accepted Host values, and the port is known only once listening.
+  const rules: { guard?: ReturnType<typeof createBearerGuard> } = {};
   const endpoint = await serveMcpOverHttp({
     workspace: options.workspace,
     host,
     port: parsePort(options.port),
     guard: (request) => {
+      const guard = rules.guard;
       if (!guard) return { status: 503, code: 'starting', message: 'The server is starting; retry.' };
       try {
         guard.check({
@@ -66,14 +68,14 @@ export async function serveHttp(options: ServeHttpOptions): Promise<void> {
       );
     throw error;
   });
-  // The port is known only now; the token rules need it for the accepted Host values.
-  guard = createBearerGuard({
+  const guard = createBearerGuard({
     host,
     port: endpoint.port,
     allowedHosts: options.allowedHosts,
     ...(process.env.CLAWSMITH_MCP_TOKEN ? { token: process.env.CLAWSMITH_MCP_TOKEN } : {}),
     issuer: 'clawsmith mcp serve --http',
   });
+  rules.guard = guard;
   process.stdout.write(
     `clawsmith mcp serve: ${options.workspace.workspaceRoot} at ${endpoint.url}\n` +
       `Authorization: Bearer ${guard.token}\n` +
