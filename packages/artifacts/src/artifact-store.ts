@@ -31,6 +31,7 @@ import {
   type LineRangeResult,
 } from './range-reads.js';
 import { pruneArtifacts, type PruneResult } from './retention.js';
+import { sealAbandonedArtifact } from './seal-abandoned.js';
 
 const DEFAULT_MEDIA_TYPE = 'text/plain; charset=utf-8';
 const MEDIA_TYPE =
@@ -96,8 +97,20 @@ export interface ArtifactStore {
   search(sessionId: string, id: string, options: SearchOptions): Promise<SearchResult>;
   /** Deletes every artifact of a session; returns how many. */
   deleteSession(sessionId: string): Promise<number>;
-  /** Applies age and quota retention; never removes an artifact that is still open. */
-  prune(retention?: Partial<ArtifactRetention>): Promise<PruneResult>;
+  /**
+   * Applies age and quota retention; never removes an artifact that is still open. With
+   * `dryRun` it removes nothing and reports what a prune would remove and keep now.
+   */
+  prune(retention?: Partial<ArtifactRetention>, options?: { readonly dryRun?: boolean }): Promise<PruneResult>;
+  /** Bytes of the session's artifacts. */
+  sessionBytes(sessionId: string): Promise<number>;
+  /**
+   * Seals the artifacts a dead process left open for these tool calls of `sessionId` (crash
+   * recovery): each becomes complete at the length last committed, with its hash; bytes written
+   * after that commit are cut. Artifacts a writer of this store still holds are left alone.
+   * Returns how many were sealed.
+   */
+  sealAbandoned(sessionId: string, toolCallIds: readonly string[]): Promise<number>;
 }
 
 function toInfo(record: ArtifactRecord): ArtifactInfo {
@@ -267,8 +280,27 @@ export function createArtifactStore(options: ArtifactStoreOptions): ArtifactStor
       for (const record of doomed) removeContentFile(contentPath(directory, record.id));
       return doomed.length;
     },
-    prune: (retention) =>
-      pruneArtifacts({ records, directory, now, live, retention: { ...defaultRetention, ...retention } }),
+    prune: (retention, pruneOptions) =>
+      pruneArtifacts({
+        records,
+        directory,
+        now,
+        live,
+        retention: { ...defaultRetention, ...retention },
+        dryRun: pruneOptions?.dryRun === true,
+      }),
+    async sessionBytes(sessionId) {
+      return (await records.listSession(sessionId)).reduce((sum, record) => sum + record.byteLength, 0);
+    },
+    async sealAbandoned(sessionId, toolCallIds) {
+      const calls = new Set(toolCallIds);
+      let sealed = 0;
+      for (const record of await records.listSession(sessionId)) {
+        if (record.state !== 'open' || live.has(record.id) || !calls.has(record.toolCallId)) continue;
+        if (await sealAbandonedArtifact(records, contentPath(directory, record.id), record, now())) sealed += 1;
+      }
+      return sealed;
+    },
   };
   return Object.freeze(store);
 }

@@ -1,4 +1,5 @@
-import { existsSync, utimesSync, writeFileSync } from 'node:fs';
+import { appendFileSync, existsSync, readFileSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { openTestStore } from './__fixtures__/open-test-store.js';
@@ -97,7 +98,16 @@ describe('ArtifactStore.prune', () => {
     const twoHoursAgo = new Date(Date.now() - 2 * 60 * 60 * 1000);
     utimesSync(orphanOld, twoHoursAgo, twoHoursAgo);
     utimesSync(stranger, twoHoursAgo, twoHoursAgo);
-    expect(await store.prune()).toEqual({ removed: 0, freedBytes: 0, orphanFilesRemoved: 1 });
+    expect(await store.prune({}, { dryRun: true })).toMatchObject({ orphanFilesRemoved: 1, dryRun: true });
+    expect(existsSync(orphanOld)).toBe(true);
+    expect(await store.prune()).toEqual({
+      removed: 0,
+      freedBytes: 0,
+      orphanFilesRemoved: 1,
+      kept: 0,
+      keptBytes: 0,
+      dryRun: false,
+    });
     expect([existsSync(orphanOld), existsSync(orphanNew), existsSync(stranger)]).toEqual([false, true, true]);
   });
 
@@ -106,5 +116,50 @@ describe('ArtifactStore.prune', () => {
     await store.write('a', { sessionId: 's', toolCallId: 'c' });
     await expect(store.prune({ maxAgeMs: -1 })).rejects.toMatchObject({ code: 'invalid_artifact_options' });
     expect((await store.list('s')).length).toBe(1);
+  });
+});
+
+describe('ArtifactStore.prune dry run', () => {
+  it('reports what a real prune removes and keeps, and removes nothing', async () => {
+    let clock = 0;
+    const { store, directory } = await openTestStore({ now: () => clock });
+    const old = await store.write('old body', { sessionId: 's', toolCallId: 'c1' });
+    clock = 40 * DAY;
+    await store.write('fresh', { sessionId: 's', toolCallId: 'c2' });
+    const dry = await store.prune({ keepNewestPerSession: 1 }, { dryRun: true });
+    expect(dry).toEqual({ removed: 1, freedBytes: 8, orphanFilesRemoved: 0, kept: 1, keptBytes: 5, dryRun: true });
+    expect(existsSync(join(directory, old.id))).toBe(true);
+    expect(await store.info('s', old.id)).toMatchObject({ byteLength: 8 });
+    expect(await store.prune({ keepNewestPerSession: 1 })).toEqual({ ...dry, dryRun: false });
+    expect(existsSync(join(directory, old.id))).toBe(false);
+  });
+});
+
+describe('ArtifactStore.sealAbandoned', () => {
+  it("seals a dead writer's log at its last committed length, and leaves live writers and other calls alone", async () => {
+    const { store, db, directory } = await openTestStore();
+    // The writer of another process: it committed 'committed\n', then died while appending more.
+    const dead = createArtifactStore({ db, directory });
+    const log = await dead.openAppendable({ sessionId: 's', toolCallId: 'crashed-call' });
+    await log.append('committed\n');
+    appendFileSync(join(directory, log.id), 'torn write that no reader ever saw');
+    const unrelated = await dead.openAppendable({ sessionId: 's', toolCallId: 'other-call' });
+    await unrelated.append('x');
+    const mine = await store.openAppendable({ sessionId: 's', toolCallId: 'crashed-call' });
+    await mine.append('mine');
+
+    expect(await store.sealAbandoned('s', ['crashed-call'])).toBe(1);
+    expect(await store.info('s', log.id)).toMatchObject({
+      state: 'complete',
+      byteLength: 10,
+      sha256: createHash('sha256').update('committed\n').digest('hex'),
+    });
+    expect(readFileSync(join(directory, log.id), 'utf8')).toBe('committed\n');
+    expect(statSync(join(directory, log.id)).size).toBe(10);
+    expect((await store.info('s', unrelated.id)).state).toBe('open');
+    expect((await store.info('s', mine.id)).state).toBe('open');
+    expect(await store.sealAbandoned('s', ['crashed-call'])).toBe(0);
+    await mine.close();
+    await unrelated.close();
   });
 });

@@ -9,7 +9,7 @@ import { contentPath, removeContentFile } from './content-files.js';
 // A body file with no row is a write that crashed between file and row, or one in flight now.
 const ORPHAN_GRACE_MS = 60 * 60 * 1000;
 
-/** What one `prune` removed. */
+/** What one `prune` removed (or, in a dry run, would remove) and what it kept. */
 export interface PruneResult {
   /** Artifacts removed (rows and bodies). */
   readonly removed: number;
@@ -17,6 +17,12 @@ export interface PruneResult {
   readonly freedBytes: number;
   /** Body files without a row, older than an hour, removed. */
   readonly orphanFilesRemoved: number;
+  /** Artifacts left afterwards. */
+  readonly kept: number;
+  /** Bytes of the artifacts left afterwards. */
+  readonly keptBytes: number;
+  /** True when nothing was changed: the figures say what a real prune would do now. */
+  readonly dryRun: boolean;
 }
 
 interface PruneContext {
@@ -25,6 +31,7 @@ interface PruneContext {
   readonly now: () => number;
   readonly live: ReadonlySet<string>;
   readonly retention: ArtifactRetention;
+  readonly dryRun: boolean;
 }
 
 function checkRetention(retention: ArtifactRetention): void {
@@ -73,12 +80,18 @@ export async function pruneArtifacts(context: PruneContext): Promise<PruneResult
   for (const list of bySession.values()) trim(list, retention.maxBytesPerSession);
   trim(all, retention.maxTotalBytes);
   const removed = all.filter((record) => doomed.has(record.id));
-  await context.records.deleteMany(removed.map((record) => record.id));
-  for (const record of removed) removeContentFile(contentPath(context.directory, record.id));
+  if (!context.dryRun) {
+    await context.records.deleteMany(removed.map((record) => record.id));
+    for (const record of removed) removeContentFile(contentPath(context.directory, record.id));
+  }
+  const freedBytes = removed.reduce((sum, record) => sum + record.byteLength, 0);
   return {
     removed: removed.length,
-    freedBytes: removed.reduce((sum, record) => sum + record.byteLength, 0),
+    freedBytes,
     orphanFilesRemoved: await removeOrphans(context, new Set(all.map((record) => record.id))),
+    kept: all.length - removed.length,
+    keptBytes: all.reduce((sum, record) => sum + record.byteLength, 0) - freedBytes,
+    dryRun: context.dryRun,
   };
 }
 
@@ -96,7 +109,7 @@ async function removeOrphans(context: PruneContext, known: ReadonlySet<string>):
     if (Date.now() - modified < ORPHAN_GRACE_MS) continue;
     // Checked again: the row may have been written since the listing.
     if (await context.records.hasId(name)) continue;
-    removeContentFile(path);
+    if (!context.dryRun) removeContentFile(path);
     removedCount += 1;
   }
   return removedCount;

@@ -13,7 +13,14 @@ import {
   type UndoOptions,
   type UndoResult,
 } from './restore-journal.js';
-import { DEFAULT_RETENTION, pruneCheckpoints, type PruneResult, type RetentionPolicy } from './retention.js';
+import {
+  DEFAULT_RETENTION,
+  deleteSessionCheckpoints,
+  pruneCheckpoints,
+  type DeleteSessionResult,
+  type PruneResult,
+  type RetentionPolicy,
+} from './retention.js';
 import {
   completeTurn,
   DEFAULT_PREIMAGE_BYTES_PER_TURN,
@@ -88,7 +95,17 @@ export interface CheckpointStore {
   resumeInterruptedUndo(sessionId?: string, options?: UndoOptions): Promise<UndoResult[]>;
   diff(sessionId: string, turnId: string, path: string): Promise<FileDiff>;
   forkSession(parentSessionId: string, childSessionId: string, options?: ForkOptions): Promise<ForkResult>;
-  prune(options?: Partial<RetentionPolicy> & { readonly now?: number }): Promise<PruneResult>;
+  /**
+   * Applies the retention policy (this store's, overridden by `options`); with `dryRun` it
+   * changes nothing and reports what a prune would remove and keep now.
+   */
+  prune(
+    options?: Partial<RetentionPolicy> & { readonly now?: number; readonly dryRun?: boolean },
+  ): Promise<PruneResult>;
+  /** Bytes of the session's restore points (pre- and post-images, counted per reference). */
+  sessionBytes(sessionId: string): Promise<number>;
+  /** Deletes the session's restore points, changes and journals, and the blobs nobody needs any more. */
+  deleteSession(sessionId: string): Promise<DeleteSessionResult>;
 }
 
 function summary(row: RestorePointRow): RestorePointSummary {
@@ -268,8 +285,23 @@ export function createCheckpointStore(options: CheckpointStoreOptions): Checkpoi
     },
 
     prune(pruneOptions = {}) {
-      const { now: at, ...overrides } = pruneOptions;
-      return pruneCheckpoints(db, { ...retention, ...overrides }, at ?? now());
+      const { now: at, dryRun, ...overrides } = pruneOptions;
+      return pruneCheckpoints(db, { ...retention, ...overrides }, at ?? now(), dryRun === true);
+    },
+
+    async sessionBytes(sessionId) {
+      assertIdentifier('sessionId', sessionId);
+      const row = await db
+        .selectFrom('checkpoint_restore_point')
+        .select((expression) => expression.fn.sum<number>('bytes').as('bytes'))
+        .where('session_id', '=', sessionId)
+        .executeTakeFirstOrThrow();
+      return Number(row.bytes ?? 0);
+    },
+
+    deleteSession(sessionId) {
+      assertIdentifier('sessionId', sessionId);
+      return deleteSessionCheckpoints(db, sessionId);
     },
   };
 }

@@ -101,3 +101,85 @@ describe('prune', () => {
     expect(result.deletedRestorePoints.map((point) => point.turnId)).toEqual(['t2', 't1']);
   });
 });
+
+describe('prune dry run and kept figures', () => {
+  it('reports exactly what a real prune removes and keeps, and changes nothing', async () => {
+    let clock = 0;
+    const day = 24 * 3600 * 1000;
+    const { root, store, db } = await setup({ 'a.txt': 'a0\n' }, () => clock);
+    for (let index = 1; index <= 7; index += 1) {
+      const turn = await beginTurn(store, root, `t${index}`);
+      await toolWrite(turn.recorder, root, 'a.txt', `a${index}\n`);
+      await turn.complete();
+      clock += day;
+    }
+    clock += 40 * day;
+    const blobsBefore = await db.selectFrom('checkpoint_blob').select('sha256').orderBy('sha256').execute();
+    const pointsBefore = await store.listRestorePoints('session-1');
+    const dry = await store.prune({ dryRun: true });
+    expect(dry.dryRun).toBe(true);
+    expect(await store.listRestorePoints('session-1')).toEqual(pointsBefore);
+    expect(await db.selectFrom('checkpoint_blob').select('sha256').orderBy('sha256').execute()).toEqual(blobsBefore);
+    const real = await store.prune();
+    expect(real).toEqual({ ...dry, dryRun: false });
+    expect(real.deletedRestorePoints.map((point) => point.turnId).sort()).toEqual(['t1', 't2']);
+    expect(real.keptRestorePoints).toBe(5);
+    expect(real.keptBlobBytes).toBe('a2\n'.length * 6);
+  });
+});
+
+describe('deleteSession', () => {
+  it("removes one session's points and the blobs only it used; another session's undo still works", async () => {
+    const { root, store, db } = await setup({ 'shared.txt': 'base\n' });
+    const gone = await beginTurn(store, root, 'g1', 'doomed');
+    await toolWrite(gone.recorder, root, 'only-doomed.txt', 'doomed only\n');
+    await toolWrite(gone.recorder, root, 'shared.txt', 'shared after\n');
+    await gone.complete();
+    const kept = await beginTurn(store, root, 'k1', 'kept');
+    await toolWrite(kept.recorder, root, 'shared.txt', 'kept after\n');
+    await kept.complete();
+
+    expect(await store.sessionBytes('doomed')).toBeGreaterThan(0);
+    const result = await store.deleteSession('doomed');
+    expect(result.deletedRestorePoints).toBe(1);
+    // Its new file and the shared file's original text: nobody else refers to them.
+    expect(result.deletedBlobs).toBe(2);
+    expect(await store.listRestorePoints('doomed')).toEqual([]);
+    expect(await store.sessionBytes('doomed')).toBe(0);
+    const contents = (await db.selectFrom('checkpoint_blob').select('content').execute())
+      .map((row) => Buffer.from(row.content).toString())
+      .sort();
+    expect(contents).toEqual(['kept after\n', 'shared after\n']);
+    await store.undoFiles('kept', 'k1');
+    expect(readFileSync(join(root, 'shared.txt'), 'utf8')).toBe('shared after\n');
+    expect(await store.deleteSession('doomed')).toEqual({
+      deletedRestorePoints: 0,
+      deletedBlobs: 0,
+      freedBlobBytes: 0,
+    });
+  });
+
+  it('refuses while an undo of the session is being applied, and keeps everything', async () => {
+    const { root, store, db } = await setup({});
+    const turn = await beginTurn(store, root, 't1', 'busy');
+    await toolWrite(turn.recorder, root, 'a.txt', 'x\n');
+    await turn.complete();
+    // What a process that died in the middle of an undo leaves behind.
+    await db
+      .insertInto('checkpoint_restore_journal')
+      .values({
+        journal_id: 'j1',
+        session_id: 'busy',
+        turn_id: 't1',
+        state: 'applying',
+        undone_turn_ids: '["t1"]',
+        owner_host: 'elsewhere',
+        owner_pid: 1,
+        created_at: 0,
+        finished_at: null,
+      })
+      .execute();
+    await expect(store.deleteSession('busy')).rejects.toMatchObject({ code: 'checkpoint_undo_in_progress' });
+    expect(await store.listRestorePoints('busy')).toHaveLength(1);
+  });
+});

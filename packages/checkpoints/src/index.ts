@@ -11,7 +11,7 @@ export type { UndoOptions, UndoProgress, UndoResult } from './restore-journal.js
 export type { DiffSide, FileDiff } from './file-diff.js';
 export { DIFF_TEXT_LIMIT_BYTES } from './file-diff.js';
 export type { ForkOptions, ForkResult } from './fork-session.js';
-export type { PruneResult, RetentionPolicy } from './retention.js';
+export type { DeleteSessionResult, PruneResult, RetentionPolicy } from './retention.js';
 export { DEFAULT_RETENTION } from './retention.js';
 
 export type { CheckpointErrorCode } from './checkpoint-errors.js';

@@ -1,5 +1,6 @@
 import { sql, type Kysely } from 'kysely';
 import type { CheckpointTables } from './checkpoint-schema.js';
+import { CheckpointError } from './checkpoint-errors.js';
 import { writeTransaction } from './write-transaction.js';
 
 /** How long and how much history is kept. */
@@ -22,11 +23,31 @@ export const DEFAULT_RETENTION: RetentionPolicy = {
   keepNewestPerSession: 5,
 };
 
-/** What a prune removed. */
+/** What a prune removed (or, in a dry run, would remove) and what it kept. */
 export interface PruneResult {
   readonly deletedRestorePoints: ReadonlyArray<{ readonly sessionId: string; readonly turnId: string }>;
   readonly deletedBlobs: number;
   readonly freedBlobBytes: number;
+  /** Restore points left afterwards. */
+  readonly keptRestorePoints: number;
+  /** Bytes of the blobs left afterwards. */
+  readonly keptBlobBytes: number;
+  /** True when nothing was changed: the figures say what a real prune would do now. */
+  readonly dryRun: boolean;
+}
+
+/** What deleting one session's checkpoints removed. */
+export interface DeleteSessionResult {
+  readonly deletedRestorePoints: number;
+  readonly deletedBlobs: number;
+  readonly freedBlobBytes: number;
+}
+
+// Thrown inside the transaction of a dry run so that everything it did is rolled back.
+class DryRunRollback extends Error {
+  constructor(readonly result: PruneResult) {
+    super('dry run');
+  }
 }
 
 interface Candidate {
@@ -73,6 +94,7 @@ export async function pruneCheckpoints(
   db: Kysely<CheckpointTables>,
   policy: RetentionPolicy,
   now: number,
+  dryRun = false,
 ): Promise<PruneResult> {
   const rows = await db
     .selectFrom('checkpoint_restore_point')
@@ -99,7 +121,8 @@ export async function pruneCheckpoints(
     };
   });
   const chosen = choose(points, policy, now);
-  return writeTransaction(db, async (transaction) => {
+  // A dry run does the same work in the same transaction and rolls it back, so its figures are exact.
+  const work = writeTransaction(db, async (transaction) => {
     const deletedRestorePoints: Array<{ sessionId: string; turnId: string }> = [];
     for (const point of chosen) {
       // Checked again inside the write lock: the turn may have been resumed or undone meanwhile.
@@ -137,18 +160,81 @@ export async function pruneCheckpoints(
       );
     await transaction.deleteFrom('checkpoint_restore_entry').where('journal_id', 'in', finishedJournals).execute();
     await transaction.deleteFrom('checkpoint_restore_journal').where('journal_id', 'in', finishedJournals).execute();
-    const unreferenced = sql<boolean>`not exists (select 1 from checkpoint_file_change c where c.before_sha256 = checkpoint_blob.sha256)
+    const garbage = await deleteUnreferencedBlobs(transaction);
+    const kept = await transaction
+      .selectFrom('checkpoint_restore_point')
+      .select((expression) => expression.fn.countAll<number>().as('count'))
+      .executeTakeFirstOrThrow();
+    const keptBlobs = await transaction
+      .selectFrom('checkpoint_blob')
+      .select((expression) => expression.fn.sum<number>('bytes').as('bytes'))
+      .executeTakeFirstOrThrow();
+    const result: PruneResult = {
+      deletedRestorePoints,
+      ...garbage,
+      keptRestorePoints: Number(kept.count),
+      keptBlobBytes: Number(keptBlobs.bytes ?? 0),
+      dryRun,
+    };
+    if (dryRun) throw new DryRunRollback(result);
+    return result;
+  });
+  return work.catch((error: unknown) => {
+    if (error instanceof DryRunRollback) return error.result;
+    throw error;
+  });
+}
+
+async function deleteUnreferencedBlobs(
+  transaction: Kysely<CheckpointTables>,
+): Promise<{ deletedBlobs: number; freedBlobBytes: number }> {
+  const unreferenced = sql<boolean>`not exists (select 1 from checkpoint_file_change c where c.before_sha256 = checkpoint_blob.sha256)
       and not exists (select 1 from checkpoint_file_change c where c.after_sha256 = checkpoint_blob.sha256)
       and not exists (select 1 from checkpoint_restore_entry e where e.target_sha256 = checkpoint_blob.sha256)`;
-    const garbage = await transaction
-      .selectFrom('checkpoint_blob')
-      .select((expression) => [
-        expression.fn.countAll<number>().as('count'),
-        expression.fn.sum<number>('bytes').as('bytes'),
-      ])
-      .where(unreferenced)
-      .executeTakeFirstOrThrow();
-    await transaction.deleteFrom('checkpoint_blob').where(unreferenced).execute();
-    return { deletedRestorePoints, deletedBlobs: Number(garbage.count), freedBlobBytes: Number(garbage.bytes ?? 0) };
+  const garbage = await transaction
+    .selectFrom('checkpoint_blob')
+    .select((expression) => [
+      expression.fn.countAll<number>().as('count'),
+      expression.fn.sum<number>('bytes').as('bytes'),
+    ])
+    .where(unreferenced)
+    .executeTakeFirstOrThrow();
+  await transaction.deleteFrom('checkpoint_blob').where(unreferenced).execute();
+  return { deletedBlobs: Number(garbage.count), freedBlobBytes: Number(garbage.bytes ?? 0) };
+}
+
+/**
+ * Deletes every restore point, change and finished journal of one session, then the blobs
+ * nobody refers to any more. Refused with `checkpoint_undo_in_progress` while an undo of the
+ * session is being applied (it would lose what resuming it needs).
+ */
+export async function deleteSessionCheckpoints(
+  db: Kysely<CheckpointTables>,
+  sessionId: string,
+): Promise<DeleteSessionResult> {
+  return writeTransaction(db, async (transaction) => {
+    const applying = await transaction
+      .selectFrom('checkpoint_restore_journal')
+      .select('journal_id')
+      .where('session_id', '=', sessionId)
+      .where('state', '=', 'applying')
+      .executeTakeFirst();
+    if (applying)
+      throw new CheckpointError(
+        'checkpoint_undo_in_progress',
+        `An undo of session ${sessionId} is still being applied; open the session once so it finishes, then delete it.`,
+      );
+    const journals = transaction
+      .selectFrom('checkpoint_restore_journal')
+      .select('journal_id')
+      .where('session_id', '=', sessionId);
+    await transaction.deleteFrom('checkpoint_restore_entry').where('journal_id', 'in', journals).execute();
+    await transaction.deleteFrom('checkpoint_restore_journal').where('session_id', '=', sessionId).execute();
+    await transaction.deleteFrom('checkpoint_file_change').where('session_id', '=', sessionId).execute();
+    const points = await transaction
+      .deleteFrom('checkpoint_restore_point')
+      .where('session_id', '=', sessionId)
+      .executeTakeFirst();
+    return { deletedRestorePoints: Number(points.numDeletedRows), ...(await deleteUnreferencedBlobs(transaction)) };
   });
 }
