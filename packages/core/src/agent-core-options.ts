@@ -9,6 +9,7 @@ import type { ToolSource } from './lifecycle/tool-table.js';
 import type { ToolHook } from './permissions/hooks.js';
 import type { PermissionMode, PermissionRule } from './permissions/permission-policy.js';
 import type { DelegationOptions } from './subagents/delegation-options.js';
+import type { RetentionScheduleOptions } from './retention/retention-schedule.js';
 
 /** Options of {@link createAgentCore}. */
 export interface AgentCoreOptions {
@@ -50,6 +51,11 @@ export interface AgentCoreOptions {
   readonly systemPrompt?: string;
   /** Turns on subagents: `delegate_task`, `delegate_background`, `background_task_list`, `background_task_cancel`. */
   readonly delegation?: DelegationOptions;
+  /**
+   * Retention after turns (default on, the contract's policy, at most once an hour over every
+   * process on the home, sooner when a session went over a quota); `false` turns it off.
+   */
+  readonly retention?: RetentionScheduleOptions | false;
 }
 
 /**

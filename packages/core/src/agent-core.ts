@@ -19,6 +19,8 @@ import { forkSession, restoreTurn, type RestoreResult } from './restore.js';
 import { createTodoTools } from './session-tools/todo-tools.js';
 import type { SessionEvent, SessionRecord, TodoItem, TurnRecord, UndoneTurnRecord } from './store/session-records.js';
 import { SessionStore, type SessionEventListener } from './store/session-store.js';
+import { RetentionSchedule } from './retention/retention-schedule.js';
+import { deleteSession, type SessionDeletion } from './session-deletion.js';
 import { runTurn } from './turn-loop.js';
 import { createDelegation } from './subagents/delegation.js';
 import { DelegationStore, type DelegationRecord } from './subagents/delegation-store.js';
@@ -57,7 +59,12 @@ export interface AgentCore {
   describeTools(sessionId: string, which?: 'visible' | 'all'): Promise<ToolDescription[]>;
   /** Child sessions (subagents) with the session, turn and call that delegated them; of one parent, or all. */
   listDelegations(parentSessionId?: string): Promise<DelegationRecord[]>;
-  /** Ends the background subagents and the background commands of every session this core ran. */
+  /**
+   * Deletes a session with its events, messages, restore points, artifacts and background
+   * commands. Refused with `session_busy` while a live process runs one of its turns.
+   */
+  deleteSession(sessionId: string): Promise<SessionDeletion>;
+  /** Waits for a retention run in progress, then ends the background subagents and background commands of every session this core ran. */
   close(): Promise<void>;
 }
 
@@ -134,6 +141,18 @@ export function createAgentCore(options: AgentCoreOptions): AgentCore {
   };
   if (delegation && childTools) delegation.bind(services, childTools);
   const touchedSessions = new Set<string>();
+  const retention =
+    options.retention === false
+      ? undefined
+      : new RetentionSchedule(
+          {
+            db: options.db,
+            store,
+            checkpoints: options.checkpoints,
+            ...(options.artifacts ? { artifacts: options.artifacts } : {}),
+          },
+          options.retention ?? {},
+        );
 
   return Object.freeze({
     toolNames: table.names,
@@ -149,9 +168,13 @@ export function createAgentCore(options: AgentCoreOptions): AgentCore {
       return session;
     },
     listSessions: () => store.listSessions(),
-    runTurn(turnOptions: RunTurnOptions) {
+    async runTurn(turnOptions: RunTurnOptions) {
       touchedSessions.add(turnOptions.sessionId);
-      return runTurn(services, turnOptions);
+      try {
+        return await runTurn(services, turnOptions);
+      } finally {
+        retention?.afterTurn(turnOptions.sessionId);
+      }
     },
     async restore(sessionId: string, turnId: string, scope: RestoreScope) {
       return restoreTurn(services, sessionId, turnId, scope);
@@ -179,16 +202,22 @@ export function createAgentCore(options: AgentCoreOptions): AgentCore {
       return options.checkpoints.diff(sessionId, turnId, path);
     },
     subscribe: (listener: SessionEventListener) => store.subscribe(listener),
-    callTool(call: DirectToolCall) {
+    async callTool(call: DirectToolCall) {
       touchedSessions.add(call.sessionId);
-      return runDirectCall(services, call);
+      try {
+        return await runDirectCall(services, call);
+      } finally {
+        retention?.afterTurn(call.sessionId);
+      }
     },
     describeTools: (sessionId: string, which: 'visible' | 'all' = 'visible') =>
       describeTools(services, sessionId, which),
     // Readable without delegation on: a core that only lists sessions still shows the children.
     listDelegations: (parentSessionId?: string) =>
       (delegation?.store ?? new DelegationStore(options.db)).list(parentSessionId),
+    deleteSession: (sessionId: string) => deleteSession(services, sessionId, options.commands),
     async close() {
+      await retention?.idle();
       await delegation?.close();
       if (options.commands) for (const sessionId of touchedSessions) await options.commands.endSession(sessionId);
     },

@@ -30,6 +30,10 @@ export type { ChildDescription, DelegationOptions } from './subagents/delegation
 export { DELEGATION_LIMITS } from './subagents/delegation-options.js';
 export type { ChildResult } from './subagents/child-runner.js';
 export type { DelegationKind, DelegationRecord, DelegationStatus } from './subagents/delegation-store.js';
+export type { HomeRetentionPolicy, RetentionReport } from './retention/home-retention.js';
+export { retentionSummary, runRetention } from './retention/home-retention.js';
+export type { RetentionScheduleOptions } from './retention/retention-schedule.js';
+export type { SessionDeletion } from './session-deletion.js';
 export { renderTodos } from './session-tools/todo-tools.js';
 
 export type {

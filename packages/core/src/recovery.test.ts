@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
@@ -90,10 +91,19 @@ describe('crash recovery', () => {
           script: { responses: [{ text: 'I will check the workspace before deploying again.' }] },
         }),
         checkpoints: opened.checkpoints,
+        artifacts: opened.artifacts,
         builtinTools: [],
       });
+      const [openLog] = await opened.artifacts.list(sessionId);
+      expect(openLog).toMatchObject({ toolCallId: 'deploy-1', state: 'open' });
       await core.openSession(sessionId);
       const events = await core.listEvents(sessionId);
+      expect(await opened.artifacts.info(sessionId, openLog!.id)).toMatchObject({
+        state: 'complete',
+        byteLength: 'deploy: uploading\n'.length,
+        sha256: createHash('sha256').update('deploy: uploading\n').digest('hex'),
+      });
+      expect(events.find((event) => event.type === 'session.recovered')).toMatchObject({ sealedArtifacts: 1 });
       const completedFor = (id: string) =>
         events.find((event) => event.type === 'tool.completed' && event.toolCallId === id);
       expect(completedFor('read-1')?.result).toMatchObject({ status: 'success' });

@@ -3,7 +3,8 @@ import { TOOL_RESULT_CODES, type ToolResultMetadata } from '@clawsmith/tool-prot
 import type { CoreServices } from './core-services.js';
 import type { TurnRecord } from './store/session-records.js';
 
-function ownerIsAlive(turn: TurnRecord, services: CoreServices): boolean {
+/** Whether the process that runs `turn` is still alive (this process: only while the turn runs here). */
+export function ownerIsAlive(turn: TurnRecord, services: CoreServices): boolean {
   if (turn.ownerPid === process.pid) return services.runningSessions.has(turn.sessionId);
   try {
     process.kill(turn.ownerPid, 0);
@@ -40,7 +41,8 @@ function interruptedResult(
  * Closes what a dead process left open in a session: every started call without a completion
  * becomes `unknown`/`interrupted` (side effects) or `error`/`interrupted` (reads), every
  * assistant tool call without a result gets one, and a turn left running is marked
- * interrupted. Nothing is replayed. Returns the number of calls it closed.
+ * interrupted, and artifacts its calls left open are sealed at their last committed length.
+ * Nothing is replayed. Returns the number of calls it closed.
  */
 export async function recoverSession(services: CoreServices, sessionId: string): Promise<number> {
   const { store } = services;
@@ -50,6 +52,7 @@ export async function recoverSession(services: CoreServices, sessionId: string):
   );
   if (running.length === 0) return 0;
   let closed = 0;
+  let sealedArtifacts = 0;
   for (const turn of running) {
     const events = await store.listEvents(sessionId, { turnId: turn.turnId });
     const started = new Map<string, { toolName: string; sideEffect: boolean }>();
@@ -106,6 +109,9 @@ export async function recoverSession(services: CoreServices, sessionId: string):
       closed += 1;
     }
     await store.appendMessages(sessionId, turn.turnId, missing);
+    // A command log the dead process was appending to stays readable up to its last commit.
+    const callIds = new Set([...started.keys(), ...(lastAssistant?.toolCalls ?? []).map((call) => call.id)]);
+    sealedArtifacts += (await services.artifacts?.sealAbandoned(sessionId, [...callIds])) ?? 0;
     await services.checkpoints.completeTurn(sessionId, turn.turnId);
     await store.completeTurn(sessionId, turn.turnId, 'interrupted');
     await store.appendEvent(sessionId, {
@@ -118,6 +124,7 @@ export async function recoverSession(services: CoreServices, sessionId: string):
   await store.appendEvent(sessionId, {
     type: 'session.recovered',
     interruptedCalls: closed,
+    sealedArtifacts,
     turns: running.map((turn) => turn.turnId),
   });
   return closed;

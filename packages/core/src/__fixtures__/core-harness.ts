@@ -26,13 +26,15 @@ export interface HarnessOptions extends Partial<Omit<AgentCoreOptions, 'db' | 'p
   readonly children?: Readonly<Record<string, readonly ScriptedResponse[]>>;
   readonly files?: TestTree;
   readonly withArtifacts?: boolean;
+  /** Another harness's home: this core shares its database (as a second process would). */
+  readonly sharedHome?: ClawsmithHome;
 }
 
 export async function createHarness(options: HarnessOptions): Promise<Harness> {
   const workspaceDir = createTestdir(options.files ?? {});
-  const homeDir = createTestdir({}, 'clawsmith-home-');
-  const home = await openClawsmithHome(homeDir.path);
-  const { responses, children, files: _files, withArtifacts, ...rest } = options;
+  const homeDir = options.sharedHome ? undefined : createTestdir({}, 'clawsmith-home-');
+  const home = options.sharedHome ?? (await openClawsmithHome(homeDir!.path));
+  const { responses, children, files: _files, withArtifacts, sharedHome, ...rest } = options;
   const provider = createScriptedProvider({
     script: {
       responses: [...responses],
@@ -64,9 +66,9 @@ export async function createHarness(options: HarnessOptions): Promise<Harness> {
   });
   onTestFinished(async () => {
     await core.close();
-    await home.close();
+    if (!sharedHome) await home.close();
     workspaceDir.remove();
-    homeDir.remove();
+    homeDir?.remove();
   });
   const session = await core.createSession({ workspaceRoot: workspaceDir.path });
   return {

@@ -22,6 +22,9 @@ const hang = defineTool({
   summarize: (input) => `deploy ${input.target}`,
   async execute(input, context) {
     writeFileSync(join(context.workspaceRoot, 'deployed.txt'), input.target);
+    // A log the process is still appending to when it dies: recovery must seal it.
+    const log = await context.artifacts?.openAppendable();
+    await log?.append('deploy: uploading\n');
     process.stdout.write('TOOL_STARTED\n');
     // Wait on stdin, a pipe the test holds open until it has killed this process: a bare
     // never-settling promise holds nothing open, and Node would exit on its own (code 13)
@@ -47,6 +50,7 @@ const core = createAgentCore({
     },
   }),
   checkpoints: opened.checkpoints,
+  artifacts: opened.artifacts,
   builtinTools: [...createBuiltinTools(), hang],
   permissionMode: 'full-auto',
 });

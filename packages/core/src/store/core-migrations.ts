@@ -144,6 +144,20 @@ export const coreMigrations: Record<string, Migration> = {
     // eslint-disable-next-line @typescript-eslint/no-explicit-any
     async down(db: Kysely<any>) {
       await db.schema.dropTable('session_delegation').ifExists().execute();
+  '0004_maintenance': {
+    // eslint-disable-next-line @typescript-eslint/no-explicit-any
+    async up(db: Kysely<any>) {
+      await db.schema
+        .createTable('core_maintenance')
+        .addColumn('name', 'text', (column) => column.primaryKey())
+        .addColumn('last_run_at', 'bigint', (column) => column.notNull())
+        .execute();
+      // A new (or newly upgraded) home is not due at once: the first run comes one interval later.
+      await db.insertInto('core_maintenance').values({ name: 'retention', last_run_at: Date.now() }).execute();
+    },
+    // eslint-disable-next-line @typescript-eslint/no-explicit-any
+    async down(db: Kysely<any>) {
+      await sql`drop table if exists core_maintenance`.execute(db);
     },
   },
 };

@@ -33,7 +33,9 @@ export type SessionEventType =
   | 'tool.started'
   | 'tool.completed'
   | 'todos.updated'
-  | 'background.notified';
+  | 'background.notified'
+  | 'retention.completed'
+  | 'retention.failed';
 
 /**
  * One persisted event. The envelope (`type`, `sessionId`, `turnId`, `sequence`, `createdAt`) is

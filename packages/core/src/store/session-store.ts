@@ -429,6 +429,29 @@ export class SessionStore {
     return stored;
   }
 
+  /** Deletes the session's row and everything stored under it here (events, messages, turns, approvals, todos). */
+  async deleteSession(sessionId: string): Promise<void> {
+    await this.#db.transaction().execute(async (transaction) => {
+      for (const table of [
+        'session_event',
+        'session_message',
+        'session_turn',
+        'session_undone_turn',
+        'session_approval',
+        'session_todos',
+      ])
+        await transaction.deleteFrom(table).where('session_id', '=', sessionId).execute();
+      // Its own delegation record and those of the children it delegated (the children stay sessions).
+      await transaction
+        .deleteFrom('session_delegation')
+        .where((where) =>
+          where.or([where('child_session_id', '=', sessionId), where('parent_session_id', '=', sessionId)]),
+        )
+        .execute();
+      await transaction.deleteFrom('session').where('id', '=', sessionId).execute();
+    });
+  }
+
   async removeApproval(approvalId: string): Promise<void> {
     await this.#db.deleteFrom('session_approval').where('id', '=', approvalId).execute();
   }

@@ -1,0 +1,90 @@
+import type { ArtifactStore } from '@clawsmith/artifacts';
+import { DEFAULT_RETENTION as ARTIFACT_RETENTION } from '@clawsmith/artifacts';
+import { DEFAULT_RETENTION as CHECKPOINT_RETENTION, type CheckpointStore } from '@clawsmith/checkpoints';
+import type { Kysely } from 'kysely';
+import type { SessionStore } from '../store/session-store.js';
+import { retentionSummary, runRetention, type HomeRetentionPolicy } from './home-retention.js';
+
+/** When retention runs on its own, and by which policy. */
+export interface RetentionScheduleOptions extends HomeRetentionPolicy {
+  /** Least time between two runs started by turns (over all processes on the home); default one hour. */
+  readonly intervalMs?: number;
+}
+
+/** The stores a schedule prunes and the database it claims runs in. */
+export interface RetentionStores {
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  readonly db: Kysely<any>;
+  readonly store: SessionStore;
+  readonly checkpoints: CheckpointStore;
+  readonly artifacts?: ArtifactStore;
+}
+
+/** Over-quota sessions start a run sooner, but a session kept over quota by its newest points must not run it every turn. */
+const QUOTA_GAP_MS = 60_000;
+const DEFAULT_INTERVAL_MS = 60 * 60 * 1000;
+
+/**
+ * Runs retention in the background after a turn: at most once per interval over every process
+ * sharing the home (claimed by one conditional update of `core_maintenance`), or sooner when
+ * the turn's session went over a per-session quota. The result is a `retention.completed` (or
+ * `retention.failed`) event of that session; a failure never reaches the turn.
+ */
+export class RetentionSchedule {
+  readonly #stores: RetentionStores;
+  readonly #options: RetentionScheduleOptions;
+  #running: Promise<void> | undefined;
+
+  constructor(stores: RetentionStores, options: RetentionScheduleOptions = {}) {
+    this.#stores = stores;
+    this.#options = options;
+  }
+
+  /** Starts a run in the background when one is due; never throws, never waits. */
+  afterTurn(sessionId: string): void {
+    if (this.#running) return;
+    this.#running = this.#maybeRun(sessionId).finally(() => {
+      this.#running = undefined;
+    });
+  }
+
+  /** Resolves when no run is in progress (the core awaits it before closing). */
+  async idle(): Promise<void> {
+    await this.#running;
+  }
+
+  async #maybeRun(sessionId: string): Promise<void> {
+    const { store } = this.#stores;
+    let reason: 'interval' | 'quota' = 'interval';
+    try {
+      reason = (await this.#overQuota(sessionId)) ? 'quota' : 'interval';
+      const interval = this.#options.intervalMs ?? DEFAULT_INTERVAL_MS;
+      const gap = reason === 'quota' ? Math.min(QUOTA_GAP_MS, interval) : interval;
+      if (!(await this.#claim(gap))) return;
+      const report = await runRetention({ ...this.#stores, policy: this.#options });
+      await store.appendEvent(sessionId, { type: 'retention.completed', reason, ...retentionSummary(report) });
+    } catch (error) {
+      const message = error instanceof Error ? error.message : String(error);
+      await store.appendEvent(sessionId, { type: 'retention.failed', reason, message }).catch(() => undefined);
+    }
+  }
+
+  async #overQuota(sessionId: string): Promise<boolean> {
+    const checkpointQuota = this.#options.checkpoints?.maxBytesPerSession ?? CHECKPOINT_RETENTION.maxBytesPerSession;
+    if ((await this.#stores.checkpoints.sessionBytes(sessionId)) > checkpointQuota) return true;
+    if (!this.#stores.artifacts) return false;
+    const artifactQuota = this.#options.artifacts?.maxBytesPerSession ?? ARTIFACT_RETENTION.maxBytesPerSession;
+    return (await this.#stores.artifacts.sessionBytes(sessionId)) > artifactQuota;
+  }
+
+  async #claim(gapMs: number): Promise<boolean> {
+    const now = Date.now();
+    const claimed = await this.#stores.db
+      .updateTable('core_maintenance')
+      .set({ last_run_at: now })
+      .where('name', '=', 'retention')
+      .where('last_run_at', '<=', now - gapMs)
+      .executeTakeFirst();
+    return Number(claimed.numUpdatedRows) === 1;
+  }
+}

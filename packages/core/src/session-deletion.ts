@@ -1,0 +1,45 @@
+import type { CommandExecutionService } from '@clawsmith/command-sandbox';
+import { ClawsmithError } from '@clawsmith/tool-protocol';
+import type { CoreServices } from './core-services.js';
+import { ownerIsAlive } from './recovery.js';
+
+/** What deleting a session removed. */
+export interface SessionDeletion {
+  readonly sessionId: string;
+  readonly restorePointsRemoved: number;
+  readonly blobsRemoved: number;
+  readonly artifactsRemoved: number;
+}
+
+/**
+ * Deletes a session everywhere it is stored. Order matters for "loses nothing": checkpoints
+ * first (they refuse while an undo is being applied, before anything is gone), then artifacts,
+ * then the session's own rows, so a failure part way leaves a session that can still be opened
+ * and deleted again.
+ */
+export async function deleteSession(
+  services: CoreServices,
+  sessionId: string,
+  commands: CommandExecutionService | undefined,
+): Promise<SessionDeletion> {
+  const { store } = services;
+  await store.requireSession(sessionId);
+  const running = (await store.listTurns(sessionId)).find(
+    (turn) => turn.status === 'running' && ownerIsAlive(turn, services),
+  );
+  if (running)
+    throw new ClawsmithError(
+      'session_busy',
+      `Session ${sessionId} has a turn running (process ${running.ownerPid}); stop it first, then delete the session.`,
+    );
+  await commands?.endSession(sessionId);
+  const checkpoints = await services.checkpoints.deleteSession(sessionId);
+  const artifactsRemoved = (await services.artifacts?.deleteSession(sessionId)) ?? 0;
+  await store.deleteSession(sessionId);
+  return {
+    sessionId,
+    restorePointsRemoved: checkpoints.deletedRestorePoints,
+    blobsRemoved: checkpoints.deletedBlobs,
+    artifactsRemoved,
+  };
+}
