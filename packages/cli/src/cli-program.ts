@@ -103,10 +103,21 @@ export function createProgram(): Command {
     .addHelpText('after', '\nExample: clawsmith run --script responses.json --json "tidy the README"')
     .action(lazy(async () => (await import('./commands/run-command.js')).runCommand));
 
-  homeOption(program.command('sessions'))
-    .description('list sessions, newest first')
+  const sessions = homeOption(program.command('sessions'))
+    .description('list sessions, newest first (`sessions delete ID` removes one)')
     .option('--json', 'one JSON object per line')
     .action(lazy(async () => (await import('./commands/store-commands.js')).sessionsCommand));
+  homeOption(sessions.command('delete'))
+    .description("delete a session's history, restore points and artifacts (the workspace's files are not touched)")
+    .argument('<id>', 'the session')
+    .option('--json', 'print what was removed as JSON')
+    .action(lazy(async () => (await import('./commands/session-delete-command.js')).sessionDeleteCommand));
+
+  homeOption(program.command('gc'))
+    .description('apply retention now: prune old and over-quota restore points and artifacts')
+    .option('--dry-run', 'change nothing; print what would be removed and kept')
+    .option('--json', 'print the figures as one JSON object')
+    .action(lazy(async () => (await import('./commands/gc-command.js')).gcCommand));
 
   homeOption(program.command('checkpoints'))
     .description("list a session's restore points (one per turn)")

@@ -46,6 +46,7 @@ describe('@clawsmith/web public surface', () => {
       'GET /api/sessions',
       'GET /api/sessions/:sessionId',
       'PATCH /api/sessions/:sessionId',
+      'DELETE /api/sessions/:sessionId',
       'POST /api/sessions/:sessionId/fork',
       'GET /api/sessions/:sessionId/messages',
       'GET /api/sessions/:sessionId/todos',

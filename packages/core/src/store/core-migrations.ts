@@ -144,6 +144,8 @@ export const coreMigrations: Record<string, Migration> = {
     // eslint-disable-next-line @typescript-eslint/no-explicit-any
     async down(db: Kysely<any>) {
       await db.schema.dropTable('session_delegation').ifExists().execute();
+    },
+  },
   '0004_maintenance': {
     // eslint-disable-next-line @typescript-eslint/no-explicit-any
     async up(db: Kysely<any>) {

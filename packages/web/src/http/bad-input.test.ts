@@ -16,8 +16,8 @@ describe('bad input gets a clear JSON error with a stable code and changes nothi
     };
     await expectError(await web.api('/api/nothing'), 404, 'route_not_found');
     await expectError(await web.api('/etc/passwd'), 404, 'route_not_found');
-    const wrongMethod = await web.api(`/api/sessions/${session.id}`, { method: 'DELETE' });
-    expect(wrongMethod.headers.get('allow')).toBe('GET, PATCH');
+    const wrongMethod = await web.api(`/api/sessions/${session.id}`, { method: 'PUT' });
+    expect(wrongMethod.headers.get('allow')).toBe('GET, PATCH, DELETE');
     await expectError(wrongMethod, 405, 'method_not_allowed');
     const patch = (body: string, type = 'application/json') =>
       web.api(`/api/sessions/${session.id}`, {

@@ -124,4 +124,22 @@ describe('turns, diffs and restore', () => {
     expect(list.sessions.map((session) => session.id)).toEqual([child.id]);
     expect(list.nextOffset).toBe(1);
   });
+
+  it('deletes a session with its restore points; the files stay; a second delete is 404', async () => {
+    const { web, sessionId } = await twoTurns();
+    const refused = await web.api(`/api/sessions/${sessionId}`, {
+      method: 'DELETE',
+      headers: { origin: 'http://evil.example' },
+    });
+    expect(refused.status).toBe(403);
+    const deleted = await web.api(`/api/sessions/${sessionId}`, { method: 'DELETE' });
+    expect(deleted.status).toBe(200);
+    expect(await deleted.json()).toMatchObject({ sessionId, restorePointsRemoved: 2 });
+    expect(readFileSync(join(web.workspace, 'b.txt'), 'utf8')).toBe('new file\n');
+    expect((await (await web.api(`/api/sessions/${sessionId}`)).json()) as unknown).toMatchObject({
+      error: { code: 'session_not_found' },
+    });
+    const again = await web.api(`/api/sessions/${sessionId}`, { method: 'DELETE' });
+    expect(again.status).toBe(404);
+  });
 });

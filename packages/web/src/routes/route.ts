@@ -3,7 +3,7 @@ import type { WebContext } from '../web-context.js';
 
 /** One API route: method, Hono path pattern, and its handler. */
 export interface Route {
-  readonly method: 'GET' | 'POST' | 'PATCH';
+  readonly method: 'GET' | 'POST' | 'PATCH' | 'DELETE';
   readonly path: string;
   /** Routes that need no sign-in (the login itself and the page shell). */
   readonly public?: boolean;

@@ -9,7 +9,7 @@ import { toTranscriptMessage } from '../transcript/tool-status.js';
 import type { Route } from './route.js';
 import { summarizeSession } from './session-summary.js';
 
-/** Sessions: list, one, title, fork, messages, todos. */
+/** Sessions: list, one, title, delete, fork, messages, todos. */
 export const sessionRoutes: readonly Route[] = [
   {
     method: 'GET',
@@ -41,6 +41,14 @@ export const sessionRoutes: readonly Route[] = [
       await web.store.requireSession(sessionId);
       await web.store.renameSession(sessionId, body.title);
       return c.json(await summarizeSession(web, await web.store.requireSession(sessionId)));
+    },
+  },
+  {
+    method: 'DELETE',
+    path: '/api/sessions/:sessionId',
+    async handler(c, web) {
+      // Core refuses a session whose turn runs (session_busy) before anything is removed.
+      return c.json(await web.core.deleteSession(parseId(c, 'sessionId')));
     },
   },
   {
