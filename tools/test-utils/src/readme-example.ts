@@ -30,10 +30,13 @@ export function readmeExample(packageRoot: string, examplePath: string): { readm
  */
 export function runExample(packageRoot: string, examplePath: string, timeoutMs = 120_000): string {
   const tsx = pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href;
+  // Plain text whatever the runner's terminal: CI and vitest set FORCE_COLOR, which colours console.log.
+  const { FORCE_COLOR: _forced, ...environment } = process.env;
   const run = spawnSync(process.execPath, ['--conditions=@clawsmith/source', '--import', tsx, examplePath], {
     cwd: packageRoot,
     encoding: 'utf8',
     timeout: timeoutMs,
+    env: { ...environment, NO_COLOR: '1' },
   });
   if (run.status !== 0)
     throw new Error(`${examplePath} exited ${run.status ?? run.signal}:\n${run.stdout}\n${run.stderr}`);
