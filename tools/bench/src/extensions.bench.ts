@@ -1,6 +1,8 @@
 // memory_search over 10,000 notes (2 MB) beside a naive in-memory scan of the same text, with and
 // without the per-search freshness sweep; and what discovering 200 skills adds to core startup
-// (createAgentCore with the cli's builtin tools), beside core startup alone.
+// (createAgentCore with the cli's builtin tools), beside core startup alone: every SKILL.md read,
+// and unchanged since the home's skill cache was written; in this process and in fresh ones.
+import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -48,6 +50,16 @@ for (let index = 0; index < NOTES; index += 1) {
   writeFileSync(join(folder, `note-${index}.md`), text);
 }
 console.log(`${NOTES} notes, ${(bytes / 1024 / 1024).toFixed(2)} MB in ${home}/memory`);
+// Written first: the skill cache keeps only files settled for 2 s, as a person's skills are.
+for (let index = 0; index < SKILLS; index += 1) {
+  const name = `skill-${index}`;
+  mkdirSync(join(home, 'skills', name), { recursive: true });
+  writeFileSync(
+    join(home, 'skills', name, 'SKILL.md'),
+    `---\nname: ${name}\ndescription: ${sentence(12)}\nlicense: MIT\n---\n# ${name}\n\n${sentence(200)}\n`,
+  );
+}
+const skillsWritten = Date.now();
 
 const build = performance.now();
 const index = new MemoryIndex({ homeDir: home });
@@ -91,41 +103,70 @@ const sweep = await measure(
 sweeping.close();
 report(`memory_search over ${NOTES} notes`, naive, [search, sweep]);
 
-for (let index = 0; index < SKILLS; index += 1) {
-  const name = `skill-${index}`;
-  mkdirSync(join(home, 'skills', name), { recursive: true });
-  writeFileSync(
-    join(home, 'skills', name, 'SKILL.md'),
-    `---\nname: ${name}\ndescription: ${sentence(12)}\nlicense: MIT\n---\n# ${name}\n\n${sentence(200)}\n`,
-  );
-}
+await new Promise((resolve) => setTimeout(resolve, Math.max(0, skillsWritten + 2_100 - Date.now())));
 const opened = await openClawsmithHome(join(home, 'core-home'));
 const provider = createScriptedProvider({ script: { responses: [] } });
 const builtinTools = createBuiltinTools({ command: { sandbox: 'off' } });
+const startCore = (cache: boolean) => {
+  const catalog = discoverSkills({ homeDir: home, workspaceRoot: workspace, ...(cache ? {} : { cache: false }) });
+  skillsPromptSection(catalog);
+  return createAgentCore({
+    db: opened.db,
+    provider,
+    checkpoints: opened.checkpoints,
+    builtinTools,
+    extensions: [{ source: 'extension:skills', tools: [createSkillViewTool({ homeDir: home })] }],
+  });
+};
 const coreAlone = await measure(
   'createAgentCore with the builtin tools',
   () => createAgentCore({ db: opened.db, provider, checkpoints: opened.checkpoints, builtinTools }),
   RUNS,
 );
-const discovery = await measure(`discoverSkills: ${SKILLS} skills`, () => discoverSkills({ homeDir: home }), RUNS);
-const withSkills = await measure(
-  `createAgentCore + ${SKILLS} skills discovered, skill_view, prompt section`,
-  () => {
-    const catalog = discoverSkills({ homeDir: home, workspaceRoot: workspace });
-    skillsPromptSection(catalog);
-    return createAgentCore({
-      db: opened.db,
-      provider,
-      checkpoints: opened.checkpoints,
-      builtinTools,
-      extensions: [{ source: 'extension:skills', tools: [createSkillViewTool({ homeDir: home })] }],
-    });
-  },
+const everyFile = await measure(
+  `discoverSkills: ${SKILLS} skills, every SKILL.md read (cache: false)`,
+  () => discoverSkills({ homeDir: home, cache: false }),
   RUNS,
 );
-report('skill discovery at core startup', coreAlone, [discovery, withSkills]);
+const cached = await measure(
+  `discoverSkills: ${SKILLS} skills, unchanged since the cache was written`,
+  () => discoverSkills({ homeDir: home }),
+  RUNS,
+);
+const withEveryFile = await measure(
+  `createAgentCore + ${SKILLS} skills (every file read), skill_view, prompt section`,
+  () => startCore(false),
+  RUNS,
+);
+const withCached = await measure(
+  `createAgentCore + ${SKILLS} skills (cached), skill_view, prompt section`,
+  () => startCore(true),
+  RUNS,
+);
+report('skill discovery at core startup', coreAlone, [everyFile, cached, withEveryFile, withCached]);
 console.log(
-  `added to core startup by ${SKILLS} skills: ${(withSkills.medianMs - coreAlone.medianMs).toFixed(2)} ms (median difference)`,
+  `added to core startup by ${SKILLS} skills: ${(withEveryFile.medianMs - coreAlone.medianMs).toFixed(2)} ms reading every file, ${(withCached.medianMs - coreAlone.medianMs).toFixed(2)} ms cached (median differences)`,
+);
+
+// At cli startup discovery runs once, in a process whose code is not warmed up yet.
+const coldRuns = 10;
+const child = (cache: 'on' | 'off') => {
+  const result = spawnSync(
+    process.execPath,
+    [...process.execArgv, join(import.meta.dirname, 'skills-discovery-child.ts'), home, workspace, cache],
+    { encoding: 'utf8' },
+  );
+  if (result.status !== 0) throw new Error(`skills-discovery-child exited ${result.status}: ${result.stderr}`);
+  return Number(result.stdout.trim());
+};
+const coldSamples = { off: [] as number[], on: [] as number[] };
+for (let round = 0; round < coldRuns; round += 1) {
+  coldSamples.off.push(child('off'));
+  coldSamples.on.push(child('on'));
+}
+const median = (values: number[]) => [...values].sort((left, right) => left - right)[values.length >> 1] as number;
+console.log(
+  `first discovery in a fresh process (${coldRuns} processes each, interleaved): every file read ${median(coldSamples.off).toFixed(2)} ms, cached ${median(coldSamples.on).toFixed(2)} ms (medians)`,
 );
 
 await opened.close();

@@ -1,7 +1,8 @@
-import { lstatSync, readdirSync, realpathSync, statSync, type Dirent } from 'node:fs';
-import { join, sep } from 'node:path';
+import { lstatSync, readdirSync, realpathSync, statSync, type Dirent, type Stats } from 'node:fs';
+import { sep } from 'node:path';
 import { EXTENSIONS_ERROR_CODES } from '../extensions-error.js';
-import { readFrontMatter } from './front-matter.js';
+import { readFrontMatter, type FrontMatter } from './front-matter.js';
+import { SkillCache, type SkillVerdict } from './skill-cache.js';
 import { skillRoots, type SkillRoot, type SkillScope } from './skill-roots.js';
 
 /** At most this many skills are discovered per root; the rest are reported as one problem. */
@@ -45,6 +46,13 @@ export interface SkillCatalog {
 export interface DiscoverSkillsOptions {
   readonly homeDir?: string;
   readonly workspaceRoot?: string;
+  /**
+   * What was read of each `SKILL.md` is kept in the home's `skills-cache.json` (see
+   * `SKILL_CACHE_FILE`) and reused while the file's identity, size and times are unchanged;
+   * `false` reads every file. `settledMs`: how old a file's last change must be to be kept
+   * (default 2,000).
+   */
+  readonly cache?: false | { readonly settledMs?: number };
 }
 
 function invalid(file: string, line: number, message: string): SkillProblem {
@@ -56,53 +64,82 @@ function keyLine(lines: readonly string[], key: string): number {
   return index === -1 ? 1 : index + 2;
 }
 
-function readSkill(folder: string, root: SkillRoot, folderName: string): Skill | SkillProblem {
-  const file = join(folder, 'SKILL.md');
-  let front;
+// What the file's content says, whatever folder it is in: this is what the cache keeps.
+function judgeFrontMatter(front: FrontMatter): SkillVerdict {
+  if (!front.ok) return { ok: false, line: front.line, message: front.message };
+  const { name, description } = front.fields;
+  if (typeof name !== 'string' || name.length === 0)
+    return { ok: false, line: keyLine(front.lines, 'name'), message: 'the front matter needs a `name` (text)' };
+  if (name.length > MAX_SKILL_NAME_LENGTH || !SKILL_NAME.test(name))
+    return {
+      ok: false,
+      line: keyLine(front.lines, 'name'),
+      message: `name ${JSON.stringify(name.slice(0, 80))} must be lowercase letters, digits and single hyphens, at most ${MAX_SKILL_NAME_LENGTH} characters`,
+    };
+  if (typeof description !== 'string' || description.trim().length === 0)
+    return {
+      ok: false,
+      line: keyLine(front.lines, 'description'),
+      message: 'the front matter needs a `description` (text)',
+    };
+  if (description.length > MAX_SKILL_DESCRIPTION_LENGTH)
+    return {
+      ok: false,
+      line: keyLine(front.lines, 'description'),
+      message: `description is ${description.length} characters; at most ${MAX_SKILL_DESCRIPTION_LENGTH}`,
+    };
+  return { ok: true, name, description: description.trim(), nameLine: keyLine(front.lines, 'name') };
+}
+
+function readVerdict(file: string, cache: SkillCache): SkillVerdict {
+  let stat: Stats | undefined;
+  try {
+    stat = statSync(file);
+  } catch {
+    // Reported by the read below, with its reason.
+  }
+  const cached = stat?.isFile() ? cache.lookup(file, stat) : undefined;
+  if (cached) return cached;
+  let front: FrontMatter;
   try {
     front = readFrontMatter(file);
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
-    if (code === 'ENOENT') return invalid(file, 1, 'the skill folder has no SKILL.md');
-    if (code === 'ENOTFILE') return invalid(file, 1, 'SKILL.md is not a regular file');
-    return invalid(file, 1, `SKILL.md cannot be read (${code ?? (error as Error).message})`);
+    if (code === 'ENOENT') return { ok: false, line: 1, message: 'the skill folder has no SKILL.md' };
+    if (code === 'ENOTFILE') return { ok: false, line: 1, message: 'SKILL.md is not a regular file' };
+    return { ok: false, line: 1, message: `SKILL.md cannot be read (${code ?? (error as Error).message})` };
   }
-  if (!front.ok) return invalid(file, front.line, front.message);
-  const { name, description } = front.fields;
-  if (typeof name !== 'string' || name.length === 0)
-    return invalid(file, keyLine(front.lines, 'name'), 'the front matter needs a `name` (text)');
-  if (name.length > MAX_SKILL_NAME_LENGTH || !SKILL_NAME.test(name))
-    return invalid(
-      file,
-      keyLine(front.lines, 'name'),
-      `name ${JSON.stringify(name.slice(0, 80))} must be lowercase letters, digits and single hyphens, at most ${MAX_SKILL_NAME_LENGTH} characters`,
-    );
-  if (name !== folderName)
-    return invalid(file, keyLine(front.lines, 'name'), `name ${name} must match its folder's name ${folderName}`);
-  if (typeof description !== 'string' || description.trim().length === 0)
-    return invalid(file, keyLine(front.lines, 'description'), 'the front matter needs a `description` (text)');
-  if (description.length > MAX_SKILL_DESCRIPTION_LENGTH)
-    return invalid(
-      file,
-      keyLine(front.lines, 'description'),
-      `description is ${description.length} characters; at most ${MAX_SKILL_DESCRIPTION_LENGTH}`,
-    );
-  return { name, description: description.trim(), folder, file, scope: root.scope };
+  const verdict = judgeFrontMatter(front);
+  if (stat?.isFile()) cache.remember(file, stat, verdict);
+  return verdict;
 }
 
-function skillFolders(root: SkillRoot, problems: SkillProblem[]): { folder: string; name: string }[] {
+function readSkill(folder: string, root: SkillRoot, folderName: string, cache: SkillCache): Skill | SkillProblem {
+  // Concatenated, not joined: both parts are already normal, and this runs once per skill at startup.
+  const file = folder + sep + 'SKILL.md';
+  const verdict = readVerdict(file, cache);
+  if (!verdict.ok) return invalid(file, verdict.line, verdict.message);
+  if (verdict.name !== folderName)
+    return invalid(file, verdict.nameLine, `name ${verdict.name} must match its folder's name ${folderName}`);
+  return { name: verdict.name, description: verdict.description, folder, file, scope: root.scope };
+}
+
+function skillFolders(
+  root: SkillRoot,
+  problems: SkillProblem[],
+): { rootReal?: string; found: { folder: string; name: string }[] } {
   let entries: Dirent[];
   try {
     entries = readdirSync(root.folder, { withFileTypes: true });
   } catch {
-    return [];
+    return { found: [] };
   }
   entries.sort((left, right) => (left.name < right.name ? -1 : left.name > right.name ? 1 : 0));
   const folders: { folder: string; name: string }[] = [];
   const rootReal = realpathSync.native(root.folder);
   for (const entry of entries) {
     if (entry.name.startsWith('.')) continue;
-    const path = join(root.folder, entry.name);
+    const path = root.folder + sep + entry.name;
     if (entry.isSymbolicLink()) {
       // A repository's link could make "the skill's folder" any folder on the machine.
       if (root.scope === 'workspace') {
@@ -140,11 +177,11 @@ function skillFolders(root: SkillRoot, problems: SkillProblem[]): { folder: stri
     }
     // A plain folder's real path is the root's plus its name: no system call per skill.
     folders.push({
-      folder: entry.isSymbolicLink() ? realpathSync.native(path) : join(rootReal, entry.name),
+      folder: entry.isSymbolicLink() ? realpathSync.native(path) : rootReal + sep + entry.name,
       name: entry.name,
     });
   }
-  return folders;
+  return { rootReal, found: folders };
 }
 
 /**
@@ -158,6 +195,9 @@ export function discoverSkills(options: DiscoverSkillsOptions): SkillCatalog {
   const byName = new Map<string, Skill>();
   const shadowed: Skill[] = [];
   let workspaceReal: string | undefined;
+  const cache =
+    options.cache === false ? new SkillCache(undefined) : new SkillCache(options.homeDir, options.cache?.settledMs);
+  const searched: string[] = [];
   for (const root of skillRoots(options.homeDir, options.workspaceRoot)) {
     try {
       if (root.scope === 'workspace') {
@@ -177,13 +217,16 @@ export function discoverSkills(options: DiscoverSkillsOptions): SkillCatalog {
     } catch {
       continue;
     }
-    for (const { folder, name } of skillFolders(root, problems)) {
-      const skill = readSkill(folder, root, name);
+    const folders = skillFolders(root, problems);
+    if (folders.rootReal !== undefined) searched.push(folders.rootReal + sep);
+    for (const { folder, name } of folders.found) {
+      const skill = readSkill(folder, root, name, cache);
       if ('code' in skill) problems.push(skill);
       else if (byName.has(skill.name)) shadowed.push(skill);
       else byName.set(skill.name, skill);
     }
   }
+  cache.save(searched);
   const skills = [...byName.values()].sort((left, right) => (left.name < right.name ? -1 : 1));
   return { skills, problems, shadowed };
 }

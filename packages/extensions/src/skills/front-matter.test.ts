@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { writeFileSync } from 'node:fs';
 import { parse } from 'yaml';
 import { describe, expect, it } from 'vitest';
-import { parsePlainFrontMatter, readFrontMatter } from './front-matter.js';
+import { frontMatterEnd, parsePlainFrontMatter, readFrontMatter } from './front-matter.js';
 
 describe(parsePlainFrontMatter, () => {
   const samples = [
@@ -64,5 +64,23 @@ describe(readFrontMatter, () => {
     writeFileSync(file, '\uFEFF---\r\nname: crlf\r\ndescription: Windows file\r\n---\r\nbody');
     const front = readFrontMatter(file);
     expect(front.ok && front.fields).toEqual({ name: 'crlf', description: 'Windows file' });
+  });
+});
+
+describe(frontMatterEnd, () => {
+  const end = (text: string, complete = true) => frontMatterEnd(Buffer.from(text), Buffer.byteLength(text), complete);
+
+  it('finds the byte after the closing line, so the body is never decoded', () => {
+    expect(end('---\nname: a\n---\n# body')).toBe(16);
+    expect(end('---\r\nname: a\r\n--- \t\r\nbody')).toBe(21);
+    expect(end('---\n---\n')).toBe(8);
+    expect(end('---\nname: a\n---')).toBe(15);
+  });
+
+  it('skips lines that only start with dashes, and a closing line an incomplete read may have cut', () => {
+    expect(end('---\nname: a\n----\nb: c\n---x\n---\n')).toBe(31);
+    expect(end('---\nname: a\n---', false)).toBe(-1);
+    expect(end('---\nname: a\n--- ', false)).toBe(-1);
+    expect(end('---\nname: a\n')).toBe(-1);
   });
 });

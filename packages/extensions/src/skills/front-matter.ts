@@ -14,15 +14,46 @@ export type FrontMatter =
   | { readonly ok: true; readonly fields: Readonly<Record<string, unknown>>; readonly lines: readonly string[] }
   | { readonly ok: false; readonly line: number; readonly message: string };
 
+// One buffer for every first read: discovery is synchronous, so no two reads share it at once.
+const firstRead = Buffer.allocUnsafe(FIRST_READ_BYTES);
+const CLOSING_LINE_START = Buffer.from('\n---');
+
+/**
+ * The byte just past the front matter's closing `---` line, or -1 when it is not (yet) in
+ * `bytes`. Searching the bytes keeps the body undecoded: only the front matter becomes text. A
+ * closing line cut off at the end of an incomplete read does not count (it may go on).
+ */
+export function frontMatterEnd(bytes: Uint8Array, length: number, complete: boolean): number {
+  const head = Buffer.from(bytes.buffer, bytes.byteOffset, length);
+  let newline = head.indexOf(0x0a);
+  while (newline !== -1) {
+    const found = head.indexOf(CLOSING_LINE_START, newline);
+    if (found === -1) return -1;
+    let end = found + CLOSING_LINE_START.length;
+    while (end < length && (head[end] === 0x20 || head[end] === 0x09)) end += 1;
+    if (end === length) return complete ? length : -1;
+    if (head[end] === 0x0a) return end + 1;
+    if (head[end] === 0x0d && head[end + 1] === 0x0a) return end + 2;
+    newline = found + 1;
+  }
+  return -1;
+}
+
+function opensFrontMatter(bytes: Buffer): boolean {
+  const start = bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf ? 3 : 0;
+  return bytes[start] === 0x2d && bytes[start + 1] === 0x2d && bytes[start + 2] === 0x2d;
+}
+
 function readHead(file: string): { text: string; complete: boolean } {
   // Non-blocking, then checked: a FIFO named SKILL.md must not hang discovery.
   const descriptor = openSync(file, constants.O_RDONLY | constants.O_NONBLOCK);
   try {
     if (!fstatSync(descriptor).isFile())
       throw Object.assign(new Error(`${file} is not a regular file`), { code: 'ENOTFILE' });
-    let buffer = Buffer.alloc(FIRST_READ_BYTES);
+    let buffer = firstRead;
     let length = readSync(descriptor, buffer, 0, buffer.length, 0);
-    if (length === buffer.length && !closingFound(buffer.toString('utf8', 0, length))) {
+    let end = frontMatterEnd(buffer, length, length < buffer.length);
+    if (end === -1 && length === buffer.length && opensFrontMatter(buffer)) {
       // Front matter longer than the first read: read on, but never past the limit (a 100 MB file stays unread).
       const larger = Buffer.alloc(MAX_FRONT_MATTER_BYTES);
       buffer.copy(larger, 0, 0, length);
@@ -32,15 +63,13 @@ function readHead(file: string): { text: string; complete: boolean } {
         if (read === 0) break;
         length += read;
       }
+      end = frontMatterEnd(buffer, length, length < MAX_FRONT_MATTER_BYTES);
     }
+    if (end !== -1) return { text: buffer.toString('utf8', 0, end), complete: true };
     return { text: buffer.toString('utf8', 0, length), complete: length < MAX_FRONT_MATTER_BYTES };
   } finally {
     closeSync(descriptor);
   }
-}
-
-function closingFound(text: string): boolean {
-  return /\r?\n---[ \t]*(\r?\n|$)/.test(text.slice(3));
 }
 
 const PLAIN_LINE = /^([A-Za-z_][A-Za-z0-9_-]*):[ \t]+(\S(?:.*\S)?)[ \t]*$/;
