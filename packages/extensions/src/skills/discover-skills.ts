@@ -50,7 +50,7 @@ export interface DiscoverSkillsOptions {
    * What was read of each `SKILL.md` is kept in the home's `skills-cache.json` (see
    * `SKILL_CACHE_FILE`) and reused while the file's identity, size and times are unchanged;
    * `false` reads every file. `settledMs`: how old a file's last change must be to be kept
-   * (default 2,000).
+   * (default 2,000; 0 keeps every file).
    */
   readonly cache?: false | { readonly settledMs?: number };
 }

@@ -94,10 +94,12 @@ export class SkillCache {
    * Remembers a verdict read after `stat` was taken. Only a file whose last change is
    * `settledMs` old: a file system with coarse timestamps could otherwise hide an edit made in the
    * same tick as the read (the change time cannot be set back, so a later edit always shows).
+   * `settledMs` 0 keeps every file, however fresh.
    */
   remember(path: string, stat: Stats, verdict: SkillVerdict, now = Date.now()): void {
     this.#seen.add(path);
-    if (this.#file === undefined || now - Math.max(stat.mtimeMs, stat.ctimeMs) < this.#settledMs) {
+    const fresh = this.#settledMs > 0 && now - Math.max(stat.mtimeMs, stat.ctimeMs) < this.#settledMs;
+    if (this.#file === undefined || fresh) {
       this.#changed ||= this.#entries.delete(path);
       return;
     }
