@@ -4,9 +4,14 @@
 // `walkWorkspace` (names in code-unit order, skipped folder names never entered, symlinks and
 // special files never followed) and reads what a search reads (the first `fileLimit` bytes,
 // O_NOFOLLOW | O_NONBLOCK, a NUL in the first 8,000 bytes means binary: only the name counts).
-// The trigram scan must stay identical to trigrams.ts; a test compares the two.
-export const INDEX_WORKER_SOURCE = String.raw`
-const { parentPort } = require('node:worker_threads');
+// A build splits the files into contiguous parts indexed by helper threads running this same
+// source (one part stays on this thread) and joins them; the scan and the part indexing live in
+// index-part-source.ts, the join in posting-merge-source.ts.
+import { INDEX_PART_SOURCE } from './index-part-source.js';
+import { POSTING_MERGE_SOURCE } from './posting-merge-source.js';
+
+const PREAMBLE = String.raw`
+const { parentPort, workerData, Worker } = require('node:worker_threads');
 const fs = require('node:fs');
 const { createHash, randomBytes } = require('node:crypto');
 
@@ -15,64 +20,9 @@ const VERSION = 1;
 const HEADER_BYTES = 64;
 const FLAG_SETTLED = 1;
 const FLAG_UNREADABLE = 2;
+`;
 
-const LOWER = new Uint8Array(256);
-for (let byte = 0; byte < 256; byte += 1) LOWER[byte] = byte >= 65 && byte <= 90 ? byte + 32 : byte;
-
-const seen = new Uint8Array(1 << 21);
-let found = new Uint32Array(4096);
-let foundCount = 0;
-
-function scan(bytes) {
-  if (bytes.length < 3) return;
-  let trigram = (LOWER[bytes[0]] << 8) | LOWER[bytes[1]];
-  for (let index = 2; index < bytes.length; index += 1) {
-    trigram = ((trigram << 8) | LOWER[bytes[index]]) & 0xffffff;
-    const slot = trigram >>> 3;
-    const bit = 1 << (trigram & 7);
-    if ((seen[slot] & bit) === 0) {
-      seen[slot] |= bit;
-      if (foundCount === found.length) {
-        const grown = new Uint32Array(found.length * 2);
-        grown.set(found);
-        found = grown;
-      }
-      found[foundCount++] = trigram;
-    }
-  }
-}
-function foldedCopy(bytes) {
-  // Native scans for the lead bytes first: almost every text holds none of them.
-  if (bytes.indexOf(0xe2) < 0 && bytes.indexOf(0xc5) < 0 && bytes.indexOf(0xc4) < 0) return undefined;
-  let hit = false;
-  for (let index = 0; index + 1 < bytes.length; index += 1) {
-    const byte = bytes[index];
-    if ((byte === 0xe2 && bytes[index + 1] === 0x84 && bytes[index + 2] === 0xaa) || (byte === 0xc5 && bytes[index + 1] === 0xbf) || (byte === 0xc4 && bytes[index + 1] === 0xb0)) { hit = true; break; }
-  }
-  if (!hit) return undefined;
-  const out = new Uint8Array(bytes.length);
-  let used = 0;
-  for (let index = 0; index < bytes.length; index += 1) {
-    const byte = bytes[index];
-    if (byte === 0xe2 && bytes[index + 1] === 0x84 && bytes[index + 2] === 0xaa) { out[used++] = 0x6b; index += 2; }
-    else if (byte === 0xc5 && bytes[index + 1] === 0xbf) { out[used++] = 0x73; index += 1; }
-    else if (byte === 0xc4 && bytes[index + 1] === 0xb0) { out[used++] = 0x69; index += 1; }
-    else out[used++] = byte;
-  }
-  return out.subarray(0, used);
-}
-function addText(bytes) {
-  scan(bytes);
-  const folded = foldedCopy(bytes);
-  if (folded) scan(folded);
-}
-function takeTrigrams() {
-  const result = found.slice(0, foundCount).sort();
-  for (let index = 0; index < foundCount; index += 1) seen[found[index] >>> 3] = 0;
-  foundCount = 0;
-  return result;
-}
-
+const MAIN = String.raw`
 function byName(left, right) { return left.name < right.name ? -1 : left.name > right.name ? 1 : 0; }
 
 // Depth-first walk in code-unit order of names, as walkWorkspace does.
@@ -100,44 +50,6 @@ function walk(root, skipped, files, folders) {
   };
   visit(root, '');
 }
-
-const OPEN_FLAGS = fs.constants.O_RDONLY | fs.constants.O_NOFOLLOW | fs.constants.O_NONBLOCK;
-
-// Reads what a search would read; returns the stats and the trigrams of name and content.
-function indexFile(file, buffer, fileLimit, now, settledMs) {
-  const entry = { ino: 0, size: -1, mtimeMs: 0, ctimeMs: 0, flags: FLAG_UNREADABLE, trigrams: undefined, bytes: 0 };
-  let descriptor;
-  try { descriptor = fs.openSync(file.absolute, OPEN_FLAGS); } catch { return entry; }
-  try {
-    const stats = fs.fstatSync(descriptor);
-    if (!stats.isFile()) return undefined;
-    const wanted = Math.min(stats.size, fileLimit);
-    let filled = 0;
-    while (filled < wanted) {
-      const count = fs.readSync(descriptor, buffer, filled, wanted - filled, filled);
-      if (count === 0) break;
-      filled += count;
-    }
-    const content = buffer.subarray(0, filled);
-    if (!content.subarray(0, 8000).includes(0)) addText(content);
-    addText(Buffer.from(file.name, 'utf8'));
-    entry.ino = stats.ino;
-    entry.size = stats.size;
-    entry.mtimeMs = stats.mtimeMs;
-    entry.ctimeMs = stats.ctimeMs;
-    entry.flags = Math.max(stats.mtimeMs, stats.ctimeMs) < now - settledMs ? FLAG_SETTLED : 0;
-    entry.trigrams = takeTrigrams();
-    entry.bytes = filled;
-    return entry;
-  } catch {
-    takeTrigrams();
-    return entry;
-  } finally {
-    fs.closeSync(descriptor);
-  }
-}
-
-function varintLength(value) { let length = 1; while (value >= 128) { value = Math.floor(value / 128); length += 1; } return length; }
 
 function encodeStrings(strings) { return Buffer.from(strings.join('\0'), 'utf8'); }
 
@@ -175,95 +87,52 @@ function writeIndex(path, meta, sections) {
   return HEADER_BYTES + body.length;
 }
 
-function build({ root, skipped, fileLimit, path, key, settledMs }) {
+
+// Indexes one part in a helper thread (a fresh one per build: builds are rare).
+function indexInHelper(files, fileLimit, now, settledMs) {
+  return new Promise((resolve, reject) => {
+    const helper = new Worker(workerData.source, { eval: true, workerData: { role: 'part' } });
+    helper.once('message', (reply) => {
+      void helper.terminate();
+      if (reply.ok) resolve(reply.part);
+      else reject(new Error(reply.reason));
+    });
+    helper.once('error', reject);
+    helper.once('exit', (code) => reject(new Error('an index helper thread stopped with code ' + code)));
+    helper.postMessage({ files, fileLimit, now, settledMs });
+  });
+}
+
+async function build({ root, skipped, fileLimit, path, key, settledMs, threads, minFilesPerPart }) {
   const started = Date.now();
   const files = [];
   const folders = [];
   walk(root, new Set(skipped), files, folders);
   const now = Date.now();
-  const buffer = Buffer.allocUnsafe(fileLimit);
-  const kept = [];
-  let forward = new Uint32Array(1 << 20);
-  let forwardUsed = 0;
-  const starts = [];
-  const counts = new Uint32Array(1 << 24);
-  // Trigrams in order of first sight: sorted later, so small workspaces never scan all 2^24 counts.
-  let distinctList = new Uint32Array(1 << 16);
-  let distinct = 0;
-  let textBytes = 0;
-  for (const file of files) {
-    const entry = indexFile(file, buffer, fileLimit, now, settledMs);
-    if (entry === undefined) continue;
-    entry.relative = file.relative;
-    starts.push(forwardUsed);
-    const trigrams = entry.trigrams ?? new Uint32Array(0);
-    if (forwardUsed + trigrams.length > forward.length) {
-      const grown = new Uint32Array(Math.max(forward.length * 2, forwardUsed + trigrams.length));
-      grown.set(forward.subarray(0, forwardUsed));
-      forward = grown;
-    }
-    forward.set(trigrams, forwardUsed);
-    forwardUsed += trigrams.length;
-    for (let index = 0; index < trigrams.length; index += 1) {
-      const trigram = trigrams[index];
-      if (counts[trigram]++ === 0) {
-        if (distinct === distinctList.length) {
-          const grown = new Uint32Array(distinctList.length * 2);
-          grown.set(distinctList);
-          distinctList = grown;
-        }
-        distinctList[distinct++] = trigram;
-      }
-    }
-    textBytes += entry.bytes;
-    entry.trigrams = undefined;
-    kept.push(entry);
+  const walkMs = now - started;
+  const partCount = Math.max(1, Math.min(threads, Math.floor(files.length / minFilesPerPart)));
+  const partSize = Math.ceil(files.length / partCount);
+  const ranges = [];
+  for (let number = 0; number < partCount; number += 1) ranges.push(files.slice(number * partSize, (number + 1) * partSize));
+  // Started before this thread indexes its own part, and always awaited, so none is left running.
+  const helpers = Promise.allSettled(ranges.slice(1).map((range) => indexInHelper(range, fileLimit, now, settledMs)));
+  let first;
+  try {
+    first = indexPart(ranges[0], fileLimit, now, settledMs);
+  } finally {
+    await helpers;
   }
-  starts.push(forwardUsed);
-  // Counting sort: each trigram's files end up in file order, which is walk order.
-  const trigramList = distinctList.slice(0, distinct).sort();
-  distinctList = undefined;
-  const ends = new Uint32Array(distinct);
-  let running = 0;
-  for (let slot = 0; slot < distinct; slot += 1) {
-    const trigram = trigramList[slot];
-    const count = counts[trigram];
-    counts[trigram] = running;
-    running += count;
-    ends[slot] = running;
-  }
-  const postings = new Uint32Array(forwardUsed);
-  for (let file = 0; file < kept.length; file += 1) {
-    for (let index = starts[file]; index < starts[file + 1]; index += 1) postings[counts[forward[index]]++] = file;
-  }
-  forward = undefined;
-  let encodedBytes = 0;
-  let begin = 0;
-  for (let slot = 0; slot < distinct; slot += 1) {
-    let previous = -1;
-    for (let index = begin; index < ends[slot]; index += 1) { encodedBytes += varintLength(postings[index] - previous); previous = postings[index]; }
-    begin = ends[slot];
-  }
-  const encoded = new Uint8Array(encodedBytes);
-  const postingStarts = new Uint32Array(distinct + 1);
-  let written = 0;
-  begin = 0;
-  for (let slot = 0; slot < distinct; slot += 1) {
-    postingStarts[slot] = written;
-    let previous = -1;
-    for (let index = begin; index < ends[slot]; index += 1) {
-      let delta = postings[index] - previous;
-      previous = postings[index];
-      while (delta >= 128) { encoded[written++] = (delta & 127) | 128; delta = Math.floor(delta / 128); }
-      encoded[written++] = delta;
-    }
-    begin = ends[slot];
-  }
-  postingStarts[distinct] = written;
-  const count = kept.length;
+  const others = (await helpers).map((outcome) => {
+    if (outcome.status === 'rejected') throw outcome.reason;
+    return outcome.value;
+  });
+  const indexedAt = Date.now();
+  const merged = mergeParts([first, ...others]);
+  const joinedAt = Date.now();
+  const count = merged.entries.length;
   const fileStats = new Float64Array(count * 4);
   const flags = new Uint8Array(count);
-  kept.forEach((entry, index) => {
+  merged.entries.forEach((entry, index) => {
     fileStats[index * 4] = entry.ino;
     fileStats[index * 4 + 1] = entry.size;
     fileStats[index * 4 + 2] = entry.mtimeMs;
@@ -276,18 +145,20 @@ function build({ root, skipped, fileLimit, path, key, settledMs }) {
     folderStats[index * 3 + 1] = folder.mtimeMs;
     folderStats[index * 3 + 2] = folder.ctimeMs;
   });
-  const meta = { key, builtAtMs: now, files: count, folders: folders.length, trigrams: distinct, postings: forwardUsed, textBytes };
+  const distinct = merged.trigramList.length;
+  // The build's own time and parts are kept for whoever reads the file (the benchmark does).
+  const meta = { key, builtAtMs: now, files: count, folders: folders.length, trigrams: distinct, postings: merged.postings, textBytes: merged.textBytes, buildMs: Date.now() - started, parts: partCount };
   const bytesOnDisk = writeIndex(path, meta, [
     ['fileStats', fileStats],
     ['fileFlags', flags],
-    ['filePaths', encodeStrings(kept.map((entry) => entry.relative))],
+    ['filePaths', encodeStrings(merged.entries.map((entry) => entry.relative))],
     ['folderStats', folderStats],
     ['folderPaths', encodeStrings(folders.map((folder) => folder.relative))],
-    ['trigrams', trigramList],
-    ['postingStarts', postingStarts],
-    ['postings', encoded],
+    ['trigrams', merged.trigramList],
+    ['postingStarts', merged.postingStarts],
+    ['postings', merged.encoded],
   ]);
-  return { files: count, folders: folders.length, trigrams: distinct, postings: forwardUsed, textBytes, bytesOnDisk, buildMs: Date.now() - started };
+  return { files: count, folders: folders.length, trigrams: distinct, postings: merged.postings, textBytes: merged.textBytes, bytesOnDisk, parts: partCount, buildMs: Date.now() - started, phasesMs: { walk: walkMs, index: indexedAt - now, join: joinedAt - indexedAt, parts: [first, ...others].map((part) => part.ms), write: Date.now() - joinedAt } };
 }
 
 // The stored index, checked whole: magic, version, length, SHA-256 of the body, and the key
@@ -328,15 +199,37 @@ function sweep({ root, files, fileStats, fileFlags, folders, folderStats }) {
   return { changed };
 }
 
-parentPort.on('message', (message) => {
-  try {
-    if (message.type === 'build') parentPort.postMessage({ id: message.id, ok: true, stats: build(message) });
-    else if (message.type === 'load') {
-      const loaded = load(message);
-      parentPort.postMessage({ id: message.id, ok: true, ...loaded }, loaded.buffer ? [loaded.buffer] : []);
-    } else if (message.type === 'sweep') parentPort.postMessage({ id: message.id, ok: true, ...sweep(message) });
-  } catch (error) {
-    parentPort.postMessage({ id: message.id, ok: false, reason: String(error && error.message ? error.message : error) });
-  }
-});
+function reasonOf(error) { return String(error && error.message ? error.message : error); }
+
+if (workerData && workerData.role === 'part') {
+  parentPort.once('message', ({ files, fileLimit, now, settledMs }) => {
+    try {
+      const part = indexPart(files, fileLimit, now, settledMs);
+      const transfer = [part.trigramList, part.postingStarts, part.encoded, part.firstFiles, part.lastFiles].map((array) => array.buffer);
+      parentPort.postMessage({ ok: true, part }, transfer);
+    } catch (error) {
+      parentPort.postMessage({ ok: false, reason: reasonOf(error) });
+    }
+  });
+} else {
+  // One request at a time, in order, as when a build ran without awaiting anything.
+  let queue = Promise.resolve();
+  const answer = async (message) => {
+    try {
+      if (message.type === 'build') parentPort.postMessage({ id: message.id, ok: true, stats: await build(message) });
+      else if (message.type === 'load') {
+        const loaded = load(message);
+        parentPort.postMessage({ id: message.id, ok: true, ...loaded }, loaded.buffer ? [loaded.buffer] : []);
+      } else if (message.type === 'sweep') parentPort.postMessage({ id: message.id, ok: true, ...sweep(message) });
+    } catch (error) {
+      parentPort.postMessage({ id: message.id, ok: false, reason: reasonOf(error) });
+    }
+  };
+  parentPort.on('message', (message) => {
+    queue = queue.then(() => answer(message));
+  });
+}
 `;
+
+/** The index worker's whole program (also run by its helper threads, with `workerData.role`). */
+export const INDEX_WORKER_SOURCE = PREAMBLE + INDEX_PART_SOURCE + POSTING_MERGE_SOURCE + MAIN;

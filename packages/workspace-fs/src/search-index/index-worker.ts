@@ -38,7 +38,7 @@ export class IndexWorker {
 
   private ensure(): Worker {
     if (this.worker) return this.worker;
-    const worker = new Worker(INDEX_WORKER_SOURCE, { eval: true });
+    const worker = new Worker(INDEX_WORKER_SOURCE, { eval: true, workerData: { source: INDEX_WORKER_SOURCE } });
     worker.on('message', (reply: { id: number; ok: boolean; reason?: string }) => {
       const pending = this.pending.get(reply.id);
       this.pending.delete(reply.id);

@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { IndexWorker } from './index-worker.js';
 import { indexFolderFor, WorkspaceIndex, type WorkspaceIndexSettings } from './workspace-index.js';
 
@@ -29,7 +30,13 @@ export class SearchIndexes {
     private readonly skippedFolders: ReadonlySet<string>,
     private readonly fileLimit: number,
   ) {
-    this.settings = { watch: options.watch ?? true, settledMs: options.settledMs ?? 2_000, maxWatchedFolders: 50_000 };
+    this.settings = {
+      watch: options.watch ?? true,
+      settledMs: options.settledMs ?? 2_000,
+      maxWatchedFolders: 50_000,
+      buildThreads: Math.min(4, availableParallelism()),
+      minFilesPerPart: 2_000,
+    };
   }
 
   /** The index of the workspace at `root` (a real path), started on first use. */

@@ -19,22 +19,12 @@ export function packTrigram(first: number, second: number, third: number): numbe
 // (U+212A KELVIN SIGN to "k" and U+017F LONG S to "s" in Unicode regular expressions, U+0130 to
 // "i" + a combining dot in toLowerCase of names): a text holding them also gets the trigrams
 // of a copy where they are replaced, so an ignore-case search for "key" still finds "\u212Aey".
+const FOLDABLE = [Buffer.from([0xe2, 0x84, 0xaa]), Buffer.from([0xc5, 0xbf]), Buffer.from([0xc4, 0xb0])];
+
 function foldedCopy(bytes: Uint8Array): Uint8Array | undefined {
-  // Native scans for the lead bytes first: almost every text holds none of them.
-  if (bytes.indexOf(0xe2) < 0 && bytes.indexOf(0xc5) < 0 && bytes.indexOf(0xc4) < 0) return undefined;
-  let found = false;
-  for (let index = 0; index + 1 < bytes.length; index += 1) {
-    const byte = bytes[index]!;
-    if (
-      (byte === 0xe2 && bytes[index + 1] === 0x84 && bytes[index + 2] === 0xaa) ||
-      (byte === 0xc5 && bytes[index + 1] === 0xbf) ||
-      (byte === 0xc4 && bytes[index + 1] === 0xb0)
-    ) {
-      found = true;
-      break;
-    }
-  }
-  if (!found) return undefined;
+  // Native searches first: almost every text holds none of the three.
+  const view = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  if (!FOLDABLE.some((sequence) => view.indexOf(sequence) >= 0)) return undefined;
   const out = new Uint8Array(bytes.length);
   let used = 0;
   for (let index = 0; index < bytes.length; index += 1) {

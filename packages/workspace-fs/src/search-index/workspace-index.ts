@@ -54,6 +54,10 @@ export interface WorkspaceIndexSettings {
   readonly settledMs: number;
   /** Folders above which no watchers are set (every search then sweeps instead). */
   readonly maxWatchedFolders: number;
+  /** Threads a build indexes in (parts of the walk's files, joined afterwards). */
+  readonly buildThreads: number;
+  /** Fewest files a build part gets: below twice this, a build stays on one thread. */
+  readonly minFilesPerPart: number;
 }
 
 const OPEN_FLAGS = constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK;
@@ -181,6 +185,8 @@ export class WorkspaceIndex {
       path: this.indexPath,
       key: this.key,
       settledMs: this.settings.settledMs,
+      threads: this.settings.buildThreads,
+      minFilesPerPart: this.settings.minFilesPerPart,
     });
     const loaded = await this.worker.request<{ buffer?: ArrayBuffer; reason?: string }>({
       type: 'load',

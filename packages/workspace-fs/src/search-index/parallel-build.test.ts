@@ -1,0 +1,74 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { testdir } from '@clawsmith/test-utils';
+import { IndexWorker } from './index-worker.js';
+import { parseStoredIndex, postingsOf, type StoredIndex } from './stored-index.js';
+
+const workers: IndexWorker[] = [];
+afterEach(async () => {
+  for (const worker of workers.splice(0)) await worker.close();
+});
+
+// A workspace whose files share some trigrams and not others, with a binary file, a folded
+// character, a file whose name alone matches, and enough files that a part's first file number
+// for a trigram can take two varint bytes (skipped when the parts are joined).
+function workspace(): string {
+  const files: Record<string, string | Buffer> = {
+    'a/kelvin.txt': 'temperature in \u212Aelvin\n',
+    'a/binary.bin': Buffer.from([0x61, 0x62, 0x63, 0x00, 0x64, 0x65, 0x66]),
+    'b/named-rareword.md': 'body without it\n',
+  };
+  for (let number = 0; number < 400; number += 1) {
+    files[`src/part${number % 7}/file${number}.ts`] =
+      `export const value${number} = ${number * 7919};\n` + (number % 3 === 0 ? 'shared marker line\n' : '');
+  }
+  return testdir(files);
+}
+
+async function build(
+  root: string,
+  threads: number,
+  minFilesPerPart: number,
+): Promise<{ index: StoredIndex; parts: number }> {
+  const worker = new IndexWorker();
+  workers.push(worker);
+  const path = `${testdir()}/index.bin`;
+  const key = { root, skippedFolders: ['.git', 'node_modules'], fileLimit: 1024 * 1024 };
+  const built = await worker.request<{ stats: { parts: number } }>({
+    type: 'build',
+    root,
+    skipped: key.skippedFolders,
+    fileLimit: key.fileLimit,
+    path,
+    key,
+    settledMs: 0,
+    threads,
+    minFilesPerPart,
+  });
+  const loaded = await worker.request<{ buffer?: ArrayBuffer; reason?: string }>({ type: 'load', path, key });
+  expect(loaded.reason).toBeUndefined();
+  return { index: parseStoredIndex(loaded.buffer!), parts: built.stats.parts };
+}
+
+describe('a build split across helper threads', () => {
+  it('stores exactly what a build on one thread stores', async () => {
+    const root = workspace();
+    const single = await build(root, 1, 1);
+    const split = await build(root, 3, 1);
+    expect(single.parts).toBe(1);
+    expect(split.parts).toBe(3);
+    expect(split.index.filePaths).toEqual(single.index.filePaths);
+    expect([...split.index.fileFlags]).toEqual([...single.index.fileFlags]);
+    expect([...split.index.trigrams]).toEqual([...single.index.trigrams]);
+    expect(split.index.figures.postings).toBe(single.index.figures.postings);
+    for (const trigram of single.index.trigrams) {
+      expect([...postingsOf(split.index, trigram)]).toEqual([...postingsOf(single.index, trigram)]);
+    }
+    expect(Buffer.from(split.index.postings)).toEqual(Buffer.from(single.index.postings));
+  });
+
+  it('stays on one thread when the parts would be smaller than the minimum', async () => {
+    const root = workspace();
+    expect((await build(root, 4, 500)).parts).toBe(1);
+    expect((await build(root, 4, 150)).parts).toBe(2);
+  });
+});

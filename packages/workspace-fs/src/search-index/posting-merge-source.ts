@@ -1,0 +1,64 @@
+// Plain JavaScript for the index worker (see index-worker-source.ts): joining the parts of a
+// build that were indexed in separate threads.
+export const POSTING_MERGE_SOURCE = String.raw`
+// Joins parts (in walk order) into one posting list per trigram, as one part of all the files
+// would have produced: a part's file numbers move up by the files of the parts before it, so
+// only the first delta of each part's list changes (it now counts from the previous part's last
+// file); the rest of its bytes are copied as they are.
+function mergeParts(parts) {
+  if (parts.length === 1) return parts[0];
+  const bases = [];
+  let files = 0;
+  let bound = 0;
+  let pairs = 0;
+  for (const part of parts) {
+    bases.push(files);
+    files += part.entries.length;
+    bound += part.encoded.length;
+    pairs += part.trigramList.length;
+  }
+  const encoded = new Uint8Array(bound + pairs * 5);
+  const trigramList = new Uint32Array(pairs);
+  const postingStarts = new Uint32Array(pairs + 1);
+  const cursors = parts.map(() => 0);
+  let distinct = 0;
+  let written = 0;
+  for (;;) {
+    let smallest = -1;
+    for (let number = 0; number < parts.length; number += 1) {
+      const list = parts[number].trigramList;
+      if (cursors[number] < list.length && (smallest < 0 || list[cursors[number]] < smallest)) smallest = list[cursors[number]];
+    }
+    if (smallest < 0) break;
+    trigramList[distinct] = smallest;
+    postingStarts[distinct] = written;
+    distinct += 1;
+    let previous = -1;
+    for (let number = 0; number < parts.length; number += 1) {
+      const part = parts[number];
+      const slot = cursors[number];
+      if (slot >= part.trigramList.length || part.trigramList[slot] !== smallest) continue;
+      let rest = part.postingStarts[slot];
+      while (part.encoded[rest] >= 128) rest += 1;
+      rest += 1;
+      let delta = bases[number] + part.firstFiles[slot] - previous;
+      while (delta >= 128) { encoded[written++] = (delta & 127) | 128; delta >>>= 7; }
+      encoded[written++] = delta;
+      const end = part.postingStarts[slot + 1];
+      encoded.set(part.encoded.subarray(rest, end), written);
+      written += end - rest;
+      previous = bases[number] + part.lastFiles[slot];
+      cursors[number] = slot + 1;
+    }
+  }
+  postingStarts[distinct] = written;
+  return {
+    entries: parts.flatMap((part) => part.entries),
+    trigramList: trigramList.slice(0, distinct),
+    postingStarts: postingStarts.slice(0, distinct + 1),
+    encoded: encoded.slice(0, written),
+    postings: parts.reduce((sum, part) => sum + part.postings, 0),
+    textBytes: parts.reduce((sum, part) => sum + part.textBytes, 0),
+  };
+}
+`;
