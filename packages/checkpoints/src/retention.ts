@@ -61,7 +61,11 @@ interface Candidate {
 function choose(points: readonly Candidate[], policy: RetentionPolicy, now: number): Candidate[] {
   const chosen = new Set<Candidate>();
   const bySession = new Map<string, Candidate[]>();
-  for (const point of points) bySession.set(point.sessionId, [...(bySession.get(point.sessionId) ?? []), point]);
+  for (const point of points) {
+    const sessionPoints = bySession.get(point.sessionId);
+    if (sessionPoints) sessionPoints.push(point);
+    else bySession.set(point.sessionId, [point]);
+  }
   for (const sessionPoints of bySession.values()) {
     let used = 0;
     for (const point of sessionPoints) {

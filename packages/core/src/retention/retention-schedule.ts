@@ -57,8 +57,11 @@ export class RetentionSchedule {
     const { store } = this.#stores;
     let reason: 'interval' | 'quota' = 'interval';
     try {
-      reason = (await this.#overQuota(sessionId)) ? 'quota' : 'interval';
       const interval = this.#options.intervalMs ?? DEFAULT_INTERVAL_MS;
+      // One key lookup first: within the shorter gap of a run no reason can claim another, so the
+      // session's byte totals are not summed after every turn.
+      if (Date.now() - (await this.#lastRunAt()) < Math.min(QUOTA_GAP_MS, interval)) return;
+      reason = (await this.#overQuota(sessionId)) ? 'quota' : 'interval';
       const gap = reason === 'quota' ? Math.min(QUOTA_GAP_MS, interval) : interval;
       if (!(await this.#claim(gap))) return;
       const report = await runRetention({ ...this.#stores, policy: this.#options });
@@ -75,6 +78,15 @@ export class RetentionSchedule {
     if (!this.#stores.artifacts) return false;
     const artifactQuota = this.#options.artifacts?.maxBytesPerSession ?? ARTIFACT_RETENTION.maxBytesPerSession;
     return (await this.#stores.artifacts.sessionBytes(sessionId)) > artifactQuota;
+  }
+
+  async #lastRunAt(): Promise<number> {
+    const row = await this.#stores.db
+      .selectFrom('core_maintenance')
+      .select('last_run_at')
+      .where('name', '=', 'retention')
+      .executeTakeFirst();
+    return row?.last_run_at ?? 0;
   }
 
   async #claim(gapMs: number): Promise<boolean> {
