@@ -12,7 +12,7 @@ import type { TurnResult } from './agent-core-options.js';
 import type { CoreServices } from './core-services.js';
 import type { ApprovalHandler, CallRuntime } from './lifecycle/call-context.js';
 import { runToolCalls } from './lifecycle/run-tool-calls.js';
-import { recoverSession } from './recovery.js';
+import { openTurn } from './turn-opening.js';
 
 /** One tool call made directly, without a model (an MCP client, a script). */
 export interface DirectToolCall {
@@ -105,25 +105,8 @@ export async function runDirectCall(services: CoreServices, request: DirectToolC
     );
   services.runningSessions.add(session.id);
   try {
-    await recoverSession(services, session.id);
-    const turnId = randomUUID();
-    const activation = await services.activationFor(session.id);
-    const checkpoint = await services.checkpoints.beginTurn({
-      sessionId: session.id,
-      turnId,
-      workspaceRoot: session.workspaceRoot,
-      messageCount: await store.countMessages(session.id),
-      eventSequence: await store.lastSequence(session.id),
-      todoSnapshot: { todos: await store.getTodos(session.id), activation: activation.activeTools() },
-    });
     const prompt = `${request.caller ?? 'direct call'}: ${request.name}`;
-    await store.startTurn({
-      sessionId: session.id,
-      turnId,
-      prompt,
-      activation: activation.activeTools(),
-      startedAt: new Date().toISOString(),
-    });
+    const { turnId, activation, checkpoint } = await openTurn(services, session, prompt);
     const call: ModelToolCall = {
       id: `call_${randomUUID()}`,
       name: request.name,

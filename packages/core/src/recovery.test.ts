@@ -7,33 +7,11 @@ import { createTestdir } from '@clawsmith/test-utils';
 import { describe, expect, it, onTestFinished } from 'vitest';
 import { createAgentCore } from './agent-core.js';
 import { openClawsmithHome } from './clawsmith-home.js';
+import { CHILD_TIMEOUT, runUntilKilled } from './__fixtures__/killed-child.js';
 
 const fixture = resolve(import.meta.dirname, '__fixtures__/crashing-turn.ts');
-// A child that compiles core with tsx takes seconds on a loaded machine (minutes at a load of 30).
-const CHILD_TIMEOUT = 240_000;
-
 function runUntilToolStarts(home: string, workspace: string): Promise<string> {
-  return new Promise((resolvePromise, reject) => {
-    const child = spawn(
-      process.execPath,
-      ['--conditions=@clawsmith/source', '--import', 'tsx', fixture, home, workspace],
-      // stdin stays open: the fixture's tool waits on it, so only the SIGKILL ends the child.
-      { stdio: ['pipe', 'pipe', 'pipe'] },
-    );
-    let output = '';
-    let errors = '';
-    child.stdout.on('data', (chunk: Buffer) => {
-      output += chunk.toString();
-      if (output.includes('TOOL_STARTED')) child.kill('SIGKILL');
-    });
-    child.stderr.on('data', (chunk: Buffer) => (errors += chunk.toString()));
-    child.on('exit', (code, signal) => {
-      child.stdin.destroy();
-      const session = /SESSION (\S+)/.exec(output)?.[1];
-      if (signal === 'SIGKILL' && session) resolvePromise(session);
-      else reject(new Error(`the child did not reach the tool (exit ${code}, ${signal}): ${output}\n${errors}`));
-    });
-  });
+  return runUntilKilled(fixture, home, workspace, (output) => output.includes('TOOL_STARTED'));
 }
 
 describe('the crashing-turn fixture', () => {

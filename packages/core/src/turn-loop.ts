@@ -13,7 +13,7 @@ import type { CallRuntime } from './lifecycle/call-context.js';
 import { completedEvent } from './lifecycle/execute-call.js';
 import { runToolCalls } from './lifecycle/run-tool-calls.js';
 import { assertHomeOutsideWorkspace } from './home-placement.js';
-import { recoverSession } from './recovery.js';
+import { openTurn } from './turn-opening.js';
 
 function requestModel(
   services: CoreServices,
@@ -106,25 +106,7 @@ export async function runTurn(services: CoreServices, options: RunTurnOptions): 
   options.signal?.addEventListener('abort', forwardAbort, { once: true });
   if (options.signal?.aborted) controller.abort();
   try {
-    await recoverSession(services, session.id);
-    const turnId = randomUUID();
-    const activation = await services.activationFor(session.id);
-    const todos = await store.getTodos(session.id);
-    const checkpoint = await services.checkpoints.beginTurn({
-      sessionId: session.id,
-      turnId,
-      workspaceRoot: session.workspaceRoot,
-      messageCount: await store.countMessages(session.id),
-      eventSequence: await store.lastSequence(session.id),
-      todoSnapshot: { todos, activation: activation.activeTools() },
-    });
-    await store.startTurn({
-      sessionId: session.id,
-      turnId,
-      prompt: options.prompt,
-      activation: activation.activeTools(),
-      startedAt: new Date().toISOString(),
-    });
+    const { turnId, activation, checkpoint } = await openTurn(services, session, options.prompt);
     await store.setTitle(session.id, options.prompt.replace(/\s+/g, ' ').slice(0, 80));
     await store.appendEvent(session.id, {
       type: 'turn.started',
