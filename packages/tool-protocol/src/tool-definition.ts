@@ -23,12 +23,13 @@ export interface ToolSearchMetadata {
  * touch (resolved as the tool resolves it) rather than the text the model wrote:
  * - `target`: a file or folder the tool reads or changes (`path`, and both `from` and `to` of a rename);
  * - `scope`: a folder whose whole subtree the tool reads; absent means the workspace root;
- * - `glob`: a glob whose static folder prefix is the scope (`src/**\/*.ts` reads below `src`).
+ * - `glob`: a glob whose static folder prefix is the scope (`src/**\/*.ts` reads below `src`);
+ * - `patch`: a unified diff; every file it names (old and new side) is a target (`apply_patch`).
  */
 export interface ToolPathArgument {
   /** The input field's name. */
   readonly name: string;
-  readonly role: 'target' | 'scope' | 'glob';
+  readonly role: 'target' | 'scope' | 'glob' | 'patch';
 }
 
 /**

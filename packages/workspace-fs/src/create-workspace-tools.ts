@@ -1,4 +1,5 @@
 import type { ToolDefinition, ToolExecutionResult } from '@clawsmith/tool-protocol';
+import { createApplyPatchTool as buildApplyPatchTool } from './apply-patch-tool.js';
 import { createDeleteFileTool } from './delete-file-tool.js';
 import { createEditFileTool } from './edit-file-tool.js';
 import { createGlobFilesTool } from './glob-files-tool.js';
@@ -51,4 +52,15 @@ export function toolsFor(resolved: ResolvedToolOptions): WorkspaceTools {
     writing(createRenameFileTool(resolved)),
     writing(createDeleteFileTool(resolved)),
   ];
+}
+
+/**
+ * `apply_patch`, apart from the seven (a host adds it where patches arrive, as core does with
+ * delegation on): applies a unified diff all or nothing, recording every file for undo. Give it
+ * the same `wall` and `protectedPaths` as the seven; `searchIndex` is ignored (the index's
+ * watchers see the change like any other).
+ */
+export function createApplyPatchTool(options: WorkspaceToolsOptions = {}): WorkspaceTool {
+  const { searchIndex: _ignored, ...rest } = options;
+  return buildApplyPatchTool(resolveToolOptions(rest));
 }

@@ -2,7 +2,9 @@
 // by public-surface.test.ts. A change to this list is a deliberate change with a changeset.
 
 export type { WorkspaceTool, WorkspaceTools } from './create-workspace-tools.js';
-export { createWorkspaceTools } from './create-workspace-tools.js';
+export { createApplyPatchTool, createWorkspaceTools } from './create-workspace-tools.js';
+export type { FilePatch, Hunk, HunkLine } from './unified-diff.js';
+export { parseUnifiedDiff, patchedPaths } from './unified-diff.js';
 export type { WorkspaceToolsOptions } from './tool-options.js';
 export { DEFAULT_SKIPPED_FOLDERS } from './tool-options.js';
 export type { SearchIndexOptions } from './search-index/search-indexes.js';

@@ -35,6 +35,12 @@ export const WORKSPACE_FS_ERROR_CODES = Object.freeze({
   fileChanged: 'file_changed',
   /** The checkpoint recorder refused the change, so nothing was written. */
   changeNotRecorded: 'change_not_recorded',
+  /** `apply_patch`: the text is not a unified diff. */
+  patchInvalid: 'patch_invalid',
+  /** `apply_patch`: a hunk does not match the file (or a file to create exists, one to change is missing); nothing was applied. */
+  patchConflict: 'patch_conflict',
+  /** `apply_patch`: a binary change, rename, copy or mode change, which it does not apply; nothing was applied. */
+  patchUnsupported: 'patch_unsupported',
 } as const);
 
 /** One of {@link WORKSPACE_FS_ERROR_CODES}. */

@@ -94,6 +94,8 @@ export async function openAgentRuntime(options: AgentRuntimeOptions): Promise<Ag
     ...(options.provider
       ? {
           delegation: {
+            // apply_patch writes through the same wall as the file tools.
+            workspace: { wall },
             providerFor: (child: { parentToolCallId: string }) => {
               const provider = options.provider!;
               return isScriptProvider(provider) ? provider.childProvider(child.parentToolCallId) : undefined;

@@ -1,6 +1,6 @@
 import { posix } from 'node:path';
 import type { ToolPathArgument } from '@clawsmith/tool-protocol';
-import { resolveWorkspacePath } from '@clawsmith/workspace-fs';
+import { patchedPaths, resolveWorkspacePath } from '@clawsmith/workspace-fs';
 import micromatch from 'micromatch';
 
 /**
@@ -51,6 +51,10 @@ export function requestPaths(
     const value = fields[argument.name];
     if (argument.role === 'target') {
       if (typeof value === 'string') paths.push({ role: 'target', forms: forms(value, workspaceRoot) });
+    } else if (argument.role === 'patch') {
+      // The same parser as the tool's: a patch that cannot be parsed is refused by the tool before it writes.
+      for (const path of typeof value === 'string' ? patchedPaths(value) : [])
+        paths.push({ role: 'target', forms: forms(path, workspaceRoot) });
     } else if (argument.role === 'scope') {
       paths.push({ role: 'scope', forms: forms(typeof value === 'string' ? value : '.', workspaceRoot) });
     } else if (typeof value === 'string') {

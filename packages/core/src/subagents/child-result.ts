@@ -4,10 +4,11 @@ import type { ChildResult } from './child-runner.js';
 /**
  * A child's result as the delegating call's result: `completed` is success; `step_limit` is
  * `subagent_step_limit`; a cancelled child is `cancelled`; a failed or cut child carries its own
- * code (a provider's code when the provider failed). The content is the structured result as JSON.
+ * code (a provider's code when the provider failed). The content is the structured result as JSON,
+ * with `extra` fields after the child's (a worktree child's branch and patch).
  */
-export function childToolResult(result: ChildResult): ToolExecutionResult {
-  const content = JSON.stringify(result, null, 2);
+export function childToolResult(result: ChildResult, extra: Record<string, unknown> = {}): ToolExecutionResult {
+  const content = JSON.stringify({ ...result, ...extra }, null, 2);
   const display = {
     kind: 'text' as const,
     title: `subagent ${result.status} (${result.steps} steps)`,

@@ -1,3 +1,4 @@
+import type { WorkspaceToolsOptions } from '@clawsmith/workspace-fs';
 import type { Provider } from '@clawsmith/providers';
 import type { DelegationKind } from './delegation-store.js';
 
@@ -11,8 +12,10 @@ export const DELEGATION_LIMITS = Object.freeze({
   childSteps: 20,
   /** Characters of a child's final answer returned inline (the rest stays in the child session). */
   summaryChars: 8_000,
-  /** Paths listed as consulted by a child. */
+  /** Paths listed as consulted by a child (and files listed as changed by a worktree child). */
   filesConsulted: 50,
+  /** Characters of a worktree child's patch returned inline (the whole patch is an artifact). */
+  patchChars: 40_000,
 });
 
 /** The child a provider is chosen for. */
@@ -24,7 +27,10 @@ export interface ChildDescription {
   readonly prompt: string;
 }
 
-/** Turns delegation on: `delegate_task`, `delegate_background`, `background_task_list`, `background_task_cancel`. */
+/**
+ * Turns delegation on: `delegate_task`, `delegate_worktree`, `apply_patch`, `delegate_background`,
+ * `background_task_list`, `background_task_cancel`.
+ */
 export interface DelegationOptions {
   /** The children's model; default the parent's provider. */
   readonly provider?: Provider;
@@ -34,4 +40,9 @@ export interface DelegationOptions {
   readonly maxSteps?: number;
   /** Background children of one session running at once; default 4. */
   readonly maxBackground?: number;
+  /**
+   * Options of `apply_patch` (give the same `wall` and `protectedPaths` as the file tools);
+   * default: the in-process wall and the default protected paths.
+   */
+  readonly workspace?: Omit<WorkspaceToolsOptions, 'workspaceRoot' | 'searchIndex'>;
 }

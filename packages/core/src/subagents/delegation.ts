@@ -1,4 +1,5 @@
 import type { AnyToolDefinition } from '@clawsmith/tool-protocol';
+import { createApplyPatchTool } from '@clawsmith/workspace-fs';
 import type { Kysely } from 'kysely';
 import type { CoreServices, SubagentHooks } from '../core-services.js';
 import type { ComposedTools } from '../tool-composition.js';
@@ -6,6 +7,7 @@ import { BackgroundTasks } from './background-tasks.js';
 import { recoverChildren } from './child-recovery.js';
 import type { DelegationRuntime } from './child-runner.js';
 import { createDelegateTaskTool } from './delegate-task-tool.js';
+import { createDelegateWorktreeTool } from './delegate-worktree-tool.js';
 import { DELEGATION_LIMITS, type DelegationOptions } from './delegation-options.js';
 import { DelegationStore } from './delegation-store.js';
 
@@ -16,7 +18,7 @@ export interface Delegation {
   readonly hooks: SubagentHooks;
   /** Gives delegation the parent's services and the children's tool table (built without delegation tools). */
   bind(parent: CoreServices, childTools: ComposedTools): void;
-  /** Stops every background child and waits for it. */
+  /** Stops every background child and waits for it, then removes the worktrees not kept. */
   close(): Promise<void>;
 }
 
@@ -56,9 +58,15 @@ export function createDelegation(db: Kysely<any>, options: DelegationOptions): D
     },
   };
   const background = new BackgroundTasks(runtime);
+  const worktrees = createDelegateWorktreeTool(runtime);
   return {
     store,
-    tools: [createDelegateTaskTool(runtime), ...background.tools()],
+    tools: [
+      createDelegateTaskTool(runtime),
+      worktrees.tool,
+      createApplyPatchTool(options.workspace ?? {}),
+      ...background.tools(),
+    ],
     hooks: {
       recoverChildren: (sessionId) => recoverChildren(bound().parent, store, runtime.active, sessionId),
       takeNotice: (sessionId) => background.takeNotice(sessionId),
@@ -67,6 +75,9 @@ export function createDelegation(db: Kysely<any>, options: DelegationOptions): D
       parent = services;
       childTools = tools;
     },
-    close: () => background.close(),
+    async close() {
+      await background.close();
+      await worktrees.close();
+    },
   };
 }
