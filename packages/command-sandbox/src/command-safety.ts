@@ -20,6 +20,16 @@ import {
   type ShellNode,
 } from './shell-syntax.js';
 import { printedCall, staticWordText, wordFields, type Field, type WordScope } from './word-fields.js';
+import {
+  arrayVariants,
+  assignmentArrayChange,
+  callArrayChanges,
+  resolveArrays,
+  runTimeArrays,
+  runsRunTimeArray,
+  type ArrayChange,
+  type ArrayValue,
+} from './shell-arrays.js';
 
 /** The verdict of {@link evaluateCommandSafety}. */
 export type CommandSafetyVerdict =
@@ -52,6 +62,8 @@ interface Collected {
   readonly calls: Array<{ readonly call: ShellNode; readonly statement: ShellNode }>;
   readonly redirects: ShellNode[];
   readonly variables: Map<string, string[] | null>;
+  /** Array assignments, `set --` and the commands that fill arrays, in script order. */
+  readonly arrayChanges: ArrayChange[];
   /** Pipe producers by the source span of their consumer (mvdan-sh gives no stable node identity). */
   readonly producers: Map<string, ShellNode>;
   /** Names of functions the script defines, and aliases with their static values. */
@@ -120,6 +132,7 @@ function collect(file: ShellNode): Collected {
     calls: [],
     redirects: [],
     variables: new Map(),
+    arrayChanges: [],
     producers: new Map(),
     names: { functions: new Set(), aliases: new Map() },
     promptExpansions: [],
@@ -130,14 +143,20 @@ function collect(file: ShellNode): Collected {
   walkShell(file, (node) => {
     switch (nodeType(node)) {
       case 'Stmt':
-        if (nodeType(node.Cmd) === 'CallExpr') collected.calls.push({ call: node.Cmd as ShellNode, statement: node });
+        if (nodeType(node.Cmd) === 'CallExpr') {
+          collected.calls.push({ call: node.Cmd as ShellNode, statement: node });
+          collected.arrayChanges.push(...callArrayChanges(listOf((node.Cmd as ShellNode).Args)));
+        }
         break;
       case 'Redirect':
         collected.redirects.push(node);
         break;
-      case 'Assign':
+      case 'Assign': {
         if (node.Name) assignments.push([String((node.Name as ShellNode).Value), node.Value as ShellNode | undefined]);
+        const change = assignmentArrayChange(node);
+        if (change) collected.arrayChanges.push(change);
         break;
+      }
       case 'WordIter':
         for (const item of listOf(node.Items)) assignments.push([String((node.Name as ShellNode).Value), item]);
         break;
@@ -184,7 +203,10 @@ function collect(file: ShellNode): Collected {
 function knownVariables(collected: Collected): WordScope {
   const variables = new Map<string, readonly string[]>();
   for (const [name, values] of collected.variables) if (values) variables.set(name, values);
-  return { variables };
+  const arrays = new Map<string, readonly ArrayValue[]>();
+  for (const [name, values] of resolveArrays(collected.arrayChanges, { variables: new Map() }))
+    if (values) arrays.set(name, values);
+  return { variables, arrays };
 }
 
 function stdinOf(entry: Collected['calls'][number], collected: Collected, scope: WordScope): string | undefined {
@@ -263,6 +285,13 @@ const SCRIPT_RUNNERS = new Set(['eval', 'source', '.', 'sh', 'bash', 'dash', 'zs
  * `bash -c "$(...)"`, `source <(...)`, `... | base64 -d | sh`.
  */
 function runsBuiltScript(collected: Collected, scope: WordScope): boolean {
+  if (
+    runsRunTimeArray(
+      collected.calls.map(({ call }) => call),
+      collected.arrayChanges,
+    )
+  )
+    return true;
   return collected.calls.some((entry) => {
     const fields = listOf(entry.call.Args).flatMap((word) => wordFields(word, scope));
     const name = commandName(fields[0]?.text ?? '');
@@ -277,8 +306,13 @@ function runsBuiltScript(collected: Collected, scope: WordScope): boolean {
 function printedTexts(collected: Collected, scope: WordScope): string[] {
   const texts: string[] = [];
   const decodes = collected.calls.some((entry) => staticName(listOf(entry.call.Args)[0]) === 'base64');
+  const filled = runTimeArrays(collected.arrayChanges);
   for (const entry of collected.calls) {
     const fields = listOf(entry.call.Args).flatMap((word) => wordFields(word, scope));
+    // What `read -a a <<< "…"` or `mapfile a <<EOF` reads is the text an array-named command runs.
+    const fills = callArrayChanges(listOf(entry.call.Args)).some((change) => filled.has(change.name));
+    const input = fills ? stdinOf(entry, collected, scope) : undefined;
+    if (input !== undefined) texts.push(input);
     const printed = printedCall(fields);
     if (printed === undefined) continue;
     texts.push(printed);
@@ -334,9 +368,11 @@ function evaluateScript(text: string, depth: number, context: TargetContext): Ru
     }
   }
   for (const entry of collected.calls) {
-    const fields = listOf(entry.call.Args).flatMap((word) => wordFields(word, scope));
-    const match = evaluateFields(fields, stdinOf(entry, collected, scope), depth, context, collected.names);
-    if (match) return match;
+    for (const variant of arrayVariants(scope)) {
+      const fields = listOf(entry.call.Args).flatMap((word) => wordFields(word, variant));
+      const match = evaluateFields(fields, stdinOf(entry, collected, scope), depth, context, collected.names);
+      if (match) return match;
+    }
   }
   // Checked after the calls, so a payload that is itself a call reports its own rule.
   for (const name of collected.promptExpansions) {

@@ -74,6 +74,39 @@ describe('evaluateCommandSafety: what executes is refused, what does not is allo
   );
 });
 
+describe('evaluateCommandSafety: arrays and positional parameters', () => {
+  it.each([
+    ['a=(sudo reboot); "${a[@]}"', 'privilege_escalation'],
+    ['a=(sudo reboot); ${a[*]}', 'privilege_escalation'],
+    ['declare -a a=(shutdown -h now); "${a[@]}"', 'power_state'],
+    ['a[0]=sudo; a[1]=reboot; "${a[@]}"', 'privilege_escalation'],
+    ['a=(); a+=(sudo); "${a[@]}" reboot', 'privilege_escalation'],
+    ['a=(echo hi); a=(sudo reboot); "${a[@]}"', 'privilege_escalation'],
+    ['a=(x sudo); "${a[1]}" reboot', 'privilege_escalation'],
+    ['a=(rm -rf /); "${a[@]}"', 'recursive_delete_root'],
+    ['a=(/ x); rm -rf "${a[@]}"', 'recursive_delete_root'],
+    ['a=(/opt x); rm -rf ${a[0]}', 'recursive_delete_root'],
+    ['set -- sudo reboot; "$@"', 'privilege_escalation'],
+    ['set -- kill -9 1; $*', 'kill_init'],
+    ['mapfile -t a < <(printf "sudo\\nreboot"); "${a[@]}"', 'privilege_escalation'],
+    ['read -ra a <<< "sudo reboot"; "${a[@]}"', 'privilege_escalation'],
+  ])('refuses %s (%s)', (text, rule) => {
+    expect(judge(text)).toMatchObject({ allowed: false, rule });
+  });
+
+  it.each([
+    'a=(ls -la); "${a[@]}"',
+    'files=(a.txt "b c.txt"); rm -f "${files[@]}"',
+    'args=(-m "fix /"); git commit "${args[@]}"',
+    'a=(sudo reboot); echo "${a[@]}"',
+    'a=(sudo reboot); "${a[*]}"',
+    'set -- a b; echo "$@"',
+    'mapfile -t lines < notes.txt; echo "${lines[@]}"',
+  ])('allows %s', (text) => {
+    expect(judge(text)).toEqual({ allowed: true });
+  });
+});
+
 describe('runCommand judges deletes in the real working folder', () => {
   it('refuses rm -rf . at the workspace root and allows rm -rf * in a sub-folder', async () => {
     const workspace = testdir({ 'src/a.ts': 'a', 'build/out.js': 'o', 'build/map.js': 'm' });

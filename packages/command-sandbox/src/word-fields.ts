@@ -1,4 +1,5 @@
-import { listOf, nodeType, splitBraces, type ShellNode } from './shell-syntax.js';
+import type { ArrayValue } from './shell-arrays.js';
+import { listOf, literalValue, nodeType, splitBraces, type ShellNode } from './shell-syntax.js';
 
 /**
  * One argument as bash would pass it, as far as it can be known without running anything.
@@ -13,6 +14,8 @@ export interface Field {
 /** What is known about variables while resolving words: static values seen in the script. */
 export interface WordScope {
   readonly variables: ReadonlyMap<string, readonly string[]>;
+  /** Arrays (and the positional parameters, `@`) whose possible contents the script shows. */
+  readonly arrays?: ReadonlyMap<string, readonly ArrayValue[]>;
 }
 
 interface Segment {
@@ -20,6 +23,8 @@ interface Segment {
   readonly dynamic: boolean;
   /** Unquoted expansion: whitespace in it splits fields, as IFS does. */
   readonly splits: boolean;
+  /** Starts a new field: the next element of `"${a[@]}"`. */
+  readonly breakBefore?: boolean;
 }
 
 type Candidate = readonly Segment[];
@@ -81,8 +86,48 @@ function single(text: string, dynamic = false, splits = false): Candidate[] {
   return [[{ text, dynamic, splits }]];
 }
 
+/**
+ * The fields of an array's elements: `"${a[@]}"` keeps each element one field, unquoted
+ * expansions split them, `"${a[*]}"` joins them into one.
+ */
+function elementsCandidate(elements: readonly Field[], quoted: boolean, joined: boolean): Candidate {
+  if (quoted && joined) {
+    const text = elements.map((field) => field.text).join(' ');
+    return [{ text, dynamic: elements.some((field) => field.dynamic), splits: false }];
+  }
+  return elements.map((field, index) => ({
+    text: field.text,
+    dynamic: field.dynamic,
+    splits: !quoted,
+    breakBefore: index > 0,
+  }));
+}
+
+/** `${a[@]}`, `${a[*]}`, `${a[2]}`, `"$@"` and `$*` where the script shows what the array holds. */
+function arrayExpansion(node: ShellNode, name: string, quoted: boolean, scope: WordScope): Candidate[] | undefined {
+  if (node.Exp || node.Repl || node.Slice || node.Length || node.Excl) return undefined;
+  const positional = !node.Index && (name === '@' || name === '*');
+  if (!positional && !node.Index) return undefined;
+  const values = scope.arrays?.get(positional ? '@' : name);
+  if (!values || values.length === 0) return undefined;
+  const indexParts = listOf((node.Index as ShellNode | undefined)?.Parts);
+  const index = positional ? name : indexParts.length === 1 ? literalValue(indexParts[0]) : undefined;
+  if (index === '@' || index === '*')
+    return values.map((value) =>
+      elementsCandidate(
+        value.flatMap((element) => element ?? []),
+        quoted,
+        index === '*',
+      ),
+    );
+  if (index === undefined || !/^[0-9]+$/.test(index)) return undefined;
+  return values.map((value) => elementsCandidate(value[Number(index)] ?? [], quoted, true));
+}
+
 function parameter(node: ShellNode, quoted: boolean, scope: WordScope): Candidate[] {
   const name = String((node.Param as ShellNode | undefined)?.Value ?? '');
+  const fromArray = arrayExpansion(node, name, quoted, scope);
+  if (fromArray) return fromArray;
   const plain = !node.Exp && !node.Index && !node.Repl && !node.Slice && !node.Length && !node.Excl;
   const expansion = node.Exp as ShellNode | undefined;
   if (plain && name === 'IFS') return single(' ', false, !quoted);
@@ -188,6 +233,7 @@ function candidateFields(candidate: Candidate): Field[] {
     started = false;
   };
   for (const segment of candidate) {
+    if (segment.breakBefore) flush();
     if (!segment.splits) {
       text += segment.text;
       dynamic ||= segment.dynamic;
