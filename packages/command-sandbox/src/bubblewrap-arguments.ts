@@ -1,5 +1,12 @@
 import { limitedCommandArguments, type SandboxMount, type SandboxPlan } from './sandbox-plan.js';
 
+/**
+ * The descriptor bubblewrap reads the Unix socket filter from (`--seccomp 3`) when the plan
+ * denies Unix sockets: whoever starts bubblewrap opens {@link unixSocketFilterProgram}'s bytes
+ * there (the launcher does). Without it bubblewrap refuses to start: the wall fails closed.
+ */
+export const UNIX_SOCKET_FILTER_DESCRIPTOR = 3;
+
 function mountArguments(mount: SandboxMount): string[] {
   const source = mount.source ?? mount.target;
   switch (mount.kind) {
@@ -27,7 +34,8 @@ function mountArguments(mount: SandboxMount): string[] {
 /**
  * The bubblewrap command line for `plan` (without the `bwrap` program itself): mounts in plan
  * order, namespaces, session, capabilities, the cleared environment with only the plan's
- * variables, the working folder, then the limited command.
+ * variables, the Unix socket filter's descriptor (see {@link UNIX_SOCKET_FILTER_DESCRIPTOR}), the
+ * working folder, then the limited command.
  */
 export function bubblewrapArguments(plan: SandboxPlan): string[] {
   const argv: string[] = [];
@@ -44,6 +52,7 @@ export function bubblewrapArguments(plan: SandboxPlan): string[] {
   if (plan.newSession) argv.push('--new-session');
   if (plan.dieWithParent) argv.push('--die-with-parent');
   if (plan.dropCapabilities) argv.push('--cap-drop', 'ALL');
+  if (plan.unixSockets === 'denied') argv.push('--seccomp', String(UNIX_SOCKET_FILTER_DESCRIPTOR));
   argv.push('--clearenv');
   for (const [name, value] of Object.entries(plan.environment).sort(([left], [right]) => left.localeCompare(right)))
     argv.push('--setenv', name, value);

@@ -15,6 +15,8 @@ import { overlayLaunch } from './capture/overlay-launch.js';
 import { macosSandboxProfile } from './macos-sandbox-profile.js';
 import { holdPlaceholders } from './mount-placeholders.js';
 import { realWorkspaceRoot } from './workspace-root.js';
+import { isUnixSocketFilterArchitecture } from './unix-socket-filter.js';
+import { unixSocketFilterFile } from './unix-socket-filter-file.js';
 import { findProtectedLocations, type ProtectedLocations } from './protected-locations.js';
 import type { ProcessLaunch } from './process-runner.js';
 import { sandboxAvailability, type SandboxKind, type SandboxMode } from './sandbox-availability.js';
@@ -156,6 +158,15 @@ function refuseSymlinkedProtectedPaths(workspace: string, locations: ProtectedLo
   );
 }
 
+/** The Unix socket filter's file, or `sandbox_unavailable` on a machine the filter is not written for. */
+function deniedUnixSocketsFilter(): string {
+  if (!isUnixSocketFilterArchitecture(process.arch))
+    throw new SandboxUnavailableError(
+      `the Unix socket filter exists for x64 and arm64 only, not ${process.arch}; without the network option commands cannot be kept from the host's Unix sockets here (set network: true to run them without that wall)`,
+    );
+  return unixSocketFilterFile();
+}
+
 /**
  * Passes the command through the layers that come before running it: the working folder, the
  * catastrophic-command refusal (no approval unlocks it), the minimal environment, the limits and
@@ -222,6 +233,7 @@ export async function prepareCommand(
     args: bubblewrapArguments(plan),
     environment: plan.environment,
     cwd: workingDirectory,
+    ...(plan.unixSockets === 'denied' ? { seccompFilterFile: deniedUnixSocketsFilter() } : {}),
   };
   return {
     plan,

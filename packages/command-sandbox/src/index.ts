@@ -28,7 +28,8 @@ export {
   buildSandboxPlan,
   limitedCommandArguments,
 } from './sandbox-plan.js';
-export { bubblewrapArguments } from './bubblewrap-arguments.js';
+export { UNIX_SOCKET_FILTER_DESCRIPTOR, bubblewrapArguments } from './bubblewrap-arguments.js';
+export { unixSocketFilterProgram } from './unix-socket-filter.js';
 export { macosSandboxProfile } from './macos-sandbox-profile.js';
 export type { SandboxAvailability, SandboxKind, SandboxMode } from './sandbox-availability.js';
 export { sandboxAvailability } from './sandbox-availability.js';

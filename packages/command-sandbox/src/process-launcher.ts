@@ -6,14 +6,16 @@ import type { ProcessLaunch } from './process-runner.js';
 // sandbox starts, so no command can write through them.
 const CLOSE_DESCRIPTORS_THEN_EXEC =
   'for fd in /dev/fd/*; do fd=${fd##*/}; case $fd in *[!0-9]*) ;; [012]) ;; *) eval "exec $fd>&-" ;; esac; done\n' +
-  'if [ -n "$1" ]; then echo $$ > "$1" || exit 125; fi\nshift\nexec "$@"';
+  'if [ -n "$1" ]; then echo $$ > "$1" || exit 125; fi\n' +
+  'if [ -n "$2" ]; then exec 3<"$2" || exit 125; fi\nshift 2\nexec "$@"';
 
 /**
- * The program and arguments that start `launch` with only descriptors 0-2 open, after joining
- * the pids cgroup whose `cgroup.procs` file is `cgroupProcessesFile` (when there is one).
+ * The program and arguments that start `launch` with only descriptors 0-2 open (and 3, the
+ * seccomp filter, when the launch names one), after joining the pids cgroup whose
+ * `cgroup.procs` file is `cgroupProcessesFile` (when there is one).
  */
 export function launcherCommand(
-  launch: Pick<ProcessLaunch, 'file' | 'args'>,
+  launch: Pick<ProcessLaunch, 'file' | 'args' | 'seccompFilterFile'>,
   cgroupProcessesFile?: string,
 ): { file: string; args: string[] } {
   return {
@@ -25,6 +27,7 @@ export function launcherCommand(
       CLOSE_DESCRIPTORS_THEN_EXEC,
       'clawsmith-launch',
       cgroupProcessesFile ?? '',
+      launch.seccompFilterFile ?? '',
       launch.file,
       ...launch.args,
     ],

@@ -11,6 +11,8 @@ export interface ProcessLaunch {
   /** The complete environment of the started program; nothing is inherited. */
   readonly environment: Readonly<Record<string, string>>;
   readonly cwd: string;
+  /** A file the launcher opens on descriptor 3 after closing the inherited ones: the seccomp filter bubblewrap loads. */
+  readonly seccompFilterFile?: string;
 }
 
 /** Options of {@link runProcess}. */

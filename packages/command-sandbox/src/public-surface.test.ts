@@ -14,6 +14,7 @@ describe('@clawsmith/command-sandbox public surface', () => {
       'DEFAULT_PROTECTED_PATHS',
       'DEFAULT_SANDBOX_LIMITS',
       'SandboxUnavailableError',
+      'UNIX_SOCKET_FILTER_DESCRIPTOR',
       'applyCapturedChanges',
       'bubblewrapArguments',
       'buildCommandEnvironment',
@@ -31,6 +32,7 @@ describe('@clawsmith/command-sandbox public surface', () => {
       'runCommand',
       'sandboxAvailability',
       'simpleCommandWords',
+      'unixSocketFilterProgram',
       'upperFolderChanges',
     ]);
   });

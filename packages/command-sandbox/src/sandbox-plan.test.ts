@@ -60,7 +60,13 @@ describe('buildSandboxPlan', () => {
       'read-only /dev/null:/work/project/.envrc',
     ]);
     expect(plan.namespaces).toEqual({ user: true, pid: true, network: true, ipc: true, uts: true, cgroup: true });
-    expect(plan).toMatchObject({ network: false, newSession: true, dieWithParent: true, dropCapabilities: true });
+    expect(plan).toMatchObject({
+      network: false,
+      unixSockets: 'denied',
+      newSession: true,
+      dieWithParent: true,
+      dropCapabilities: true,
+    });
     expect(plan.environment).toEqual({ PATH: '/usr/bin:/bin', HOME: '/home/me', TMPDIR: '/tmp' });
     expect(plan.protectedPaths).toEqual([
       '/work/project/.git',
@@ -74,6 +80,7 @@ describe('buildSandboxPlan', () => {
   it('without a search, guards the whole protected list at the root from pathKind alone', () => {
     const plan = buildSandboxPlan(input({ network: true }));
     expect(plan.namespaces.network).toBe(false);
+    expect(plan.unixSockets).toBe('allowed');
     expect(plan.protectedPaths).toContain('/work/project/.git');
     expect(plan.protectedPaths).not.toContain('/work/project/.git/hooks');
     expect(plan.protectedPaths).toContain('/work/project/.vscode');
@@ -132,7 +139,7 @@ describe('bubblewrapArguments', () => {
         '--perms 0555 --tmpfs /work/project/.clawsmith --remount-ro /work/project/.clawsmith',
         '--ro-bind /dev/null /work/project/.envrc',
         '--unshare-user --unshare-pid --unshare-net --unshare-ipc --unshare-uts --hostname clawsmith-sandbox --unshare-cgroup-try',
-        '--new-session --die-with-parent --cap-drop ALL --clearenv',
+        '--new-session --die-with-parent --cap-drop ALL --seccomp 3 --clearenv',
         '--setenv HOME /home/me --setenv PATH /usr/bin:/bin --setenv TMPDIR /tmp --chdir /work/project/src --',
         '/bin/bash --noprofile --norc -c',
         'ulimit -t 300 -f 1048576 -n 1024 -u 1024 -v 4194304 || exit 125\nexec 2>&1\nnpm test',
@@ -140,8 +147,10 @@ describe('bubblewrapArguments', () => {
     );
   });
 
-  it('leaves out --unshare-net when the network is allowed', () => {
-    expect(bubblewrapArguments(buildSandboxPlan(input({ network: true })))).not.toContain('--unshare-net');
+  it('leaves out --unshare-net and the Unix socket filter when the network is allowed', () => {
+    const argv = bubblewrapArguments(buildSandboxPlan(input({ network: true })));
+    expect(argv).not.toContain('--unshare-net');
+    expect(argv).not.toContain('--seccomp');
   });
 });
 

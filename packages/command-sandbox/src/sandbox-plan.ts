@@ -72,6 +72,12 @@ export interface SandboxPlan {
   readonly namespaces: SandboxNamespaces;
   /** Whether the command may reach the network (the host's network namespace is shared). */
   readonly network: boolean;
+  /**
+   * `denied` (without the network): a seccomp filter makes `socket(AF_UNIX)` and datagram
+   * socket pairs fail with EPERM, so no Unix socket of the host is reachable, wherever it lies;
+   * connected stream pairs (pipes between processes) still work. `allowed` with the network.
+   */
+  readonly unixSockets: 'denied' | 'allowed';
   /** A new session: the command cannot inject input into the caller's terminal (TIOCSTI). */
   readonly newSession: boolean;
   /** The sandbox dies when the process that started it dies. */
@@ -278,6 +284,7 @@ export function buildSandboxPlan(input: SandboxPlanInput): SandboxPlan {
     mounts,
     namespaces: { user: true, pid: true, network: !input.network, ipc: true, uts: true, cgroup: true },
     network: input.network,
+    unixSockets: input.network ? 'allowed' : 'denied',
     newSession: input.privateTerminal !== true,
     dieWithParent: true,
     dropCapabilities: true,

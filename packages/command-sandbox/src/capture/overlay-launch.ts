@@ -68,6 +68,7 @@ export function overlayLaunch(plan: SandboxPlan, bubblewrap: ProcessLaunch): Pro
     ],
     environment: bubblewrap.environment,
     cwd: bubblewrap.cwd,
+    ...(bubblewrap.seccompFilterFile === undefined ? {} : { seccompFilterFile: bubblewrap.seccompFilterFile }),
   };
 }
 
