@@ -1,22 +1,7 @@
-import { resolve } from 'node:path';
-import { readmeExample, runExample } from '@clawsmith/test-utils';
-import { describe, expect, it } from 'vitest';
+import { describeReadmeExample } from '@clawsmith/test-utils';
 
-const packageRoot = resolve(import.meta.dirname, '..');
-const example = 'examples/search-and-activate.ts';
-
-describe('the README example', () => {
-  it(`is ${example} verbatim`, () => {
-    const { readme, file } = readmeExample(packageRoot, example);
-    expect(readme).toBe(file);
-  });
-
-  // Twice: each run must create and remove its own temporary folder.
-  it('runs as a program and prints what it did, twice in a row', { timeout: 300_000 }, () => {
-    for (let run = 0; run < 2; run += 1) {
-      const output = runExample(packageRoot, example);
-      expect(output).toContain('inactive_tool');
-      expect(output).toContain("[ 'search_tools', 'github_create_issue' ]");
-    }
-  });
+describeReadmeExample({
+  testFolder: import.meta.dirname,
+  example: 'examples/search-and-activate.ts',
+  prints: ['inactive_tool', "[ 'search_tools', 'github_create_issue' ]"],
 });

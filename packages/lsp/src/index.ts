@@ -3,6 +3,7 @@
 
 export type { LspServiceOptions, PreparedDocument, RunningServerInfo } from './lsp-service.js';
 export { LspService, createLspService } from './lsp-service.js';
+export type { LspTool, LspTools } from './create-lsp-tools.js';
 export { createLspTools } from './create-lsp-tools.js';
 
 export type { LspLimits } from './lsp-limits.js';

@@ -38,6 +38,7 @@ export {
 export type { CataloguedTool, ToolCatalogue } from './client/tool-catalogue.js';
 export { ToolCatalogueStore } from './client/tool-catalogue.js';
 
+export type { McpTool } from './client/mcp-tool-definition.js';
 export type { McpServerStatus, McpTools, McpToolsOptions } from './client/mcp-tools.js';
 export { openMcpTools } from './client/mcp-tools.js';
 

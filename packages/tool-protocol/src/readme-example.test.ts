@@ -1,24 +1,9 @@
-import { resolve } from 'node:path';
 // The contract package depends on no workspace package; this repository-only test helper is the exception.
 // eslint-disable-next-line @nx/enforce-module-boundaries
-import { readmeExample, runExample } from '@clawsmith/test-utils';
-import { describe, expect, it } from 'vitest';
+import { describeReadmeExample } from '@clawsmith/test-utils';
 
-const packageRoot = resolve(import.meta.dirname, '..');
-const example = 'examples/define-a-tool.ts';
-
-describe('the README example', () => {
-  it(`is ${example} verbatim`, () => {
-    const { readme, file } = readmeExample(packageRoot, example);
-    expect(readme).toBe(file);
-  });
-
-  // Twice: each run must create and remove its own temporary folder.
-  it('runs as a program and prints what it did, twice in a row', { timeout: 300_000 }, () => {
-    for (let run = 0; run < 2; run += 1) {
-      const output = runExample(packageRoot, example);
-      expect(output).toContain('workspace-write');
-      expect(output).toContain('Created notes.txt');
-    }
-  });
+describeReadmeExample({
+  testFolder: import.meta.dirname,
+  example: 'examples/define-a-tool.ts',
+  prints: ['workspace-write', 'Created notes.txt'],
 });

@@ -3,3 +3,5 @@ export { createTestdir, testdir, writeTree } from './testdir.js';
 export type { FileEntry, SymlinkEntry, TemporaryTree, TestTree } from './testdir.js';
 export { snapshotTree } from './snapshot-tree.js';
 export { exampleMarker, readmeExample, runExample } from './readme-example.js';
+export type { ReadmeExampleSuite } from './readme-example-suite.js';
+export { describeReadmeExample } from './readme-example-suite.js';

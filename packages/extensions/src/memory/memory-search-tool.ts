@@ -30,7 +30,7 @@ export type MemorySearchInput = z.output<typeof memorySearchInput>;
 
 /** The tool and the index behind it; `close()` closes the index when the session ends. */
 export interface MemorySearch {
-  readonly tool: ToolDefinition<MemorySearchInput>;
+  readonly tool: ToolDefinition<MemorySearchInput, string>;
   close(): void;
 }
 

@@ -100,7 +100,7 @@ function viewSkill(skill: Skill, input: SkillViewInput): string {
  * relative to the skill's folder, at most 100,000 bytes per call, never outside that folder.
  * Skills are discovered on every call, so a skill added during a session is found.
  */
-export function createSkillViewTool(options: SkillViewToolOptions = {}): ToolDefinition<SkillViewInput> {
+export function createSkillViewTool(options: SkillViewToolOptions = {}): ToolDefinition<SkillViewInput, string> {
   return defineTool({
     name: SKILL_VIEW_TOOL_NAME,
     description:

@@ -3,8 +3,9 @@ import {
   assertAuthorized,
   toolCancelled,
   toolError,
-  type AnyToolDefinition,
   type JsonValue,
+  type ToolDefinition,
+  type ToolExecutionContext,
   type ToolExecutionResult,
 } from '@clawsmith/tool-protocol';
 import { argumentSchema } from './argument-schema.js';
@@ -25,6 +26,13 @@ function annotationTags(tool: CataloguedTool): string[] {
   return tags;
 }
 
+/**
+ * One MCP server tool as a clawsmith tool: `execute` takes arguments that passed `inputSchema`
+ * and resolves to a result (`success`, or `error` with an `mcp_*` code for what the server or the
+ * connection answered); it throws `unauthorized` when `context.authorized` is not `true`.
+ */
+export type McpTool = ToolDefinition<Record<string, unknown>, ToolExecutionResult>;
+
 /** Whether the session should be told (once) that the server's tool list changed. */
 export interface ToolListNotice {
   take(): string | undefined;
@@ -40,7 +48,7 @@ export function mcpToolDefinition(options: {
   tool: CataloguedTool;
   connection: McpServerConnection;
   notice: ToolListNotice;
-}): AnyToolDefinition {
+}): McpTool {
   const { name, tool, connection } = options;
   const server = connection.server;
   const { risk, capabilities } = mcpToolRisk({
@@ -70,10 +78,7 @@ export function mcpToolDefinition(options: {
       const shown = text.length > SUMMARY_LENGTH ? `${text.slice(0, SUMMARY_LENGTH)}…` : text;
       return `${server.name} · ${tool.name} ${shown}`;
     },
-    async execute(
-      input: Record<string, unknown>,
-      context: Parameters<AnyToolDefinition['execute']>[1],
-    ): Promise<ToolExecutionResult> {
+    async execute(input: Record<string, unknown>, context: ToolExecutionContext): Promise<ToolExecutionResult> {
       assertAuthorized(context, name);
       let result: ToolExecutionResult;
       try {

@@ -1,6 +1,6 @@
-import { canonicalSha256, type AnyToolDefinition } from '@clawsmith/tool-protocol';
+import { canonicalSha256 } from '@clawsmith/tool-protocol';
 import { loadMcpConfiguration, type McpConfiguration, type McpServerScope } from './mcp-configuration.js';
-import { mcpToolDefinition } from './mcp-tool-definition.js';
+import { mcpToolDefinition, type McpTool } from './mcp-tool-definition.js';
 import { assignMcpToolNames } from './mcp-tool-name.js';
 import { McpServerConnection } from './server-connection.js';
 import { isStdioEntry } from './server-entry.js';
@@ -45,7 +45,7 @@ export interface McpTools {
   /** The source name core reports in errors. */
   readonly source: 'extension:mcp';
   /** Deferred tools, `mcp__<server>__<tool>`. */
-  readonly tools: readonly AnyToolDefinition[];
+  readonly tools: readonly McpTool[];
   readonly configuration: McpConfiguration;
   servers(): McpServerStatus[];
   /** The connections, for status and tests (how many starts, which pid). */
@@ -177,7 +177,7 @@ export async function openMcpTools(options: McpToolsOptions): Promise<McpTools> 
     await closeAll();
     throw error;
   }
-  const tools: AnyToolDefinition[] = [];
+  const tools: McpTool[] = [];
   for (const [name, entry] of named) {
     const connection = connections.get(entry.server) as McpServerConnection;
     let told = false;

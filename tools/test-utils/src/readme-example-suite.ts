@@ -1,0 +1,37 @@
+import { resolve } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { readmeExample, runExample } from './readme-example.js';
+
+/** What {@link describeReadmeExample} checks about one example file. */
+export interface ReadmeExampleSuite {
+  /** The folder of the test file calling this (`import.meta.dirname`); the package root is its parent. */
+  readonly testFolder: string;
+  /** The example, relative to the package root, for example `examples/agent-turn.ts`. */
+  readonly example: string;
+  /** Text the example must print on each run. */
+  readonly prints: readonly string[];
+  /** Per run; the test allows two runs. Default 120 s. */
+  readonly timeoutMs?: number;
+}
+
+/**
+ * The README example suite every package shares: the README shows `example` verbatim (after its
+ * `exampleMarker` line), and the example runs as its own program twice in a row, printing each of
+ * `prints` every time. Twice, because each run must create and remove its own temporary folder.
+ */
+export function describeReadmeExample({ testFolder, example, prints, timeoutMs = 120_000 }: ReadmeExampleSuite): void {
+  const packageRoot = resolve(testFolder, '..');
+  describe(`the README example ${example}`, () => {
+    it(`is ${example} verbatim`, () => {
+      const { readme, file } = readmeExample(packageRoot, example);
+      expect(readme).toBe(file);
+    });
+
+    it('runs as a program and prints what it did, twice in a row', { timeout: 2 * timeoutMs + 10_000 }, () => {
+      for (let run = 0; run < 2; run += 1) {
+        const output = runExample(packageRoot, example, timeoutMs);
+        for (const text of prints) expect(output, `run ${run + 1} of ${example}`).toContain(text);
+      }
+    });
+  });
+}
