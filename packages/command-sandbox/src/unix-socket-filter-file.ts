@@ -1,12 +1,16 @@
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createHash, randomBytes } from 'node:crypto';
+import { lstatSync, mkdtempSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { unixSocketFilterProgram } from './unix-socket-filter.js';
 
 let written: string | undefined;
 
+/** A regular file of ours that nobody else can write, holding exactly `program`. */
 function holds(path: string, program: Buffer): boolean {
   try {
+    const stats = lstatSync(path);
+    if (!stats.isFile() || stats.uid !== (process.getuid?.() ?? stats.uid) || (stats.mode & 0o022) !== 0) return false;
     return readFileSync(path).equals(program);
   } catch {
     return false;
@@ -16,16 +20,29 @@ function holds(path: string, program: Buffer): boolean {
 /**
  * The path of a file holding the compiled Unix socket filter, which the launcher opens on the
  * descriptor bubblewrap's `--seccomp` reads (Node cannot hand a child an in-memory descriptor).
- * Written once per process in a private folder (removed at exit); checked before every use and written again if a
- * temporary-file cleaner removed it or it changed, so a command never starts with another filter.
+ * One file per user and filter in the temporary folder, named by the filter's hash, written under
+ * a private name and renamed into place, so processes share it and none leaves one behind. It is
+ * checked before every use (ours, writable by nobody else, the same bytes) and written again if
+ * a temporary-file cleaner removed it; where another user holds the name, a private folder is used.
  */
 export function unixSocketFilterFile(): string {
   const program = unixSocketFilterProgram();
   if (written !== undefined && holds(written, program)) return written;
-  const folder = mkdtempSync(join(tmpdir(), 'clawsmith-seccomp-'));
-  const path = join(folder, 'unix-sockets.bpf');
-  writeFileSync(path, program, { mode: 0o400 });
-  process.once('exit', () => rmSync(folder, { recursive: true, force: true }));
-  written = path;
-  return path;
+  const digest = createHash('sha256').update(program).digest('hex').slice(0, 16);
+  const shared = join(tmpdir(), `clawsmith-seccomp-${process.getuid?.() ?? 'user'}-${digest}.bpf`);
+  if (!holds(shared, program)) {
+    const temporary = `${shared}.${randomBytes(6).toString('hex')}`;
+    writeFileSync(temporary, program, { mode: 0o400, flag: 'wx' });
+    try {
+      renameSync(temporary, shared);
+    } catch {
+      // The sticky temporary folder keeps another user's file at that name: use a folder of our own.
+      const folder = mkdtempSync(join(tmpdir(), 'clawsmith-seccomp-'));
+      renameSync(temporary, join(folder, 'unix-sockets.bpf'));
+      written = join(folder, 'unix-sockets.bpf');
+      return written;
+    }
+  }
+  written = shared;
+  return shared;
 }
