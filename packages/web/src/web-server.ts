@@ -30,6 +30,12 @@ export interface WebServerOptions {
   readonly approvals?: ApprovalBroker;
   /** Whether the core has a real model; false answers `provider_required` to a new turn. Default true. */
   readonly canRunTurns?: boolean;
+  /**
+   * The system prompt of a turn this server starts, from the session's workspace (the cli gives
+   * the same prompt as `clawsmith run`: instructions, project files, the skill list). Without it,
+   * or when it returns undefined, the core's own `systemPrompt` applies.
+   */
+  readonly systemPrompt?: (session: { readonly id: string; readonly workspaceRoot: string }) => string | undefined;
   /** Address to bind; default `127.0.0.1`. Anything else exposes the API to the network: the caller warns. */
   readonly host?: string;
   /** Port; default 0 (a free one). */
@@ -76,7 +82,12 @@ export async function startWebServer(options: WebServerOptions): Promise<WebServ
     subscribe: (listener) => options.core.subscribe(listener),
     ...(options.pollIntervalMs !== undefined ? { pollIntervalMs: options.pollIntervalMs } : {}),
   });
-  const turns = new TurnRunner({ core: options.core, store, canRunTurns: options.canRunTurns ?? true });
+  const turns = new TurnRunner({
+    core: options.core,
+    store,
+    canRunTurns: options.canRunTurns ?? true,
+    ...(options.systemPrompt ? { systemPrompt: options.systemPrompt } : {}),
+  });
   const guardHosts = new Set<string>();
   const context: WebContext = {
     core: options.core,

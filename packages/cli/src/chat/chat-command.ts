@@ -12,7 +12,7 @@ import {
   type AgentRuntime,
 } from '../commands/agent-runtime.js';
 import { isScriptProvider, scriptExhaustionNote, selectProvider } from '../commands/provider-selection.js';
-import { buildSystemPrompt } from '../instructions/system-prompt.js';
+import { entryExtensions } from '../extensions/extensions-composition.js';
 import { checkpointLines, checkpointTurns, formatDiff, sessionLines } from '../commands/store-commands.js';
 import { formatTodos } from '../terminal/event-summary.js';
 import { oneLine, terminalSafe } from '../terminal/terminal-text.js';
@@ -107,10 +107,7 @@ class ChatLoop {
         ...(workspaceRoot ? { workspaceRoot } : {}),
         onNotice: (notice) => process.stderr.write(`clawsmith: ${notice}\n`),
       },
-      extensions: {
-        ...(workspaceRoot ? { workspaceRoot } : {}),
-        onNotice: (notice) => process.stderr.write(`clawsmith: ${oneLine(notice, 500)}\n`),
-      },
+      extensions: entryExtensions(workspaceRoot),
     });
     const { core } = this.#runtime;
     const unsubscribe = core.subscribe((event: SessionEvent) => {
@@ -127,14 +124,7 @@ class ChatLoop {
       const session = await openOrCreateSession(core, options.session, workspaceRoot, undefined, requestedWorkspace);
       this.#sessionId = session.id;
       this.#workspaceRoot = session.workspaceRoot;
-      this.#systemPrompt = buildSystemPrompt(
-        {
-          workspaceRoot: session.workspaceRoot,
-          toolNames: core.toolNames,
-          extensionInstructions: this.#runtime.extensionInstructions(session.workspaceRoot),
-        },
-        options,
-      );
+      this.#systemPrompt = this.#runtime.systemPrompt(session.workspaceRoot, options);
       this.#say(
         `${this.#style.bold('clawsmith')} · session ${session.id} · workspace ${oneLine(session.workspaceRoot, 200)}`,
       );

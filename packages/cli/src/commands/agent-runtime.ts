@@ -3,6 +3,7 @@ import { join, resolve } from 'node:path';
 import type { AgentCore, ApprovalHandler, ClawsmithHome, PermissionMode, SessionRecord } from '@clawsmith/core';
 import type { Provider } from '@clawsmith/providers';
 import { CliError } from '../cli-errors.js';
+import { buildSystemPrompt, type SystemPromptOptions } from '../instructions/system-prompt.js';
 import { openLspExtension } from './lsp-extension.js';
 import { isScriptProvider } from './provider-selection.js';
 import { checkSessionWorkspace, resolveSessionReference } from './session-reference.js';
@@ -11,8 +12,12 @@ import { checkSessionWorkspace, resolveSessionReference } from './session-refere
 export interface AgentRuntime {
   readonly home: ClawsmithHome;
   readonly core: AgentCore;
-  /** The system prompt's sections from extensions (the skill list) for a session's workspace; empty without. */
-  extensionInstructions(workspaceRoot: string): string;
+  /**
+   * The system prompt of a turn in `workspaceRoot`, the same for every entry that runs a model
+   * (`run`, `chat`, `web`): `--system-prompt` or the default, the workspace's project
+   * instructions, the extensions' sections (the skill list), `--append-system-prompt`.
+   */
+  systemPrompt(workspaceRoot: string, options?: SystemPromptOptions): string;
   close(): Promise<void>;
 }
 
@@ -26,7 +31,7 @@ export interface AgentRuntimeOptions {
   readonly approvalHandler?: ApprovalHandler;
   /** Compose MCP servers' tools (user file, and this workspace's trusted project servers). */
   readonly mcp?: { readonly workspaceRoot?: string; readonly onNotice: (notice: string) => void };
-  /** Compose skills, memory and trusted plugins (`@clawsmith/extensions`). */
+  /** Compose skills, memory and trusted plugins (`@clawsmith/extensions`); entries pass `entryExtensions(…)`. */
   readonly extensions?: { readonly workspaceRoot?: string; readonly onNotice: (notice: string) => void };
 }
 
@@ -107,7 +112,15 @@ export async function openAgentRuntime(options: AgentRuntimeOptions): Promise<Ag
   return {
     home,
     core,
-    extensionInstructions: (workspaceRoot) => extensions?.instructions(workspaceRoot) ?? '',
+    systemPrompt: (workspaceRoot, promptOptions = {}) =>
+      buildSystemPrompt(
+        {
+          workspaceRoot,
+          toolNames: core.toolNames,
+          extensionInstructions: extensions?.instructions(workspaceRoot) ?? '',
+        },
+        promptOptions,
+      ),
     async close() {
       await core.close();
       extensions?.close();

@@ -1,6 +1,6 @@
 import type { PermissionMode, SessionEvent, TurnResult } from '@clawsmith/core';
 import { CliError } from '../cli-errors.js';
-import { buildSystemPrompt } from '../instructions/system-prompt.js';
+import { entryExtensions } from '../extensions/extensions-composition.js';
 import { EXIT_CODES } from '../cli-program.js';
 import { oneLine } from '../terminal/terminal-text.js';
 import { terminalStyle } from '../terminal/terminal-style.js';
@@ -59,10 +59,7 @@ export async function runCommand(
       ...(workspaceRoot ? { workspaceRoot } : {}),
       onNotice: (notice) => process.stderr.write(`clawsmith: ${oneLine(notice, 500)}\n`),
     },
-    extensions: {
-      ...(workspaceRoot ? { workspaceRoot } : {}),
-      onNotice: (notice) => process.stderr.write(`clawsmith: ${oneLine(notice, 500)}\n`),
-    },
+    extensions: entryExtensions(workspaceRoot),
   });
   const style = terminalStyle(process.stdout);
   const printer = new TranscriptPrinter(process.stdout, style);
@@ -95,14 +92,7 @@ export async function runCommand(
     result = await runtime.core.runTurn({
       sessionId: session.id,
       prompt,
-      systemPrompt: buildSystemPrompt(
-        {
-          workspaceRoot: session.workspaceRoot,
-          toolNames: runtime.core.toolNames,
-          extensionInstructions: runtime.extensionInstructions(session.workspaceRoot),
-        },
-        options,
-      ),
+      systemPrompt: runtime.systemPrompt(session.workspaceRoot, options),
       signal: controller.signal,
       ...(options.json ? {} : { onTextDelta: (text: string) => printer.textDelta(text) }),
     });

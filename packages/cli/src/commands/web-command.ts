@@ -1,6 +1,7 @@
 import type { PermissionMode } from '@clawsmith/core';
 import { CliError } from '../cli-errors.js';
 import { EXIT_CODES } from '../cli-program.js';
+import { entryExtensions } from '../extensions/extensions-composition.js';
 import { openAgentRuntime } from './agent-runtime.js';
 import { selectProvider } from './provider-selection.js';
 
@@ -43,6 +44,8 @@ export async function webCommand(rawOptions: Record<string, unknown>): Promise<n
     ...(provider ? { provider } : {}),
     permissionMode: options.permissionMode,
     approvalHandler: approvals.handler,
+    // Each session has its own workspace: skills are listed per turn, skill_view is always loaded.
+    extensions: entryExtensions(undefined),
   });
   let server;
   try {
@@ -51,6 +54,7 @@ export async function webCommand(rawOptions: Record<string, unknown>): Promise<n
       home: runtime.home,
       approvals,
       canRunTurns: provider !== undefined,
+      systemPrompt: (session) => runtime.systemPrompt(session.workspaceRoot),
       host: options.host,
       port,
       allowedHosts: options.allowedHost ?? [],

@@ -1,31 +1,16 @@
 import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { testdir, type TestTree } from '@clawsmith/test-utils';
+import { testdir } from '@clawsmith/test-utils';
 import { describe, expect, it } from 'vitest';
 import { parseJsonLines, runCli, writeScript } from './cli-harness.js';
+import { pluginTree } from './plugin-fixture.js';
 
 type Event = Record<string, unknown>;
 const completed = (events: Event[], id: string) =>
   events.find((event) => event.type === 'tool.completed' && event.toolCallId === id) as
     { result: { status: string; code?: string }; output: string } | undefined;
 
-/** A plugin folder whose module appends to `marker` when imported (so "no code ran" can be proved). */
-function plugin(name: string, marker: string, toolPrefix = name): TestTree {
-  return {
-    'clawsmith-plugin.json': JSON.stringify({ name, tools: ['./tools.mjs'] }),
-    'tools.mjs': `import { appendFileSync } from 'node:fs';
-appendFileSync(${JSON.stringify(marker)}, 'imported\\n');
-export const tools = [
-  { name: '${toolPrefix}_greet', description: 'Greets someone by name.', risk: 'read', capabilities: [],
-    concurrencySafe: true, inputJsonSchema: { type: 'object', properties: { who: { type: 'string' } }, required: ['who'] },
-    async execute(input) { return 'Hello, ' + input.who + ', from ${name}!'; } },
-  { name: '${toolPrefix}_fail', description: 'A tool that always throws an error.', risk: 'read', capabilities: [],
-    concurrencySafe: false, inputJsonSchema: { type: 'object' },
-    async execute() { throw new Error('the plugin tool broke'); } },
-];
-`,
-  };
-}
+const plugin = pluginTree;
 
 // Each test runs the built binary a few times; a loaded shared machine needs the room.
 describe('clawsmith with skills, memory and plugins', { timeout: 120_000 }, () => {

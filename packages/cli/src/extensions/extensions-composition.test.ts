@@ -33,12 +33,24 @@ describe(openCliExtensions, () => {
   it('defers skill_view without skills, reports an invalid skill and a malformed plugins.json, and goes on', async () => {
     const home = testdir({ 'plugins.json': '{ not json', 'skills/bad/SKILL.md': 'no front matter' });
     const notices: string[] = [];
-    const extensions = await openCliExtensions({ homeDir: home, onNotice: (notice) => notices.push(notice) });
+    const extensions = await openCliExtensions({
+      homeDir: home,
+      workspaceRoot: testdir(),
+      onNotice: (notice) => notices.push(notice),
+    });
     expect(extensions.sources.map((source) => source.tools.map((tool) => tool.deferred))).toEqual([[true], [true]]);
     expect(extensions.instructions(testdir())).toBe('');
     expect(notices).toHaveLength(2);
     expect(notices[0]).toMatch(/skills\/bad\/SKILL\.md:1: the file must start with a '---' line .* \[skill_invalid\]$/);
     expect(notices[1]).toMatch(/plugins\.json is not valid JSON .* No plugin is loaded\.$/);
+    extensions.close();
+  });
+
+  it("keeps skill_view loaded when the sessions' workspaces are not known at startup (clawsmith web)", async () => {
+    const extensions = await openCliExtensions({ homeDir: testdir(), onNotice: () => {} });
+    expect(extensions.sources[0]?.tools.map((tool) => [tool.name, tool.deferred])).toEqual([['skill_view', undefined]]);
+    const workspace = testdir({ '.clawsmith/skills/lint/SKILL.md': skill('lint', 'Lint the repository') });
+    expect(extensions.instructions(workspace)).toContain('- lint: Lint the repository');
     extensions.close();
   });
 });

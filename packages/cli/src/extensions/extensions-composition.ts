@@ -1,4 +1,5 @@
 import type { ToolSource } from '@clawsmith/core';
+import { oneLine } from '../terminal/terminal-text.js';
 
 /** Skills, memory and trusted plugins of one cli process, ready for the core. */
 export interface CliExtensions {
@@ -13,17 +14,33 @@ export interface CliExtensions {
 /** What {@link openCliExtensions} needs. */
 export interface CliExtensionsOptions {
   readonly homeDir: string;
-  /** The workspace of a new session, when known: its skills decide whether `skill_view` starts deferred. */
+  /**
+   * The workspace of a new session, when known: its skills decide whether `skill_view` starts
+   * deferred. Unknown (`clawsmith web`, whose sessions each have their own workspace): loaded.
+   */
   readonly workspaceRoot?: string;
   /** Told about skills that cannot be used and plugins that are not loaded. */
   readonly onNotice: (notice: string) => void;
 }
 
 /**
- * Composes `@clawsmith/extensions` for `run` and `chat`: `skill_view` (deferred when no skill
- * exists at startup), `memory_search` (deferred; its index opens on first use) and the plugins the
- * home's `plugins.json` trusts. A malformed `plugins.json` loads no plugin and says why; the
- * session goes on without them.
+ * The one way an entry point that runs an agent (`run`, `chat`, `web`, `mcp serve`) asks
+ * `openAgentRuntime` for the extensions: in `workspaceRoot` when the entry knows it, with
+ * notices on stderr (never stdout, which `mcp serve` and `run --json` reserve).
+ */
+export function entryExtensions(workspaceRoot: string | undefined): Omit<CliExtensionsOptions, 'homeDir'> {
+  return {
+    ...(workspaceRoot ? { workspaceRoot } : {}),
+    onNotice: (notice) => process.stderr.write(`clawsmith: ${oneLine(notice, 500)}\n`),
+  };
+}
+
+/**
+ * Composes `@clawsmith/extensions` for every entry point that runs an agent: `skill_view`
+ * (deferred when the session's workspace is known and no skill exists at startup),
+ * `memory_search` (deferred; its index opens on first use) and the plugins the home's
+ * `plugins.json` trusts. A malformed `plugins.json` loads no plugin and says why; the session goes
+ * on without them.
  */
 export async function openCliExtensions(options: CliExtensionsOptions): Promise<CliExtensions> {
   const { createMemorySearch, createSkillViewTool, discoverSkills, loadPlugins, skillsPromptSection } =
@@ -34,7 +51,10 @@ export async function openCliExtensions(options: CliExtensionsOptions): Promise<
   });
   for (const problem of catalog.problems)
     options.onNotice(`skill ${problem.file}:${problem.line}: ${problem.message} [${problem.code}]`);
-  const skillView = createSkillViewTool({ homeDir: options.homeDir, deferred: catalog.skills.length === 0 });
+  const skillView = createSkillViewTool({
+    homeDir: options.homeDir,
+    deferred: options.workspaceRoot !== undefined && catalog.skills.length === 0,
+  });
   const memory = createMemorySearch({ homeDir: options.homeDir });
   let pluginSources: readonly ToolSource[] = [];
   try {

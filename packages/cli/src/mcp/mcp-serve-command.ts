@@ -1,6 +1,7 @@
 import type { PermissionMode } from '@clawsmith/core';
 import { EXIT_CODES } from '../cli-program.js';
 import { openAgentRuntime, resolveWorkspace } from '../commands/agent-runtime.js';
+import { entryExtensions } from '../extensions/extensions-composition.js';
 import { coreServedWorkspace } from './core-served-workspace.js';
 
 /** Options of `clawsmith mcp serve`. */
@@ -21,7 +22,11 @@ interface McpServeOptions {
 export async function mcpServeCommand(rawOptions: Record<string, unknown>): Promise<number> {
   const options = rawOptions as unknown as McpServeOptions;
   const workspaceRoot = resolveWorkspace(options.workspace);
-  const runtime = await openAgentRuntime({ home: options.home, permissionMode: options.permissionMode });
+  const runtime = await openAgentRuntime({
+    home: options.home,
+    permissionMode: options.permissionMode,
+    extensions: entryExtensions(workspaceRoot),
+  });
   const workspace = coreServedWorkspace(runtime, workspaceRoot, options.permissionMode);
   const stop = new AbortController();
   const onSignal = () => stop.abort();

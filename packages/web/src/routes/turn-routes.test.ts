@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { openClawsmithHome } from '@clawsmith/core';
@@ -117,5 +118,25 @@ describe('turns and approvals from the web', () => {
     const refused = await readOnly.api(`/api/sessions/${idle.id}/turns`, { json: { prompt: 'hello' } });
     expect(refused.status).toBe(409);
     expect(await refused.json()).toMatchObject({ error: { code: 'provider_required' } });
+  });
+
+  it("runs each turn with the system prompt the server was given for the session's workspace", async () => {
+    const prompts: string[] = [];
+    const web = await createWebHarness({
+      responses: [{ text: 'Hi.' }],
+      systemPrompt: (session) => {
+        const prompt = `Workspace ${session.workspaceRoot}; session ${session.id}.`;
+        prompts.push(prompt);
+        return prompt;
+      },
+    });
+    const session = await web.core.createSession({ workspaceRoot: web.workspace });
+    const started = await web.api(`/api/sessions/${session.id}/turns`, { json: { prompt: 'hello' } });
+    expect(started.status).toBe(202);
+    await expect.poll(() => turnStatus(web, session.id)).toBe('completed');
+    expect(prompts).toEqual([`Workspace ${web.workspace}; session ${session.id}.`]);
+    const request = (await web.store.listEvents(session.id)).find((event) => event.type === 'request.started') as
+      { systemPromptSha256?: string } | undefined;
+    expect(request?.systemPromptSha256).toBe(createHash('sha256').update(prompts[0]!).digest('hex'));
   });
 });

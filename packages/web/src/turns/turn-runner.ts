@@ -28,12 +28,19 @@ export class TurnRunner {
   readonly #core: AgentCore;
   readonly #store: SessionStore;
   readonly #canRunTurns: boolean;
+  readonly #systemPrompt: ((session: { id: string; workspaceRoot: string }) => string | undefined) | undefined;
   readonly #running = new Map<string, RunningTurn>();
 
-  constructor(options: { core: AgentCore; store: SessionStore; canRunTurns: boolean }) {
+  constructor(options: {
+    core: AgentCore;
+    store: SessionStore;
+    canRunTurns: boolean;
+    systemPrompt?: (session: { id: string; workspaceRoot: string }) => string | undefined;
+  }) {
     this.#core = options.core;
     this.#store = options.store;
     this.#canRunTurns = options.canRunTurns;
+    this.#systemPrompt = options.systemPrompt;
   }
 
   /** Whether this server runs a turn of `sessionId` now. */
@@ -48,7 +55,7 @@ export class TurnRunner {
         'provider_required',
         'This server was started without a model, so it cannot run turns; restart it with --script FILE or --provider and --model.',
       );
-    await this.#store.requireSession(sessionId);
+    const session = await this.#store.requireSession(sessionId);
     if (this.#running.has(sessionId) || runsElsewhere(await this.#store.getLastTurn(sessionId)))
       throw new ClawsmithError(
         'turn_in_progress',
@@ -60,7 +67,13 @@ export class TurnRunner {
     const unsubscribe = this.#core.subscribe((event) => {
       if (event.sessionId === sessionId && event.type === 'turn.started' && event.turnId) started(event.turnId);
     });
-    const done = this.#core.runTurn({ sessionId, prompt, signal: controller.signal });
+    const systemPrompt = this.#systemPrompt?.({ id: session.id, workspaceRoot: session.workspaceRoot });
+    const done = this.#core.runTurn({
+      sessionId,
+      prompt,
+      signal: controller.signal,
+      ...(systemPrompt !== undefined ? { systemPrompt } : {}),
+    });
     const entry: RunningTurn = { controller, done, turnId: undefined };
     this.#running.set(sessionId, entry);
     void done.then(
