@@ -103,6 +103,41 @@ const sweep = await measure(
 sweeping.close();
 report(`memory_search over ${NOTES} notes`, naive, [search, sweep]);
 
+// The freshness check itself: a full sweep (list and stat every note) beside the watched check,
+// which lists only folders with file events: one note edited in place (its folder's 100 notes), or nothing.
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+const watched = new MemoryIndex({ homeDir: home, recheckMs: 1 });
+const fullSweep = await measure(
+  'full sweep: refresh() lists and stats all notes',
+  () => watched.refresh(workspace),
+  5,
+  1,
+);
+const editedSamples: number[] = [];
+const idleSamples: number[] = [];
+let listedPerEdit = 0;
+for (let run = 0; run < 20; run += 1) {
+  writeFileSync(join(home, 'memory', `topic-${run % 100}`, `note-${run}.md`), `# edited\n\n${sentence(14)} ${run}.\n`);
+  await sleep(30);
+  let start = performance.now();
+  listedPerEdit = watched.refreshIfDue(workspace)?.files ?? Number.NaN;
+  editedSamples.push(performance.now() - start);
+  await sleep(5);
+  start = performance.now();
+  watched.refreshIfDue(workspace);
+  idleSamples.push(performance.now() - start);
+}
+watched.close();
+const timingOf = (label: string, samples: number[]) => {
+  const sorted = [...samples].sort((left, right) => left - right);
+  const at = (fraction: number) => sorted[Math.min(sorted.length - 1, Math.ceil(sorted.length * fraction) - 1)]!;
+  return { label, medianMs: at(0.5), p90Ms: at(0.9), runs: sorted.length };
+};
+report(`memory freshness check over ${NOTES} notes in 100 folders`, fullSweep, [
+  timingOf(`watched check after one note was edited in place (${listedPerEdit} notes listed)`, editedSamples),
+  timingOf('watched check with no file event', idleSamples),
+]);
+
 await new Promise((resolve) => setTimeout(resolve, Math.max(0, skillsWritten + 2_100 - Date.now())));
 const opened = await openClawsmithHome(join(home, 'core-home'));
 const provider = createScriptedProvider({ script: { responses: [] } });

@@ -1,11 +1,18 @@
 import { closeSync, fstatSync, mkdirSync, openSync, readSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { join } from 'node:path';
+import { join, sep } from 'node:path';
 import type BetterSqlite3 from 'better-sqlite3';
 import { EXTENSIONS_ERROR_CODES, ExtensionsError } from '../extensions-error.js';
 import { ftsQuery } from './fts-query.js';
-import { listMemorySources, MAX_MEMORY_FILE_BYTES, type MemorySourceFile } from './memory-sources.js';
+import {
+  listHomeNotes,
+  listWorkspaceMemory,
+  MAX_MEMORY_FILE_BYTES,
+  MAX_MEMORY_FILES,
+  type MemorySourceFile,
+} from './memory-sources.js';
 import { noteChunks } from './note-chunks.js';
+import { NoteFolderWatch } from './note-folder-watch.js';
 
 /** Version of the index's tables; another version is dropped and rebuilt (the index is a cache). */
 const SCHEMA_VERSION = 1;
@@ -26,6 +33,7 @@ export interface MemoryHit {
 
 /** What a refresh did. */
 export interface MemoryRefresh {
+  /** Files listed and compared with the index (after the first check, only those of changed folders). */
   readonly files: number;
   readonly indexed: number;
   readonly removed: number;
@@ -37,7 +45,10 @@ export interface MemoryRefresh {
 export interface MemoryIndexOptions {
   /** The clawsmith home: notes in `memory/`, the index in `memory-index/index.sqlite`. */
   readonly homeDir: string;
-  /** Pause between two checks of the files (default {@link DEFAULT_MEMORY_RECHECK_MS}; 0 checks on every search). */
+  /**
+   * Pause between two checks of the files (default {@link DEFAULT_MEMORY_RECHECK_MS}). 0 checks on
+   * every search with a `stat` of every note and no folder watch: every change is seen at once.
+   */
   readonly recheckMs?: number;
 }
 
@@ -77,11 +88,15 @@ let sqlite: typeof BetterSqlite3 | undefined;
 export class MemoryIndex {
   readonly #db: BetterSqlite3.Database;
   readonly #homeDir: string;
+  readonly #notesFolder: string;
   readonly #recheckMs: number;
   readonly #checkedAt = new Map<string, number>();
+  // Folders of notes with file events since the last check; undefined until the first full sweep.
+  #watch: NoteFolderWatch | undefined;
 
   constructor(options: MemoryIndexOptions) {
     this.#homeDir = options.homeDir;
+    this.#notesFolder = join(options.homeDir, 'memory');
     this.#recheckMs = options.recheckMs ?? DEFAULT_MEMORY_RECHECK_MS;
     const folder = join(options.homeDir, 'memory-index');
     try {
@@ -131,14 +146,48 @@ export class MemoryIndex {
     `);
   }
 
-  /** Brings the index up to date with the files of the home and `workspaceRoot`. */
+  /**
+   * Brings the index up to date with the files of the home and `workspaceRoot`: lists and stats
+   * every note, and (unless `recheckMs` is 0) starts watching the note folders for
+   * {@link refreshIfDue}.
+   */
   refresh(workspaceRoot?: string): MemoryRefresh {
-    const { files, leftOut } = listMemorySources(this.#homeDir, workspaceRoot);
-    const owners = ['home', ...(workspaceRoot !== undefined ? [workspaceRoot] : [])];
+    this.#watch?.close();
+    return this.#check(workspaceRoot);
+  }
+
+  /**
+   * After a first full listing, lists only the note folders with file events since the last
+   * check (a note edited in place, added, removed or renamed), and the workspace's two files.
+   */
+  #check(workspaceRoot?: string): MemoryRefresh {
+    const dirty = this.#watch?.take() ?? 'all';
+    const workspace = workspaceRoot !== undefined ? listWorkspaceMemory(workspaceRoot) : [];
     const known = new Map<string, FileRow>();
-    const select = this.#db.prepare<[string], FileRow>('SELECT id, path, mtime_ms, size FROM file WHERE owner = ?');
-    for (const owner of owners) for (const row of select.iterate(owner)) known.set(row.path, row);
+    let home: { files: readonly MemorySourceFile[]; leftOut: number };
+    if (dirty === 'all') {
+      this.#watch?.close();
+      const watch = this.#recheckMs > 0 ? new NoteFolderWatch() : undefined;
+      home = listHomeNotes(this.#homeDir, watch ? { onFolder: (folder) => watch.add(folder) } : {});
+      // Beyond the file limit, which notes are left out depends on the whole listing: sweep every time.
+      // Without a watched `memory/` folder (not made yet), its creation would go unseen: sweep every time.
+      this.#watch = watch?.healthy && watch.has(this.#notesFolder) && home.leftOut === 0 ? watch : undefined;
+      if (watch && watch !== this.#watch) watch.close();
+      for (const row of this.#rows('home')) known.set(row.path, row);
+    } else {
+      const files: MemorySourceFile[] = [];
+      for (const folder of dirty) {
+        this.#watch?.forget(folder);
+        const watch = this.#watch;
+        files.push(...listHomeNotes(this.#homeDir, { under: folder, onFolder: (inner) => watch?.add(inner) }).files);
+        for (const row of this.#rows('home', folder)) known.set(row.path, row);
+      }
+      home = { files, leftOut: 0 };
+      if (!this.#watch?.has(this.#notesFolder)) this.#watch?.close();
+    }
+    if (workspaceRoot !== undefined) for (const row of this.#rows(workspaceRoot)) known.set(row.path, row);
     const changed: MemorySourceFile[] = [];
+    const files = [...home.files, ...workspace];
     for (const file of files) {
       const row = known.get(file.path);
       known.delete(file.path);
@@ -146,7 +195,33 @@ export class MemoryIndex {
     }
     const gone = [...known.values()];
     if (changed.length > 0 || gone.length > 0) this.#apply(changed, gone);
-    return { files: files.length, indexed: changed.length, removed: gone.length, leftOut };
+    if (dirty !== 'all' && changed.length > 0 && this.#homeFileCount() > MAX_MEMORY_FILES) {
+      // Added notes passed the limit: the next check lists everything and applies it.
+      this.#watch?.close();
+    }
+    return { files: files.length, indexed: changed.length, removed: gone.length, leftOut: home.leftOut };
+  }
+
+  // The indexed files of `owner`, all or only those below `folder`.
+  #rows(owner: string, folder?: string): FileRow[] {
+    if (folder === undefined)
+      return this.#db
+        .prepare<[string], FileRow>('SELECT id, path, mtime_ms, size FROM file WHERE owner = ?')
+        .all(owner);
+    // Paths below `folder` sort between `folder/` and `folder0` ('0' follows '/').
+    return this.#db
+      .prepare<[string, string, string], FileRow>(
+        'SELECT id, path, mtime_ms, size FROM file WHERE owner = ? AND path > ? AND path < ?',
+      )
+      .all(owner, folder + sep, folder + String.fromCharCode(sep.charCodeAt(0) + 1));
+  }
+
+  #homeFileCount(): number {
+    return (
+      this.#db.prepare<[], { count: number }>("SELECT COUNT(*) AS count FROM file WHERE owner = 'home'").get() as {
+        count: number;
+      }
+    ).count;
   }
 
   #apply(changed: readonly MemorySourceFile[], gone: readonly FileRow[]): void {
@@ -202,14 +277,18 @@ export class MemoryIndex {
     })();
   }
 
-  /** Re-indexes changed files unless they were checked less than `recheckMs` ago. */
-  refreshIfDue(workspaceRoot?: string): void {
+  /**
+   * Re-indexes changed files unless they were checked less than `recheckMs` ago: what the check
+   * did, or undefined when it was not due.
+   */
+  refreshIfDue(workspaceRoot?: string): MemoryRefresh | undefined {
     const key = workspaceRoot ?? '';
     const now = Date.now();
     const last = this.#checkedAt.get(key);
-    if (last !== undefined && now - last < this.#recheckMs) return;
-    this.refresh(workspaceRoot);
+    if (last !== undefined && now - last < this.#recheckMs) return undefined;
+    const refresh = this.#check(workspaceRoot);
     this.#checkedAt.set(key, Date.now());
+    return refresh;
   }
 
   /**
@@ -260,6 +339,8 @@ export class MemoryIndex {
   }
 
   close(): void {
+    this.#watch?.close();
+    this.#watch = undefined;
     if (this.#db.open) this.#db.close();
   }
 }

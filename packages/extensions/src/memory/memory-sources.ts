@@ -28,10 +28,22 @@ export interface MemorySourceList {
   readonly leftOut: number;
 }
 
-function homeNotes(homeDir: string, files: MemorySourceFile[]): number {
+/** Where to list notes: below `under` (default the whole `memory/` folder), telling `onFolder` each folder first. */
+export interface HomeNotesOptions {
+  readonly under?: string;
+  readonly onFolder?: (folder: string) => void;
+  /** At most this many notes (default {@link MAX_MEMORY_FILES}). */
+  readonly limit?: number;
+}
+
+/** The home's notes below `memory/` (or below `options.under`, a folder inside it). */
+export function listHomeNotes(homeDir: string, options: HomeNotesOptions = {}): MemorySourceList {
   const root = join(homeDir, 'memory');
+  const files: MemorySourceFile[] = [];
+  const limit = options.limit ?? MAX_MEMORY_FILES;
   let leftOut = 0;
   const walk = (folder: string, depth: number) => {
+    options.onFolder?.(folder);
     let entries: Dirent[];
     try {
       entries = readdirSync(folder, { withFileTypes: true });
@@ -44,7 +56,7 @@ function homeNotes(homeDir: string, files: MemorySourceFile[]): number {
       if (entry.isDirectory()) {
         if (depth < MAX_DEPTH) walk(path, depth + 1);
       } else if (entry.isFile() && entry.name.endsWith('.md')) {
-        if (files.length >= MAX_MEMORY_FILES) {
+        if (files.length >= limit) {
           leftOut += 1;
           continue;
         }
@@ -63,8 +75,25 @@ function homeNotes(homeDir: string, files: MemorySourceFile[]): number {
       }
     }
   };
-  walk(root, 1);
-  return leftOut;
+  const start = options.under ?? root;
+  walk(start, 1 + (start === root ? 0 : relative(root, start).split(sep).length));
+  return { files, leftOut };
+}
+
+/** The workspace's memory files (`AGENTS.md`, `CLAWSMITH.md`) that are regular files at its root. */
+export function listWorkspaceMemory(workspaceRoot: string): MemorySourceFile[] {
+  const files: MemorySourceFile[] = [];
+  for (const name of WORKSPACE_MEMORY_FILES) {
+    const path = join(workspaceRoot, name);
+    try {
+      const stat = lstatSync(path);
+      if (stat.isFile())
+        files.push({ path, source: name, owner: workspaceRoot, mtimeMs: stat.mtimeMs, size: stat.size });
+    } catch {
+      // absent
+    }
+  }
+  return files;
 }
 
 /**
@@ -73,19 +102,7 @@ function homeNotes(homeDir: string, files: MemorySourceFile[]): number {
  * `CLAWSMITH.md` when they are regular files (not links) at its root.
  */
 export function listMemorySources(homeDir: string | undefined, workspaceRoot: string | undefined): MemorySourceList {
-  const files: MemorySourceFile[] = [];
-  const leftOut = homeDir !== undefined ? homeNotes(homeDir, files) : 0;
-  if (workspaceRoot !== undefined) {
-    for (const name of WORKSPACE_MEMORY_FILES) {
-      const path = join(workspaceRoot, name);
-      try {
-        const stat = lstatSync(path);
-        if (stat.isFile())
-          files.push({ path, source: name, owner: workspaceRoot, mtimeMs: stat.mtimeMs, size: stat.size });
-      } catch {
-        // absent
-      }
-    }
-  }
-  return { files, leftOut };
+  const home = homeDir !== undefined ? listHomeNotes(homeDir) : { files: [], leftOut: 0 };
+  const workspace = workspaceRoot !== undefined ? listWorkspaceMemory(workspaceRoot) : [];
+  return { files: [...home.files, ...workspace], leftOut: home.leftOut };
 }
