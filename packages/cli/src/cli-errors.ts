@@ -16,6 +16,7 @@ export const CLI_ERROR_CODES = [
   'invalid_port',
   'web_listen_failed',
   'system_prompt_unreadable',
+  'invalid_token',
 ] as const;
 
 /** One of {@link CLI_ERROR_CODES}. */

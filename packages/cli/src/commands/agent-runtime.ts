@@ -18,6 +18,11 @@ export interface AgentRuntime {
    * instructions, the extensions' sections (the skill list), `--append-system-prompt`.
    */
   systemPrompt(workspaceRoot: string, options?: SystemPromptOptions): string;
+  /**
+   * Ends the background commands one session started (an MCP connection that closed), leaving
+   * the session in the store; resolves with how many were running.
+   */
+  endSessionCommands(sessionId: string): Promise<number>;
   close(): Promise<void>;
 }
 
@@ -121,6 +126,7 @@ export async function openAgentRuntime(options: AgentRuntimeOptions): Promise<Ag
         },
         promptOptions,
       ),
+    endSessionCommands: (sessionId) => commands.endSession(sessionId),
     async close() {
       await core.close();
       extensions?.close();

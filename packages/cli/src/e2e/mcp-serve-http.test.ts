@@ -1,4 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { request } from 'node:http';
 import { join } from 'node:path';
@@ -8,19 +9,25 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { ElicitRequestSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { describe, expect, it, onTestFinished } from 'vitest';
-import { BIN, childEnvironment } from './cli-harness.js';
+import { BIN, childEnvironment, runCli } from './cli-harness.js';
 import { processAlive, processesWith, waitFor } from './mcp-serve-harness.js';
 
 interface HttpServe {
   readonly child: ChildProcess;
   readonly url: string;
   readonly token: string;
+  /** What the server printed on stdout so far. */
+  output(): string;
 }
 
 /** Starts `clawsmith mcp serve --http` and reads the URL and token it prints; stopped after the test. */
-async function startHttpServe(home: string, workspace: string): Promise<HttpServe> {
+async function startHttpServe(
+  home: string,
+  workspace: string,
+  environment: Record<string, string> = {},
+): Promise<HttpServe> {
   const child = spawn(process.execPath, [BIN, 'mcp', 'serve', '--http', '--workspace', workspace], {
-    env: childEnvironment(home),
+    env: childEnvironment(home, { CLAWSMITH_MCP_TOKEN: undefined, ...environment }),
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   onTestFinished(async () => {
@@ -32,14 +39,14 @@ async function startHttpServe(home: string, workspace: string): Promise<HttpServ
   let stdout = '';
   child.stdout!.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
   await waitFor(
-    () => /Authorization: Bearer \S+\n/.test(stdout) || child.exitCode !== null,
+    () => /Authorization: Bearer .+\n/.test(stdout) || child.exitCode !== null,
     'the URL and token',
     60_000,
   );
   const url = /at (http:\/\/127\.0\.0\.1:\d+\/mcp)\n/.exec(stdout)?.[1];
-  const token = /Authorization: Bearer (\S+)\n/.exec(stdout)?.[1];
+  const token = environment.CLAWSMITH_MCP_TOKEN ?? /Authorization: Bearer (\S+)\n/.exec(stdout)?.[1];
   if (!url || !token) throw new Error(`clawsmith mcp serve --http printed no URL/token: ${stdout}`);
-  return { child, url, token };
+  return { child, url, token, output: () => stdout };
 }
 
 async function connect(served: HttpServe, name: string, approve = false) {
@@ -155,6 +162,56 @@ describe('clawsmith mcp serve --http', { timeout: 120_000 }, () => {
     }
     const staying = await connect(served, 'staying');
     expect((await staying.client.listTools()).tools.length).toBeGreaterThan(5);
+    expect(served.child.exitCode).toBeNull();
+  });
+
+  it('CLAWSMITH_MCP_TOKEN fixes the token: it is accepted and not printed, a wrong one is refused, a weak one stops the start', async () => {
+    const home = testdir();
+    const workspace = testdir({ 'a.txt': 'one\n' });
+    const token = `fixed-${randomBytes(16).toString('hex')}`;
+    const served = await startHttpServe(home, workspace, { CLAWSMITH_MCP_TOKEN: token });
+    expect(served.output()).not.toContain(token);
+    expect(served.output()).toContain('Authorization: Bearer <the token in CLAWSMITH_MCP_TOKEN>');
+    const fixed = await connect(served, 'fixed');
+    expect((await fixed.call('read_file', { path: 'a.txt' })).isError).toBe(false);
+
+    const wrong = new Client({ name: 'wrong', version: '1.0.0' });
+    const wrongTransport = new StreamableHTTPClientTransport(new URL(served.url), {
+      requestInit: { headers: { Authorization: `Bearer ${token}x` } },
+    });
+    await expect(wrong.connect(wrongTransport)).rejects.toThrow(/401|unauthorized/i);
+    // The fixed token still works after a wrong one (one wrong token is far from the throttle).
+    expect((await fixed.call('read_file', { path: 'a.txt' })).isError).toBe(false);
+
+    const weak = await runCli(['mcp', 'serve', '--http', '--workspace', workspace], {
+      home,
+      env: { CLAWSMITH_MCP_TOKEN: 'short' },
+    });
+    expect(weak.code).not.toBe(0);
+    expect(weak.stderr).toContain('invalid_token');
+    expect(weak.stdout).not.toContain('Authorization');
+  });
+
+  it('a session the client ends (DELETE) ends its background commands; another session keeps its own', async () => {
+    const served = await startHttpServe(testdir(), testdir());
+    const marker = (name: string) => `sleep 300.${process.pid}${name}${Date.now() % 100_000}`;
+    const started = async (name: string) => {
+      const client = await connect(served, name, true);
+      expect((await client.call('search_tools', { query: 'select:start_command' })).isError).toBe(false);
+      const command = marker(name === 'ending' ? '1' : '2');
+      const start = await client.call('start_command', { command });
+      expect(start.isError, JSON.stringify(start.content)).toBe(false);
+      await waitFor(() => processesWith(command).length > 0, `${command} to start`);
+      return { client, command, pids: processesWith(command) };
+    };
+    const ending = await started('ending');
+    const staying = await started('staying');
+
+    await ending.client.transport.terminateSession();
+    await ending.client.client.close();
+    await waitFor(() => ending.pids.every((pid) => !processAlive(pid)), 'the ended session’s command to end', 20_000);
+    expect(staying.pids.every((pid) => processAlive(pid))).toBe(true);
+    expect((await staying.client.call('read_file', { path: '.' })).structuredContent).toBeDefined();
     expect(served.child.exitCode).toBeNull();
   });
 });

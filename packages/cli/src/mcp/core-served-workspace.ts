@@ -113,7 +113,8 @@ export function coreServedWorkspace(
             truncated: offset < info.byteLength,
           };
         },
-        async close() {},
+        // A closed connection (stdin ended, HTTP DELETE) ends the commands it started in the background.
+        close: async () => void (await runtime.endSessionCommands(sessionId)),
       };
     },
   };

@@ -20,12 +20,26 @@ function parsePort(text: string): number {
   return Number(text);
 }
 
+/** The token from `CLAWSMITH_MCP_TOKEN`, when set: at least 16 visible ASCII characters, else refused. */
+function tokenFromEnvironment(): string | undefined {
+  const token = process.env.CLAWSMITH_MCP_TOKEN;
+  if (token === undefined || token === '') return undefined;
+  if (!/^[\x21-\x7e]{16,512}$/.test(token))
+    throw new CliError(
+      'invalid_token',
+      'CLAWSMITH_MCP_TOKEN must be 16 to 512 visible ASCII characters without spaces (for example the output of `openssl rand -hex 32`); unset it to get a fresh token.',
+      EXIT_CODES.usage,
+    );
+  return token;
+}
+
 /**
  * `clawsmith mcp serve --http`: Streamable HTTP on 127.0.0.1 behind the web server's token rules
  * (`createBearerGuard` of `@clawsmith/web`: Host, wrong-token throttle, bearer token, Origin).
- * Prints the URL and the token on stdout, runs until `stop` aborts.
+ * Prints the URL and the token on stdout (not a token set in `CLAWSMITH_MCP_TOKEN`), runs until `stop` aborts.
  */
 export async function serveHttp(options: ServeHttpOptions): Promise<void> {
+  const fixedToken = tokenFromEnvironment();
   const { createBearerGuard, WebError } = await import('@clawsmith/web');
   const { serveMcpOverHttp } = await import('@clawsmith/mcp');
   const host = '127.0.0.1';
@@ -72,13 +86,14 @@ export async function serveHttp(options: ServeHttpOptions): Promise<void> {
     host,
     port: endpoint.port,
     allowedHosts: options.allowedHosts,
-    ...(process.env.CLAWSMITH_MCP_TOKEN ? { token: process.env.CLAWSMITH_MCP_TOKEN } : {}),
+    ...(fixedToken ? { token: fixedToken } : {}),
     issuer: 'clawsmith mcp serve --http',
   });
   rules.guard = guard;
   process.stdout.write(
     `clawsmith mcp serve: ${options.workspace.workspaceRoot} at ${endpoint.url}\n` +
-      `Authorization: Bearer ${guard.token}\n` +
+      // A token the person set is theirs already: it is not echoed into logs.
+      `Authorization: Bearer ${fixedToken ? '<the token in CLAWSMITH_MCP_TOKEN>' : guard.token}\n` +
       'Ctrl-C stops the server.\n',
   );
   if (!options.stop.aborted)
