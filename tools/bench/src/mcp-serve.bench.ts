@@ -7,8 +7,10 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createBuiltinTools, createAgentCore, openClawsmithHome } from '@clawsmith/core';
 import { createScriptedProvider } from '@clawsmith/providers';
+import { createServedMcpServer, type ServedSession } from '@clawsmith/mcp';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { performance } from 'node:perf_hooks';
 import { report } from './measure.js';
 
@@ -42,6 +44,48 @@ await client.connect(
     stderr: 'ignore',
   }),
 );
+// The protocol layer alone: the same server adapter over the same in-process core, through the
+// SDK's in-memory transport (no process boundary, no JSON on a pipe). Splits the added cost
+// into the MCP layer (SDK parsing on both ends, result mapping) and the process boundary.
+const notServed = () => Promise.reject(new Error('not used by this benchmark'));
+const inMemory = createServedMcpServer({
+  workspace: {
+    workspaceRoot: workspace,
+    permissionMode: 'accept-edits',
+    openSession: async (): Promise<ServedSession> => {
+      const served = await core.createSession({ workspaceRoot: workspace });
+      return {
+        sessionId: served.id,
+        tools: () => core.describeTools(served.id),
+        call: (name, args, options) =>
+          core.callTool({
+            sessionId: served.id,
+            name,
+            arguments: args,
+            signal: options.signal,
+            caller: 'MCP bench',
+            approvalHandler: options.approver,
+            unattendedReason: options.unattendedReason,
+          }),
+        restorePoints: notServed,
+        diff: notServed,
+        undo: notServed,
+        readArtifact: notServed,
+        close: async () => undefined,
+      };
+    },
+  },
+});
+const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+await inMemory.server.connect(serverSide);
+const inMemoryClient = new Client({ name: 'bench-in-memory', version: '0' });
+await inMemoryClient.connect(clientSide);
+await inMemoryClient.listTools();
+await client.listTools();
+const callInMemory = async () => {
+  const result = await inMemoryClient.callTool({ name: 'read_file', arguments: { path: 'notes.md' } });
+  if (result.isError) throw new Error(JSON.stringify(result.content));
+};
 const callInProcess = async () => {
   const outcome = await core.callTool({ sessionId: session.id, name: 'read_file', arguments: { path: 'notes.md' } });
   if (outcome.result.status !== 'success') throw new Error(outcome.result.content);
@@ -53,15 +97,20 @@ const callServed = async () => {
 // On a shared machine the load drifts within seconds: the two calls alternate, so both see the
 // same load, and the added cost is also given as the median of the paired differences.
 const inProcessSamples: number[] = [];
+const inMemorySamples: number[] = [];
 const servedSamples: number[] = [];
 for (let index = 0; index < 20; index += 1) {
   await callInProcess();
+  await callInMemory();
   await callServed();
 }
 for (let index = 0; index < RUNS; index += 1) {
   let start = performance.now();
   await callInProcess();
   inProcessSamples.push(performance.now() - start);
+  start = performance.now();
+  await callInMemory();
+  inMemorySamples.push(performance.now() - start);
   start = performance.now();
   await callServed();
   servedSamples.push(performance.now() - start);
@@ -73,14 +122,20 @@ const timing = (label: string, samples: number[]) => {
   return { label, medianMs: median(sorted), p90Ms: sorted[Math.ceil(sorted.length * 0.9) - 1]!, runs: sorted.length };
 };
 const inProcess = timing('core.callTool read_file (in process)', inProcessSamples);
+const protocolOnly = timing('MCP layer in process (in-memory transport)', inMemorySamples);
 const served = timing('mcp serve over stdio: tools/call read_file', servedSamples);
-report('warm read_file (alternating)', inProcess, [served]);
+report('warm read_file (alternating)', inProcess, [protocolOnly, served]);
 const paired = median(servedSamples.map((value, index) => value - inProcessSamples[index]!));
+const pairedProtocol = median(inMemorySamples.map((value, index) => value - inProcessSamples[index]!));
 console.log(
   `\nadded per call by mcp serve (stdio): ${(served.medianMs - inProcess.medianMs).toFixed(3)} ms between medians, ${paired.toFixed(3)} ms median of paired differences (aim: at most 1.5 ms); load average ${loadavg()
     .map((value) => value.toFixed(2))
     .join(' ')}`,
 );
+console.log(
+  `of which the MCP layer without a process boundary (SDK parsing on both ends, result mapping): ${pairedProtocol.toFixed(3)} ms median of paired differences`,
+);
+await inMemoryClient.close();
 await client.close();
 await core.close();
 await home.close();

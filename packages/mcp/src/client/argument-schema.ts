@@ -7,6 +7,10 @@ let shared: AjvJsonSchemaValidator | undefined;
 
 type Compiled = { ok: true; validate: JsonSchemaValidator<unknown> } | { ok: false; problem: string };
 
+// Built once: each tool's schema is a refinement of it. Building a fresh record schema per tool
+// was most of the cost of opening a table of MCP tools (zod 4 schema construction is not cheap).
+const ANY_OBJECT = z.record(z.string(), z.unknown());
+
 /**
  * A zod schema that validates a call's arguments against the server's own JSON Schema with Ajv
  * (the validator the MCP SDK itself uses; draft-07 and 2020-12 keywords, formats). zod 4's
@@ -26,7 +30,7 @@ export function argumentSchema(jsonSchema: Record<string, unknown>): z.ZodType<R
     }
     return compiled;
   };
-  return z.record(z.string(), z.unknown()).superRefine((value, context) => {
+  return ANY_OBJECT.superRefine((value, context) => {
     const current = compile();
     if (!current.ok) return;
     const result = current.validate(value);

@@ -4,7 +4,9 @@ import { testdir } from '@clawsmith/test-utils';
 import type { AnyToolDefinition, ToolExecutionContext, ToolProgress } from '@clawsmith/tool-protocol';
 import { describe, expect, it, onTestFinished } from 'vitest';
 import { folderArtifacts, servers, startedPids, writeMcpConfig } from './__fixtures__/mcp-servers.js';
+import { loadMcpConfiguration } from './mcp-configuration.js';
 import { openMcpTools, type McpTools } from './mcp-tools.js';
+import { ToolCatalogueStore } from './tool-catalogue.js';
 import { trustMcpServer } from './trust-commands.js';
 
 async function open(options: Parameters<typeof openMcpTools>[0]): Promise<McpTools> {
@@ -140,6 +142,41 @@ describe('openMcpTools with the everything reference server (stdio)', () => {
       [1, 3],
       [2, 3],
     ]);
+  });
+
+  it('hears the server’s own tools/list_changed: the table stays frozen, the new list is stored and said once', async () => {
+    // The everything server registers some tools after initialize and sends tools/list_changed
+    // for them by itself. The stored list lacks get-sum, as if the server gained it since.
+    const home = testdir();
+    const workspace = testdir();
+    writeMcpConfig(join(home, 'mcp.json'), {
+      everything: { command: process.execPath, args: [servers.everything, 'stdio'] },
+    });
+    await (await open({ homeDir: home, workspaceRoot: workspace })).close();
+    const [server] = loadMcpConfiguration({ homeDir: home, workspaceRoot: workspace }).servers;
+    const catalogues = new ToolCatalogueStore(home);
+    const stored = catalogues.read(server!.entrySha256)!;
+    catalogues.write(
+      server!.entrySha256,
+      server!.name,
+      stored.tools.filter((tool) => tool.name !== 'get-sum'),
+    );
+
+    const notices: string[] = [];
+    const session = await open({ homeDir: home, workspaceRoot: workspace, onNotice: (notice) => notices.push(notice) });
+    expect(session.tools.some((tool) => tool.name === 'mcp__everything__get-sum')).toBe(false);
+    const echo = toolNamed(session, 'mcp__everything__echo');
+    const changed = /MCP server everything changed its tool list; new tools appear in the next session/;
+    for (let attempt = 0; attempt < 200 && !notices.some((notice) => changed.test(notice)); attempt += 1) {
+      expect((await call(echo, { message: `hello ${attempt}` }, context(workspace))).status).toBe('success');
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    expect(notices).toEqual([expect.stringMatching(changed)]);
+    expect(session.tools.some((tool) => tool.name === 'mcp__everything__get-sum')).toBe(false);
+    expect(catalogues.read(server!.entrySha256)!.tools.some((tool) => tool.name === 'get-sum')).toBe(true);
+
+    const next = await open({ homeDir: home, workspaceRoot: workspace });
+    expect(next.tools.some((tool) => tool.name === 'mcp__everything__get-sum')).toBe(true);
   });
 
   it('gives the server only the minimal environment plus its configured env', async () => {

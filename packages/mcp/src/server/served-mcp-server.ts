@@ -1,4 +1,5 @@
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { Protocol } from '@modelcontextprotocol/sdk/shared/protocol.js';
 import {
   CallToolRequestSchema,
   ListResourceTemplatesRequestSchema,
@@ -40,6 +41,48 @@ const INSTRUCTIONS = (workspace: ServedWorkspace) =>
   'Every call runs through clawsmith: the workspace path boundary, protected paths, hard refusals, the command sandbox and permissions. ' +
   `Every call that changes files gets its own restore point: ${CHANGES_TOOL_NAME} lists them (diffs on request), ${UNDO_TOOL_NAME} takes them back without overwriting later edits. ` +
   'Deferred tools appear after search_tools activates them (tools/list_changed is sent). Large outputs come as resource links to artifacts: read them with read_artifact or resources/read.';
+
+type CallHandler = Parameters<Server['setRequestHandler']>[1];
+
+/**
+ * Registers the `tools/call` handler on the protocol layer, past the SDK `Server`'s wrapper:
+ * that wrapper parses every request a second time and every result once more with zod, on top
+ * of the protocol layer's own parse. The results here are built by `servedCallResult` and
+ * `plainResult` (typed, tested against the SDK's schema), and the client validates them again;
+ * the two parses were a measurable part of the server's own cost per call.
+ */
+function setCallToolHandler(
+  server: Server,
+  handler: (request: CallToolRequest, extra: CallExtra) => Promise<ServedCallResult>,
+): void {
+  (
+    Protocol.prototype.setRequestHandler as (
+      this: Server,
+      schema: typeof CallToolRequestSchema,
+      run: CallHandler,
+    ) => void
+  ).call(server, CallToolRequestSchema, handler as unknown as CallHandler);
+}
+type CallToolRequest = { params: { name: string; arguments?: Record<string, unknown> } };
+type CallExtra = Parameters<CallHandler>[1];
+
+/** Aborted when either signal is (without AbortSignal.any, whose dependents the connection signal would keep per call). */
+function eitherSignal(first: AbortSignal, second: AbortSignal): { signal: AbortSignal; release: () => void } {
+  const controller = new AbortController();
+  const abort = (event: Event) => controller.abort((event.target as AbortSignal).reason);
+  if (first.aborted || second.aborted) controller.abort(first.aborted ? first.reason : second.reason);
+  else {
+    first.addEventListener('abort', abort, { once: true });
+    second.addEventListener('abort', abort, { once: true });
+  }
+  return {
+    signal: controller.signal,
+    release: () => {
+      first.removeEventListener('abort', abort);
+      second.removeEventListener('abort', abort);
+    },
+  };
+}
 
 function describeError(error: unknown): { code: string; message: string; retryable: boolean } {
   if (ClawsmithError.isInstance(error)) return { code: error.code, message: error.message, retryable: error.retryable };
@@ -146,11 +189,11 @@ export function createServedMcpServer(options: ServedMcpServerOptions): ServedCo
     };
   });
 
-  server.setRequestHandler(CallToolRequestSchema, async (request, extra): Promise<ServedCallResult> => {
+  setCallToolHandler(server, async (request, extra): Promise<ServedCallResult> => {
     const current = await session();
     const { name } = request.params;
     const args = request.params.arguments ?? {};
-    const signal = AbortSignal.any([extra.signal, connection.signal]);
+    const { signal, release } = eitherSignal(extra.signal, connection.signal);
     try {
       const own = RESTORE_POINT_TOOLS.find((tool) => tool.name === name);
       if (own) {
@@ -178,6 +221,8 @@ export function createServedMcpServer(options: ServedMcpServerOptions): ServedCo
     } catch (error) {
       const failure = describeError(error);
       return plainResult('error', failure.message, { code: failure.code, retryable: failure.retryable });
+    } finally {
+      release();
     }
   });
 
