@@ -1,3 +1,4 @@
+import { getEventListeners } from 'node:events';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { testdir } from '@clawsmith/test-utils';
@@ -177,6 +178,23 @@ describe('openMcpTools with the everything reference server (stdio)', () => {
 
     const next = await open({ homeDir: home, workspaceRoot: workspace });
     expect(next.tools.some((tool) => tool.name === 'mcp__everything__get-sum')).toBe(true);
+  });
+
+  it('leaves no abort listener on the turn’s signal after its calls (the SDK never removes its own)', async () => {
+    const home = testdir();
+    const workspace = testdir();
+    writeMcpConfig(join(home, 'mcp.json'), {
+      everything: { command: process.execPath, args: [servers.everything, 'stdio'] },
+    });
+    const echo = toolNamed(await open({ homeDir: home, workspaceRoot: workspace }), 'mcp__everything__echo');
+    const turn = new AbortController();
+    for (let index = 0; index < 12; index += 1)
+      expect(await call(echo, { message: `call ${index}` }, context(workspace, { signal: turn.signal }))).toMatchObject(
+        {
+          status: 'success',
+        },
+      );
+    expect(getEventListeners(turn.signal, 'abort')).toHaveLength(0);
   });
 
   it('gives the server only the minimal environment plus its configured env', async () => {

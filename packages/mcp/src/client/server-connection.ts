@@ -234,9 +234,16 @@ export class McpServerConnection {
    */
   async callTool(toolName: string, args: Record<string, unknown>, options: McpCallOptions): Promise<McpCallResult> {
     const client = await this.connect();
+    // The SDK adds an abort listener to the signal it is given and never removes it: given the
+    // turn's signal, every call of a turn would leave one behind (and warn past ten). Each call
+    // gets its own signal, linked to the turn's only while it runs.
+    const call = new AbortController();
+    const forward = () => call.abort(options.signal.reason);
+    if (options.signal.aborted) forward();
+    else options.signal.addEventListener('abort', forward, { once: true });
     try {
       const result = await client.callTool({ name: toolName, arguments: args }, undefined, {
-        signal: options.signal,
+        signal: call.signal,
         timeout: this.timeoutMs,
         resetTimeoutOnProgress: true,
         maxTotalTimeout: this.timeoutMs * 10,
@@ -271,6 +278,8 @@ export class McpServerConnection {
         `The MCP server ${JSON.stringify(this.server.name)} refused the call to ${toolName}: ${(error as Error).message}`,
         { cause: error },
       );
+    } finally {
+      options.signal.removeEventListener('abort', forward);
     }
   }
 
