@@ -34,6 +34,8 @@ export interface WebHarnessOptions extends Partial<Omit<WebServerOptions, 'core'
   readonly permissionMode?: 'default' | 'accept-edits' | 'read-only' | 'full-auto';
   /** An existing home to serve (kept after the test); default a fresh temporary one. */
   readonly homePath?: string;
+  /** Scripts of subagents by delegating call id; turns delegation on. */
+  readonly children?: Readonly<Record<string, readonly ScriptedResponse[]>>;
 }
 
 export async function createWebHarness(options: WebHarnessOptions = {}): Promise<WebHarness> {
@@ -43,16 +45,38 @@ export async function createWebHarness(options: WebHarnessOptions = {}): Promise
     : createTestdir({}, 'clawsmith-home-');
   const home = await openClawsmithHome(homeDir.path);
   const approvals = new ApprovalBroker();
+  const provider = createScriptedProvider({
+    script: {
+      responses: [...(options.responses ?? [{ text: 'Done.' }])],
+      ...(options.children
+        ? {
+            children: Object.fromEntries(
+              Object.entries(options.children).map(([id, responses]) => [id, { responses: [...responses] }]),
+            ),
+          }
+        : {}),
+    },
+  });
   const core = createAgentCore({
     db: home.db,
-    provider: createScriptedProvider({ script: { responses: [...(options.responses ?? [{ text: 'Done.' }])] } }),
+    provider,
+    ...(options.children
+      ? { delegation: { providerFor: (child) => provider.childProvider(child.parentToolCallId) } }
+      : {}),
     checkpoints: home.checkpoints,
     artifacts: home.artifacts,
     builtinTools: createBuiltinTools({ command: { sandbox: 'auto' } }),
     permissionMode: options.permissionMode ?? 'accept-edits',
     approvalHandler: approvals.handler,
   });
-  const { responses: _responses, files: _files, permissionMode: _mode, homePath: _home, ...serverOptions } = options;
+  const {
+    responses: _responses,
+    files: _files,
+    permissionMode: _mode,
+    homePath: _home,
+    children: _children,
+    ...serverOptions
+  } = options;
   const server = await startWebServer({ core, home, approvals, ...serverOptions });
   onTestFinished(async () => {
     await server.close();

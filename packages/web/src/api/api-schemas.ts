@@ -127,6 +127,24 @@ export const sessionStatusSchema = z.enum([
   'interrupted',
 ]);
 
+/** How a subagent's session was delegated (core's `session_delegation` record). */
+export const delegationLinkSchema = z.object({
+  sessionId: z.string(),
+  turnId: z.string(),
+  toolCallId: z.string(),
+  kind: z.enum(['task', 'worktree', 'background']),
+  status: z.string(),
+});
+
+/** A subagent of a session. */
+export const childSessionSchema = z.object({
+  sessionId: z.string(),
+  kind: z.enum(['task', 'worktree', 'background']),
+  status: z.string(),
+  /** The delegated prompt, cut at 200 characters. */
+  prompt: z.string(),
+});
+
 /** One session in the list and in `GET /api/sessions/:sessionId`. */
 export const sessionSummarySchema = z.object({
   id: z.string(),
@@ -139,6 +157,10 @@ export const sessionSummarySchema = z.object({
   status: sessionStatusSchema,
   /** Whether this server process runs the session's current turn (so it can cancel it). */
   runningHere: z.boolean(),
+  /** For a subagent's session: the session, turn and tool call that delegated it; else null. */
+  delegatedBy: delegationLinkSchema.nullable(),
+  /** The subagents this session delegated, oldest first. */
+  children: z.array(childSessionSchema),
 });
 
 /** One persisted event: the envelope, then its own fields. */

@@ -7,7 +7,7 @@ import {
 import { parseBody, parseId, parseQuery } from '../http/parse-request.js';
 import { toTranscriptMessage } from '../transcript/tool-status.js';
 import type { Route } from './route.js';
-import { summarizeSession } from './session-summary.js';
+import { delegationIndex, summarizeSession } from './session-summary.js';
 
 /** Sessions: list, one, title, delete, fork, messages, todos. */
 export const sessionRoutes: readonly Route[] = [
@@ -18,8 +18,9 @@ export const sessionRoutes: readonly Route[] = [
       const query = parseQuery(c, sessionListQuerySchema);
       const sessions = await web.store.listSessions({ limit: query.limit + 1, offset: query.offset });
       const page = sessions.slice(0, query.limit);
+      const delegations = await delegationIndex(web);
       return c.json({
-        sessions: await Promise.all(page.map((session) => summarizeSession(web, session))),
+        sessions: await Promise.all(page.map((session) => summarizeSession(web, session, delegations))),
         nextOffset: sessions.length > query.limit ? query.offset + query.limit : null,
       });
     },

@@ -1,10 +1,31 @@
-import type { SessionRecord } from '@clawsmith/core';
+import type { DelegationRecord, SessionRecord } from '@clawsmith/core';
 import type { SessionSummary } from '../api/api-schemas.js';
 import { runsElsewhere } from '../turns/turn-runner.js';
 import type { WebContext } from '../web-context.js';
 
-/** A session as the API lists it: its record, last activity and what it is doing. */
-export async function summarizeSession(web: WebContext, session: SessionRecord): Promise<SessionSummary> {
+/** Subagent links of the whole home, read once per listing. */
+export interface DelegationIndex {
+  readonly byChild: ReadonlyMap<string, DelegationRecord>;
+  readonly byParent: ReadonlyMap<string, readonly DelegationRecord[]>;
+}
+
+/** Reads every subagent link of the home. */
+export async function delegationIndex(web: WebContext): Promise<DelegationIndex> {
+  const records = await web.core.listDelegations();
+  const byParent = new Map<string, DelegationRecord[]>();
+  for (const record of records)
+    byParent.set(record.parentSessionId, [...(byParent.get(record.parentSessionId) ?? []), record]);
+  return { byChild: new Map(records.map((record) => [record.childSessionId, record])), byParent };
+}
+
+/** A session as the API lists it: its record, last activity, what it is doing, and its subagent links. */
+export async function summarizeSession(
+  web: WebContext,
+  session: SessionRecord,
+  delegations?: DelegationIndex,
+): Promise<SessionSummary> {
+  const links = delegations ?? (await delegationIndex(web));
+  const delegation = links.byChild.get(session.id);
   const last = await web.store.getLastTurn(session.id);
   const runningHere = web.turns.runsHere(session.id);
   let status: SessionSummary['status'] = last?.status ?? 'idle';
@@ -21,5 +42,20 @@ export async function summarizeSession(web: WebContext, session: SessionRecord):
     lastActivityAt: times.sort().at(-1)!,
     status,
     runningHere,
+    delegatedBy: delegation
+      ? {
+          sessionId: delegation.parentSessionId,
+          turnId: delegation.parentTurnId,
+          toolCallId: delegation.parentToolCallId,
+          kind: delegation.kind,
+          status: delegation.status,
+        }
+      : null,
+    children: (links.byParent.get(session.id) ?? []).map((child) => ({
+      sessionId: child.childSessionId,
+      kind: child.kind,
+      status: child.status,
+      prompt: child.prompt.slice(0, 200),
+    })),
   };
 }

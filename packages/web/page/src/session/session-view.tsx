@@ -63,6 +63,22 @@ export function SessionView({ sessionId }: { sessionId: string }) {
             Fork session
           </button>
         </p>
+        {session.data?.delegatedBy && (
+          <p className="session-parent">
+            Subagent ({session.data.delegatedBy.kind}) of{' '}
+            <a href={`#/sessions/${session.data.delegatedBy.sessionId}`}>{session.data.delegatedBy.sessionId}</a>
+          </p>
+        )}
+        {session.data && session.data.children.length > 0 && (
+          <ul className="session-children" aria-label="Subagents">
+            {session.data.children.map((child) => (
+              <li key={child.sessionId}>
+                <a href={`#/sessions/${child.sessionId}`}>{child.sessionId}</a> {child.kind}{' '}
+                <StatusBadge status={child.status} /> <LiteralText text={child.prompt} limit={200} />
+              </li>
+            ))}
+          </ul>
+        )}
         {session.error !== undefined && <ErrorNotice error={session.error} />}
         {stream.error !== undefined && <ErrorNotice error={stream.error} />}
         {forkError !== undefined && <ErrorNotice error={forkError} />}

@@ -6,7 +6,28 @@ import { StatusBadge } from '../display/status-badge';
 import { useJson } from '../session/use-json';
 import { matchesFilter } from './session-filter';
 
-/** Every session, newest activity first, filtered by text; each opens its session view. */
+/** The sessions to list at the top: a subagent's session is listed under its parent when the parent is listed. */
+function topLevel(sessions: readonly SessionSummary[]): SessionSummary[] {
+  const listed = new Set(sessions.map((session) => session.id));
+  return sessions.filter((session) => !session.delegatedBy || !listed.has(session.delegatedBy.sessionId));
+}
+
+function SessionRow({ session }: { session: SessionSummary }) {
+  return (
+    <>
+      <a href={`#/sessions/${session.id}`}>
+        <LiteralText text={session.title ?? session.id} limit={200} />
+      </a>{' '}
+      <StatusBadge status={session.status} />{' '}
+      <span className="workspace">
+        <LiteralText text={session.workspaceRoot} limit={300} />
+      </span>{' '}
+      <time dateTime={session.lastActivityAt}>{new Date(session.lastActivityAt).toLocaleString('en')}</time>
+    </>
+  );
+}
+
+/** Every session, newest activity first, filtered by text, subagents under their parent; each opens its session view. */
 export function SessionList() {
   const [tick, setTick] = useState(0);
   const [filter, setFilter] = useState('');
@@ -25,16 +46,19 @@ export function SessionList() {
       {error !== undefined && <ErrorNotice error={error} />}
       {data && sessions.length === 0 && <p className="empty">No sessions{filter ? ' match the filter' : ''}.</p>}
       <ul>
-        {sessions.map((session) => (
+        {topLevel(sessions).map((session) => (
           <li key={session.id} className="session-row">
-            <a href={`#/sessions/${session.id}`}>
-              <LiteralText text={session.title ?? session.id} limit={200} />
-            </a>{' '}
-            <StatusBadge status={session.status} />{' '}
-            <span className="workspace">
-              <LiteralText text={session.workspaceRoot} limit={300} />
-            </span>{' '}
-            <time dateTime={session.lastActivityAt}>{new Date(session.lastActivityAt).toLocaleString('en')}</time>
+            <SessionRow session={session} />
+            {session.children.length > 0 && (
+              <ul className="child-sessions" aria-label="Subagents">
+                {session.children.map((child) => (
+                  <li key={child.sessionId} className="session-row child-session">
+                    ↳ <a href={`#/sessions/${child.sessionId}`}>{child.sessionId}</a> <span>{child.kind}</span>{' '}
+                    <StatusBadge status={child.status} /> <LiteralText text={child.prompt} limit={200} />
+                  </li>
+                ))}
+              </ul>
+            )}
           </li>
         ))}
       </ul>
