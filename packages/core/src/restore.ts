@@ -72,6 +72,7 @@ export async function restoreTurn(
   if (scope === 'session' || scope === 'all') {
     const snapshot = (point.todoSnapshot ?? {}) as TodoSnapshot;
     await services.store.truncate(sessionId, {
+      turnId,
       messageCount: point.messageCount,
       eventSequence: point.eventSequence,
       turnOrdinal: turn.ordinal,

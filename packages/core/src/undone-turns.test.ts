@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { call, createHarness } from './__fixtures__/core-harness.js';
+import { SessionStore } from './store/session-store.js';
 
 async function editedTwice() {
   const harness = await createHarness({
@@ -30,6 +31,31 @@ describe('turns whose conversation was undone', () => {
     await expect(harness.core.restore(harness.session.id, second.turnId, 'all')).rejects.toMatchObject({
       code: 'turn_already_undone',
     });
+  });
+
+  it('a cut that loses the race to another restore of the same turn is refused and changes nothing', async () => {
+    const { harness, second } = await editedTwice();
+    // Two stores on one database, as two processes that both saw the turn live before cutting.
+    const store = new SessionStore(harness.home.db);
+    const point = await harness.home.checkpoints.getRestorePoint(harness.session.id, second.turnId);
+    const cut = {
+      turnId: second.turnId,
+      messageCount: point.messageCount,
+      eventSequence: point.eventSequence,
+      turnOrdinal: 2,
+      todos: [],
+      activation: [],
+    };
+    await store.truncate(harness.session.id, cut);
+    await store.appendEvent(harness.session.id, {
+      type: 'todos.updated',
+      todos: [{ content: 'after', status: 'pending' }],
+    });
+    await store.setTodos(harness.session.id, [{ content: 'after', status: 'pending' }]);
+    const events = await store.listEvents(harness.session.id);
+    await expect(store.truncate(harness.session.id, cut)).rejects.toMatchObject({ code: 'turn_already_undone' });
+    expect(await store.listEvents(harness.session.id)).toEqual(events);
+    expect(await store.getTodos(harness.session.id)).toEqual([{ content: 'after', status: 'pending' }]);
   });
 
   it('are listed with their status and prompt, and their files can still be put back', async () => {

@@ -479,11 +479,14 @@ export class SessionStore {
   /**
    * Cuts the session back to a restore point: messages after `messageCount` and events after
    * `eventSequence` are deleted, turns started after it are forgotten, pending approvals cleared,
-   * the todo list and the activation set replaced. One transaction.
+   * the todo list and the activation set replaced. One transaction, which changes nothing and
+   * throws `turn_already_undone` when `turnId` is no longer a turn of the session by the time it
+   * holds the write lock (another process cut the same conversation first).
    */
   async truncate(
     sessionId: string,
     point: {
+      turnId: string;
       messageCount: number;
       eventSequence: number;
       turnOrdinal: number;
@@ -509,6 +512,14 @@ export class SessionStore {
         .where('session_id', '=', sessionId)
         .where('ordinal', '>=', point.turnOrdinal)
         .execute();
+      // Checked after the first write: the transaction holds the write lock by now, so a restore
+      // of another process either committed before (and is seen here) or waits for this one.
+      if (!undone.some((row) => row.turn_id === point.turnId))
+        throw new ClawsmithError(
+          'turn_already_undone',
+          `The conversation of turn ${point.turnId} was just cut back by another restore; nothing more to cut. ` +
+            `Reload the session to see where it stands.`,
+        );
       for (const row of undone)
         await transaction
           .insertInto('session_undone_turn')

@@ -33,6 +33,7 @@ export const SERVICE_ERROR_STATUS: Readonly<Record<string, number>> = Object.fre
   checkpoint_not_found: 404,
   checkpoint_path_not_in_turn: 404,
   turn_in_progress: 409,
+  turn_already_undone: 409,
   session_busy: 409,
   checkpoint_conflict: 409,
   checkpoint_already_undone: 409,
