@@ -1,6 +1,7 @@
 // The web server on a session of 100,000 events: one page of 200 events, the delay before an
 // event appended by another process reaches an SSE client, and the CPU that 50 idle SSE clients
-// cost. Each figure is printed beside a reference measured in the same run.
+// (in this process) and 200 (in four other processes) cost. Each figure is printed beside a
+// reference measured in the same run.
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -36,7 +37,7 @@ for (let written = 1; written < EVENTS; written += 1_000) {
     })),
   );
 }
-const server = await startWebServer({ core, home });
+const server = await startWebServer({ core, home, maxStreams: 250 });
 const headers = { authorization: `Bearer ${server.token}` };
 const get = async (path: string) => {
   const response = await fetch(`${server.origin}${path}`, { headers });
@@ -161,6 +162,47 @@ console.log(
   `| server with 50 idle SSE clients on one session (clients' reads included) | ${idleWithClients.toFixed(2)} |`,
 );
 await Promise.all(clients.map((reader) => reader.cancel().catch(() => {})));
+
+// 4. 200 idle clients in four other processes: only the server's CPU is in this process now.
+const lastSequence = String(await store.lastSequence(session.id));
+const groups = await Promise.all(
+  Array.from({ length: 4 }, async () => {
+    const child = spawn(
+      process.execPath,
+      [
+        ...process.execArgv,
+        join(import.meta.dirname, 'web-stream-clients.ts'),
+        server.origin,
+        server.token,
+        session.id,
+        lastSequence,
+        '50',
+      ],
+      { stdio: ['pipe', 'pipe', 'inherit'] },
+    );
+    let output = '';
+    await new Promise<void>((resolve, reject) => {
+      child.stdout.on('data', (chunk: Buffer) => {
+        output += chunk.toString();
+        if (output.includes('ready')) resolve();
+      });
+      child.on('close', (code) => reject(new Error(`a client process ended early (exit ${code})`)));
+    });
+    return child;
+  }),
+);
+await new Promise((resolve) => setTimeout(resolve, 1_000));
+const idleWithRemoteClients = await cpuPercent(5);
+console.log(
+  `| server with 200 idle SSE clients in four other processes (server only) | ${idleWithRemoteClients.toFixed(2)} |`,
+);
+await Promise.all(
+  groups.map(async (child) => {
+    const closed = new Promise((resolve) => child.once('close', resolve));
+    child.stdin.end();
+    await closed;
+  }),
+);
 
 await secondConnection.close();
 await server.close();
