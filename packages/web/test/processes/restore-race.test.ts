@@ -36,7 +36,8 @@ function createFiles(round: number) {
 
 /** Resolves once process `pid` holds `file` open (it has opened the home and is about to act). */
 async function opened(pid: number, file: string): Promise<void> {
-  const deadline = Date.now() + 30_000;
+  // A child node takes seconds to start on a loaded machine (over 30 s at a load average of 34).
+  const deadline = Date.now() + 180_000;
   while (Date.now() < deadline) {
     try {
       for (const fd of readdirSync(`/proc/${pid}/fd`)) {
@@ -132,6 +133,6 @@ describe('POST /api/sessions/:sessionId/turns/:turnId/restore racing `clawsmith 
       }
       console.info(`restore race, scope ${scope}: by round ${winners.join(', ')}`);
     },
-    240_000,
+    600_000,
   );
 });
