@@ -52,7 +52,7 @@ export interface ArtifactRetention {
 }
 
 /** The default {@link ArtifactRetention}. */
-export const DEFAULT_RETENTION: ArtifactRetention = Object.freeze({
+export const DEFAULT_ARTIFACT_RETENTION: ArtifactRetention = Object.freeze({
   maxAgeMs: 30 * 24 * 60 * 60 * 1000,
   maxBytesPerSession: 100 * 1024 * 1024,
   maxTotalBytes: 1024 * 1024 * 1024,

@@ -12,7 +12,7 @@ import { isArtifactId, newArtifactId } from './artifact-id.js';
 import {
   DEFAULT_LINE_INDEX_INTERVAL,
   DEFAULT_READ_LIMITS,
-  DEFAULT_RETENTION,
+  DEFAULT_ARTIFACT_RETENTION,
   type ArtifactReadLimits,
   type ArtifactRetention,
 } from './artifact-limits.js';
@@ -30,7 +30,7 @@ import {
   type LineRange,
   type LineRangeResult,
 } from './range-reads.js';
-import { pruneArtifacts, type PruneResult } from './retention.js';
+import { pruneArtifacts, type ArtifactPruneResult } from './retention.js';
 import { sealAbandonedArtifact } from './seal-abandoned.js';
 
 const DEFAULT_MEDIA_TYPE = 'text/plain; charset=utf-8';
@@ -47,7 +47,7 @@ export interface ArtifactStoreOptions {
   readonly now?: () => number;
   /** Bounds of every read; defaults {@link DEFAULT_READ_LIMITS}. */
   readonly limits?: Partial<ArtifactReadLimits>;
-  /** Retention used by `prune()` when it is given none; defaults {@link DEFAULT_RETENTION}. */
+  /** Retention used by `prune()` when it is given none; defaults {@link DEFAULT_ARTIFACT_RETENTION}. */
   readonly retention?: Partial<ArtifactRetention>;
   /** Bytes between line index marks; default 64 KiB. */
   readonly lineIndexInterval?: number;
@@ -101,7 +101,7 @@ export interface ArtifactStore {
    * Applies age and quota retention; never removes an artifact that is still open. With
    * `dryRun` it removes nothing and reports what a prune would remove and keep now.
    */
-  prune(retention?: Partial<ArtifactRetention>, options?: { readonly dryRun?: boolean }): Promise<PruneResult>;
+  prune(retention?: Partial<ArtifactRetention>, options?: { readonly dryRun?: boolean }): Promise<ArtifactPruneResult>;
   /** Bytes of the session's artifacts. */
   sessionBytes(sessionId: string): Promise<number>;
   /**
@@ -149,7 +149,7 @@ export function createArtifactStore(options: ArtifactStoreOptions): ArtifactStor
   const directory = options.directory;
   const now = options.now ?? Date.now;
   const limits: ArtifactReadLimits = Object.freeze({ ...DEFAULT_READ_LIMITS, ...options.limits });
-  const defaultRetention: ArtifactRetention = { ...DEFAULT_RETENTION, ...options.retention };
+  const defaultRetention: ArtifactRetention = { ...DEFAULT_ARTIFACT_RETENTION, ...options.retention };
   const interval = options.lineIndexInterval ?? DEFAULT_LINE_INDEX_INTERVAL;
   const live = new Set<string>();
   mkdirSync(directory, { recursive: true, mode: 0o700 });

@@ -21,14 +21,14 @@ export type { ExternalizeOptions, ExternalizedContent } from './externalize.js';
 export type { ByteRange, ByteRangeResult, LineRange, LineRangeResult } from './range-reads.js';
 export type { SearchOptions, SearchResult, SearchStop } from './keyword-search.js';
 export type { SearchLine } from './search-collector.js';
-export type { PruneResult } from './retention.js';
+export type { ArtifactPruneResult } from './retention.js';
 
 export type { ArtifactReadLimits, ArtifactRetention } from './artifact-limits.js';
 export {
   DEFAULT_EXTERNALIZE_THRESHOLD,
   DEFAULT_LINE_INDEX_INTERVAL,
   DEFAULT_READ_LIMITS,
-  DEFAULT_RETENTION,
+  DEFAULT_ARTIFACT_RETENTION,
 } from './artifact-limits.js';
 
 export type { ReadArtifactInput } from './read-artifact-input.js';

@@ -8,10 +8,10 @@ describe('@clawsmith/artifacts public surface', () => {
       'ARTIFACT_MIGRATION_TABLE',
       'ArtifactNotFoundError',
       'ArtifactWriterClosedError',
+      'DEFAULT_ARTIFACT_RETENTION',
       'DEFAULT_EXTERNALIZE_THRESHOLD',
       'DEFAULT_LINE_INDEX_INTERVAL',
       'DEFAULT_READ_LIMITS',
-      'DEFAULT_RETENTION',
       'InvalidArtifactOptionsError',
       'InvalidArtifactRangeError',
       'InvalidSearchPatternError',
@@ -54,7 +54,7 @@ describe('@clawsmith/artifacts public surface', () => {
       searchTimeMs: 2_000,
       maxPatternLength: 1_000,
     });
-    expect(api.DEFAULT_RETENTION).toEqual({
+    expect(api.DEFAULT_ARTIFACT_RETENTION).toEqual({
       maxAgeMs: 2_592_000_000,
       maxBytesPerSession: 104_857_600,
       maxTotalBytes: 1_073_741_824,

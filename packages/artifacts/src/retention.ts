@@ -10,7 +10,7 @@ import { contentPath, removeContentFile } from './content-files.js';
 const ORPHAN_GRACE_MS = 60 * 60 * 1000;
 
 /** What one `prune` removed (or, in a dry run, would remove) and what it kept. */
-export interface PruneResult {
+export interface ArtifactPruneResult {
   /** Artifacts removed (rows and bodies). */
   readonly removed: number;
   /** Bytes of the removed artifacts. */
@@ -48,7 +48,7 @@ function checkRetention(retention: ArtifactRetention): void {
  * of each session and every open artifact (open in the database or held by a live writer of
  * this store) are never removed; open ones still count towards the quotas.
  */
-export async function pruneArtifacts(context: PruneContext): Promise<PruneResult> {
+export async function pruneArtifacts(context: PruneContext): Promise<ArtifactPruneResult> {
   const { retention } = context;
   checkRetention(retention);
   const all = await context.records.listAll();

@@ -14,11 +14,11 @@ import {
   type UndoResult,
 } from './restore-journal.js';
 import {
-  DEFAULT_RETENTION,
+  DEFAULT_CHECKPOINT_RETENTION,
   deleteSessionCheckpoints,
   pruneCheckpoints,
   type DeleteSessionResult,
-  type PruneResult,
+  type CheckpointPruneResult,
   type RetentionPolicy,
 } from './retention.js';
 import {
@@ -37,7 +37,7 @@ export interface CheckpointStoreOptions {
   readonly db: HostDatabase;
   /** Clock in milliseconds; default `Date.now`. */
   readonly now?: () => number;
-  /** Retention overrides; see {@link DEFAULT_RETENTION}. */
+  /** Retention overrides; see {@link DEFAULT_CHECKPOINT_RETENTION}. */
   readonly retention?: Partial<RetentionPolicy>;
   /**
    * Pre-image bytes one turn keeps at most (default 100 MiB, the session quota). Beyond it,
@@ -101,7 +101,7 @@ export interface CheckpointStore {
    */
   prune(
     options?: Partial<RetentionPolicy> & { readonly now?: number; readonly dryRun?: boolean },
-  ): Promise<PruneResult>;
+  ): Promise<CheckpointPruneResult>;
   /** Bytes of the session's restore points (pre- and post-images, counted per reference). */
   sessionBytes(sessionId: string): Promise<number>;
   /** Deletes the session's restore points, changes and journals, and the blobs nobody needs any more. */
@@ -139,7 +139,7 @@ function assertCount(name: string, value: unknown): asserts value is number {
 export function createCheckpointStore(options: CheckpointStoreOptions): CheckpointStore {
   const db = options.db as Kysely<CheckpointTables>;
   const now = options.now ?? Date.now;
-  const retention: RetentionPolicy = { ...DEFAULT_RETENTION, ...options.retention };
+  const retention: RetentionPolicy = { ...DEFAULT_CHECKPOINT_RETENTION, ...options.retention };
   const wall = options.wall ?? createDirectWorkspaceWall();
 
   async function resume(

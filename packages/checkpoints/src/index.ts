@@ -11,8 +11,8 @@ export type { UndoOptions, UndoProgress, UndoResult } from './restore-journal.js
 export type { DiffSide, FileDiff } from './file-diff.js';
 export { DIFF_TEXT_LIMIT_BYTES } from './file-diff.js';
 export type { ForkOptions, ForkResult } from './fork-session.js';
-export type { DeleteSessionResult, PruneResult, RetentionPolicy } from './retention.js';
-export { DEFAULT_RETENTION } from './retention.js';
+export type { DeleteSessionResult, CheckpointPruneResult, RetentionPolicy } from './retention.js';
+export { DEFAULT_CHECKPOINT_RETENTION } from './retention.js';
 
 export type { CheckpointErrorCode } from './checkpoint-errors.js';
 export { CHECKPOINT_ERROR_CODES, CheckpointConflictError, CheckpointError } from './checkpoint-errors.js';

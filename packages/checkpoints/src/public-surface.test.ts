@@ -9,7 +9,7 @@ describe('@clawsmith/checkpoints public surface', () => {
       'CHECKPOINT_MIGRATION_TABLES',
       'CheckpointConflictError',
       'CheckpointError',
-      'DEFAULT_RETENTION',
+      'DEFAULT_CHECKPOINT_RETENTION',
       'DIFF_TEXT_LIMIT_BYTES',
       'checkpointMigrations',
       'createCheckpointStore',
@@ -35,7 +35,7 @@ describe('@clawsmith/checkpoints public surface', () => {
       'checkpoint_workspace_unavailable',
       'checkpoint_journal_invalid',
     ]);
-    expect(api.DEFAULT_RETENTION).toEqual({
+    expect(api.DEFAULT_CHECKPOINT_RETENTION).toEqual({
       maxAgeMs: 2_592_000_000,
       maxBytesPerSession: 104_857_600,
       maxBytesTotal: 1_073_741_824,

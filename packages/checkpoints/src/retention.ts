@@ -16,7 +16,7 @@ export interface RetentionPolicy {
 }
 
 /** The defaults of {@link RetentionPolicy}, part of the contract. */
-export const DEFAULT_RETENTION: RetentionPolicy = {
+export const DEFAULT_CHECKPOINT_RETENTION: RetentionPolicy = {
   maxAgeMs: 30 * 24 * 60 * 60 * 1000,
   maxBytesPerSession: 100 * 1024 * 1024,
   maxBytesTotal: 1024 * 1024 * 1024,
@@ -24,7 +24,7 @@ export const DEFAULT_RETENTION: RetentionPolicy = {
 };
 
 /** What a prune removed (or, in a dry run, would remove) and what it kept. */
-export interface PruneResult {
+export interface CheckpointPruneResult {
   readonly deletedRestorePoints: ReadonlyArray<{ readonly sessionId: string; readonly turnId: string }>;
   readonly deletedBlobs: number;
   readonly freedBlobBytes: number;
@@ -45,7 +45,7 @@ export interface DeleteSessionResult {
 
 // Thrown inside the transaction of a dry run so that everything it did is rolled back.
 class DryRunRollback extends Error {
-  constructor(readonly result: PruneResult) {
+  constructor(readonly result: CheckpointPruneResult) {
     super('dry run');
   }
 }
@@ -99,7 +99,7 @@ export async function pruneCheckpoints(
   policy: RetentionPolicy,
   now: number,
   dryRun = false,
-): Promise<PruneResult> {
+): Promise<CheckpointPruneResult> {
   const rows = await db
     .selectFrom('checkpoint_restore_point')
     .select(['session_id', 'turn_id', 'created_at', 'completed_at', 'bytes'])
@@ -173,7 +173,7 @@ export async function pruneCheckpoints(
       .selectFrom('checkpoint_blob')
       .select((expression) => expression.fn.sum<number>('bytes').as('bytes'))
       .executeTakeFirstOrThrow();
-    const result: PruneResult = {
+    const result: CheckpointPruneResult = {
       deletedRestorePoints,
       ...garbage,
       keptRestorePoints: Number(kept.count),

@@ -12,7 +12,6 @@ export const CLI_ERROR_CODES = [
   'session_not_found',
   'turn_not_found',
   'workspace_mismatch',
-  'turn_incomplete',
   'invalid_port',
   'web_listen_failed',
   'system_prompt_unreadable',

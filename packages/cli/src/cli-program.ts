@@ -101,7 +101,7 @@ export function createProgram(): Command {
     .argument('[prompt]', 'what to ask; read from stdin when omitted and stdin is not a terminal')
     .option('--json', 'print every persisted event as one JSON object per line on stdout, and nothing else')
     .addHelpText('after', '\nExample: clawsmith run --script responses.json --json "tidy the README"')
-    .action(lazy(async () => (await import('./commands/run-command.js')).runCommand));
+    .action(lazy(async () => (await import('./commands/run-turn-command.js')).runTurnCommand));
 
   const sessions = homeOption(program.command('sessions'))
     .description('list sessions, newest first (`sessions delete ID` removes one)')

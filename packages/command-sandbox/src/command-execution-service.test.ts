@@ -1,4 +1,3 @@
-import { readdirSync, readFileSync } from 'node:fs';
 import { createHash } from 'node:crypto';
 import { testdir } from '@clawsmith/test-utils';
 import type {
@@ -9,21 +8,7 @@ import type {
 } from '@clawsmith/tool-protocol';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createBackgroundCommandTools, createCommandExecutionService, type CommandExecutionService } from './index.js';
-
-function hostProcessesWith(marker: string): string[] {
-  const found: string[] = [];
-  for (const entry of readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      const commandLine = readFileSync(`/proc/${entry}/cmdline`, 'utf8').replace(/\0/g, ' ');
-      const state = /State:\s+(\w)/.exec(readFileSync(`/proc/${entry}/status`, 'utf8'))?.[1];
-      if (commandLine.includes(marker) && state !== 'Z') found.push(commandLine);
-    } catch {
-      // Ended while we looked.
-    }
-  }
-  return found;
-}
+import { hostProcessesWith } from './__fixtures__/host-processes.js';
 
 function appendableArtifacts(): ArtifactWriter & { bodies: Buffer[] } {
   const bodies: Buffer[] = [];

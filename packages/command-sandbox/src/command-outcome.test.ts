@@ -1,23 +1,8 @@
-import { readdirSync, readFileSync } from 'node:fs';
 import { testdir } from '@clawsmith/test-utils';
 import type { ToolExecutionContext, ToolExecutionResult } from '@clawsmith/tool-protocol';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createBackgroundCommandTools, createCommandExecutionService, createRunCommandTool } from './index.js';
-
-function hostProcessesWith(marker: string): string[] {
-  const found: string[] = [];
-  for (const entry of readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      const commandLine = readFileSync(`/proc/${entry}/cmdline`, 'utf8').replace(/\0/g, ' ');
-      const state = /State:\s+(\w)/.exec(readFileSync(`/proc/${entry}/status`, 'utf8'))?.[1];
-      if (commandLine.includes(marker) && state !== 'Z') found.push(`${entry}: ${commandLine}`);
-    } catch {
-      // The process ended while we looked.
-    }
-  }
-  return found;
-}
+import { hostProcessesWith } from './__fixtures__/host-processes.js';
 
 function context(workspaceRoot: string, signal = new AbortController().signal): ToolExecutionContext {
   return { authorized: true, workspaceRoot, sessionId: 's1', turnId: 't1', toolCallId: 'c1', signal };

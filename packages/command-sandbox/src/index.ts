@@ -23,7 +23,7 @@ export type {
   SandboxPlanInput,
 } from './sandbox-plan.js';
 export {
-  DEFAULT_PROTECTED_PATHS,
+  PROTECTED_SANDBOX_PATHS,
   DEFAULT_SANDBOX_LIMITS,
   buildSandboxPlan,
   limitedCommandArguments,

@@ -17,7 +17,7 @@ import { beginCapture, finishCapture, type CommandFileChanges } from './capture/
 import { removeCaptureFolder, type CaptureFolder } from './capture/capture-folder.js';
 import { fileChangeFields, fileChangeLines } from './capture/capture-report.js';
 import { changedBetween, statWalk, STAT_WALK_LIMIT, type StatWalk } from './capture/workspace-stat-walk.js';
-import { DEFAULT_PROTECTED_PATHS } from './sandbox-plan.js';
+import { PROTECTED_SANDBOX_PATHS } from './sandbox-plan.js';
 import { prepareCommand, validateSandboxOptions, type CommandSandboxOptions } from './command-launch.js';
 import { describeStatus, outcomeNotes, outcomeSignal, resultFields } from './command-report.js';
 import { COMMAND_SANDBOX_ERROR_CODES, CommandSandboxError } from './errors.js';
@@ -156,7 +156,7 @@ export async function runCommand(
           // The configured list, and every path the plan actually mounted read-only (its mount
           // points land in the upper folder and must never be applied).
           protectedPaths: [
-            ...(options.protectedPaths ?? DEFAULT_PROTECTED_PATHS),
+            ...(options.protectedPaths ?? PROTECTED_SANDBOX_PATHS),
             ...prepared.plan.protectedPaths.flatMap((path) => {
               const inside = relative(prepared.plan.workspaceRoot, path);
               return inside === '' || inside.startsWith('..') || isAbsolute(inside)

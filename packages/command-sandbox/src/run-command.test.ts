@@ -10,22 +10,9 @@ import type {
 } from '@clawsmith/tool-protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createRunCommandTool, runCommand } from './index.js';
+import { hostProcessesWith } from './__fixtures__/host-processes.js';
 
 /** Command lines of every process on the host whose command line contains `marker`. */
-function hostProcessesWith(marker: string): string[] {
-  const found: string[] = [];
-  for (const entry of readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      const commandLine = readFileSync(`/proc/${entry}/cmdline`, 'utf8').replace(/\0/g, ' ');
-      const state = /State:\s+(\w)/.exec(readFileSync(`/proc/${entry}/status`, 'utf8'))?.[1];
-      if (commandLine.includes(marker) && state !== 'Z') found.push(`${entry}: ${commandLine}`);
-    } catch {
-      // The process ended while we looked.
-    }
-  }
-  return found;
-}
 
 function memoryArtifacts(): ArtifactWriter & { stored: Buffer[] } {
   const stored: Buffer[] = [];

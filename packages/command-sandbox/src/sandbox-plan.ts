@@ -112,7 +112,7 @@ export interface SandboxPlanInput {
   readonly network: boolean;
   readonly environment: Readonly<Record<string, string>>;
   readonly limits: SandboxLimits;
-  /** Workspace-relative paths to mount read-only, added to {@link DEFAULT_PROTECTED_PATHS}. */
+  /** Workspace-relative paths to mount read-only, added to {@link PROTECTED_SANDBOX_PATHS}. */
   readonly protectedPaths?: readonly string[];
   /** Where the protected paths are, found on the host; without it only the root is looked at, through `pathKind`. */
   readonly protectedLocations?: ProtectedLocations;
@@ -143,7 +143,7 @@ export interface SandboxPlanInput {
  * trailing `/` marks a folder. Commands see them read-only at any depth, and the absent ones at
  * the root cannot be created.
  */
-export const DEFAULT_PROTECTED_PATHS: readonly string[] = Object.freeze(
+export const PROTECTED_SANDBOX_PATHS: readonly string[] = Object.freeze(
   PROTECTED_PATHS.map((entry) => (entry.extent === 'tree' ? `${entry.path}/` : entry.path)),
 );
 
@@ -155,7 +155,7 @@ function inside(folder: string, path: string): boolean {
 function rootLocations(input: SandboxPlanInput): ProtectedLocations {
   const existing: string[] = [];
   const absent: { path: string; folder: boolean }[] = [];
-  for (const written of [...DEFAULT_PROTECTED_PATHS, ...(input.protectedPaths ?? [])]) {
+  for (const written of [...PROTECTED_SANDBOX_PATHS, ...(input.protectedPaths ?? [])]) {
     const target = posix.join(input.workspaceRoot, written.replace(/\/+$/, ''));
     if (existing.some((folder) => inside(folder, target))) continue;
     if (input.pathKind(target) !== 'missing') existing.push(target);

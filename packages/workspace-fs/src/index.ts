@@ -16,7 +16,7 @@ export type { ResolveWorkspacePathOptions, WorkspacePath } from './path-boundary
 export { isInsideFolder, resolveWorkspacePath, resolveWorkspaceRoot } from './path-boundary.js';
 
 export type { ProtectedPathMatcher } from './protected-paths.js';
-export { DEFAULT_PROTECTED_PATHS, createProtectedPathMatcher, isProtectedPath } from './protected-paths.js';
+export { PROTECTED_PATH_GLOBS, createProtectedPathMatcher, isProtectedPath } from './protected-paths.js';
 
 export type { WorkspaceFsErrorCode, WorkspaceFsErrorOptions } from './workspace-fs-error.js';
 export {

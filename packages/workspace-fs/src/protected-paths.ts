@@ -7,7 +7,7 @@ import micromatch from 'micromatch';
  * internals at any depth, clawsmith's own config, shell startup files, editor folders that run
  * tasks), which the command sandbox mounts read-only too.
  */
-export const DEFAULT_PROTECTED_PATHS: readonly string[] = Object.freeze(protectedPathGlobs(PROTECTED_PATHS));
+export const PROTECTED_PATH_GLOBS: readonly string[] = Object.freeze(protectedPathGlobs(PROTECTED_PATHS));
 
 const MATCH_OPTIONS = { dot: true, nocase: true } as const;
 
@@ -19,7 +19,7 @@ export interface ProtectedPathMatcher {
 
 /** Compiles the default protected paths plus `extra` globs into a matcher. */
 export function createProtectedPathMatcher(extra: readonly string[] = []): ProtectedPathMatcher {
-  const patterns = [...DEFAULT_PROTECTED_PATHS, ...extra];
+  const patterns = [...PROTECTED_PATH_GLOBS, ...extra];
   const matchers = patterns.map((pattern) => ({ pattern, test: micromatch.matcher(pattern, MATCH_OPTIONS) }));
   return {
     match(relativePath) {

@@ -5,9 +5,9 @@ import * as api from './index.js';
 describe('@clawsmith/workspace-fs public surface', () => {
   it('exports exactly these names', () => {
     expect(Object.keys(api).sort()).toEqual([
-      'DEFAULT_PROTECTED_PATHS',
       'DEFAULT_SKIPPED_FOLDERS',
       'DEFAULT_WORKSPACE_LIMITS',
+      'PROTECTED_PATH_GLOBS',
       'ProtectedPathError',
       'WORKSPACE_FS_ERROR_CODES',
       'WorkspaceBoundaryError',

@@ -18,7 +18,7 @@ import { formatTodos } from '../terminal/event-summary.js';
 import { oneLine, terminalSafe } from '../terminal/terminal-text.js';
 import { terminalStyle, type TerminalStyle } from '../terminal/terminal-style.js';
 import { TranscriptPrinter } from '../terminal/transcript-printer.js';
-import type { RunOptions } from '../commands/run-command.js';
+import type { RunOptions } from '../commands/run-turn-command.js';
 import { approvalPreview } from './approval-preview.js';
 import { parseApprovalAnswer, parseSlashCommand, SLASH_HELP } from './slash-commands.js';
 

@@ -1,5 +1,5 @@
-import type { ArtifactStore, PruneResult as ArtifactPruneResult } from '@clawsmith/artifacts';
-import type { CheckpointStore, PruneResult as CheckpointPruneResult, RetentionPolicy } from '@clawsmith/checkpoints';
+import type { ArtifactPruneResult, ArtifactStore } from '@clawsmith/artifacts';
+import type { CheckpointPruneResult, CheckpointStore, RetentionPolicy } from '@clawsmith/checkpoints';
 import type { ArtifactRetention } from '@clawsmith/artifacts';
 
 /** The retention settings of a home: the checkpoint and artifact policies, each field optional. */

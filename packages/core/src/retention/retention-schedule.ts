@@ -1,6 +1,6 @@
 import type { ArtifactStore } from '@clawsmith/artifacts';
-import { DEFAULT_RETENTION as ARTIFACT_RETENTION } from '@clawsmith/artifacts';
-import { DEFAULT_RETENTION as CHECKPOINT_RETENTION, type CheckpointStore } from '@clawsmith/checkpoints';
+import { DEFAULT_ARTIFACT_RETENTION } from '@clawsmith/artifacts';
+import { DEFAULT_CHECKPOINT_RETENTION, type CheckpointStore } from '@clawsmith/checkpoints';
 import type { Kysely } from 'kysely';
 import type { SessionStore } from '../store/session-store.js';
 import { retentionSummary, runRetention, type HomeRetentionPolicy } from './home-retention.js';
@@ -73,10 +73,11 @@ export class RetentionSchedule {
   }
 
   async #overQuota(sessionId: string): Promise<boolean> {
-    const checkpointQuota = this.#options.checkpoints?.maxBytesPerSession ?? CHECKPOINT_RETENTION.maxBytesPerSession;
+    const checkpointQuota =
+      this.#options.checkpoints?.maxBytesPerSession ?? DEFAULT_CHECKPOINT_RETENTION.maxBytesPerSession;
     if ((await this.#stores.checkpoints.sessionBytes(sessionId)) > checkpointQuota) return true;
     if (!this.#stores.artifacts) return false;
-    const artifactQuota = this.#options.artifacts?.maxBytesPerSession ?? ARTIFACT_RETENTION.maxBytesPerSession;
+    const artifactQuota = this.#options.artifacts?.maxBytesPerSession ?? DEFAULT_ARTIFACT_RETENTION.maxBytesPerSession;
     return (await this.#stores.artifacts.sessionBytes(sessionId)) > artifactQuota;
   }
 

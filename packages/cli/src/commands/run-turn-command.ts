@@ -41,7 +41,7 @@ async function promptOf(argument: string | undefined): Promise<string> {
 }
 
 /** `clawsmith run [prompt]`: one turn, then exit 0 when it completed and 1 (with a message on stderr) otherwise. */
-export async function runCommand(
+export async function runTurnCommand(
   rawOptions: Record<string, unknown>,
   command: unknown,
   promptArgument?: string,

@@ -1,0 +1,44 @@
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import * as api from './index.js';
+
+describe('@clawsmith/core public surface', () => {
+  it('exports exactly these values', () => {
+    expect(Object.keys(api).sort()).toEqual([
+      'DELEGATION_LIMITS',
+      'DuplicateToolError',
+      'PERMISSION_MODES',
+      'SECRET_FILE_GLOBS',
+      'SessionStore',
+      'buildToolTable',
+      'coreMigrations',
+      'createAgentCore',
+      'createBuiltinTools',
+      'decidePermission',
+      'isParallelBatch',
+      'migrateCore',
+      'openClawsmithDatabase',
+      'openClawsmithHome',
+      'renderTodos',
+      'resolveClawsmithHome',
+      'retentionSummary',
+      'runRetention',
+    ]);
+  });
+
+  it('keeps its permission modes and delegation limits', () => {
+    expect(api.PERMISSION_MODES).toEqual(['default', 'accept-edits', 'read-only', 'full-auto']);
+    expect(api.DELEGATION_LIMITS).toEqual({
+      tasksPerBatch: 4,
+      background: 4,
+      childSteps: 20,
+      summaryChars: 8000,
+      filesConsulted: 50,
+    });
+  });
+
+  it('documents every permission mode in the README', () => {
+    const readme = readFileSync(new URL('../README.md', import.meta.url), 'utf8');
+    for (const mode of api.PERMISSION_MODES) expect(readme).toContain(`\`${mode}\``);
+  });
+});
