@@ -34,6 +34,7 @@ describe('@clawsmith/core public surface', () => {
       childSteps: 20,
       summaryChars: 8000,
       filesConsulted: 50,
+      patchChars: 40_000,
     });
   });
 
