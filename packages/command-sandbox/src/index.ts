@@ -72,3 +72,5 @@ export { createBackgroundCommandTools } from './background-command-tools.js';
 
 export type { WorkspaceWallOptions } from './workspace-wall.js';
 export { createWorkspaceWall } from './workspace-wall.js';
+export type { TrustedLauncher } from './trusted-launcher.js';
+export { TRUSTED_LAUNCHER_FOLDERS, resolveTrustedLauncher } from './trusted-launcher.js';

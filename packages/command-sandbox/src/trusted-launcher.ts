@@ -71,6 +71,6 @@ export function resolveTrustedLauncher(name: string, explicit?: string): Trusted
     detail:
       problems.length > 0
         ? `no trusted ${name}: ${problems.join('; ')}`
-        : `${name} is not installed in ${TRUSTED_LAUNCHER_FOLDERS.join(', ')} (install bubblewrap from the system's packages)`,
+        : `${name} is not installed in ${TRUSTED_LAUNCHER_FOLDERS.join(', ')} (install it from the system's packages)`,
   };
 }

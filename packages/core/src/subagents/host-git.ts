@@ -1,4 +1,5 @@
 import { execFile } from 'node:child_process';
+import { resolveTrustedLauncher, TRUSTED_LAUNCHER_FOLDERS } from '@clawsmith/command-sandbox';
 import { ClawsmithError } from '@clawsmith/tool-protocol';
 
 /**
@@ -34,12 +35,14 @@ export interface GitOutput {
 
 /**
  * A minimal environment: no `GIT_*` variable of the parent (`GIT_DIR`, `GIT_CONFIG_*`,
- * `GIT_EXEC_PATH` would redirect or reconfigure git), no system configuration, no prompts.
+ * `GIT_EXEC_PATH` would redirect or reconfigure git), no system configuration, no prompts, and a
+ * `PATH` of the trusted system folders only (never the caller's, which under `npm run` or `npx`
+ * starts with `<workspace>/node_modules/.bin`, where any command can plant a program).
  * `HOME` stays, so the person's own `~/.gitconfig` (`safe.directory`, filters) still applies.
  */
 function gitEnvironment(): NodeJS.ProcessEnv {
   return {
-    PATH: process.env.PATH ?? '/usr/bin:/bin',
+    PATH: TRUSTED_LAUNCHER_FOLDERS.join(':'),
     ...(process.env.HOME ? { HOME: process.env.HOME } : {}),
     LANG: 'C',
     LC_ALL: 'C',
@@ -61,9 +64,14 @@ export function runGit(
   options: { signal?: AbortSignal; allowedExitCodes?: readonly number[] } = {},
 ): Promise<GitOutput> {
   const allowed = options.allowedExitCodes ?? [0];
+  // Taken from root-owned system folders only, like the sandbox launcher: a `git` planted on PATH
+  // (a workspace's node_modules/.bin) would run on the host, outside every sandbox.
+  const git = resolveTrustedLauncher('git');
+  if (!git.found)
+    return Promise.reject(new ClawsmithError('git_unavailable', `No trusted git on this machine: ${git.detail}.`));
   return new Promise((resolve, reject) => {
     execFile(
-      'git',
+      git.program,
       [...SAFE_SETTINGS, ...args],
       {
         cwd,
@@ -81,9 +89,7 @@ export function runGit(
         if (failure?.name === 'AbortError' || options.signal?.aborted)
           return reject(new ClawsmithError('cancelled', `git ${args[0]} was cancelled.`));
         if (failure?.code === 'ENOENT')
-          return reject(
-            new ClawsmithError('git_unavailable', 'git is not installed on this machine (no `git` on PATH).'),
-          );
+          return reject(new ClawsmithError('git_unavailable', `git could not be started from ${git.program}.`));
         if (failure?.killed)
           return reject(
             new ClawsmithError(
