@@ -4,7 +4,17 @@ import { dirname, join } from 'node:path';
 import type { PackageManifest, PublishedPackage } from './pack-packages.js';
 
 /** Packages a consumer's own code imports besides clawsmith's, as a team's project would list them. */
-const CONSUMER_DEPENDENCIES = ['zod', 'zod3', '@types/node', '@types/better-sqlite3', 'better-sqlite3', 'kysely'];
+// What the consumer installs itself: zod (a peer), zod 3 for the refusal check, sqlite for the
+// examples, and what an example's own `npm install -E` comment names (mcp's reference server).
+const CONSUMER_DEPENDENCIES = [
+  'zod',
+  'zod3',
+  '@types/node',
+  '@types/better-sqlite3',
+  'better-sqlite3',
+  'kysely',
+  '@modelcontextprotocol/server-everything',
+];
 
 /** A temporary project outside the repository with the packed packages installed. */
 export interface ConsumerProject {
@@ -66,7 +76,9 @@ export function createConsumerProject(
 function writeConsumerFiles(root: string): void {
   const compilerOptions = {
     target: 'ES2022',
-    lib: ['ES2023'],
+    // DOM: the MCP SDK's declarations name fetch types (`HeadersInit`) that only the DOM library
+    // declares, so a consumer that checks libraries needs it (mcp's README says so).
+    lib: ['ES2023', 'DOM'],
     types: ['node'],
     strict: true,
     skipLibCheck: false,
