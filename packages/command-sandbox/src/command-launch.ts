@@ -239,7 +239,7 @@ export async function prepareCommand(
     plan,
     captured,
     sandbox: 'bubblewrap',
-    release: holdPlaceholders(plan.placeholders),
+    release: holdPlaceholders(plan.placeholders, plan.protectedPaths),
     launch: overlayLaunch(plan, launch),
   };
 }

@@ -4,8 +4,14 @@ import { lstatSync, rmdirSync, unlinkSync } from 'node:fs';
 // host while another sandbox still has it mounted would drop that sandbox's guard.
 const users = new Map<string, number>();
 
-/** Marks `paths` as used by one more sandbox; returns the function that ends that use. */
-export function holdPlaceholders(paths: readonly string[]): () => void {
+/**
+ * Marks the placeholders one more sandbox uses; returns the function that ends that use. They are
+ * the ones its plan `made` (absent paths) and, among the protected paths it `bound` as existing,
+ * those that are another running sandbox's placeholders: removing one of those when the other
+ * ends would make this sandbox's start fail or drop its guard.
+ */
+export function holdPlaceholders(made: readonly string[], bound: readonly string[] = []): () => void {
+  const paths = [...made, ...bound.filter((path) => users.has(path) && !made.includes(path))];
   for (const path of paths) users.set(path, (users.get(path) ?? 0) + 1);
   let released = false;
   return () => {
