@@ -10,10 +10,29 @@ import { migrateCheckpoints } from './checkpoint-migrations.js';
  */
 export async function openCheckpointDatabase(file: string): Promise<HostDatabase> {
   const database = new Database(file);
-  database.pragma('journal_mode = WAL');
   database.pragma('busy_timeout = 5000');
+  switchToWriteAheadLog(database);
   database.pragma('synchronous = NORMAL');
   const db = new Kysely<Record<string, never>>({ dialect: new SqliteDialect({ database }) });
   await migrateCheckpoints(db);
   return db;
 }
+
+/**
+ * Puts the database in WAL mode. When two processes open one new file at the same moment, one
+ * can find it locked while the other switches it, and SQLite answers that with SQLITE_BUSY at
+ * once instead of waiting out busy_timeout; so this tries again for up to a second.
+ */
+function switchToWriteAheadLog(database: Database.Database): void {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      database.pragma('journal_mode = WAL');
+      return;
+    } catch (error) {
+      if ((error as { code?: unknown }).code !== 'SQLITE_BUSY' || attempt === 100) throw error;
+      Atomics.wait(PAUSE, 0, 0, 10);
+    }
+  }
+}
+
+const PAUSE = new Int32Array(new SharedArrayBuffer(4));

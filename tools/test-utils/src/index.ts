@@ -1,6 +1,8 @@
 // Everything exported here is the public API of @clawsmith/test-utils (private to this repository).
 export { createTestdir, testdir, writeTree } from './testdir.js';
 export type { FileEntry, SymlinkEntry, TemporaryTree, TestTree } from './testdir.js';
+export { startLineChild } from './line-child.js';
+export type { LineChild } from './line-child.js';
 export { snapshotTree } from './snapshot-tree.js';
 export { exampleMarker, readmeExample, runExample } from './readme-example.js';
 export type { ReadmeExampleSuite } from './readme-example-suite.js';

@@ -12,9 +12,28 @@ import { Kysely, SqliteDialect } from 'kysely';
 export function openClawsmithDatabase(file: string): Kysely<any> {
   if (file !== ':memory:') mkdirSync(dirname(file), { recursive: true });
   const database = new Database(file);
-  database.pragma('journal_mode = WAL');
   database.pragma('busy_timeout = 10000');
+  switchToWriteAheadLog(database);
   database.pragma('synchronous = NORMAL');
   database.pragma('foreign_keys = ON');
   return new Kysely({ dialect: new SqliteDialect({ database }) });
 }
+
+/**
+ * Puts the database in WAL mode. When two processes open one new file at the same moment, one
+ * can find it locked while the other switches it, and SQLite answers that with SQLITE_BUSY at
+ * once instead of waiting out busy_timeout; so this tries again for up to a second.
+ */
+function switchToWriteAheadLog(database: Database.Database): void {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      database.pragma('journal_mode = WAL');
+      return;
+    } catch (error) {
+      if ((error as { code?: unknown }).code !== 'SQLITE_BUSY' || attempt === 100) throw error;
+      Atomics.wait(PAUSE, 0, 0, 10);
+    }
+  }
+}
+
+const PAUSE = new Int32Array(new SharedArrayBuffer(4));

@@ -104,9 +104,9 @@ export class MemoryIndex {
       // Loaded on first use: sessions that never search memory never load the native module.
       sqlite ??= createRequire(import.meta.url)('better-sqlite3') as typeof BetterSqlite3;
       this.#db = new sqlite(join(folder, 'index.sqlite'));
-      this.#db.pragma('journal_mode = WAL');
-      this.#db.pragma('synchronous = NORMAL');
       this.#db.pragma('busy_timeout = 5000');
+      switchToWriteAheadLog(this.#db);
+      this.#db.pragma('synchronous = NORMAL');
       this.#migrate();
     } catch (error) {
       throw new ExtensionsError(
@@ -117,7 +117,16 @@ export class MemoryIndex {
     }
   }
 
+  /**
+   * Creates the tables when the index is new or of an older schema. Inside an immediate
+   * transaction: two processes opening a new home at one moment would otherwise both see version 0,
+   * and one would drop the tables the other had just made.
+   */
   #migrate(): void {
+    this.#db.transaction(() => this.#createTablesUnlessCurrent()).immediate();
+  }
+
+  #createTablesUnlessCurrent(): void {
     if (this.#db.pragma('user_version', { simple: true }) === SCHEMA_VERSION) return;
     this.#db.exec(`
       DROP TABLE IF EXISTS chunk_text;
@@ -274,7 +283,9 @@ export class MemoryIndex {
           addText.run(lastInsertRowid, chunk.text);
         }
       });
-    })();
+      // Immediate: a deferred transaction that read first would get SQLITE_BUSY at once, without
+      // waiting, when another process writes the index at the same moment.
+    }).immediate();
   }
 
   /**
@@ -344,3 +355,22 @@ export class MemoryIndex {
     if (this.#db.open) this.#db.close();
   }
 }
+
+/**
+ * Puts the database in WAL mode. When two processes open one new file at the same moment, one
+ * can find it locked while the other switches it, and SQLite answers that with SQLITE_BUSY at
+ * once instead of waiting out busy_timeout; so this tries again for up to a second.
+ */
+function switchToWriteAheadLog(database: BetterSqlite3.Database): void {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      database.pragma('journal_mode = WAL');
+      return;
+    } catch (error) {
+      if ((error as { code?: unknown }).code !== 'SQLITE_BUSY' || attempt === 100) throw error;
+      Atomics.wait(PAUSE, 0, 0, 10);
+    }
+  }
+}
+
+const PAUSE = new Int32Array(new SharedArrayBuffer(4));
