@@ -239,7 +239,18 @@ export async function prepareCommand(
     plan,
     captured,
     sandbox: 'bubblewrap',
-    release: holdPlaceholders(plan.placeholders, plan.protectedPaths),
+    release: holdPlaceholdersOrRefuse(plan),
     launch: overlayLaunch(plan, launch),
   };
+}
+
+/** Registers the plan's placeholders, or `sandbox_unavailable` when they cannot be tracked. */
+function holdPlaceholdersOrRefuse(plan: SandboxPlan): () => void {
+  try {
+    return holdPlaceholders(plan.placeholders, plan.protectedPaths);
+  } catch (error) {
+    throw new SandboxUnavailableError(
+      `the mount points of absent protected paths cannot be tracked (${(error as Error).message}); without that, another command's end could remove this command's guard. Make the folder named there writable by you alone, then run the command again`,
+    );
+  }
 }

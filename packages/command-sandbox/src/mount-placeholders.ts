@@ -1,32 +1,139 @@
-import { lstatSync, rmdirSync, unlinkSync } from 'node:fs';
+import { createHash, randomBytes } from 'node:crypto';
+import {
+  closeSync,
+  lstatSync,
+  mkdirSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  rmdirSync,
+  unlinkSync,
+  writeSync,
+} from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 
-// How many running sandboxes of this process use each placeholder: removing a mount point on the
-// host while another sandbox still has it mounted would drop that sandbox's guard.
-const users = new Map<string, number>();
+// Which running sandboxes, of any process of this user, use each placeholder: removing a mount
+// point on the host while another sandbox has it mounted detaches that sandbox's guard (Linux
+// drops the mounts of an unlinked file in every other namespace), so the last user removes it.
+// Each use is a token file `<pid>-<random>` in a folder named after the placeholder's path; a
+// lock file serialises the check-then-act steps of all processes.
+
+const LOCK_WAIT_MS = 5_000;
+const PAUSE = new Int32Array(new SharedArrayBuffer(4));
+
+function registryRoot(): string {
+  const uid = process.getuid?.() ?? 0;
+  return join(process.env.XDG_RUNTIME_DIR || tmpdir(), `clawsmith-mount-points-${uid}`);
+}
+
+function usesFolder(root: string, path: string): string {
+  return join(root, createHash('sha256').update(path).digest('hex').slice(0, 32));
+}
 
 /**
  * Marks the placeholders one more sandbox uses; returns the function that ends that use. They are
- * the ones its plan `made` (absent paths) and, among the protected paths it `bound` as existing,
- * those that are another running sandbox's placeholders: removing one of those when the other
- * ends would make this sandbox's start fail or drop its guard.
+ * the ones its plan `made` (absent paths bubblewrap creates as mount points) and, among the
+ * protected paths it `bound` as existing, those that are another running sandbox's placeholders.
+ * Throws `Error` when the registry cannot be written: the command must not start then, as its
+ * guard could be detached by another command's end.
  */
 export function holdPlaceholders(made: readonly string[], bound: readonly string[] = []): () => void {
-  const paths = [...made, ...bound.filter((path) => users.has(path) && !made.includes(path))];
-  for (const path of paths) users.set(path, (users.get(path) ?? 0) + 1);
+  if (made.length === 0 && bound.length === 0) return () => undefined;
+  const root = registryRoot();
+  const token = `${process.pid}-${randomBytes(6).toString('hex')}`;
+  const held = withRegistryLock(root, () => {
+    const paths = [...made, ...bound.filter((path) => !made.includes(path) && liveUses(usesFolder(root, path)) > 0)];
+    for (const path of paths) {
+      const folder = usesFolder(root, path);
+      mkdirSync(folder, { recursive: true, mode: 0o700 });
+      closeSync(openSync(join(folder, token), 'wx', 0o600));
+    }
+    return paths;
+  });
   let released = false;
   return () => {
-    if (released) return;
+    if (released || held.length === 0) return;
     released = true;
-    for (const path of paths) {
-      const remaining = (users.get(path) ?? 1) - 1;
-      if (remaining > 0) {
-        users.set(path, remaining);
-        continue;
-      }
-      users.delete(path);
-      removeIfEmpty(path);
+    try {
+      withRegistryLock(root, () => {
+        for (const path of held) {
+          const folder = usesFolder(root, path);
+          unlinkQuietly(join(folder, token));
+          if (liveUses(folder) > 0) continue;
+          removeIfEmpty(path);
+          removeFolderQuietly(folder);
+        }
+      });
+    } catch {
+      // The registry is unusable: leave the placeholders (empty files or folders) in place.
     }
   };
+}
+
+/** The tokens in `folder` whose process still runs; tokens of ended processes are removed. */
+function liveUses(folder: string): number {
+  let entries: string[];
+  try {
+    entries = readdirSync(folder);
+  } catch {
+    return 0;
+  }
+  let live = 0;
+  for (const entry of entries) {
+    if (processRuns(Number(entry.split('-')[0]))) live += 1;
+    else unlinkQuietly(join(folder, entry));
+  }
+  return live;
+}
+
+function processRuns(pid: number): boolean {
+  if (!Number.isInteger(pid) || pid <= 0) return false;
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/** Runs `action` holding the registry's lock file; a lock left by an ended process is broken. */
+function withRegistryLock<T>(root: string, action: () => T): T {
+  mkdirSync(root, { recursive: true, mode: 0o700 });
+  const owner = lstatSync(root);
+  if (!owner.isDirectory() || owner.uid !== (process.getuid?.() ?? owner.uid))
+    throw new Error(`${root} is not a folder of this user; placeholders cannot be tracked`);
+  const lock = join(root, 'lock');
+  const deadline = Date.now() + LOCK_WAIT_MS;
+  for (;;) {
+    try {
+      const descriptor = openSync(lock, 'wx', 0o600);
+      writeSync(descriptor, String(process.pid));
+      closeSync(descriptor);
+      break;
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+      if (lockAbandoned(lock)) unlinkQuietly(lock);
+      else if (Date.now() > deadline) throw new Error(`${lock} stayed locked for ${LOCK_WAIT_MS} ms`);
+      else Atomics.wait(PAUSE, 0, 0, 1);
+    }
+  }
+  try {
+    return action();
+  } finally {
+    unlinkQuietly(lock);
+  }
+}
+
+/** Whether the lock's holder ended (or never wrote its pid, long ago): then the lock may be broken. */
+function lockAbandoned(lock: string): boolean {
+  try {
+    const holder = readFileSync(lock, 'utf8');
+    if (holder !== '') return !processRuns(Number(holder));
+    return Date.now() - lstatSync(lock).mtimeMs > 1_000;
+  } catch {
+    return false; // gone meanwhile: try again
+  }
 }
 
 /** Removes the empty folder or empty file bubblewrap left as a mount point; anything else stays. */
@@ -37,5 +144,21 @@ function removeIfEmpty(path: string): void {
     else if (stats.isFile() && stats.size === 0) unlinkSync(path);
   } catch {
     // Not empty (someone wrote there after the run) or already gone: keep what is there.
+  }
+}
+
+function unlinkQuietly(path: string): void {
+  try {
+    unlinkSync(path);
+  } catch {
+    // already gone
+  }
+}
+
+function removeFolderQuietly(folder: string): void {
+  try {
+    rmdirSync(folder);
+  } catch {
+    // another process added a use meanwhile, or it is gone
   }
 }
