@@ -4,11 +4,11 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createCommandExecutionService } from '@clawsmith/command-sandbox';
-import { createAgentCore, createBuiltinTools, openClawsmithHome } from '@clawsmith/core';
-import { createScriptedProvider, toOpenAITools, type ScriptedResponse } from '@clawsmith/providers';
-import { defineTool, type AnyToolDefinition, type ModelToolSchema } from '@clawsmith/tool-protocol';
+import { createAgentCore, openClawsmithHome } from '@clawsmith/core';
+import { createScriptedProvider, type ScriptedResponse } from '@clawsmith/providers';
+import { defineTool, type AnyToolDefinition } from '@clawsmith/tool-protocol';
 import { z } from 'zod';
+import { firstRequestTools, requestToolBytes } from './first-request-tools.js';
 import { measure, report } from './measure.js';
 
 const CALLS_PER_TURN = 20;
@@ -108,36 +108,8 @@ console.log(`\nbatch of eight / one call: ${(eightCalls.medianMs / oneCall.media
 // adapter sends them, with the background tools always loaded (as before they were deferred) and
 // deferred (the default).
 async function firstRequestToolBytes(alwaysLoadedTools: readonly string[]): Promise<{ count: number; bytes: number }> {
-  const home = mkdtempSync(join(tmpdir(), 'clawsmith-bench-home-'));
-  const workspace = mkdtempSync(join(tmpdir(), 'clawsmith-bench-ws-'));
-  const opened = await openClawsmithHome(home);
-  const commands = createCommandExecutionService({ sandbox: 'auto' });
-  const scripted = createScriptedProvider({ script: { responses: [{ text: 'done' }] } });
-  let tools: ModelToolSchema[] = [];
-  const core = createAgentCore({
-    db: opened.db,
-    provider: {
-      name: 'recording',
-      model: 'recording',
-      stream: (request) => {
-        tools = [...request.tools];
-        return scripted.stream(request);
-      },
-    },
-    checkpoints: opened.checkpoints,
-    artifacts: opened.artifacts,
-    commands,
-    builtinTools: createBuiltinTools({ command: { sandbox: 'auto' } }),
-    alwaysLoadedTools,
-  });
-  const session = await core.createSession({ workspaceRoot: workspace });
-  await core.runTurn({ sessionId: session.id, prompt: 'go' });
-  await core.close();
-  await commands.close();
-  await opened.close();
-  rmSync(home, { recursive: true, force: true });
-  rmSync(workspace, { recursive: true, force: true });
-  return { count: tools.length, bytes: Buffer.byteLength(JSON.stringify(toOpenAITools(tools))) };
+  const tools = await firstRequestTools({ alwaysLoadedTools });
+  return { count: tools.length, bytes: requestToolBytes(tools) };
 }
 
 const BACKGROUND_TOOLS = [

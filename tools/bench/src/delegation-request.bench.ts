@@ -2,53 +2,13 @@
 // (base tools, session tools, read_artifact, background command tools, delegation): the JSON of
 // the first request's tools as the OpenAI adapter sends them, with and without the two tools of
 // the worktree flow (delegate_worktree, apply_patch), and without delegation, from one request.
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { createCommandExecutionService } from '@clawsmith/command-sandbox';
-import { createAgentCore, createBuiltinTools, openClawsmithHome } from '@clawsmith/core';
-import { createScriptedProvider, toOpenAITools } from '@clawsmith/providers';
-import type { ModelToolSchema } from '@clawsmith/tool-protocol';
+import { firstRequestTools, requestToolBytes } from './first-request-tools.js';
 
 const WORKTREE_FLOW = new Set(['delegate_worktree', 'apply_patch']);
 const DELEGATION = new Set([...WORKTREE_FLOW, 'delegate_task']);
 
-async function firstRequestTools(): Promise<ModelToolSchema[]> {
-  const home = mkdtempSync(join(tmpdir(), 'clawsmith-bench-home-'));
-  const workspace = mkdtempSync(join(tmpdir(), 'clawsmith-bench-ws-'));
-  const opened = await openClawsmithHome(home);
-  const commands = createCommandExecutionService({ sandbox: 'auto' });
-  const scripted = createScriptedProvider({ script: { responses: [{ text: 'done' }] } });
-  let tools: ModelToolSchema[] = [];
-  const provider = {
-    name: 'recording',
-    model: 'recording',
-    stream: (request: Parameters<typeof scripted.stream>[0]) => {
-      tools = [...request.tools];
-      return scripted.stream(request);
-    },
-  };
-  const core = createAgentCore({
-    db: opened.db,
-    provider,
-    checkpoints: opened.checkpoints,
-    artifacts: opened.artifacts,
-    commands,
-    builtinTools: createBuiltinTools({ command: { sandbox: 'auto' } }),
-    delegation: {},
-  });
-  const session = await core.createSession({ workspaceRoot: workspace });
-  await core.runTurn({ sessionId: session.id, prompt: 'go' });
-  await core.close();
-  await commands.close();
-  await opened.close();
-  rmSync(home, { recursive: true, force: true });
-  rmSync(workspace, { recursive: true, force: true });
-  return tools;
-}
-
-const bytes = (tools: readonly ModelToolSchema[]) => Buffer.byteLength(JSON.stringify(toOpenAITools(tools)));
-const all = await firstRequestTools();
+const bytes = requestToolBytes;
+const all = await firstRequestTools({ delegation: {} });
 const rows = [
   { name: 'delegation off', tools: all.filter((tool) => !DELEGATION.has(tool.name)) },
   {
