@@ -18,7 +18,7 @@ import { dirname, join, relative } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { createCheckpointStore, openCheckpointDatabase } from '@clawsmith/checkpoints';
 import { corpusDir } from './corpus.js';
-import { report, type Timing } from './measure.js';
+import { report, timingOf } from './measure.js';
 
 function listFiles(root: string, limit: number): string[] {
   const files: string[] = [];
@@ -34,13 +34,6 @@ function listFiles(root: string, limit: number): string[] {
   };
   walk(root);
   return files;
-}
-
-function timing(label: string, samples: number[]): Timing {
-  const sorted = [...samples].sort((left, right) => left - right);
-  const at = (fraction: number) =>
-    sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(sorted.length * fraction) - 1))]!;
-  return { label, medianMs: at(0.5), p90Ms: at(0.9), runs: samples.length };
 }
 
 const corpus = corpusDir();
@@ -146,10 +139,10 @@ for (const size of sizes) {
         gitRestoreSamples.push(gitRestore);
       }
     }
-    const gitSnapshot = timing(`shadow git add -A && write-tree`, gitSnapshotSamples);
-    const checkpoint = timing(`checkpoint (begin, batch record, complete)`, checkpointSamples);
-    const gitRestore = timing(`shadow git checkout`, gitRestoreSamples);
-    const undo = timing(`undoFiles`, undoSamples);
+    const gitSnapshot = timingOf(`shadow git add -A && write-tree`, gitSnapshotSamples);
+    const checkpoint = timingOf(`checkpoint (begin, batch record, complete)`, checkpointSamples);
+    const gitRestore = timingOf(`shadow git checkout`, gitRestoreSamples);
+    const undo = timingOf(`undoFiles`, undoSamples);
     report(`${size} files, ${changed} changed: turn checkpoint`, gitSnapshot, [checkpoint]);
     report(`${size} files, ${changed} changed: undo`, gitRestore, [undo]);
     summary.push(

@@ -5,7 +5,7 @@ import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { performance } from 'node:perf_hooks';
-import { report, type Timing } from './measure.js';
+import { report, timingOf, type Timing } from './measure.js';
 
 const bin = fileURLToPath(new URL('../../../packages/cli/dist/bin.js', import.meta.url));
 if (!existsSync(bin)) {
@@ -35,11 +35,7 @@ for (let round = 0; round < rounds + 3; round += 1) {
     if (round >= 3) samples.get(label)!.push(performance.now() - start);
   }
 }
-function timing(label: string): Timing {
-  const sorted = [...samples.get(label)!].sort((left, right) => left - right);
-  const at = (fraction: number) => sorted[Math.min(sorted.length - 1, Math.ceil(sorted.length * fraction) - 1)]!;
-  return { label, medianMs: at(0.5), p90Ms: at(0.9), runs: sorted.length };
-}
+const timing = (label: string): Timing => timingOf(label, samples.get(label)!);
 const [reference, ...others] = commands.map(([label]) => timing(label));
 report('cli startup (child processes, interleaved)', reference!, others);
 const help = others[0]!;

@@ -9,14 +9,7 @@ import { performance } from 'node:perf_hooks';
 import { createCheckpointStore, openCheckpointDatabase } from '@clawsmith/checkpoints';
 import { applyCapturedChanges, runCommand, upperFolderChanges } from '@clawsmith/command-sandbox';
 import { corpusDir } from './corpus.js';
-import { measure, report, type Timing } from './measure.js';
-
-function timing(label: string, samples: number[]): Timing {
-  const sorted = [...samples].sort((left, right) => left - right);
-  const at = (fraction: number) =>
-    sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(sorted.length * fraction) - 1))]!;
-  return { label, medianMs: at(0.5), p90Ms: at(0.9), runs: samples.length };
-}
+import { measure, report, timingOf } from './measure.js';
 
 const scratch = mkdtempSync(join(tmpdir(), 'clawsmith-bench-capture-'));
 const db = await openCheckpointDatabase(join(scratch, 'clawsmith.db'));
@@ -85,8 +78,8 @@ try {
     if (applied.applied.length !== 10_101) throw new Error(`applied ${applied.applied.length} paths, not 10,101`);
     for (const folder of [target, workspace, upper]) rmSync(folder, { recursive: true, force: true });
   }
-  const copy = timing('cp -r of 10,000 small files', copies);
-  const apply = timing('capture apply + record of 10,000 created files', applies);
+  const copy = timingOf('cp -r of 10,000 small files', copies);
+  const apply = timingOf('capture apply + record of 10,000 created files', applies);
   report('10,000 created files', copy, [apply]);
   console.log(`\napply + record is ${(apply.medianMs / copy.medianMs).toFixed(2)}x cp -r (aim: at most 2x)`);
 
@@ -131,8 +124,8 @@ try {
     await turn.complete();
     rmSync(upper, { recursive: true, force: true });
   }
-  const one = timing(`capture apply + record, 1 file modified in ${count} files`, single);
-  report('one file modified in a large workspace', timing('copyFileSync of that one file', copyOne), [one]);
+  const one = timingOf(`capture apply + record, 1 file modified in ${count} files`, single);
+  report('one file modified in a large workspace', timingOf('copyFileSync of that one file', copyOne), [one]);
   console.log(`\none modified file: ${one.medianMs.toFixed(2)} ms at the median (aim: at most 3 ms)`);
 } finally {
   await db.destroy();

@@ -16,7 +16,7 @@ import {
 } from '@clawsmith/extensions';
 import { createScriptedProvider } from '@clawsmith/providers';
 import type { ToolExecutionContext } from '@clawsmith/tool-protocol';
-import { measure, report } from './measure.js';
+import { measure, report, medianOf, timingOf } from './measure.js';
 
 const NOTES = 10_000;
 const SKILLS = 200;
@@ -128,11 +128,6 @@ for (let run = 0; run < 20; run += 1) {
   idleSamples.push(performance.now() - start);
 }
 watched.close();
-const timingOf = (label: string, samples: number[]) => {
-  const sorted = [...samples].sort((left, right) => left - right);
-  const at = (fraction: number) => sorted[Math.min(sorted.length - 1, Math.ceil(sorted.length * fraction) - 1)]!;
-  return { label, medianMs: at(0.5), p90Ms: at(0.9), runs: sorted.length };
-};
 report(`memory freshness check over ${NOTES} notes in 100 folders`, fullSweep, [
   timingOf(`watched check after one note was edited in place (${listedPerEdit} notes listed)`, editedSamples),
   timingOf('watched check with no file event', idleSamples),
@@ -199,9 +194,8 @@ for (let round = 0; round < coldRuns; round += 1) {
   coldSamples.off.push(child('off'));
   coldSamples.on.push(child('on'));
 }
-const median = (values: number[]) => [...values].sort((left, right) => left - right)[values.length >> 1] as number;
 console.log(
-  `first discovery in a fresh process (${coldRuns} processes each, interleaved): every file read ${median(coldSamples.off).toFixed(2)} ms, cached ${median(coldSamples.on).toFixed(2)} ms (medians)`,
+  `first discovery in a fresh process (${coldRuns} processes each, interleaved): every file read ${medianOf(coldSamples.off).toFixed(2)} ms, cached ${medianOf(coldSamples.on).toFixed(2)} ms (medians)`,
 );
 
 await opened.close();

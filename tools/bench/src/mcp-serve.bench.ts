@@ -12,7 +12,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { performance } from 'node:perf_hooks';
-import { report } from './measure.js';
+import { report, medianOf, timingOf } from './measure.js';
 
 const bin = fileURLToPath(new URL('../../../packages/cli/dist/bin.js', import.meta.url));
 if (!existsSync(bin)) throw new Error(`${bin} is missing: run npx nx run @clawsmith/cli:build first.`);
@@ -115,18 +115,12 @@ for (let index = 0; index < RUNS; index += 1) {
   await callServed();
   servedSamples.push(performance.now() - start);
 }
-const median = (values: readonly number[]) =>
-  [...values].sort((left, right) => left - right)[Math.floor(values.length / 2)]!;
-const timing = (label: string, samples: number[]) => {
-  const sorted = [...samples].sort((left, right) => left - right);
-  return { label, medianMs: median(sorted), p90Ms: sorted[Math.ceil(sorted.length * 0.9) - 1]!, runs: sorted.length };
-};
-const inProcess = timing('core.callTool read_file (in process)', inProcessSamples);
-const protocolOnly = timing('MCP layer in process (in-memory transport)', inMemorySamples);
-const served = timing('mcp serve over stdio: tools/call read_file', servedSamples);
+const inProcess = timingOf('core.callTool read_file (in process)', inProcessSamples);
+const protocolOnly = timingOf('MCP layer in process (in-memory transport)', inMemorySamples);
+const served = timingOf('mcp serve over stdio: tools/call read_file', servedSamples);
 report('warm read_file (alternating)', inProcess, [protocolOnly, served]);
-const paired = median(servedSamples.map((value, index) => value - inProcessSamples[index]!));
-const pairedProtocol = median(inMemorySamples.map((value, index) => value - inProcessSamples[index]!));
+const paired = medianOf(servedSamples.map((value, index) => value - inProcessSamples[index]!));
+const pairedProtocol = medianOf(inMemorySamples.map((value, index) => value - inProcessSamples[index]!));
 console.log(
   `\nadded per call by mcp serve (stdio): ${(served.medianMs - inProcess.medianMs).toFixed(3)} ms between medians, ${paired.toFixed(3)} ms median of paired differences (aim: at most 1.5 ms); load average ${loadavg()
     .map((value) => value.toFixed(2))

@@ -12,7 +12,7 @@ import { createScriptedProvider } from '@clawsmith/providers';
 import type { AnyToolDefinition, ToolExecutionContext } from '@clawsmith/tool-protocol';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { measure, report } from './measure.js';
+import { measure, report, timingOf } from './measure.js';
 
 const require = createRequire(import.meta.url);
 const everything = join(
@@ -142,17 +142,8 @@ for (let index = 0; index < WARM_RUNS; index += 1) {
   await callEcho(echo);
   mcpSamples.push(performance.now() - start);
 }
-const timing = (label: string, samples: number[]) => {
-  const sorted = [...samples].sort((left, right) => left - right);
-  return {
-    label,
-    medianMs: sorted[Math.floor(sorted.length / 2)]!,
-    p90Ms: sorted[Math.ceil(sorted.length * 0.9) - 1]!,
-    runs: sorted.length,
-  };
-};
-const directWarm = timing('direct SDK: warm echo', directSamples);
-const mcpWarm = timing('clawsmith: warm echo (validate + call + map)', mcpSamples);
+const directWarm = timingOf('direct SDK: warm echo', directSamples);
+const mcpWarm = timingOf('clawsmith: warm echo (validate + call + map)', mcpSamples);
 report('warm calls', directWarm, [mcpWarm]);
 console.log(
   `\nwarm ratio: ${(mcpWarm.medianMs / directWarm.medianMs).toFixed(2)}x (aim: at most 1.2x); load average ${loadavg()

@@ -15,6 +15,20 @@ function percentile(sorted: number[], fraction: number): number {
   return sorted[index] ?? Number.NaN;
 }
 
+/** The median of `samples`. */
+export function medianOf(samples: readonly number[]): number {
+  return percentile(
+    [...samples].sort((left, right) => left - right),
+    0.5,
+  );
+}
+
+/** The median and p90 of samples timed elsewhere (interleaved runs, phases of one operation). */
+export function timingOf(label: string, samples: readonly number[]): Timing {
+  const sorted = [...samples].sort((left, right) => left - right);
+  return { label, medianMs: percentile(sorted, 0.5), p90Ms: percentile(sorted, 0.9), runs: sorted.length };
+}
+
 /** Runs `operation` `warmup` times untimed, then `runs` times timed; returns median and p90. */
 export async function measure(label: string, operation: () => unknown, runs = 20, warmup = 3): Promise<Timing> {
   for (let index = 0; index < warmup; index += 1) await operation();
@@ -24,8 +38,7 @@ export async function measure(label: string, operation: () => unknown, runs = 20
     await operation();
     samples.push(performance.now() - start);
   }
-  samples.sort((left, right) => left - right);
-  return { label, medianMs: percentile(samples, 0.5), p90Ms: percentile(samples, 0.9), runs };
+  return timingOf(label, samples);
 }
 
 /** Prints timings as a table with each median's ratio to the reference's. */
