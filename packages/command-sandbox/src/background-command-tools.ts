@@ -2,17 +2,12 @@ import {
   assertAuthorized,
   defineTool,
   stripControlSequences,
-  toolCancelled,
-  toolError,
   toolSuccess,
   type AnyToolDefinition,
-  type ToolExecutionResult,
 } from '@clawsmith/tool-protocol';
 import { z } from 'zod';
 import type { CommandExecutionService } from './command-execution-service.js';
-import type { CommandSnapshot } from './command-record.js';
-import { describeStatus } from './command-report.js';
-import { COMMAND_SANDBOX_ERROR_CODES } from './errors.js';
+import { describeSnapshot, outcomeResult, startedResult } from './background-command-report.js';
 
 const commandId = z.string().min(1).max(100).describe('The id start_command returned.');
 const token = z
@@ -21,84 +16,28 @@ const token = z
   .optional()
   .describe('The takeover token start_command returned for a terminal command.');
 
-function describeSnapshot(command: CommandSnapshot): string {
-  const ended =
-    command.state === 'running' ? 'running' : `${command.state}, ${describeStatus(command.exitCode, command.signal)}`;
-  const sandbox =
-    command.sandbox === 'none' ? 'NONE (unsandboxed)' : `${command.sandbox}, network ${command.network ? 'on' : 'off'}`;
-  const lines = [
-    `${command.id}: ${ended} · ${command.pty ? 'terminal' : 'pipes'} · ${command.outputBytes} bytes of output · sandbox: ${sandbox}`,
-    `$ ${command.command}`,
-  ];
-  if (command.processLimitHits > 0) lines.push(`The process limit refused ${command.processLimitHits} forks.`);
-  if (command.contained === false)
-    lines.push(
-      'The process tree was not held in a pids cgroup (it needs root or a delegated cgroupRoot): the process cap did not apply.',
-    );
-  if (command.artifact && command.logIncomplete)
-    lines.push(
-      `Log artifact: ${command.artifact.id} is INCOMPLETE (${command.logIncomplete}). It keeps ${command.artifact.byteLength} bytes; read_command_output serves the first 64 KiB and the last 1 MiB from memory.`,
-    );
-  else if (command.artifact)
-    lines.push(
-      `Log artifact: ${command.artifact.id} (${command.artifact.byteLength} bytes${command.artifact.sha256 ? ', complete' : ', growing'}).`,
-    );
-  else
-    lines.push('No artifact store is wired in: memory keeps only the first 64 KiB and the last 1 MiB of the output.');
-  return lines.join('\n');
+/** What every background command tool shares: whether it is deferred, and its search tags. */
+interface CommonToolFields {
+  readonly deferred: boolean;
+  readonly searchMetadata: { readonly tags: string[] };
 }
 
-function result(content: string, command?: CommandSnapshot) {
-  return toolSuccess(content, command?.artifact ? { artifact: command.artifact } : undefined);
-}
+/** One row of the table: builds one tool over the service. */
+type BackgroundCommandTool = (service: CommandExecutionService, common: CommonToolFields) => AnyToolDefinition;
 
-/**
- * The report of a command's state, with its outcome in the result protocol as `run_command`
- * reports it: running or exit 0 is `success`; a non-zero exit `command_failed` (with
- * `exitCode`); a timeout `command_timeout`; a cancel `cancelled`.
- */
-function outcomeResult(content: string, command: CommandSnapshot): ToolExecutionResult {
-  const extras = {
-    ...(command.artifact ? { artifact: command.artifact } : {}),
-    ...(command.state !== 'running' && command.exitCode !== null ? { exitCode: command.exitCode } : {}),
-  };
-  if (command.state === 'cancelled') return toolCancelled(content, extras);
-  if (command.state === 'timed_out') return toolError(COMMAND_SANDBOX_ERROR_CODES.commandTimeout, content, extras);
-  if (command.state === 'exited' && command.exitCode !== 0)
-    return toolError(COMMAND_SANDBOX_ERROR_CODES.commandFailed, content, extras);
-  return toolSuccess(content, extras);
-}
-
-/** Options of {@link createBackgroundCommandTools}. */
-export interface BackgroundCommandToolsOptions {
-  /**
-   * Declare the tools deferred (default true): most turns never start a server, so their
-   * schemas are sent only after `search_tools` activates them (or when a core always loads them).
-   */
-  readonly deferred?: boolean;
-}
-
-/**
- * The eight background command tools over `service`: `start_command`, `list_commands`,
- * `command_terminal_capabilities`, `command_status`, `command_output`, `command_input`,
- * `resize_command_pty` and `cancel_command`. Every call sees only its own session's commands.
- * Deferred by default (see {@link BackgroundCommandToolsOptions}).
- */
-export function createBackgroundCommandTools(
-  service: CommandExecutionService,
-  options: BackgroundCommandToolsOptions = {},
-): AnyToolDefinition[] {
-  const deferred = options.deferred ?? true;
-  const searchMetadata = { tags: ['process', 'command', 'background'] };
-  const startCommand = defineTool({
+const startCommandTool: BackgroundCommandTool = (service, common) =>
+  defineTool({
     name: 'start_command',
     description:
       'Start a long-running shell command (a dev server, a watcher, an interactive program) in the sandbox and return its id at once. It keeps running across turns until it ends, is cancelled or the session ends. With pty: true it runs on a terminal; the returned takeover token is needed for command_input and resize_command_pty.',
     risk: 'execute',
     capabilities: ['process.execute', 'filesystem.write', 'filesystem.read'],
     concurrencySafe: false,
-    deferred,
-    searchMetadata: { ...searchMetadata, aliases: ['server', 'dev server', 'watch', 'long-running', 'daemon', 'pty'] },
+    ...common,
+    searchMetadata: {
+      ...common.searchMetadata,
+      aliases: ['server', 'dev server', 'watch', 'long-running', 'daemon', 'pty'],
+    },
     inputSchema: z.object({
       command: z.string().min(1).max(100_000),
       cwd: z.string().max(4_096).optional().describe('Working folder relative to the workspace root.'),
@@ -127,18 +66,18 @@ export function createBackgroundCommandTools(
       if (started.takeoverToken)
         lines.push(`Takeover token (needed for command_input and resize_command_pty): ${started.takeoverToken}`);
       lines.push(`Read its output with command_output { "id": "${started.id}", "offset": 0 }.`);
-      return result(lines.join('\n'), started);
+      return startedResult(lines.join('\n'), started);
     },
   });
 
-  const listCommands = defineTool({
+const listCommandsTool: BackgroundCommandTool = (service, common) =>
+  defineTool({
     name: 'list_commands',
     description: "List this session's background commands with their state.",
     risk: 'read',
     capabilities: ['session.read'],
     concurrencySafe: true,
-    deferred,
-    searchMetadata,
+    ...common,
     inputSchema: z.object({}),
     summarize: () => 'list_commands',
     async execute(_input, context) {
@@ -149,15 +88,15 @@ export function createBackgroundCommandTools(
     },
   });
 
-  const terminalCapabilities = defineTool({
+const terminalCapabilitiesTool: BackgroundCommandTool = (service, common) =>
+  defineTool({
     name: 'command_terminal_capabilities',
     description:
       'Say whether background commands can run on a pseudo-terminal, be resized, emit ANSI, and be taken over with a token.',
     risk: 'read',
     capabilities: ['session.read'],
     concurrencySafe: true,
-    deferred,
-    searchMetadata,
+    ...common,
     inputSchema: z.object({}),
     summarize: () => 'command_terminal_capabilities',
     async execute() {
@@ -166,14 +105,14 @@ export function createBackgroundCommandTools(
     },
   });
 
-  const commandStatus = defineTool({
+const commandStatusTool: BackgroundCommandTool = (service, common) =>
+  defineTool({
     name: 'command_status',
     description: 'State, exit code and log artifact of one background command.',
     risk: 'read',
     capabilities: ['session.read'],
     concurrencySafe: true,
-    deferred,
-    searchMetadata,
+    ...common,
     inputSchema: z.object({ id: commandId }),
     summarize: (input) => `command_status: ${input.id}`,
     async execute(input, context) {
@@ -182,15 +121,15 @@ export function createBackgroundCommandTools(
     },
   });
 
-  const commandOutput = defineTool({
+const commandOutputTool: BackgroundCommandTool = (service, common) =>
+  defineTool({
     name: 'command_output',
     description:
       'Read a background command output from a byte offset (0 to start). Returns the next offset and whether the command ended and everything was read. Terminal control sequences are removed from the text.',
     risk: 'read',
     capabilities: ['session.read'],
     concurrencySafe: true,
-    deferred,
-    searchMetadata,
+    ...common,
     inputSchema: z.object({
       id: commandId,
       offset: z.number().int().min(0).optional().describe('Byte offset; default 0.'),
@@ -212,15 +151,15 @@ export function createBackgroundCommandTools(
     },
   });
 
-  const commandInput = defineTool({
+const commandInputTool: BackgroundCommandTool = (service, common) =>
+  defineTool({
     name: 'command_input',
     description:
       'Write text to a background command: its stdin for a pipe command, its terminal (with the takeover token) for a pty command. Include "\\n" (pipes) or "\\r" (terminal) to submit a line.',
     risk: 'execute',
     capabilities: ['process.execute'],
     concurrencySafe: false,
-    deferred,
-    searchMetadata,
+    ...common,
     inputSchema: z.object({ id: commandId, data: z.string().max(65_536), token }),
     summarize: (input) => `command_input: ${input.id}`,
     async execute(input, context) {
@@ -230,14 +169,14 @@ export function createBackgroundCommandTools(
     },
   });
 
-  const resizePty = defineTool({
+const resizePtyTool: BackgroundCommandTool = (service, common) =>
+  defineTool({
     name: 'resize_command_pty',
     description: 'Resize the terminal of a pty background command (takeover token holder only).',
     risk: 'execute',
     capabilities: ['process.execute'],
     concurrencySafe: false,
-    deferred,
-    searchMetadata,
+    ...common,
     inputSchema: z.object({
       id: commandId,
       columns: z.number().int().min(10).max(1_000),
@@ -252,14 +191,14 @@ export function createBackgroundCommandTools(
     },
   });
 
-  const cancelCommand = defineTool({
+const cancelCommandTool: BackgroundCommandTool = (service, common) =>
+  defineTool({
     name: 'cancel_command',
     description: 'Stop a background command and every process it started.',
     risk: 'execute',
     capabilities: ['process.execute'],
     concurrencySafe: false,
-    deferred,
-    searchMetadata,
+    ...common,
     inputSchema: z.object({ id: commandId }),
     summarize: (input) => `cancel_command: ${input.id}`,
     async execute(input, context) {
@@ -269,14 +208,36 @@ export function createBackgroundCommandTools(
     },
   });
 
-  return [
-    startCommand,
-    listCommands,
-    terminalCapabilities,
-    commandStatus,
-    commandOutput,
-    commandInput,
-    resizePty,
-    cancelCommand,
-  ];
+/** Options of {@link createBackgroundCommandTools}. */
+export interface BackgroundCommandToolsOptions {
+  /**
+   * Declare the tools deferred (default true): most turns never start a server, so their
+   * schemas are sent only after `search_tools` activates them (or when a core always loads them).
+   */
+  readonly deferred?: boolean;
 }
+
+/**
+ * The eight background command tools over `service`: `start_command`, `list_commands`,
+ * `command_terminal_capabilities`, `command_status`, `command_output`, `command_input`,
+ * `resize_command_pty` and `cancel_command`. Every call sees only its own session's commands.
+ * Deferred by default (see {@link BackgroundCommandToolsOptions}).
+ */
+export function createBackgroundCommandTools(
+  service: CommandExecutionService,
+  options: BackgroundCommandToolsOptions = {},
+): AnyToolDefinition[] {
+  const common = { deferred: options.deferred ?? true, searchMetadata: { tags: ['process', 'command', 'background'] } };
+  return BACKGROUND_COMMAND_TOOLS.map((tool) => tool(service, common));
+}
+
+const BACKGROUND_COMMAND_TOOLS: readonly BackgroundCommandTool[] = [
+  startCommandTool,
+  listCommandsTool,
+  terminalCapabilitiesTool,
+  commandStatusTool,
+  commandOutputTool,
+  commandInputTool,
+  resizePtyTool,
+  cancelCommandTool,
+];
