@@ -6,7 +6,6 @@ import {
   type RequestTools,
   type SessionActivation,
 } from '@clawsmith/deferred-tools';
-import type { AnyToolDefinition } from '@clawsmith/tool-protocol';
 import { buildToolTable, type ToolSource, type ToolTable } from './lifecycle/tool-table.js';
 
 /** A frozen tool table with its deferred catalog and cached request schemas. */
@@ -25,12 +24,12 @@ export function composeTools(
   alwaysLoaded: readonly string[],
   activations: ReadonlyMap<string, SessionActivation>,
 ): ComposedTools {
-  const all = [...sources];
-  // The table names both sources of a duplicate; the deferred catalog below would only name the tool.
-  buildToolTable(all);
-  const withoutSearch = all.flatMap((source) => source.tools);
-  const catalog = createDeferredToolCatalog(withoutSearch, { alwaysLoaded });
-  if (withoutSearch.some((tool: AnyToolDefinition) => catalog.isDeferred(tool.name))) {
+  const base = buildToolTable(sources);
+  // One catalog serves search_tools and the gate: search_tools is never deferred, and the catalog
+  // answers for it by name.
+  const catalog = createDeferredToolCatalog(base.tools, { alwaysLoaded });
+  let table = base;
+  if (catalog.deferredTools.length > 0) {
     // Activation lives in memory per session; the turn loop persists it after each batch.
     const activationCache = (sessionId: string) => {
       const activation = activations.get(sessionId);
@@ -38,23 +37,22 @@ export function composeTools(
         throw new Error(`The activation of session ${sessionId} was not loaded before search_tools ran.`);
       return activation;
     };
-    all.push({ source: 'deferred-tools', tools: [createSearchToolsTool({ catalog, activationFor: activationCache })] });
+    const search = createSearchToolsTool({ catalog, activationFor: activationCache });
+    table = buildToolTable([{ source: 'deferred-tools', tools: [search] }], base);
   }
-  const table = buildToolTable(all);
-  const finalCatalog = createDeferredToolCatalog(table.tools, { alwaysLoaded });
 
   // The table is frozen, so the schemas sent depend only on the activation set; generating JSON
   // Schema from zod for every tool on every request would dominate an empty turn.
   const requestCache = new Map<string, RequestTools>();
   return {
     table,
-    catalog: finalCatalog,
+    catalog,
     requestTools(activation: SessionActivation): RequestTools {
       const key = activation.activeTools().join('\u0000');
       let composed = requestCache.get(key);
       if (!composed) {
         if (requestCache.size >= 64) requestCache.clear();
-        composed = composeRequestTools(table.tools, activation, finalCatalog);
+        composed = composeRequestTools(table.tools, activation, catalog);
         requestCache.set(key, composed);
       }
       return composed;

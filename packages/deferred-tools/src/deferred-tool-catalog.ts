@@ -45,8 +45,9 @@ export interface ToolSearchMatch {
 }
 
 /**
- * The deferred tools of one tool table, indexed for `search_tools`. Built once (like the frozen
- * tool table); a query never tokenises tool text again.
+ * The deferred tools of one tool table, indexed for `search_tools`. The tool text is read once
+ * when the catalog is built and tokenised once, at the first search; a query never tokenises
+ * tool text again.
  */
 export interface DeferredToolCatalog {
   /** Deferred tools held out of requests until activated, sorted by name. */
@@ -143,24 +144,32 @@ export function createDeferredToolCatalog(
     if (isDeferred) deferred.push({ name: toolName, tool });
   });
 
-  const index = new SearchIndex(
-    deferred.map(({ name, tool }) => {
-      const metadata = read(tool, 'searchMetadata');
-      const aliases = readStrings(read(metadata, 'aliases'), limits.terms, limits.term);
-      const tags = readStrings(read(metadata, 'tags'), limits.terms, limits.term);
-      return {
+  // The fields are read (and cut to their bounds) now, while the table is built; tokenising them
+  // waits for the first search, which most sessions never make.
+  const documents = deferred.map(({ name, tool }) => {
+    const metadata = read(tool, 'searchMetadata');
+    return {
+      name,
+      aliases: readStrings(read(metadata, 'aliases'), limits.terms, limits.term).join(' \n '),
+      tags: readStrings(read(metadata, 'tags'), limits.terms, limits.term).join(' \n '),
+      searchHint: readString(read(metadata, 'searchHint')).slice(0, limits.searchHint),
+    };
+  });
+  let index: SearchIndex | undefined;
+  const searchIndex = () =>
+    (index ??= new SearchIndex(
+      documents.map(({ name, aliases, tags, searchHint }) => ({
         name,
         normalizedName: normalizeName(name, limits.name),
         fieldTokens: [
           distinctTokens(name, limits.name),
-          distinctTokens(aliases.join(' \n '), limits.terms * (limits.term + 3)),
-          distinctTokens(tags.join(' \n '), limits.terms * (limits.term + 3)),
-          distinctTokens(readString(read(metadata, 'searchHint')), limits.searchHint),
+          distinctTokens(aliases, limits.terms * (limits.term + 3)),
+          distinctTokens(tags, limits.terms * (limits.term + 3)),
+          distinctTokens(searchHint, limits.searchHint),
           distinctTokens(entries.get(name)!.description, limits.description),
         ],
-      };
-    }),
-  );
+      })),
+    ));
 
   const deferredTools = Object.freeze(deferred.map(({ name }) => name).sort(compareCodeUnits));
   const loadedAnyway = [...alwaysLoaded].filter((name) => entries.get(name)?.declaredDeferred === true);
@@ -185,15 +194,17 @@ export function createDeferredToolCatalog(
       const text = readString(query);
       const wanted = searchOptions.limit ?? maxResults;
       const limit = Number.isFinite(wanted) ? Math.min(maxResults, Math.max(0, Math.floor(wanted))) : maxResults;
-      return index.search(text, normalizeName(text, limits.name), limit, limits.query, maxQueryTerms).map((hit) => {
-        const name = deferred[hit.position]!.name;
-        return Object.freeze({
-          name,
-          score: hit.score,
-          field: hit.field,
-          excerpt: excerpt(entries.get(name)!.description, EXCERPT_LENGTH),
+      return searchIndex()
+        .search(text, normalizeName(text, limits.name), limit, limits.query, maxQueryTerms)
+        .map((hit) => {
+          const name = deferred[hit.position]!.name;
+          return Object.freeze({
+            name,
+            score: hit.score,
+            field: hit.field,
+            excerpt: excerpt(entries.get(name)!.description, EXCERPT_LENGTH),
+          });
         });
-      });
     },
   });
 }

@@ -36,9 +36,13 @@ export class DuplicateToolError extends ClawsmithError {
   }
 }
 
-/** Builds the frozen tool table; a duplicate name is a startup error that names both sources. */
-export function buildToolTable(sources: readonly ToolSource[]): ToolTable {
+/**
+ * Builds the frozen tool table; a duplicate name is a startup error that names both sources.
+ * With `base`, the table holds base's entries (already resolved) followed by `sources`'.
+ */
+export function buildToolTable(sources: readonly ToolSource[], base?: ToolTable): ToolTable {
   const entries = new Map<string, ToolEntry>();
+  for (const name of base?.names ?? []) entries.set(name, base!.get(name)!);
   for (const { source, tools } of sources) {
     for (const tool of tools) {
       if (typeof tool?.name !== 'string' || tool.name.length === 0) {

@@ -8,6 +8,7 @@ import {
   type ToolExecutionContext,
   type ToolExecutionResult,
 } from '@clawsmith/tool-protocol';
+import type { z } from 'zod';
 import { argumentSchema } from './argument-schema.js';
 import { mapCallResult } from './call-result.js';
 import { mcpToolRisk } from './mcp-tool-risk.js';
@@ -59,6 +60,7 @@ export function mcpToolDefinition(options: {
   const heading = tool.title && tool.title !== tool.name ? `${tool.title}: ` : '';
   const description = `${heading}${tool.description ?? '(no description)'} (tool ${JSON.stringify(tool.name)} of MCP server ${JSON.stringify(server.name)})`;
   const aliases = [tool.name, ...(tool.title ? [tool.title] : [])];
+  let inputSchema: z.ZodType<Record<string, unknown>> | undefined;
   return Object.freeze({
     name,
     description,
@@ -66,7 +68,11 @@ export function mcpToolDefinition(options: {
     capabilities,
     concurrencySafe: risk === 'read',
     deferred: true,
-    inputSchema: argumentSchema(tool.inputSchema),
+    // Made when first read (a call's validation): most tools of a table are never called, and
+    // building a zod schema for each was most of the cost of opening the table.
+    get inputSchema() {
+      return (inputSchema ??= argumentSchema(tool.inputSchema));
+    },
     inputJsonSchema: tool.inputSchema as { [key: string]: JsonValue },
     searchMetadata: Object.freeze({
       aliases,
