@@ -20,7 +20,9 @@ function listRecorder(options: { failBefore?: boolean } = {}) {
   return { recorder, calls };
 }
 
-const captureFolders = () => readdirSync('/tmp').filter((name) => name.startsWith('clawsmith-capture-'));
+// Each test that counts capture folders gives its commands a folder of its own: other processes
+// on the machine (parallel test runs) make and remove capture folders in /tmp at any moment.
+const captureFolders = (parent: string) => readdirSync(parent).filter((name) => name.startsWith('clawsmith-capture-'));
 
 describe('overlay capture', () => {
   it('applies odd names, refuses FIFOs, hard links and names that are not UTF-8, and says so', async () => {
@@ -69,6 +71,36 @@ describe('overlay capture', () => {
     ]);
   });
 
+  it('tells folders copied up to hold an edit (kept time: not asked, or asked and not opaque) from folders made again', async () => {
+    const root = testdir({
+      'inplace/edited.txt': 'a\n',
+      'inplace/other.txt': 'o\n',
+      'renamed/edited.txt': 'a\n',
+      'renamed/other.txt': 'o\n',
+      'remade/old.txt': 'old\n',
+    });
+    await runCommand(
+      {},
+      {
+        workspaceRoot: root,
+        command:
+          'echo b > inplace/edited.txt && sed -i s/a/b/ renamed/edited.txt && rm -rf remade && mkdir remade && echo new > remade/new.txt',
+      },
+    );
+    expect(Object.keys(snapshotTree(root)).sort()).toEqual([
+      'inplace',
+      'inplace/edited.txt',
+      'inplace/other.txt',
+      'remade',
+      'remade/new.txt',
+      'renamed',
+      'renamed/edited.txt',
+      'renamed/other.txt',
+    ]);
+    expect(readFileSync(join(root, 'inplace/edited.txt'), 'utf8')).toBe('b\n');
+    expect(readFileSync(join(root, 'renamed/edited.txt'), 'utf8')).toBe('b\n');
+  });
+
   it('applies without a recorder and says the changes are not recorded for undo', async () => {
     const root = testdir({});
     const result = await runCommand({}, { workspaceRoot: root, command: 'echo x > made.txt' });
@@ -80,26 +112,30 @@ describe('overlay capture', () => {
     const root = testdir({ 'a.txt': 'a\n' });
     const before = snapshotTree(root);
     const { recorder } = listRecorder({ failBefore: true });
-    const foldersBefore = captureFolders();
-    const result = await runCommand({}, { workspaceRoot: root, command: 'echo b > a.txt', fileChanges: recorder });
+    const parent = testdir({});
+    const foldersBefore = captureFolders(parent);
+    const result = await runCommand(
+      { captureFolder: parent },
+      { workspaceRoot: root, command: 'echo b > a.txt', fileChanges: recorder },
+    );
     expect(snapshotTree(root)).toEqual(before);
     const files = result.files?.captured ? result.files : undefined;
     expect(files?.changes.failed).toEqual([
       { path: 'a.txt', reason: 'not recorded for undo, so not applied (the checkpoint store is full)' },
     ]);
     expect(readFileSync(join(files?.keptFolder ?? '', 'a.txt'), 'utf8')).toBe('b\n');
-    expect(captureFolders().length).toBe(foldersBefore.length + 1);
+    expect(captureFolders(parent).length).toBe(foldersBefore.length + 1);
     const kept = dirname(files?.keptFolder ?? '/nonexistent/upper');
     chmodSync(join(kept, 'work', 'work'), 0o700);
     rmSync(kept, { recursive: true, force: true });
-    expect(captureFolders()).toEqual(foldersBefore);
+    expect(captureFolders(parent)).toEqual(foldersBefore);
   });
 
   it('leaves no capture folder behind and no mount point in the workspace', async () => {
     const root = testdir({ 'a.txt': 'a\n' });
-    const foldersBefore = captureFolders();
-    await runCommand({}, { workspaceRoot: root, command: 'echo b > a.txt' });
-    expect(captureFolders()).toEqual(foldersBefore);
+    const parent = testdir({});
+    await runCommand({ captureFolder: parent }, { workspaceRoot: root, command: 'echo b > a.txt' });
+    expect(captureFolders(parent)).toEqual([]);
     expect(existsSync(join(root, '.clawsmith'))).toBe(false);
     expect(lstatSync(join(root, 'a.txt')).isFile()).toBe(true);
   });

@@ -41,6 +41,21 @@ function isWhiteout(stats: Stats): boolean {
   return stats.isCharacterDevice() && stats.rdev === 0;
 }
 
+/**
+ * Whether the upper folder `source` may be opaque, given the workspace folder at `path`. Copying
+ * a folder up keeps the lower folder's modification time to the nanosecond, and only adding or
+ * removing an entry in it changes that; an opaque folder is made fresh by `mkdir` during the
+ * command. So an equal time rules opacity out, and only the others are asked about (a `tar`
+ * process: the cost a one-file edit would otherwise pay).
+ */
+function mayBeOpaque(source: string, lower: string, path: string): boolean {
+  try {
+    return lstatSync(source, { bigint: true }).mtimeNs !== lstatSync(join(lower, path), { bigint: true }).mtimeNs;
+  } catch {
+    return true;
+  }
+}
+
 function lowerKind(lower: string, path: string): 'directory' | 'other' | 'missing' {
   try {
     return lstatSync(join(lower, path)).isDirectory() ? 'directory' : 'other';
@@ -53,12 +68,12 @@ function lowerKind(lower: string, path: string): 'directory' | 'other' | 'missin
  * Turns an overlay's upper folder into the list of changes the command made, parents before
  * children: written files, links and folders, deletions (whiteouts, and the lower entries an
  * opaque folder hides), and entries that are never applied (FIFOs, sockets, device nodes, hard
- * links). Reads only the upper folder and, for folders that exist in both, the lower folder's
- * names: the cost follows what the command changed, never the workspace.
+ * links). Reads only the upper folder and, for folders that exist in both and may be opaque, the
+ * lower folder's names: the cost follows what the command changed, never the workspace.
  */
 export function upperFolderChanges(upper: string, lower: string): CapturedChange[] {
   const changes: CapturedChange[] = [];
-  const shared: { index: number; path: string }[] = [];
+  const candidates: { index: number; path: string }[] = [];
   const walk = (relative: string) => {
     const folder = relative === '' ? upper : join(upper, relative);
     for (const { name, valid } of folderNames(folder)) {
@@ -71,7 +86,8 @@ export function upperFolderChanges(upper: string, lower: string): CapturedChange
       const stats = lstatSync(source);
       if (isWhiteout(stats)) changes.push({ kind: 'delete', path });
       else if (stats.isDirectory()) {
-        if (lowerKind(lower, path) === 'directory') shared.push({ index: changes.length, path });
+        if (lowerKind(lower, path) === 'directory' && mayBeOpaque(source, lower, path))
+          candidates.push({ index: changes.length, path });
         changes.push({ kind: 'directory', path, mode: stats.mode & 0o7777, opaque: false });
         walk(path);
       } else if (stats.isSymbolicLink()) changes.push({ kind: 'symlink', path, target: readlinkSync(source) });
@@ -88,15 +104,15 @@ export function upperFolderChanges(upper: string, lower: string): CapturedChange
     }
   };
   walk('');
-  if (shared.length === 0) return changes;
+  if (candidates.length === 0) return changes;
   const opaque = opaqueFolders(
     upper,
-    shared.map(({ path }) => path),
+    candidates.map(({ path }) => path),
   );
   if (opaque.size === 0) return changes;
   // An opaque folder hides everything the lower folder held that the upper one does not: deleted.
   const result: CapturedChange[] = [];
-  const byIndex = new Map(shared.map(({ index, path }) => [index, path]));
+  const byIndex = new Map(candidates.map(({ index, path }) => [index, path]));
   for (const [index, change] of changes.entries()) {
     const path = byIndex.get(index);
     if (path === undefined || !opaque.has(path) || change.kind !== 'directory') {
