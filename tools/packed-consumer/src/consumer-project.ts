@@ -1,7 +1,8 @@
 import { execFileSync } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
-import type { PackageManifest, PublishedPackage } from './pack-packages.js';
+import { cpSync, existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
+import { basename, join } from 'node:path';
+import { installPackages, type UnpackedPackages } from './install-packages.js';
+import type { PublishedPackage } from './pack-packages.js';
 
 /** Packages a consumer's own code imports besides clawsmith's, as a team's project would list them. */
 // What the consumer installs itself: zod (a peer), zod 3 for the refusal check, sqlite for the
@@ -23,47 +24,45 @@ export interface ConsumerProject {
   readonly examples: readonly string[];
 }
 
-function installedPath(projectRoot: string, name: string): string {
-  return join(projectRoot, 'node_modules', ...name.split('/'));
+/**
+ * Unpacks each package's tarball to `scratch/unpacked/<package folder>`, as npm would place it
+ * in a `node_modules`. Returns the unpacked folder of each package by name.
+ */
+export function unpackTarballs(
+  packages: readonly PublishedPackage[],
+  tarballs: ReadonlyMap<string, string>,
+  scratch: string,
+): Map<string, string> {
+  const unpacked = new Map<string, string>();
+  for (const pkg of packages) {
+    const tarball = tarballs.get(pkg.name);
+    if (!tarball) throw new Error(`npm pack produced no tarball for ${pkg.name}`);
+    const target = join(scratch, 'unpacked', basename(pkg.folder));
+    mkdirSync(target, { recursive: true });
+    execFileSync('tar', ['-xzf', tarball, '-C', target, '--strip-components=1']);
+    unpacked.set(pkg.name, target);
+  }
+  return unpacked;
 }
 
 /**
- * Creates the consumer project: each tarball is unpacked into its `node_modules` as npm would
- * place it, the example files of every package are copied to `examples/<package folder>/`, and
- * the third-party packages the tarballs declare (dependencies, optional and peer dependencies)
- * are linked from the repository's installed copies. Linking instead of `npm install` keeps the
- * check offline on a fresh clone, whose npm cache holds tarballs but no registry metadata.
+ * Creates the shared consumer project: every package installed together (see
+ * {@link installPackages}) beside what the consumer itself uses, and the example files of every
+ * package copied to `examples/<package folder>/`.
  */
 export function createConsumerProject(
   repositoryRoot: string,
   packages: readonly PublishedPackage[],
-  tarballs: ReadonlyMap<string, string>,
+  unpacked: UnpackedPackages,
   scratch: string,
 ): ConsumerProject {
   const root = join(scratch, 'consumer');
-  mkdirSync(join(root, 'node_modules'), { recursive: true });
-  const declared = new Set(CONSUMER_DEPENDENCIES);
-  for (const pkg of packages) {
-    const tarball = tarballs.get(pkg.name);
-    if (!tarball) throw new Error(`npm pack produced no tarball for ${pkg.name}`);
-    const target = installedPath(root, pkg.name);
-    mkdirSync(target, { recursive: true });
-    execFileSync('tar', ['-xzf', tarball, '-C', target, '--strip-components=1']);
-    const manifest = JSON.parse(readFileSync(join(target, 'package.json'), 'utf8')) as PackageManifest;
-    for (const field of [manifest.dependencies, manifest.optionalDependencies, manifest.peerDependencies])
-      for (const name of Object.keys(field ?? {})) if (!name.startsWith('@clawsmith/')) declared.add(name);
-  }
-  for (const name of declared) {
-    const installed = installedPath(repositoryRoot, name);
-    if (!existsSync(installed)) continue; // an optional peer the repository does not install
-    mkdirSync(dirname(installedPath(root, name)), { recursive: true });
-    symlinkSync(installed, installedPath(root, name), 'dir');
-  }
+  installPackages(root, [...packages.map((pkg) => pkg.name), ...CONSUMER_DEPENDENCIES], unpacked, repositoryRoot);
   const examples: string[] = [];
   for (const pkg of packages) {
     const folder = join(pkg.folder, 'examples');
     if (!existsSync(folder)) continue;
-    const name = pkg.folder.split(/[/\\]/).pop() as string;
+    const name = basename(pkg.folder);
     for (const file of readdirSync(folder).filter((entry) => entry.endsWith('.ts'))) {
       cpSync(join(folder, file), join(root, 'examples', name, file));
       examples.push(`${name}/${file}`);

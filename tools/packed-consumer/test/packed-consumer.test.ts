@@ -1,31 +1,82 @@
-import { execFileSync, spawnSync } from 'node:child_process';
-import { cpSync, existsSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { execFileSync, spawnSync, type SpawnSyncReturns } from 'node:child_process';
+import { cpSync, existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { basename, join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createConsumerProject, type ConsumerProject } from '../src/consumer-project.js';
+import { createConsumerProject, unpackTarballs, type ConsumerProject } from '../src/consumer-project.js';
+import { createIsolatedProject, type IsolatedProject } from '../src/isolated-project.js';
 import { packPackages, publishedPackages, type PackageManifest } from '../src/pack-packages.js';
 
 const repositoryRoot = resolve(import.meta.dirname, '../../..');
 const tsc = join(repositoryRoot, 'node_modules/typescript/bin/tsc');
+const programs = join(import.meta.dirname, '../programs');
 const packages = publishedPackages(repositoryRoot);
 let scratch: string;
+let unpacked: Map<string, string>;
 let consumer: ConsumerProject;
+let isolated: IsolatedProject[] | undefined;
 
-function run(command: string, args: readonly string[], timeoutMs = 180_000): string {
-  const result = spawnSync(command, args, { cwd: consumer.root, encoding: 'utf8', timeout: timeoutMs });
+/** The environment of every child: no NODE_PATH, so modules resolve only from the folders under test. */
+function childEnv(): NodeJS.ProcessEnv {
+  const { NODE_PATH: _ignored, ...env } = process.env;
+  return env;
+}
+
+function spawn(command: string, args: readonly string[], cwd: string, timeoutMs: number): SpawnSyncReturns<string> {
+  return spawnSync(command, args, { cwd, encoding: 'utf8', timeout: timeoutMs, env: childEnv() });
+}
+
+function run(command: string, args: readonly string[], cwd = consumer.root, timeoutMs = 180_000): string {
+  const result = spawn(command, args, cwd, timeoutMs);
   if (result.status !== 0)
     throw new Error(
-      `${command} ${args.join(' ')} exited ${result.status ?? result.signal}:\n${result.stdout}\n${result.stderr}`,
+      `${command} ${args.join(' ')} in ${cwd} exited ${result.status ?? result.signal}:\n${result.stdout}\n${result.stderr}`,
     );
   return result.stdout;
+}
+
+/** `import()` and `require()` of one package by a program copied into `root` (so it resolves from there). */
+function loadPackage(root: string, name: string): SpawnSyncReturns<string> {
+  cpSync(programs, join(root, 'programs'), { recursive: true });
+  return spawn(process.execPath, ['programs/load-package.cjs', name], root, 60_000);
+}
+
+/**
+ * One folder per published package with only that package and what it declares (made after the
+ * shared node16 type-check, whose compiled examples each folder reuses).
+ */
+function isolatedProjects(): IsolatedProject[] {
+  isolated ??= packages.map((pkg) => {
+    const folder = basename(pkg.folder);
+    const examples = join(pkg.folder, 'examples');
+    return createIsolatedProject({
+      packageName: pkg.name,
+      root: join(scratch, 'isolated', folder),
+      unpacked,
+      repositoryRoot,
+      exampleSources: existsSync(examples)
+        ? readdirSync(examples)
+            .filter((file) => file.endsWith('.ts'))
+            .map((file) => join(examples, file))
+        : [],
+      compiledExamples: join(consumer.root, 'dist', folder),
+    });
+  });
+  return isolated;
+}
+
+function isolatedProject(name: string): IsolatedProject {
+  const project = isolatedProjects().find((candidate) => candidate.packageName === name);
+  if (!project) throw new Error(`no isolated project for ${name}`);
+  return project;
 }
 
 beforeAll(() => {
   scratch = mkdtempSync(join(tmpdir(), 'clawsmith-packed-consumer-'));
   const tarballs = packPackages(repositoryRoot, packages, scratch);
-  consumer = createConsumerProject(repositoryRoot, packages, tarballs, scratch);
-  cpSync(join(import.meta.dirname, '../programs'), join(consumer.root, 'programs'), { recursive: true });
+  unpacked = unpackTarballs(packages, tarballs, scratch);
+  consumer = createConsumerProject(repositoryRoot, packages, unpacked, scratch);
+  cpSync(programs, join(consumer.root, 'programs'), { recursive: true });
 });
 
 afterAll(() => {
@@ -66,15 +117,6 @@ describe('packed packages in a project outside the repository', () => {
     run(process.execPath, [tsc, '-p', 'tsconfig.bundler.json']);
   });
 
-  it('run every README example as an ES module from the installed tarballs', () => {
-    const compiled = join(consumer.root, 'dist');
-    expect(readdirSync(compiled).length).toBeGreaterThan(0);
-    for (const example of consumer.examples) {
-      const output = run(process.execPath, [join('dist', example.replace(/\.ts$/, '.js'))]);
-      expect(output.trim().length, `${example} prints what it did`).toBeGreaterThan(0);
-    }
-  });
-
   it('load every package with require() from CommonJS', () => {
     const output = run(process.execPath, ['programs/require-every-package.cjs', ...packages.map((pkg) => pkg.name)]);
     for (const pkg of packages) expect(output).toMatch(new RegExp(`^${pkg.name}: [1-9]\\d* exports$`, 'm'));
@@ -84,5 +126,80 @@ describe('packed packages in a project outside the repository', () => {
     const output = run(process.execPath, ['programs/zod3-consumer.mjs']);
     expect(output).toContain('unsupported_schema: Tool legacy_tool: inputSchema is a zod 3 schema');
     expect(output).toContain('zod ^4.0.0');
+  });
+});
+
+describe('each packed package installed alone, with only what it declares', () => {
+  it('holds only the package, the clawsmith packages it declares and their declared third-party packages', () => {
+    const clawsmithIn = (project: IsolatedProject) => readdirSync(join(project.root, 'node_modules/@clawsmith')).sort();
+    expect(clawsmithIn(isolatedProject('@clawsmith/tool-protocol'))).toEqual(['tool-protocol']);
+    expect(clawsmithIn(isolatedProject('@clawsmith/command-sandbox'))).toEqual(['command-sandbox', 'tool-protocol']);
+    expect(clawsmithIn(isolatedProject('@clawsmith/checkpoints'))).toEqual(['checkpoints', 'tool-protocol']);
+    expect([...isolatedProject('@clawsmith/checkpoints').installed.linked].sort()).toEqual([
+      'better-sqlite3',
+      'kysely',
+      'zod',
+    ]);
+    expect(clawsmithIn(isolatedProject('@clawsmith/core'))).toEqual([
+      'artifacts',
+      'checkpoints',
+      'command-sandbox',
+      'core',
+      'deferred-tools',
+      'providers',
+      'tool-protocol',
+      'workspace-fs',
+    ]);
+  });
+
+  it('import() and require() each package from its own folder', () => {
+    for (const project of isolatedProjects()) {
+      const result = loadPackage(project.root, project.packageName);
+      expect(result.stdout + result.stderr, project.packageName).toMatch(
+        new RegExp(`^${project.packageName}: import [1-9]\\d* exports, require [1-9]\\d* exports$`, 'm'),
+      );
+      expect(result.status, project.packageName).toBe(0);
+    }
+  });
+
+  it('run every README example from its package’s own folder', () => {
+    const runs = isolatedProjects().flatMap((project) => project.examples.map((example) => ({ project, example })));
+    expect(runs.map(({ example }) => example)).toEqual(
+      expect.arrayContaining(['dist/edit-a-file.js', 'dist/run-a-command.js', 'dist/agent-turn.js']),
+    );
+    expect(runs.length).toBe(consumer.examples.length);
+    for (const { project, example } of runs) {
+      const output = run(process.execPath, [example], project.exampleRoot);
+      expect(output.trim().length, `${project.packageName} ${example} prints what it did`).toBeGreaterThan(0);
+    }
+  });
+
+  it('fail a package that imports what it does not declare, though the shared project loads it', () => {
+    // A throwaway checkpoints whose code imports micromatch, which checkpoints does not declare
+    // but core and workspace-fs do.
+    const broken = join(scratch, 'broken', 'checkpoints');
+    cpSync(unpacked.get('@clawsmith/checkpoints') as string, broken, { recursive: true });
+    const entry = join(broken, 'dist/index.js');
+    writeFileSync(entry, `import 'micromatch';\n${readFileSync(entry, 'utf8')}`);
+    const withBroken = new Map(unpacked).set('@clawsmith/checkpoints', broken);
+
+    const shared = createConsumerProject(repositoryRoot, packages, withBroken, join(scratch, 'broken'));
+    const together = loadPackage(shared.root, '@clawsmith/checkpoints');
+    expect(together.stdout, 'every package together hides the missing declaration').toMatch(
+      /^@clawsmith\/checkpoints: import [1-9]\d* exports/m,
+    );
+
+    const alone = createIsolatedProject({
+      packageName: '@clawsmith/checkpoints',
+      root: join(scratch, 'broken', 'isolated'),
+      unpacked: withBroken,
+      repositoryRoot,
+    });
+    const result = loadPackage(alone.root, '@clawsmith/checkpoints');
+    expect(result.status).toBe(1);
+    expect(result.stdout).toContain(
+      "undeclared_dependency: @clawsmith/checkpoints imports 'micromatch', which is not installed beside it",
+    );
+    expect(result.stdout).toContain("Add 'micromatch' to @clawsmith/checkpoints's dependencies");
   });
 });
