@@ -16,6 +16,7 @@ export const CLI_ERROR_CODES = [
   'web_listen_failed',
   'system_prompt_unreadable',
   'invalid_token',
+  'invalid_subagent_option',
 ] as const;
 
 /** One of {@link CLI_ERROR_CODES}. */

@@ -56,8 +56,19 @@ function modelOptions(command: Command): Command {
       new Option('--permission-mode <mode>', 'what runs without asking')
         .choices(CLI_PERMISSION_MODES)
         .default('default'),
-    );
+    )
+    .option(...SUBAGENT_MODEL_OPTION)
+    .option(...SUBAGENT_STEPS_OPTION);
 }
+
+const SUBAGENT_MODEL_OPTION = [
+  '--subagent-model <name>',
+  "the subagents' model, of the same --provider (default: the run's model)",
+] as const;
+const SUBAGENT_STEPS_OPTION = [
+  '--subagent-max-steps <n>',
+  'model requests of a subagent before it stops with subagent_step_limit (default 20)',
+] as const;
 
 type Action = (options: Record<string, unknown>, command: Command, ...operands: string[]) => Promise<number>;
 
@@ -178,6 +189,8 @@ export function createProgram(): Command {
         .choices(CLI_PERMISSION_MODES)
         .default('default'),
     )
+    .option(...SUBAGENT_MODEL_OPTION)
+    .option(...SUBAGENT_STEPS_OPTION)
     .addHelpText(
       'after',
       '\nThe URL it prints carries a secret token: opening it signs the browser in (an HttpOnly cookie).\n' +

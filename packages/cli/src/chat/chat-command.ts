@@ -12,6 +12,7 @@ import {
   type AgentRuntime,
 } from '../commands/agent-runtime.js';
 import { isScriptProvider, scriptExhaustionNote, selectProvider } from '../commands/provider-selection.js';
+import { selectSubagents } from '../commands/subagent-options.js';
 import { entryExtensions } from '../extensions/extensions-composition.js';
 import { checkpointLines, checkpointTurns, formatDiff, sessionLines } from '../commands/store-commands.js';
 import { formatTodos } from '../terminal/event-summary.js';
@@ -98,9 +99,11 @@ class ChatLoop {
       options.session === undefined ? resolveWorkspace(options.workspace) : (requestedWorkspace ?? '');
     const provider = await selectProvider(options);
     this.#provider = provider;
+    const subagents = await selectSubagents(options);
     this.#runtime = await openAgentRuntime({
       home: options.home,
       provider,
+      subagents,
       permissionMode: options.permissionMode,
       approvalHandler: (request, signal) => this.#approve(request, signal),
       mcp: {

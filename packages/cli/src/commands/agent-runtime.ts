@@ -6,6 +6,7 @@ import { CliError } from '../cli-errors.js';
 import { buildSystemPrompt, type SystemPromptOptions } from '../instructions/system-prompt.js';
 import { openLspExtension } from './lsp-extension.js';
 import { isScriptProvider } from './provider-selection.js';
+import type { SubagentSettings } from './subagent-options.js';
 import { checkSessionWorkspace, resolveSessionReference } from './session-reference.js';
 
 /** An opened home with an agent on it. `close()` ends background work and closes the database. */
@@ -36,6 +37,8 @@ export interface AgentRuntimeOptions {
   readonly approvalHandler?: ApprovalHandler;
   /** Compose MCP servers' tools (user file, and this workspace's trusted project servers). */
   readonly mcp?: { readonly workspaceRoot?: string; readonly onNotice: (notice: string) => void };
+  /** The subagents' model (default `provider`) and step limit (default core's). */
+  readonly subagents?: SubagentSettings;
   /** Compose skills, memory and trusted plugins (`@clawsmith/extensions`); entries pass `entryExtensions(…)`. */
   readonly extensions?: { readonly workspaceRoot?: string; readonly onNotice: (notice: string) => void };
 }
@@ -99,13 +102,15 @@ export async function openAgentRuntime(options: AgentRuntimeOptions): Promise<Ag
     ],
     permissionMode: options.permissionMode ?? 'default',
     ...(options.approvalHandler ? { approvalHandler: options.approvalHandler } : {}),
-    // Subagents use the same model (none without one: `mcp serve` and the store commands run no
-    // model); a script gives each child its own `children` entry.
+    // Subagents use the same model unless --subagent-model names another (none without one: `mcp
+    // serve` and the store commands run no model); a script gives each child its own `children` entry.
     ...(options.provider
       ? {
           delegation: {
             // apply_patch writes through the same wall as the file tools.
             workspace: { wall },
+            ...(options.subagents?.provider ? { provider: options.subagents.provider } : {}),
+            ...(options.subagents?.maxSteps ? { maxSteps: options.subagents.maxSteps } : {}),
             providerFor: (child: { parentToolCallId: string }) => {
               const provider = options.provider!;
               return isScriptProvider(provider) ? provider.childProvider(child.parentToolCallId) : undefined;

@@ -7,6 +7,7 @@ import { terminalStyle } from '../terminal/terminal-style.js';
 import { TranscriptPrinter } from '../terminal/transcript-printer.js';
 import { explicitWorkspace, openAgentRuntime, openOrCreateSession, resolveWorkspace } from './agent-runtime.js';
 import { isScriptProvider, scriptExhaustionNote, selectProvider } from './provider-selection.js';
+import { selectSubagents } from './subagent-options.js';
 
 /** Options of `clawsmith run`. */
 export interface RunOptions {
@@ -20,6 +21,8 @@ export interface RunOptions {
   readonly json?: boolean;
   readonly systemPrompt?: string;
   readonly appendSystemPrompt?: string;
+  readonly subagentModel?: string;
+  readonly subagentMaxSteps?: string;
 }
 
 async function readStdin(): Promise<string> {
@@ -51,9 +54,11 @@ export async function runTurnCommand(
   const workspaceRoot = options.session === undefined ? resolveWorkspace(options.workspace) : requestedWorkspace;
   const prompt = await promptOf(promptArgument);
   const provider = await selectProvider(options);
+  const subagents = await selectSubagents(options);
   const runtime = await openAgentRuntime({
     home: options.home,
     provider,
+    subagents,
     permissionMode: options.permissionMode,
     mcp: {
       ...(workspaceRoot ? { workspaceRoot } : {}),

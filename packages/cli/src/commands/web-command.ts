@@ -4,6 +4,7 @@ import { EXIT_CODES } from '../cli-program.js';
 import { entryExtensions } from '../extensions/extensions-composition.js';
 import { openAgentRuntime } from './agent-runtime.js';
 import { selectProvider } from './provider-selection.js';
+import { selectSubagents } from './subagent-options.js';
 
 /** Options of `clawsmith web`. */
 export interface WebOptions {
@@ -15,6 +16,8 @@ export interface WebOptions {
   readonly provider?: 'openai' | 'anthropic';
   readonly model?: string;
   readonly permissionMode: PermissionMode;
+  readonly subagentModel?: string;
+  readonly subagentMaxSteps?: string;
 }
 
 function parsePort(text: string): number {
@@ -37,11 +40,13 @@ export async function webCommand(rawOptions: Record<string, unknown>): Promise<n
   const port = parsePort(options.port);
   const provider =
     options.script !== undefined || options.provider !== undefined ? await selectProvider(options) : undefined;
+  const subagents = await selectSubagents(options);
   const { ApprovalBroker, startWebServer } = await import('@clawsmith/web');
   const approvals = new ApprovalBroker();
   const runtime = await openAgentRuntime({
     home: options.home,
     ...(provider ? { provider } : {}),
+    subagents,
     permissionMode: options.permissionMode,
     approvalHandler: approvals.handler,
     // Each session has its own workspace: skills are listed per turn, skill_view is always loaded.

@@ -137,13 +137,35 @@ function streamAnthropic(response: ServerResponse, step: ModelStep, index: numbe
   sse(response, { type: 'message_stop' }, 'message_stop');
 }
 
+/** Answers that depend on the request's `model`. */
+export interface ModelServerOptions {
+  /** Steps for requests naming this model, instead of the server's `steps`. */
+  readonly modelSteps?: Readonly<Record<string, readonly ModelStep[]>>;
+  /** Models the server does not know: a request naming one gets the vendor's 404 `model_not_found`. */
+  readonly unknownModels?: readonly string[];
+}
+
+function refuseModel(response: ServerResponse, format: 'openai' | 'anthropic', model: string): void {
+  const message = `The model \`${model}\` does not exist or you do not have access to it.`;
+  response.writeHead(404, { 'content-type': 'application/json' });
+  response.end(
+    JSON.stringify(
+      format === 'openai'
+        ? { error: { message, type: 'invalid_request_error', param: null, code: 'model_not_found' } }
+        : { type: 'error', error: { type: 'not_found_error', message } },
+    ),
+  );
+}
+
 /**
  * Starts the server. Request `n` (counted by the assistant turns already in its conversation)
- * gets `steps[n]`; past the end, a plain "done" text.
+ * gets `steps[n]` (or the request model's own steps, see {@link ModelServerOptions}); past the
+ * end, a plain "done" text.
  */
 export async function startStreamingModelServer(
   format: 'openai' | 'anthropic',
   steps: readonly ModelStep[],
+  options: ModelServerOptions = {},
 ): Promise<StreamingModelServer> {
   const requests: Record<string, unknown>[] = [];
   const server = createServer((incoming, response) => {
@@ -152,8 +174,10 @@ export async function startStreamingModelServer(
     incoming.on('end', () => {
       const body = JSON.parse(Buffer.concat(chunks).toString('utf8') || '{}') as Record<string, unknown>;
       requests.push(body);
+      const model = String(body.model);
+      if (options.unknownModels?.includes(model)) return refuseModel(response, format, model);
       const index = assistantTurns(body);
-      const step = steps[index] ?? { text: 'done' };
+      const step = (options.modelSteps?.[model] ?? steps)[index] ?? { text: 'done' };
       response.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
       if (format === 'openai') streamOpenAI(response, step, index);
       else streamAnthropic(response, step, index);
