@@ -193,9 +193,12 @@ export function createProgram(): Command {
     .option(...SUBAGENT_STEPS_OPTION)
     .addHelpText(
       'after',
-      '\nThe URL it prints carries a secret token: opening it signs the browser in (an HttpOnly cookie).\n' +
-        'Programs may send the token as "Authorization: Bearer <token>". Without --script or --provider,\n' +
-        'sessions can be read, restored and forked, but not continued. Ctrl-C stops the server.\n' +
+      '\nThe URL it prints carries a single-use sign-in code: opening it signs the browser in (an HttpOnly\n' +
+        'cookie); it works once, within 10 minutes. Press Enter in the terminal for a new URL.\n' +
+        'Programs send "Authorization: Bearer <token>" with the API token set in CLAWSMITH_WEB_TOKEN\n' +
+        '(16 to 512 visible ASCII characters; without it the API token is random and never shown).\n' +
+        'Without --script or --provider, sessions can be read, restored and forked, but not continued.\n' +
+        'Ctrl-C stops the server.\n' +
         'Example: clawsmith web --port 4280 --provider openai --model gpt-4.1',
     )
     .action(lazy(async () => (await import('./commands/web-command.js')).webCommand));

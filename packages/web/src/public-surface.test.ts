@@ -67,6 +67,8 @@ describe('@clawsmith/web public surface', () => {
   it('keeps its error codes and their HTTP statuses', () => {
     expect(api.WEB_ERROR_STATUS).toEqual({
       unauthorized: 401,
+      sign_in_code_used: 401,
+      sign_in_code_expired: 401,
       too_many_attempts: 429,
       host_not_allowed: 403,
       origin_not_allowed: 403,

@@ -10,6 +10,7 @@ import { StoreWatcher } from './live/store-watcher.js';
 import { CookieSessions, createSecret } from './security/access-token.js';
 import { AttemptThrottle } from './security/attempt-throttle.js';
 import { allowedHostsFor } from './security/request-guard.js';
+import { SignInCodes } from './security/sign-in-codes.js';
 import { ApprovalBroker } from './turns/approval-broker.js';
 import { TurnRunner } from './turns/turn-runner.js';
 import { createWebApp } from './web-app.js';
@@ -42,8 +43,13 @@ export interface WebServerOptions {
   readonly port?: number;
   /** More names the `Host` header may carry (besides the bound address and `localhost`). */
   readonly allowedHosts?: readonly string[];
-  /** The access token; default a fresh random one (32 bytes). */
+  /**
+   * The API token, accepted as `Authorization: Bearer` for the whole run; default a fresh random
+   * one (32 bytes). It is never a sign-in code: `POST /api/login` refuses it.
+   */
   readonly token?: string;
+  /** How long an unused sign-in code (the `#token=` of a sign-in URL) stays valid; default 600,000 ms (10 minutes). */
+  readonly signInCodeTtlMs?: number;
   /** Most event streams open at once; default 100. */
   readonly maxStreams?: number;
   /** Silence before a stream sends a keep-alive comment; default 15,000 ms. */
@@ -54,7 +60,7 @@ export interface WebServerOptions {
   readonly pollIntervalMs?: number;
   /** The built page to serve at `/`; default the package's `dist/page` (written by its `build` target). */
   readonly pageDirectory?: string;
-  /** Wrong tokens per client per minute before it must wait; default 10. */
+  /** Wrong tokens or sign-in codes per client per minute before it must wait; default 10. */
   readonly maxWrongTokensPerMinute?: number;
 }
 
@@ -64,10 +70,20 @@ export interface WebServer {
   readonly origin: string;
   readonly port: number;
   readonly host: string;
-  /** The owner's token (keep it secret; it is also accepted as `Authorization: Bearer`). */
+  /** The API token, for `Authorization: Bearer` (keep it secret). Never a sign-in code. */
   readonly token: string;
-  /** The URL to open: the page reads the token from the fragment and signs in. */
+  /**
+   * The first sign-in URL, made at start (`origin/#token=CODE`): the page reads the single-use
+   * code from the fragment and trades it for the session cookie. It signs in once, within
+   * `signInCodeTtlMs`; then it answers `sign_in_code_used` or `sign_in_code_expired`.
+   */
   readonly loginUrl: string;
+  /**
+   * A new sign-in URL with a fresh single-use code, as valid as the first one (once, within
+   * `signInCodeTtlMs`); earlier URLs stay as they are. At most 32 unused codes live at once:
+   * making more expires the oldest.
+   */
+  createLoginUrl(): string;
   /** Cancels the turns it runs, ends every stream and stops listening. */
   close(): Promise<void>;
 }
@@ -76,6 +92,7 @@ export interface WebServer {
 export async function startWebServer(options: WebServerOptions): Promise<WebServer> {
   const host = options.host ?? '127.0.0.1';
   const token = options.token ?? createSecret();
+  const signInCodes = new SignInCodes(options.signInCodeTtlMs !== undefined ? { ttlMs: options.signInCodeTtlMs } : {});
   const store = new SessionStore(options.home.db);
   const watcher = new StoreWatcher({
     db: options.home.db,
@@ -99,6 +116,7 @@ export async function startWebServer(options: WebServerOptions): Promise<WebServ
     approvals: options.approvals ?? new ApprovalBroker(),
     guard: {
       token,
+      signInCodes,
       sessions: new CookieSessions(),
       throttle: new AttemptThrottle({ limit: options.maxWrongTokensPerMinute ?? 10 }),
       allowedHosts: guardHosts,
@@ -124,12 +142,14 @@ export async function startWebServer(options: WebServerOptions): Promise<WebServ
   for (const allowed of allowedHostsFor(host, port, options.allowedHosts ?? [])) guardHosts.add(allowed);
   const origin = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
   let closing: Promise<void> | undefined;
+  const createLoginUrl = () => `${origin}/#token=${signInCodes.create()}`;
   return {
     origin,
     port,
     host,
     token,
-    loginUrl: `${origin}/#token=${token}`,
+    loginUrl: createLoginUrl(),
+    createLoginUrl,
     close() {
       closing ??= (async () => {
         watcher.close();

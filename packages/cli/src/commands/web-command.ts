@@ -2,6 +2,8 @@ import type { PermissionMode } from '@clawsmith/core';
 import { CliError } from '../cli-errors.js';
 import { EXIT_CODES } from '../cli-program.js';
 import { entryExtensions } from '../extensions/extensions-composition.js';
+import { tokenFromEnvironment } from '../fixed-token.js';
+import { printLoginUrlsOnEnter } from './login-url-keys.js';
 import { openAgentRuntime } from './agent-runtime.js';
 import { selectProvider } from './provider-selection.js';
 import { selectSubagents } from './subagent-options.js';
@@ -32,12 +34,14 @@ function parsePort(text: string): number {
 
 /**
  * `clawsmith web`: the web server on the home's store, on 127.0.0.1 unless `--host` says
- * otherwise (with a warning). Prints the sign-in URL and runs until Ctrl-C, which cancels the
- * turns it runs, ends the streams and closes the database.
+ * otherwise (with a warning). Prints a single-use sign-in URL (Enter prints a new one when the
+ * terminal is in front) and runs until Ctrl-C, which cancels the turns it runs, ends the streams
+ * and closes the database. The API token is `CLAWSMITH_WEB_TOKEN`, else random and never shown.
  */
 export async function webCommand(rawOptions: Record<string, unknown>): Promise<number> {
   const options = rawOptions as unknown as WebOptions;
   const port = parsePort(options.port);
+  const apiToken = tokenFromEnvironment('CLAWSMITH_WEB_TOKEN');
   const provider =
     options.script !== undefined || options.provider !== undefined ? await selectProvider(options) : undefined;
   const subagents = await selectSubagents(options);
@@ -63,6 +67,7 @@ export async function webCommand(rawOptions: Record<string, unknown>): Promise<n
       host: options.host,
       port,
       allowedHosts: options.allowedHost ?? [],
+      ...(apiToken ? { token: apiToken } : {}),
     });
   } catch (error) {
     await runtime.close();
@@ -76,11 +81,22 @@ export async function webCommand(rawOptions: Record<string, unknown>): Promise<n
   }
   if (options.host !== '127.0.0.1' && options.host !== 'localhost' && options.host !== '::1')
     process.stderr.write(
-      `clawsmith web: WARNING: listening on ${options.host}, reachable from other machines; anyone with the token controls your agent.\n`,
+      `clawsmith web: WARNING: listening on ${options.host}, reachable from other machines; anyone with a sign-in URL or the API token controls your agent.\n`,
     );
+  const keys = printLoginUrlsOnEnter(
+    process.stdin,
+    () => server.createLoginUrl(),
+    (text) => process.stdout.write(text),
+  );
   process.stdout.write(
     `clawsmith web: serving ${runtime.home.path} at ${server.origin}\n` +
-      `Open this URL (it signs you in; keep it secret):\n${server.loginUrl}\n` +
+      'Open this URL to sign in (it works once, within 10 minutes; keep it secret):\n' +
+      `${server.loginUrl}\n` +
+      (keys.active ? 'Press Enter here (with clawsmith web in the foreground) for a new sign-in URL.\n' : '') +
+      // A token the person set is theirs already: it is not echoed into logs.
+      (apiToken
+        ? 'API: Authorization: Bearer <the token in CLAWSMITH_WEB_TOKEN>\n'
+        : 'API: programs need CLAWSMITH_WEB_TOKEN set at start to send Authorization: Bearer.\n') +
       (provider
         ? ''
         : 'No model chosen: sessions can be read, restored and forked; start it with --script or --provider to run turns.\n') +
@@ -95,6 +111,7 @@ export async function webCommand(rawOptions: Record<string, unknown>): Promise<n
     process.on('SIGINT', stop);
     process.on('SIGTERM', stop);
   });
+  keys.stop();
   process.stderr.write('clawsmith web: stopping\n');
   await server.close();
   await runtime.close();

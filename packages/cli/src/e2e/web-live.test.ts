@@ -1,7 +1,20 @@
+import { spawn, type IPty } from '@lydell/node-pty';
 import { testdir } from '@clawsmith/test-utils';
-import { describe, expect, it } from 'vitest';
-import { parseJsonLines, runCli, writeScript } from './cli-harness.js';
+import { describe, expect, it, onTestFinished } from 'vitest';
+import { BIN, childEnvironment, parseJsonLines, runCli, writeScript } from './cli-harness.js';
 import { startWeb, stop } from './web-process.js';
+
+/** `POST /api/login` with a sign-in code, as the page sends it. */
+function signIn(origin: string, code: string) {
+  return fetch(`${origin}/api/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', origin },
+    body: JSON.stringify({ token: code }),
+  });
+}
+
+const errorCode = async (response: Response) =>
+  `${response.status} ${((await response.json()) as { error: { code: string } }).error.code}`;
 
 describe('clawsmith web', () => {
   it('prints a sign-in URL for 127.0.0.1, serves the home and stops cleanly on Ctrl-C', async () => {
@@ -11,6 +24,31 @@ describe('clawsmith web', () => {
     expect(unauthorised.status).toBe(401);
     const listed = await fetch(`${web.origin}/api/sessions`, { headers: { authorization: `Bearer ${web.token}` } });
     expect(await listed.json()).toEqual({ sessions: [], nextOffset: null });
+    stop(web.child);
+    expect(await web.exited).toBe(0);
+    expect(web.output().stderr).toContain('clawsmith web: stopping');
+  });
+
+  it('signs in once with the printed code, keeps it apart from the API token, and never prints that token', async () => {
+    const home = testdir();
+    const web = await startWeb(home);
+    const { stdout } = web.output();
+    expect(stdout).toContain('it works once, within 10 minutes');
+    expect(stdout).toContain('API: Authorization: Bearer <the token in CLAWSMITH_WEB_TOKEN>');
+    expect(stdout).not.toContain(web.token);
+    // stdin is not a terminal here: no Enter key to offer.
+    expect(stdout).not.toContain('Press Enter');
+
+    const signedIn = await signIn(web.origin, web.signInCode);
+    expect(signedIn.status).toBe(200);
+    const cookie = signedIn.headers.get('set-cookie')!.split(';')[0]!;
+    expect((await fetch(`${web.origin}/api/sessions`, { headers: { cookie } })).status).toBe(200);
+    expect(await errorCode(await signIn(web.origin, web.signInCode))).toBe('401 sign_in_code_used');
+    expect(await errorCode(await signIn(web.origin, web.token))).toBe('401 unauthorized');
+    const codeAsBearer = await fetch(`${web.origin}/api/sessions`, {
+      headers: { authorization: `Bearer ${web.signInCode}` },
+    });
+    expect(await errorCode(codeAsBearer)).toBe('401 unauthorized');
     stop(web.child);
     expect(await web.exited).toBe(0);
     expect(web.output().stderr).toContain('clawsmith web: stopping');
@@ -89,6 +127,57 @@ describe('clawsmith web', () => {
     expect(await web.exited).toBe(0);
   }, 120_000);
 
+  it('refuses a weak CLAWSMITH_WEB_TOKEN before it listens', async () => {
+    const home = testdir();
+    const refused = await runCli(['web'], { home, env: { CLAWSMITH_WEB_TOKEN: 'short' } });
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toContain('invalid_token');
+    expect(refused.stderr).toContain('CLAWSMITH_WEB_TOKEN must be 16 to 512 visible ASCII characters');
+    expect(refused.stdout).not.toContain('http://');
+  });
+
+  it('prints a new single-use sign-in URL each time Enter is pressed in its terminal; Ctrl-C still stops it', async () => {
+    const home = testdir();
+    const pty: IPty = spawn(process.execPath, [BIN, 'web', '--home', home], {
+      name: 'xterm-256color',
+      cols: 200,
+      rows: 40,
+      cwd: home,
+      env: childEnvironment(home),
+    });
+    let screen = '';
+    pty.onData((data) => (screen += data));
+    const exited = new Promise<number>((resolve) => pty.onExit(({ exitCode }) => resolve(exitCode)));
+    onTestFinished(() => {
+      try {
+        pty.kill();
+      } catch {
+        // already gone
+      }
+    });
+    const urls = () => [...screen.matchAll(/(http:\/\/127\.0\.0\.1:\d+)\/#token=([A-Za-z0-9_-]{43})/g)];
+    await expect
+      .poll(() => screen, { timeout: 60_000 })
+      .toContain('Press Enter here (with clawsmith web in the foreground) for a new sign-in URL.');
+    expect(screen).toContain('API: programs need CLAWSMITH_WEB_TOKEN');
+    const [printed] = urls();
+    const origin = printed![1]!;
+    pty.write('\r');
+    await expect.poll(() => urls().length, { timeout: 30_000 }).toBe(2);
+    pty.write('\r');
+    await expect.poll(() => urls().length, { timeout: 30_000 }).toBe(3);
+    const codes = urls().map((match) => match[2]!);
+    expect(new Set(codes).size).toBe(3);
+    expect(screen).toContain('New sign-in URL (works once):');
+    expect((await signIn(origin, codes[1]!)).status).toBe(200);
+    expect(await errorCode(await signIn(origin, codes[1]!))).toBe('401 sign_in_code_used');
+    expect((await signIn(origin, codes[0]!)).status).toBe(200);
+    expect((await signIn(origin, codes[2]!)).status).toBe(200);
+    pty.write('\u0003');
+    expect(await exited).toBe(0);
+    expect(screen).toContain('clawsmith web: stopping');
+  }, 120_000);
+
   it('explains its options in --help', async () => {
     const home = testdir();
     const help = await runCli(['web', '--help'], { home });
@@ -101,6 +190,8 @@ describe('clawsmith web', () => {
       '--provider',
       '--permission-mode',
       '--home',
+      'CLAWSMITH_WEB_TOKEN',
+      'Press Enter',
     ])
       expect(help.stdout).toContain(option);
     expect(help.stdout).toMatch(/Ctrl-C stops the server/);

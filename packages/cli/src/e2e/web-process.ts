@@ -1,13 +1,18 @@
 // Test harness: the BUILT `clawsmith web` as a child process with a temporary home, started and
 // waited for until it prints its sign-in URL. Not part of the build.
 import { spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { onTestFinished } from 'vitest';
 import { BIN, childEnvironment } from './cli-harness.js';
 
-/** Starts `clawsmith web` and waits for the URL it prints. */
+/**
+ * Starts `clawsmith web` with a fresh API token in `CLAWSMITH_WEB_TOKEN` (returned as `token`)
+ * and waits for the sign-in URL it prints (its single-use code is `signInCode`).
+ */
 export async function startWeb(home: string, args: readonly string[] = []) {
+  const token = randomBytes(24).toString('hex');
   const child = spawn(process.execPath, [BIN, 'web', '--home', home, ...args], {
-    env: childEnvironment(home),
+    env: childEnvironment(home, { CLAWSMITH_WEB_TOKEN: token }),
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let stdout = '';
@@ -22,7 +27,7 @@ export async function startWeb(home: string, args: readonly string[] = []) {
     if (Date.now() > deadline || child.exitCode !== null) throw new Error(`clawsmith web did not start: ${stderr}`);
     await new Promise((resolve) => setTimeout(resolve, 20));
   }
-  return { child, origin: match[1]!, token: match[2]!, exited, output: () => ({ stdout, stderr }) };
+  return { child, origin: match[1]!, token, signInCode: match[2]!, exited, output: () => ({ stdout, stderr }) };
 }
 
 /** Stops it as Ctrl-C would. */

@@ -1,6 +1,7 @@
 import type { ServedWorkspace } from '@clawsmith/mcp';
 import { CliError } from '../cli-errors.js';
 import { EXIT_CODES } from '../cli-program.js';
+import { tokenFromEnvironment } from '../fixed-token.js';
 
 /** Options of {@link serveHttp}. */
 export interface ServeHttpOptions {
@@ -20,26 +21,13 @@ function parsePort(text: string): number {
   return Number(text);
 }
 
-/** The token from `CLAWSMITH_MCP_TOKEN`, when set: at least 16 visible ASCII characters, else refused. */
-function tokenFromEnvironment(): string | undefined {
-  const token = process.env.CLAWSMITH_MCP_TOKEN;
-  if (token === undefined || token === '') return undefined;
-  if (!/^[\x21-\x7e]{16,512}$/.test(token))
-    throw new CliError(
-      'invalid_token',
-      'CLAWSMITH_MCP_TOKEN must be 16 to 512 visible ASCII characters without spaces (for example the output of `openssl rand -hex 32`); unset it to get a fresh token.',
-      EXIT_CODES.usage,
-    );
-  return token;
-}
-
 /**
  * `clawsmith mcp serve --http`: Streamable HTTP on 127.0.0.1 behind the web server's token rules
  * (`createBearerGuard` of `@clawsmith/web`: Host, wrong-token throttle, bearer token, Origin).
  * Prints the URL and the token on stdout (not a token set in `CLAWSMITH_MCP_TOKEN`), runs until `stop` aborts.
  */
 export async function serveHttp(options: ServeHttpOptions): Promise<void> {
-  const fixedToken = tokenFromEnvironment();
+  const fixedToken = tokenFromEnvironment('CLAWSMITH_MCP_TOKEN');
   const { createBearerGuard, WebError } = await import('@clawsmith/web');
   const { serveMcpOverHttp } = await import('@clawsmith/mcp');
   const host = '127.0.0.1';

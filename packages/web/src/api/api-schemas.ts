@@ -97,7 +97,7 @@ export const artifactReadQuerySchema = z
   })
   .strict();
 
-/** `POST /api/login`: the token printed by `clawsmith web`. */
+/** `POST /api/login`: the single-use sign-in code of a sign-in URL (`#token=CODE`), never the API token. */
 export const loginBodySchema = z.object({ token: z.string().min(1).max(512) }).strict();
 
 /** `PATCH /api/sessions/:sessionId`: a new title. */

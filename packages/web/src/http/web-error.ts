@@ -3,6 +3,8 @@ import { ClawsmithError } from '@clawsmith/tool-protocol';
 /** The web API's own error codes, each with its HTTP status. */
 export const WEB_ERROR_STATUS = Object.freeze({
   unauthorized: 401,
+  sign_in_code_used: 401,
+  sign_in_code_expired: 401,
   too_many_attempts: 429,
   host_not_allowed: 403,
   origin_not_allowed: 403,

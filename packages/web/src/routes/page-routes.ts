@@ -3,7 +3,7 @@ import { getCookie, setCookie } from 'hono/cookie';
 import { loginBodySchema } from '../api/api-schemas.js';
 import { parseBody } from '../http/parse-request.js';
 import { WebError } from '../http/web-error.js';
-import { checkOrigin, checkThrottle, SESSION_COOKIE, verifyToken } from '../security/request-guard.js';
+import { checkOrigin, checkThrottle, clientAddress, SESSION_COOKIE } from '../security/request-guard.js';
 import type { WebContext } from '../web-context.js';
 import type { Route } from './route.js';
 
@@ -15,6 +15,10 @@ const NOT_BUILT = `<!doctype html>
 </html>
 `;
 
+function duration(ms: number): string {
+  return ms >= 60_000 ? `${Math.round(ms / 60_000)} min` : `${Math.ceil(ms / 1000)} s`;
+}
+
 function servePage(c: Context, web: WebContext, path: string): Response {
   const file = web.page.get(path);
   if (file) return c.body(file.body as Uint8Array<ArrayBuffer>, 200, { 'Content-Type': file.contentType });
@@ -22,7 +26,12 @@ function servePage(c: Context, web: WebContext, path: string): Response {
   throw new WebError('route_not_found', `No page file ${path}; reload the page (the server may have been rebuilt).`);
 }
 
-/** The built page (React, see page/), sign-in and sign-out. The page trades the URL fragment's token for the cookie. */
+const NEW_URL = 'press Enter in the terminal running clawsmith web for a new sign-in URL (or call createLoginUrl())';
+
+/**
+ * The built page (React, see page/), sign-in and sign-out. The page trades the URL fragment's
+ * single-use sign-in code for the cookie; the API token is not a sign-in code.
+ */
 export const pageRoutes: readonly Route[] = [
   {
     method: 'GET',
@@ -44,8 +53,17 @@ export const pageRoutes: readonly Route[] = [
       checkOrigin(c, web.guard, 'login');
       checkThrottle(c, web.guard);
       const body = await parseBody(c, loginBodySchema);
-      if (!verifyToken(c, web.guard, body.token))
-        throw new WebError('unauthorized', 'The token is wrong; copy the URL clawsmith web printed again.');
+      const outcome = web.guard.signInCodes.spend(body.token);
+      if (outcome === 'used') throw new WebError('sign_in_code_used', `This sign-in URL was already used; ${NEW_URL}.`);
+      if (outcome === 'expired')
+        throw new WebError(
+          'sign_in_code_expired',
+          `This sign-in URL expired (an unused URL works for ${duration(web.guard.signInCodes.ttlMs)}); ${NEW_URL}.`,
+        );
+      if (outcome === 'unknown') {
+        web.guard.throttle.recordFailure(clientAddress(c));
+        throw new WebError('unauthorized', `This sign-in code is wrong; ${NEW_URL}.`);
+      }
       setCookie(c, SESSION_COOKIE, web.guard.sessions.issue(), { httpOnly: true, sameSite: 'Strict', path: '/' });
       return c.json({ signedIn: true });
     },

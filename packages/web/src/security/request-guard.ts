@@ -3,13 +3,17 @@ import { getCookie } from 'hono/cookie';
 import { WebError } from '../http/web-error.js';
 import { secretsMatch, type CookieSessions } from './access-token.js';
 import type { AttemptThrottle } from './attempt-throttle.js';
+import type { SignInCodes } from './sign-in-codes.js';
 
 /** The name of the session cookie. */
 export const SESSION_COOKIE = 'clawsmith_session';
 
 /** What the guard checks requests against. */
 export interface GuardState {
+  /** The API token (`Authorization: Bearer`); never a sign-in code. */
   readonly token: string;
+  /** The single-use codes of sign-in URLs; never an API token. */
+  readonly signInCodes: SignInCodes;
   readonly sessions: CookieSessions;
   readonly throttle: AttemptThrottle;
   /** Accepted `Host` header values (`name:port`), lower case. */
@@ -64,7 +68,7 @@ export function checkThrottle(c: Context, state: GuardState): void {
   }
 }
 
-/** Whether `candidate` is the server's token; a wrong one is counted against the client. */
+/** Whether `candidate` is the server's API token; a wrong one is counted against the client. */
 export function verifyToken(c: Context, state: GuardState, candidate: string): boolean {
   if (secretsMatch(candidate, state.token)) return true;
   state.throttle.recordFailure(clientAddress(c));
@@ -85,13 +89,16 @@ export function authenticate(c: Context, state: GuardState): Authentication {
     checkThrottle(c, state);
     const match = /^Bearer ([^\s]+)$/.exec(authorization);
     if (match && verifyToken(c, state, match[1]!)) return 'bearer';
-    throw new WebError('unauthorized', 'The bearer token is wrong; use the token clawsmith web printed.');
+    throw new WebError(
+      'unauthorized',
+      'The bearer token is wrong; send the API token (CLAWSMITH_WEB_TOKEN of clawsmith web), not a sign-in code.',
+    );
   }
   const cookie = getCookie(c, SESSION_COOKIE);
   if (cookie !== undefined && state.sessions.has(cookie)) return 'cookie';
   throw new WebError(
     'unauthorized',
-    'Not signed in: open the URL clawsmith web printed (it carries the token), or send Authorization: Bearer <token>.',
+    'Not signed in: open a sign-in URL of clawsmith web (press Enter in its terminal for a new one), or send Authorization: Bearer <API token>.',
   );
 }
 

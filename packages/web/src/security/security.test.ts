@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { createWebHarness, rawHttp } from '../__fixtures__/web-harness.js';
 
+const signInCode = (loginUrl: string) => loginUrl.slice(loginUrl.indexOf('#token=') + '#token='.length);
+
 describe('web server security (real HTTP on 127.0.0.1)', () => {
   it('refuses every API route without the cookie or bearer token, with a JSON error', async () => {
     const web = await createWebHarness();
@@ -13,18 +15,19 @@ describe('web server security (real HTTP on 127.0.0.1)', () => {
     expect(right.status).toBe(200);
   });
 
-  it('exchanges the token for an HttpOnly, SameSite=Strict cookie that then authorises the API', async () => {
+  it('exchanges the sign-in code for an HttpOnly, SameSite=Strict cookie that then authorises the API', async () => {
     const web = await createWebHarness();
     const login = await web.raw('/api/login', {
       method: 'POST',
       headers: { 'content-type': 'application/json', origin: web.server.origin },
-      body: JSON.stringify({ token: web.server.token }),
+      body: JSON.stringify({ token: signInCode(web.server.loginUrl) }),
     });
     expect(login.status).toBe(200);
     const cookie = login.headers.get('set-cookie')!;
     expect(cookie).toMatch(/^clawsmith_session=[A-Za-z0-9_-]{43};/);
     expect(cookie).toMatch(/HttpOnly/);
     expect(cookie).toMatch(/SameSite=Strict/);
+    expect(cookie).not.toContain(signInCode(web.server.loginUrl));
     expect(cookie).not.toContain(web.server.token);
     const session = cookie.split(';')[0]!;
     expect((await web.raw('/api/sessions', { headers: { cookie: session } })).status).toBe(200);
@@ -38,7 +41,7 @@ describe('web server security (real HTTP on 127.0.0.1)', () => {
     expect((await web.raw('/api/sessions', { headers: { cookie: session } })).status).toBe(401);
   });
 
-  it('refuses a wrong login token and, after 10 wrong tokens a minute, refuses even the right one', async () => {
+  it('refuses a wrong sign-in code and, after 10 wrong codes a minute, refuses even a live one and the API token', async () => {
     const web = await createWebHarness();
     const attempt = (token: string) =>
       web.raw('/api/login', {
@@ -51,7 +54,7 @@ describe('web server security (real HTTP on 127.0.0.1)', () => {
       expect(response.status).toBe(401);
       expect(await response.json()).toMatchObject({ error: { code: 'unauthorized' } });
     }
-    const throttled = await attempt(web.server.token);
+    const throttled = await attempt(signInCode(web.server.loginUrl));
     expect(throttled.status).toBe(429);
     expect(throttled.headers.get('retry-after')).toMatch(/^\d+$/);
     expect(await throttled.json()).toMatchObject({ error: { code: 'too_many_attempts' } });
@@ -90,7 +93,7 @@ describe('web server security (real HTTP on 127.0.0.1)', () => {
     const login = await web.raw('/api/login', {
       method: 'POST',
       headers: { 'content-type': 'application/json', origin: web.server.origin },
-      body: JSON.stringify({ token: web.server.token }),
+      body: JSON.stringify({ token: signInCode(web.server.loginUrl) }),
     });
     const cookie = login.headers.get('set-cookie')!.split(';')[0]!;
     const patch = (headers: Record<string, string>) =>

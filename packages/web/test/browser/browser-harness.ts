@@ -54,7 +54,7 @@ export function useBrowser(): () => Browser {
   };
 }
 
-/** A fresh context signed in through the URL the server prints; the page shows the session list. */
+/** A fresh context signed in through a new sign-in URL (each signs in once); the page shows the session list. */
 export async function signedInPage(browser: Browser, web: WebHarness, path = '#/'): Promise<Page> {
   const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
   onTestFinished(() => context.close());
@@ -62,7 +62,7 @@ export async function signedInPage(browser: Browser, web: WebHarness, path = '#/
   page.setDefaultTimeout(15_000);
   if (process.env.CLAWSMITH_BROWSER_DEBUG)
     page.on('console', (message) => console.log(`[browser ${message.type()}] ${message.text()}`));
-  await page.goto(web.server.loginUrl);
+  await page.goto(web.server.createLoginUrl());
   await page.getByRole('heading', { name: 'Sessions' }).waitFor();
   if (path !== '#/') await page.goto(`${web.server.origin}/${path}`);
   return page;

@@ -1,18 +1,19 @@
-import { sendJson } from './api-client';
+import { ApiError, sendJson } from './api-client';
 
 /**
- * Trades the token in the URL fragment (`#token=…`, never sent to a server) for the session
- * cookie, and removes it from the address bar and history. Resolves to false when the token
- * was refused; true when signed in or when there was no token to trade.
+ * Trades the single-use sign-in code in the URL fragment (`#token=…`, never sent to a server)
+ * for the session cookie, and removes it from the address bar and history. Resolves to
+ * undefined when signed in or when there was no code to trade; otherwise to why it was refused
+ * (a used or expired URL, a wrong code), with what to do next.
  */
-export async function signInFromFragment(): Promise<boolean> {
-  const token = new URLSearchParams(location.hash.slice(1)).get('token');
-  if (token === null) return true;
+export async function signInFromFragment(): Promise<ApiError | undefined> {
+  const code = new URLSearchParams(location.hash.slice(1)).get('token');
+  if (code === null) return undefined;
   history.replaceState(null, '', `${location.pathname}#/`);
   try {
-    await sendJson('/api/login', { token });
-    return true;
-  } catch {
-    return false;
+    await sendJson('/api/login', { token: code });
+    return undefined;
+  } catch (error) {
+    return error instanceof ApiError ? error : new ApiError(0, 'network_error', String(error));
   }
 }

@@ -1,4 +1,5 @@
 import { useEffect, useState } from 'react';
+import type { ApiError } from '../api/api-client';
 import { signInFromFragment } from '../api/sign-in';
 import { SessionView } from '../session/session-view';
 import { SessionList } from '../sessions/session-list';
@@ -6,9 +7,9 @@ import { useHashRoute } from './hash-route';
 
 /** The page: signs in from the URL fragment, then shows the session list or one session. */
 export function App() {
-  const [signIn, setSignIn] = useState<'pending' | 'done' | 'refused'>('pending');
+  const [signIn, setSignIn] = useState<'pending' | 'done' | ApiError>('pending');
   useEffect(() => {
-    void signInFromFragment().then((accepted) => setSignIn(accepted ? 'done' : 'refused'));
+    void signInFromFragment().then((refused) => setSignIn(refused ?? 'done'));
   }, []);
   const route = useHashRoute();
   return (
@@ -18,9 +19,9 @@ export function App() {
       </nav>
       <main>
         {signIn === 'pending' && <p role="status">Signing in…</p>}
-        {signIn === 'refused' && (
+        {typeof signIn === 'object' && (
           <p role="alert" className="error">
-            The token was refused: copy the URL that clawsmith web printed again.
+            <code className="badge code">{signIn.code}</code> {signIn.message}
           </p>
         )}
         {signIn === 'done' &&

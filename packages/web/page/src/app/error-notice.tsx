@@ -4,7 +4,7 @@ import { ApiError } from '../api/api-client';
 export function ErrorNotice({ error }: { error: unknown }) {
   const signedOut = error instanceof ApiError && error.code === 'unauthorized';
   const message = signedOut
-    ? 'You are not signed in: open the URL that clawsmith web printed (it carries the token).'
+    ? 'You are not signed in: open a sign-in URL of clawsmith web (press Enter in its terminal for a new one).'
     : error instanceof Error
       ? error.message
       : String(error);
