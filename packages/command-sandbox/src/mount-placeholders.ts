@@ -1,4 +1,4 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import {
   closeSync,
   lstatSync,
@@ -8,6 +8,7 @@ import {
   readFileSync,
   rmdirSync,
   unlinkSync,
+  writeFileSync,
   writeSync,
 } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -16,19 +17,16 @@ import { join } from 'node:path';
 // Which running sandboxes, of any process of this user, use each placeholder: removing a mount
 // point on the host while another sandbox has it mounted detaches that sandbox's guard (Linux
 // drops the mounts of an unlinked file in every other namespace), so the last user removes it.
-// Each use is a token file `<pid>-<random>` in a folder named after the placeholder's path; a
-// lock file serialises the check-then-act steps of all processes.
+// Each sandbox that holds placeholders writes one use file `<pid>-<random>` listing them (JSON);
+// a lock file serialises the check-then-act steps of all processes.
 
 const LOCK_WAIT_MS = 5_000;
+const LOCK_NAME = 'lock';
 const PAUSE = new Int32Array(new SharedArrayBuffer(4));
 
 function registryRoot(): string {
   const uid = process.getuid?.() ?? 0;
   return join(process.env.XDG_RUNTIME_DIR || tmpdir(), `clawsmith-mount-points-${uid}`);
-}
-
-function usesFolder(root: string, path: string): string {
-  return join(root, createHash('sha256').update(path).digest('hex').slice(0, 32));
 }
 
 /**
@@ -41,14 +39,11 @@ function usesFolder(root: string, path: string): string {
 export function holdPlaceholders(made: readonly string[], bound: readonly string[] = []): () => void {
   if (made.length === 0 && bound.length === 0) return () => undefined;
   const root = registryRoot();
-  const token = `${process.pid}-${randomBytes(6).toString('hex')}`;
+  const use = `${process.pid}-${randomBytes(6).toString('hex')}`;
   const held = withRegistryLock(root, () => {
-    const paths = [...made, ...bound.filter((path) => !made.includes(path) && liveUses(usesFolder(root, path)) > 0)];
-    for (const path of paths) {
-      const folder = usesFolder(root, path);
-      mkdirSync(folder, { recursive: true, mode: 0o700 });
-      closeSync(openSync(join(folder, token), 'wx', 0o600));
-    }
+    const others = heldByRunningSandboxes(root);
+    const paths = [...made, ...bound.filter((path) => !made.includes(path) && others.has(path))];
+    if (paths.length > 0) writeFileSync(join(root, use), JSON.stringify(paths), { flag: 'wx', mode: 0o600 });
     return paths;
   });
   let released = false;
@@ -57,13 +52,9 @@ export function holdPlaceholders(made: readonly string[], bound: readonly string
     released = true;
     try {
       withRegistryLock(root, () => {
-        for (const path of held) {
-          const folder = usesFolder(root, path);
-          unlinkQuietly(join(folder, token));
-          if (liveUses(folder) > 0) continue;
-          removeIfEmpty(path);
-          removeFolderQuietly(folder);
-        }
+        unlinkQuietly(join(root, use));
+        const others = heldByRunningSandboxes(root);
+        for (const path of held) if (!others.has(path)) removeIfEmpty(path);
       });
     } catch {
       // The registry is unusable: leave the placeholders (empty files or folders) in place.
@@ -71,20 +62,28 @@ export function holdPlaceholders(made: readonly string[], bound: readonly string
   };
 }
 
-/** The tokens in `folder` whose process still runs; tokens of ended processes are removed. */
-function liveUses(folder: string): number {
-  let entries: string[];
+/** The placeholders the use files of running processes list; use files of ended processes are removed. */
+function heldByRunningSandboxes(root: string): Set<string> {
+  const held = new Set<string>();
+  for (const entry of readdirSync(root)) {
+    if (entry === LOCK_NAME) continue;
+    const file = join(root, entry);
+    if (!processRuns(Number(entry.split('-')[0]))) {
+      unlinkQuietly(file);
+      continue;
+    }
+    for (const path of readUse(file)) held.add(path);
+  }
+  return held;
+}
+
+function readUse(file: string): string[] {
   try {
-    entries = readdirSync(folder);
+    const paths: unknown = JSON.parse(readFileSync(file, 'utf8'));
+    return Array.isArray(paths) ? paths.filter((path): path is string => typeof path === 'string') : [];
   } catch {
-    return 0;
+    return []; // gone meanwhile
   }
-  let live = 0;
-  for (const entry of entries) {
-    if (processRuns(Number(entry.split('-')[0]))) live += 1;
-    else unlinkQuietly(join(folder, entry));
-  }
-  return live;
 }
 
 function processRuns(pid: number): boolean {
@@ -103,7 +102,7 @@ function withRegistryLock<T>(root: string, action: () => T): T {
   const owner = lstatSync(root);
   if (!owner.isDirectory() || owner.uid !== (process.getuid?.() ?? owner.uid))
     throw new Error(`${root} is not a folder of this user; placeholders cannot be tracked`);
-  const lock = join(root, 'lock');
+  const lock = join(root, LOCK_NAME);
   const deadline = Date.now() + LOCK_WAIT_MS;
   for (;;) {
     try {
@@ -152,13 +151,5 @@ function unlinkQuietly(path: string): void {
     unlinkSync(path);
   } catch {
     // already gone
-  }
-}
-
-function removeFolderQuietly(folder: string): void {
-  try {
-    rmdirSync(folder);
-  } catch {
-    // another process added a use meanwhile, or it is gone
   }
 }
