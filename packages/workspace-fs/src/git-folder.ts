@@ -4,11 +4,13 @@ import { isInsideFolder } from './path-boundary.js';
 
 /** A folder that holds HEAD, objects/ and refs/ is a git folder, whatever its name (`.bare`, `repo.git`). */
 function isGitFolder(path: string): boolean {
+  // Asked of every parent of every written path: an absent HEAD must not throw (an exception
+  // costs several times the stat).
   try {
     return (
-      statSync(join(path, 'HEAD')).isFile() &&
-      statSync(join(path, 'objects')).isDirectory() &&
-      statSync(join(path, 'refs')).isDirectory()
+      statSync(join(path, 'HEAD'), { throwIfNoEntry: false })?.isFile() === true &&
+      statSync(join(path, 'objects'), { throwIfNoEntry: false })?.isDirectory() === true &&
+      statSync(join(path, 'refs'), { throwIfNoEntry: false })?.isDirectory() === true
     );
   } catch {
     return false;

@@ -1,17 +1,22 @@
 // Benchmarks the file wall: write_file, edit_file and delete_file applied in this process (no
-// kernel wall) against the same calls through the bubblewrap helper, measured in the same run.
+// kernel wall) against the same calls through the bubblewrap helper. The two are interleaved
+// call by call, so a change in the machine's load weighs on both alike.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
 import { createWorkspaceWall } from '@clawsmith/command-sandbox';
 import { createDirectWorkspaceWall, type ToolExecutionContext, type WorkspaceWall } from '@clawsmith/tool-protocol';
 import { createWorkspaceTools } from '@clawsmith/workspace-fs';
-import { measure, report, type Timing } from './measure.js';
+import { medianOf, report, timingOf } from './measure.js';
 
-const RUNS = 200;
+const RUNS = 300;
+const WARMUP = 20;
 
-async function timeTools(label: string, wall: WorkspaceWall): Promise<Timing[]> {
-  const workspace = mkdtempSync(join(tmpdir(), 'clawsmith-bench-wall-'));
+type Call = (index: number) => Promise<unknown>;
+
+/** The three file tools of one workspace, applied through `wall`. */
+function fileCalls(wall: WorkspaceWall, workspace: string): Record<'write_file' | 'edit_file' | 'delete_file', Call> {
   const tools = new Map(createWorkspaceTools({ wall }).map((tool) => [tool.name, tool]));
   const context: ToolExecutionContext = {
     authorized: true,
@@ -22,40 +27,41 @@ async function timeTools(label: string, wall: WorkspaceWall): Promise<Timing[]> 
     signal: new AbortController().signal,
   };
   const run = (name: string, input: Record<string, unknown>) => tools.get(name)!.execute(input as never, context);
-  let written = 0;
-  let edited = 0;
-  let deleted = 0;
-  try {
-    const write = await measure(
-      `write_file, ${label}`,
-      () => run('write_file', { path: `w${(written += 1)}.txt`, content: 'hello\n' + 'line\n'.repeat(50) }),
-      RUNS,
-    );
-    const edit = await measure(
-      `edit_file, ${label}`,
-      () => {
-        edited += 1;
-        return run('edit_file', { path: `w${edited}.txt`, oldText: 'hello', newText: 'bye' });
-      },
-      RUNS,
-    );
-    const remove = await measure(
-      `delete_file, ${label}`,
-      () => run('delete_file', { path: `w${(deleted += 1)}.txt` }),
-      RUNS,
-    );
-    return [write, edit, remove];
-  } finally {
-    rmSync(workspace, { recursive: true, force: true });
-  }
+  return {
+    write_file: (index) => run('write_file', { path: `w${index}.txt`, content: 'hello\n' + 'line\n'.repeat(50) }),
+    edit_file: (index) => run('edit_file', { path: `w${index}.txt`, oldText: 'hello', newText: 'bye' }),
+    delete_file: (index) => run('delete_file', { path: `w${index}.txt` }),
+  };
 }
 
-const direct = await timeTools('in process', createDirectWorkspaceWall());
+async function timed(call: Call, index: number): Promise<number> {
+  const start = performance.now();
+  await call(index);
+  return performance.now() - start;
+}
+
+const workspaces = [0, 1].map(() => mkdtempSync(join(tmpdir(), 'clawsmith-bench-wall-')));
 const bubblewrap = createWorkspaceWall({ mode: 'bubblewrap' });
 try {
-  const walled = await timeTools('through the wall', bubblewrap);
-  for (const [index, name] of ['write_file', 'edit_file', 'delete_file'].entries())
-    report(`${name}: per-call cost of the kernel wall`, direct[index]!, [walled[index]!]);
+  const direct = fileCalls(createDirectWorkspaceWall(), workspaces[0]!);
+  const walled = fileCalls(bubblewrap, workspaces[1]!);
+  for (const name of ['write_file', 'edit_file', 'delete_file'] as const) {
+    const inProcess: number[] = [];
+    const throughWall: number[] = [];
+    for (let index = 0; index < WARMUP + RUNS; index += 1) {
+      const pair = [await timed(direct[name], index), await timed(walled[name], index)];
+      if (index < WARMUP) continue;
+      inProcess.push(pair[0]!);
+      throughWall.push(pair[1]!);
+    }
+    const added = medianOf(throughWall.map((sample, index) => sample - inProcess[index]!));
+    report(
+      `${name}: per-call cost of the kernel wall (median added ${added.toFixed(3)} ms)`,
+      timingOf(`${name}, in process`, inProcess),
+      [timingOf(`${name}, through the wall`, throughWall)],
+    );
+  }
 } finally {
   await bubblewrap.close();
+  for (const workspace of workspaces) rmSync(workspace, { recursive: true, force: true });
 }
