@@ -1,6 +1,6 @@
 import type { ResolvedToolSecurity, ToolCapability } from '@clawsmith/tool-protocol';
 import { commandStartsWith } from '@clawsmith/command-sandbox';
-import micromatch from 'micromatch';
+import { pathGlobTest, toolGlobTest } from './glob-matchers.js';
 import { requestPaths, type RequestPath } from './request-paths.js';
 import { secretFileRule } from './secret-files.js';
 
@@ -69,11 +69,11 @@ function commandOf(input: unknown): string | undefined {
 }
 
 function pathMatches(rule: PermissionRule, path: RequestPath): boolean {
-  const globs = rule.paths as string[];
+  const globs = rule.paths as readonly string[];
   // A deny or ask rule matches when any form of the path does, ignoring case (a case-insensitive
   // disk opens Secrets/ for secrets/**); an allow rule only when every form does, exactly.
-  if (rule.action === 'allow') return path.forms.every((form) => micromatch.isMatch(form, globs, { dot: true }));
-  return path.forms.some((form) => micromatch.isMatch(form, globs, { dot: true, nocase: true }));
+  if (rule.action === 'allow') return path.forms.every(pathGlobTest(globs, false));
+  return path.forms.some(pathGlobTest(globs, true));
 }
 
 function pathsMatch(rule: PermissionRule, request: PermissionRequest): boolean {
@@ -86,7 +86,7 @@ function pathsMatch(rule: PermissionRule, request: PermissionRequest): boolean {
 }
 
 function criteriaMatch(rule: PermissionRule, request: PermissionRequest): boolean {
-  if (rule.tool !== undefined && !micromatch.isMatch(request.toolName, rule.tool)) return false;
+  if (rule.tool !== undefined && !toolGlobTest(rule.tool)(request.toolName)) return false;
   if (rule.capability !== undefined && !request.security.capabilities.includes(rule.capability)) return false;
   if (rule.commandPrefix !== undefined) {
     const command = commandOf(request.input);

@@ -2,11 +2,13 @@ import Database from 'better-sqlite3';
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { Kysely, SqliteDialect } from 'kysely';
+import { withStatementCache } from './statement-cache.js';
 
 /**
  * Opens (creating if needed) the embedded SQLite database of a clawsmith home: WAL so that the
  * CLI and the web server can read while the other writes, a busy timeout so that concurrent
- * writers wait instead of failing, and `synchronous=NORMAL`, which is durable under WAL.
+ * writers wait instead of failing, and `synchronous=NORMAL`, which is durable under WAL. Prepared
+ * statements are reused ({@link withStatementCache}).
  */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export function openClawsmithDatabase(file: string): Kysely<any> {
@@ -16,7 +18,7 @@ export function openClawsmithDatabase(file: string): Kysely<any> {
   switchToWriteAheadLog(database);
   database.pragma('synchronous = NORMAL');
   database.pragma('foreign_keys = ON');
-  return new Kysely({ dialect: new SqliteDialect({ database }) });
+  return new Kysely({ dialect: new SqliteDialect({ database: withStatementCache(database) }) });
 }
 
 /**
