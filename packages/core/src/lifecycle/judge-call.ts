@@ -4,11 +4,13 @@ import { decidePermission, type PermissionDecision } from '../permissions/permis
 import { requestPaths } from '../permissions/request-paths.js';
 import type { NewSessionEvent } from '../store/session-records.js';
 import type { ApprovalAnswer, CallRuntime } from './call-context.js';
+import type { CallEventWriter } from './event-writer.js';
 import type { ReadyCall } from './prepare-call.js';
 
 /**
  * The verdict on a ready call: run it, or the denied result; with the decision events not yet
- * written, so the caller can persist them together with `tool.started` or `tool.completed`.
+ * written (the caller hands them to its {@link CallEventWriter} with `tool.started` or
+ * `tool.completed`).
  */
 export type Judgment =
   | { readonly allowed: true; readonly decisions: NewSessionEvent[] }
@@ -32,15 +34,22 @@ function decisionEvent(
   };
 }
 
+/**
+ * Asks a person, after writing `decided` (the call's decisions so far) and the request. Returns
+ * the answer with the events not written yet: `approval.resolved`, or `decided` when nobody
+ * can be asked.
+ */
 async function askPerson(
   runtime: CallRuntime,
   ready: ReadyCall,
   reason: string,
-  decisions: NewSessionEvent[],
-): Promise<{ answer: ApprovalAnswer; reason: string }> {
+  decided: readonly NewSessionEvent[],
+  events: CallEventWriter,
+): Promise<{ answer: ApprovalAnswer; reason: string; unwritten: readonly NewSessionEvent[] }> {
   if (!runtime.approvalHandler)
     return {
       answer: 'deny',
+      unwritten: decided,
       reason: `${reason}; ${runtime.unattendedReason ?? 'no one can approve in a non-interactive run, so it is denied (choose another --permission-mode or add a rule)'}`,
     };
   const pending = await runtime.store.addApproval({
@@ -52,9 +61,9 @@ async function askPerson(
     risk: ready.entry.security.risk,
     reason,
   });
-  // The decisions so far and the request are on disk before anyone is asked.
-  await runtime.store.appendEvents(runtime.sessionId, [
-    ...decisions.splice(0),
+  // Everything deferred, the decisions so far and the request are on disk before anyone is asked.
+  await events.writeNow([
+    ...decided,
     {
       type: 'approval.requested',
       turnId: runtime.turnId,
@@ -94,17 +103,18 @@ async function askPerson(
     answer = 'deny';
   }
   await runtime.store.removeApproval(pending.id);
-  decisions.push({
+  const resolved: NewSessionEvent = {
     type: 'approval.resolved',
     turnId: runtime.turnId,
     approvalId: pending.id,
     toolCallId: ready.call.id,
     answer,
     ...(handlerFailure !== undefined ? { handlerFailed: true } : {}),
-  });
+  };
   if (answer === 'allow-session') runtime.sessionAllowances.add(ready.call.name);
   return {
     answer,
+    unwritten: [resolved],
     reason:
       handlerFailure !== undefined
         ? `approval handler failed: ${handlerFailure}`
@@ -117,19 +127,14 @@ async function askPerson(
 }
 
 /**
- * `unwritten` holds earlier events the caller has not persisted yet; they are written (and
- * removed from it) before a person is asked.
- *
  * Hooks first (they see the effective risk and capabilities; the first deny wins; a failing hook
  * denies), then the permission policy, then a person when either asks. Every decision is
- * written to the event log with its reason.
+ * written to the event log with its reason: the returned decisions are not written yet. Before
+ * a hook runs or a person is asked, `events` writes what it holds (see {@link CallEventWriter}).
  */
-export async function judgeCall(
-  runtime: CallRuntime,
-  ready: ReadyCall,
-  unwritten: NewSessionEvent[] = [],
-): Promise<Judgment> {
+export async function judgeCall(runtime: CallRuntime, ready: ReadyCall, events: CallEventWriter): Promise<Judgment> {
   const security = ready.entry.security;
+  if (runtime.hooks.length > 0) await events.flush();
   const verdict = await runHooks(
     runtime.hooks,
     hookInput(
@@ -196,16 +201,18 @@ export async function judgeCall(
     };
   }
   if (decision.action === 'ask') {
-    // Everything not yet on disk, earlier calls' completions included, is written before asking.
-    decisions.unshift(...unwritten.splice(0));
-    const { answer, reason } = await askPerson(runtime, ready, decision.reason, decisions);
-    decisions.push(decisionEvent(runtime, ready, 'approval', answer === 'deny' ? 'deny' : 'allow', reason));
+    const { answer, reason, unwritten } = await askPerson(runtime, ready, decision.reason, decisions, events);
+    const after = [
+      ...unwritten,
+      decisionEvent(runtime, ready, 'approval', answer === 'deny' ? 'deny' : 'allow', reason),
+    ];
     if (answer === 'deny')
       return {
         allowed: false,
-        decisions,
+        decisions: after,
         result: toolDenied(TOOL_RESULT_CODES.permissionDenied, `Permission denied for ${ready.call.name}: ${reason}.`),
       };
+    return { allowed: true, decisions: after };
   }
   return { allowed: true, decisions };
 }

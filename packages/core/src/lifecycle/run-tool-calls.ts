@@ -2,7 +2,7 @@ import type { ModelToolCall } from '@clawsmith/providers';
 import { toolCancelled } from '@clawsmith/tool-protocol';
 import { TOOL_CALL_BOUNDS, excessCallResult } from './call-bounds.js';
 import type { CallOutcome, CallRuntime } from './call-context.js';
-import type { NewSessionEvent } from '../store/session-records.js';
+import { CallEventWriter } from './event-writer.js';
 import { completedEvent, executeCall, startedEvent } from './execute-call.js';
 import { judgeCall } from './judge-call.js';
 import { prepareCall, type PreparedCall, type ReadyCall } from './prepare-call.js';
@@ -22,16 +22,12 @@ export function isParallelBatch(prepared: readonly PreparedCall[]): prepared is 
   );
 }
 
-async function runSerially(runtime: CallRuntime, prepared: readonly PreparedCall[]): Promise<CallOutcome[]> {
+async function runSerially(
+  runtime: CallRuntime,
+  prepared: readonly PreparedCall[],
+  events: CallEventWriter,
+): Promise<CallOutcome[]> {
   const outcomes: CallOutcome[] = [];
-  // A call's tool.completed is written together with the next call's decisions and
-  // tool.started (one statement instead of two). It waits only for synchronous checks: before a
-  // hook runs or a person is asked, it is written on its own.
-  let unwritten: NewSessionEvent[] = [];
-  const flush = async (events: NewSessionEvent[]) => {
-    await runtime.store.appendEvents(runtime.sessionId, [...unwritten, ...events]);
-    unwritten = [];
-  };
   for (const call of prepared) {
     let outcome: CallOutcome;
     if (call.kind === 'refused') {
@@ -39,49 +35,49 @@ async function runSerially(runtime: CallRuntime, prepared: readonly PreparedCall
     } else if (runtime.signal.aborted) {
       outcome = { call: call.call, result: toolCancelled('The turn was cancelled before this call ran.') };
     } else {
-      if (runtime.hooks.length > 0) await flush([]);
-      const judgment = await judgeCall(runtime, call, unwritten);
+      const judgment = await judgeCall(runtime, call, events);
       if (!judgment.allowed) {
-        unwritten.push(...judgment.decisions);
+        events.defer(judgment.decisions);
         outcome = { call: call.call, result: judgment.result };
       } else {
-        await flush([...judgment.decisions, startedEvent(runtime, call)]);
+        await events.writeNow([...judgment.decisions, startedEvent(runtime, call)]);
         outcome = { call: call.call, result: await executeCall(runtime, call) };
       }
     }
-    unwritten.push(completedEvent(runtime, outcome));
+    // Written with the next call's decisions and tool.started (one statement instead of two).
+    events.defer([completedEvent(runtime, outcome)]);
     outcomes.push(outcome);
   }
-  await flush([]);
+  await events.flush();
   return outcomes;
 }
 
-async function runInParallel(runtime: CallRuntime, ready: readonly ReadyCall[]): Promise<CallOutcome[]> {
+async function runInParallel(
+  runtime: CallRuntime,
+  ready: readonly ReadyCall[],
+  events: CallEventWriter,
+): Promise<CallOutcome[]> {
   // Judgments happen one by one in call order; their audit records and the allowed calls'
-  // tool.started events are written together, still in call order, before any call runs.
+  // tool.started events are written, still in call order, before any call runs.
   const outcomes: (CallOutcome | undefined)[] = [];
   const allowed: { index: number; call: ReadyCall }[] = [];
-  const pending: NewSessionEvent[] = [];
   for (const [index, call] of ready.entries()) {
-    const judgment = await judgeCall(runtime, call);
-    pending.push(...judgment.decisions);
+    const judgment = await judgeCall(runtime, call, events);
+    events.defer(judgment.decisions);
     if (judgment.allowed) {
       allowed.push({ index, call });
-      pending.push(startedEvent(runtime, call));
+      events.defer([startedEvent(runtime, call)]);
     } else {
       outcomes[index] = { call: call.call, result: judgment.result };
     }
   }
-  await runtime.store.appendEvents(runtime.sessionId, pending);
+  await events.flush();
   const results = await Promise.all(allowed.map(({ call }) => executeCall(runtime, call)));
   allowed.forEach(({ index, call }, position) => {
     outcomes[index] = { call: call.call, result: results[position]! };
   });
   const ordered = outcomes as CallOutcome[];
-  await runtime.store.appendEvents(
-    runtime.sessionId,
-    ordered.map((outcome) => completedEvent(runtime, outcome)),
-  );
+  await events.writeNow(ordered.map((outcome) => completedEvent(runtime, outcome)));
   return ordered;
 }
 
@@ -94,15 +90,13 @@ export async function runToolCalls(runtime: CallRuntime, calls: readonly ModelTo
   const messageCalls = new Set<string>();
   const admitted = calls.slice(0, TOOL_CALL_BOUNDS.callsPerMessage);
   const prepared = admitted.map((call) => prepareCall(runtime, call, messageCalls));
+  const events = new CallEventWriter(runtime.store, runtime.sessionId);
   const outcomes = isParallelBatch(prepared)
-    ? await runInParallel(runtime, prepared)
-    : await runSerially(runtime, prepared);
+    ? await runInParallel(runtime, prepared, events)
+    : await runSerially(runtime, prepared, events);
   if (calls.length === admitted.length) return outcomes;
   const result = excessCallResult();
   const excess = calls.slice(admitted.length).map((call) => ({ call, result }));
-  await runtime.store.appendEvents(
-    runtime.sessionId,
-    excess.map((outcome) => completedEvent(runtime, outcome)),
-  );
+  await events.writeNow(excess.map((outcome) => completedEvent(runtime, outcome)));
   return [...outcomes, ...excess];
 }
