@@ -1,0 +1,110 @@
+/**
+ * A minimal WebAssembly assembler: enough of the binary format for modules of `i32` functions over
+ * one imported memory (`env.memory`). The index worker's trigram scanner is written with it (see
+ * trigram-scanner-wasm.ts), so the module is assembled from readable instructions at load time
+ * instead of being committed as opaque bytes.
+ */
+
+/** Unsigned LEB128, as the binary format encodes counts, indices and memory offsets. */
+function unsigned(value: number): number[] {
+  const out: number[] = [];
+  let rest = value >>> 0;
+  do {
+    let byte = rest & 0x7f;
+    rest >>>= 7;
+    if (rest !== 0) byte |= 0x80;
+    out.push(byte);
+  } while (rest !== 0);
+  return out;
+}
+
+/** Signed LEB128, as `i32.const` encodes its operand. */
+function signed(value: number): number[] {
+  const out: number[] = [];
+  let rest = value | 0;
+  for (;;) {
+    const byte = rest & 0x7f;
+    rest >>= 7;
+    if ((rest === 0 && (byte & 0x40) === 0) || (rest === -1 && (byte & 0x40) !== 0)) {
+      out.push(byte);
+      return out;
+    }
+    out.push(byte | 0x80);
+  }
+}
+
+function vector(items: number[][]): number[] {
+  return [...unsigned(items.length), ...items.flat()];
+}
+
+function utf8Name(name: string): number[] {
+  return vector([...Buffer.from(name, 'utf8')].map((byte) => [byte]));
+}
+
+function section(id: number, body: number[]): number[] {
+  return [id, ...unsigned(body.length), ...body];
+}
+
+/** The instructions the scanner uses; memory instructions take a constant address offset. */
+export const wasm = {
+  localGet: (index: number) => [0x20, ...unsigned(index)],
+  localSet: (index: number) => [0x21, ...unsigned(index)],
+  localTee: (index: number) => [0x22, ...unsigned(index)],
+  i32Const: (value: number) => [0x41, ...signed(value)],
+  i32Load: (offset: number) => [0x28, 2, ...unsigned(offset)],
+  i32Load8U: (offset: number) => [0x2d, 0, ...unsigned(offset)],
+  i32Store: (offset: number) => [0x36, 2, ...unsigned(offset)],
+  i32Store8: (offset: number) => [0x3a, 0, ...unsigned(offset)],
+  i32Eqz: [0x45],
+  i32Ne: [0x47],
+  i32LtU: [0x49],
+  i32GeU: [0x4f],
+  i32Add: [0x6a],
+  i32And: [0x71],
+  i32Or: [0x72],
+  i32Shl: [0x74],
+  i32ShrU: [0x76],
+  /** `block` / `loop` / `if` without a result; each is closed by `end`. */
+  block: [0x02, 0x40],
+  loop: [0x03, 0x40],
+  if: [0x04, 0x40],
+  end: [0x0b],
+  br: (depth: number) => [0x0c, ...unsigned(depth)],
+  brIf: (depth: number) => [0x0d, ...unsigned(depth)],
+  return: [0x0f],
+} as const;
+
+/** One exported function: `params` and `results` are `i32`, `locals` more `i32` locals after the params. */
+export interface WasmFunction {
+  readonly name: string;
+  readonly params: number;
+  readonly results: 0 | 1;
+  readonly locals: number;
+  readonly body: readonly (readonly number[])[];
+}
+
+const I32 = 0x7f;
+
+/** Assembles a module that imports `env.memory` (at least `minimumPages` of 64 KiB) and exports `functions`. */
+export function assembleModule(minimumPages: number, functions: readonly WasmFunction[]): Uint8Array {
+  const types = functions.map((fn) => [
+    0x60,
+    ...vector(Array.from({ length: fn.params }, () => [I32])),
+    ...vector(Array.from({ length: fn.results }, () => [I32])),
+  ]);
+  const memoryImport = [...utf8Name('env'), ...utf8Name('memory'), 0x02, 0x00, ...unsigned(minimumPages)];
+  const exports = functions.map((fn, index) => [...utf8Name(fn.name), 0x00, ...unsigned(index)]);
+  const bodies = functions.map((fn) => {
+    const locals = fn.locals > 0 ? vector([[...unsigned(fn.locals), I32]]) : [0];
+    const body = [...locals, ...fn.body.flat(), ...wasm.end];
+    return [...unsigned(body.length), ...body];
+  });
+  return new Uint8Array([
+    ...[0x00, 0x61, 0x73, 0x6d, 0x01, 0x00, 0x00, 0x00],
+    ...section(1, vector(types)),
+    ...section(2, vector([memoryImport])),
+    ...section(3, vector(functions.map((_, index) => unsigned(index)))),
+    ...section(7, vector(exports)),
+    ...section(10, vector(bodies)),
+  ]);
+}
