@@ -80,12 +80,18 @@ describe('search_files with a search index', () => {
     ]);
   });
 
-  it('stores, per file, exactly the trigrams the in-process collector finds (names, binaries and folded letters)', async () => {
+  it('stores, per file, exactly the trigrams the in-process collector finds (names, binaries, folded letters, texts of 0-3 bytes)', async () => {
     const root = testdir({
       'plain.txt': 'Hello World, hello again\n',
       'kelvin.txt': 'temperature in \u212Aelvin and \u017Fharp \u0130stanbul\n',
       'binary.bin': Buffer.from([0x61, 0x62, 0x63, 0, 0x64, 0x65, 0x66]),
       'Ünïcode-名前.md': 'ünïcode text',
+      'empty.txt': '',
+      ab: 'ab',
+      c: 'c',
+      'cut-kelvin.txt': Buffer.from([0x61, 0x62, 0x63, 0xe2, 0x84]),
+      'ends-in-long-s.txt': 'ends in \u017F',
+      [`${'long-name-'.repeat(24)}.txt`]: 'LONG NAME',
     });
     const workspace = indexedWorkspace(root);
     await workspace.ready();

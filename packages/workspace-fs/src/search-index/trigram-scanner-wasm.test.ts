@@ -1,0 +1,127 @@
+import { randomBytes } from 'node:crypto';
+import { describe, expect, it } from 'vitest';
+import { SCANNER_RESERVED_BYTES, SCANNER_SEEN_OFFSET, TRIGRAM_SCANNER_WASM } from './trigram-scanner-wasm.js';
+import { packTrigram, TrigramCollector } from './trigrams.js';
+
+const FOUND = SCANNER_RESERVED_BYTES;
+const TEXT = FOUND + 4 * (1 << 20);
+
+/** The scanner as the index worker sets it up: its own memory, the lowering table written at 0. */
+function scanner() {
+  const memory = new WebAssembly.Memory({ initial: Math.ceil((TEXT + (1 << 20)) / 65536) });
+  const instance = new WebAssembly.Instance(new WebAssembly.Module(TRIGRAM_SCANNER_WASM), { env: { memory } });
+  const { scan, clear } = instance.exports as {
+    scan(text: number, length: number, out: number): number;
+    clear(from: number, to: number): void;
+  };
+  const bytes = new Uint8Array(memory.buffer);
+  for (let byte = 0; byte < 256; byte += 1) bytes[byte] = byte >= 65 && byte <= 90 ? byte + 32 : byte;
+  let out = FOUND;
+  return {
+    /** Scans `text`, after whatever was scanned since the last `take`. */
+    add(text: Uint8Array) {
+      bytes.set(text, TEXT);
+      out = scan(TEXT, text.length, out);
+    },
+    /** The trigrams found since the last take, in the order found; the scanner forgets them. */
+    take(): number[] {
+      const found = [...new Uint32Array(memory.buffer, FOUND, (out - FOUND) / 4)];
+      clear(FOUND, out);
+      out = FOUND;
+      return found;
+    },
+    seenBitmap: () => bytes.subarray(SCANNER_SEEN_OFFSET, SCANNER_SEEN_OFFSET + (1 << 21)),
+  };
+}
+
+/** Each distinct trigram of the texts, in order of first occurrence (the definition, spelled out). */
+function reference(...texts: Uint8Array[]): number[] {
+  const seen = new Set<number>();
+  for (const text of texts)
+    for (let index = 0; index + 2 < text.length; index += 1)
+      seen.add(packTrigram(text[index]!, text[index + 1]!, text[index + 2]!));
+  return [...seen];
+}
+
+/** Compares long lists by their first difference (a full diff of 200,000 numbers takes minutes). */
+function expectSameList(actual: number[], expected: number[]): void {
+  let first = 0;
+  while (first < actual.length && first < expected.length && actual[first] === expected[first]) first += 1;
+  expect({ length: actual.length, from: first, next: actual.slice(first, first + 5) }).toEqual({
+    length: expected.length,
+    from: first,
+    next: expected.slice(first, first + 5),
+  });
+}
+
+describe('TRIGRAM_SCANNER_WASM', () => {
+  it('is a valid module that imports its memory and exports scan and clear', () => {
+    expect(WebAssembly.validate(TRIGRAM_SCANNER_WASM)).toBe(true);
+    const module = new WebAssembly.Module(TRIGRAM_SCANNER_WASM);
+    expect(WebAssembly.Module.imports(module)).toEqual([{ module: 'env', name: 'memory', kind: 'memory' }]);
+    expect(WebAssembly.Module.exports(module).map((entry) => entry.name)).toEqual(['scan', 'clear']);
+  });
+
+  it('finds nothing in texts shorter than three bytes and one trigram in three', () => {
+    const scan = scanner();
+    for (const text of ['', 'a', 'ab']) {
+      scan.add(Buffer.from(text));
+      expect(scan.take(), JSON.stringify(text)).toEqual([]);
+    }
+    scan.add(Buffer.from('aBc'));
+    expect(scan.take()).toEqual([0x616263]);
+  });
+
+  it('lowers ASCII letters only, and lists each trigram once, in the order first found', () => {
+    const scan = scanner();
+    const text = Buffer.from('ABCabcAbC xyz \u00c4\u00e4\u00c4 [\\]^_`@{ ABC');
+    scan.add(text);
+    expectSameList(scan.take(), reference(text));
+  });
+
+  it('finds trigrams of every byte value before and after every other', () => {
+    // Every byte before and after every other byte: 256 * 256 pairs, each followed by a third byte.
+    const text = new Uint8Array(3 * 65536);
+    for (let pair = 0; pair < 65536; pair += 1) text.set([pair >>> 8, pair & 0xff, (pair * 7) & 0xff], pair * 3);
+    const scan = scanner();
+    scan.add(text);
+    expectSameList(scan.take(), reference(text));
+  });
+
+  it('matches TrigramCollector on random texts, and keeps deduplicating across texts until taken', () => {
+    const scan = scanner();
+    const collector = new TrigramCollector();
+    // Without the bytes that end the three foldable sequences, the collector scans the text alone.
+    const unfoldable = (text: Uint8Array) =>
+      text.map((byte) => (byte === 0xaa || byte === 0xbf || byte === 0xb0 ? 0x20 : byte));
+    for (let round = 0; round < 20; round += 1) {
+      const raw = randomBytes(1 + Math.floor(Math.random() * 50_000));
+      // A narrow alphabet in half of the rounds, so that repeats are frequent.
+      const texts = [
+        round % 2 === 0 ? raw.map((byte) => 0x41 + (byte % 6)) : unfoldable(raw),
+        unfoldable(randomBytes(round)),
+      ];
+      for (const text of texts) {
+        scan.add(text);
+        collector.add(text);
+      }
+      const found = scan.take();
+      expectSameList(found, reference(...texts));
+      expect(new Set(found).size).toBe(found.length);
+      expectSameList(
+        [...collector.take()],
+        [...found].sort((left, right) => left - right),
+      );
+    }
+  });
+
+  it('clears the whole bitmap, so the next file starts from nothing', () => {
+    const scan = scanner();
+    const text = randomBytes(200_000);
+    scan.add(text);
+    const first = scan.take();
+    expect(Buffer.from(scan.seenBitmap()).equals(Buffer.alloc(1 << 21))).toBe(true);
+    scan.add(text);
+    expectSameList(scan.take(), first);
+  });
+});
