@@ -3,6 +3,18 @@ import { describe, expect, it } from 'vitest';
 import { SCANNER_RESERVED_BYTES, SCANNER_SEEN_OFFSET, TRIGRAM_SCANNER_WASM } from './trigram-scanner-wasm.js';
 import { packTrigram, TrigramCollector } from './trigrams.js';
 
+// The global exists in Node; this package's TypeScript libraries (no DOM) do not declare it.
+interface WasmApi {
+  validate(bytes: Uint8Array): boolean;
+  Memory: new (descriptor: { initial: number }) => { buffer: ArrayBuffer };
+  Module: (new (bytes: Uint8Array) => object) & {
+    imports(module: object): { module: string; name: string; kind: string }[];
+    exports(module: object): { name: string; kind: string }[];
+  };
+  Instance: new (module: object, imports: object) => { exports: Record<string, unknown> };
+}
+const { WebAssembly } = globalThis as unknown as { WebAssembly: WasmApi };
+
 const FOUND = SCANNER_RESERVED_BYTES;
 const TEXT = FOUND + 4 * (1 << 20);
 
@@ -10,7 +22,7 @@ const TEXT = FOUND + 4 * (1 << 20);
 function scanner() {
   const memory = new WebAssembly.Memory({ initial: Math.ceil((TEXT + (1 << 20)) / 65536) });
   const instance = new WebAssembly.Instance(new WebAssembly.Module(TRIGRAM_SCANNER_WASM), { env: { memory } });
-  const { scan, clear } = instance.exports as {
+  const { scan, clear } = instance.exports as unknown as {
     scan(text: number, length: number, out: number): number;
     clear(from: number, to: number): void;
   };
