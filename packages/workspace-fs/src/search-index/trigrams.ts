@@ -3,8 +3,8 @@
  * `b0 << 16 | b1 << 8 | b2`. Lowering makes one index serve case-sensitive and case-insensitive
  * searches alike (the index narrows; the real matcher decides).
  *
- * The same function runs in the index worker (`TRIGRAM_SOURCE`, plain JavaScript) and here; a
- * test holds the two to the same output.
+ * The index worker scans with the same definition in WebAssembly (trigram-scanner-wasm.ts, its
+ * folding in index-part-source.ts); tests hold both to this collector's output.
  */
 
 const LOWER = new Uint8Array(256);
