@@ -4,7 +4,7 @@ import type { CommandExecutionService } from '@clawsmith/command-sandbox';
 import type { Provider } from '@clawsmith/providers';
 import type { AnyToolDefinition } from '@clawsmith/tool-protocol';
 import type { Kysely } from 'kysely';
-import type { ApprovalHandler } from './lifecycle/call-context.js';
+import type { ApprovalHandler } from './permissions/approval-handler.js';
 import type { ToolSource } from './lifecycle/tool-table.js';
 import type { ToolHook } from './permissions/hooks.js';
 import type { PermissionMode, PermissionRule } from './permissions/permission-policy.js';

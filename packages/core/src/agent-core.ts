@@ -1,7 +1,6 @@
 import { createReadArtifactTool } from '@clawsmith/artifacts';
 import type { FileDiff, RestorePointSummary } from '@clawsmith/checkpoints';
 import { createBackgroundCommandTools } from '@clawsmith/command-sandbox';
-import { SessionActivation } from '@clawsmith/deferred-tools';
 import type { ModelMessage } from '@clawsmith/providers';
 import type { AgentCoreOptions, RestoreScope, RunTurnOptions, TurnResult } from './agent-core-options.js';
 import type { CoreServices } from './core-services.js';
@@ -16,6 +15,7 @@ import type { ToolSource } from './lifecycle/tool-table.js';
 import { recoverSession } from './recovery.js';
 import { assertHomeOutsideWorkspace } from './home-placement.js';
 import { forkSession, restoreTurn, type RestoreResult } from './restore.js';
+import { SessionActivations } from './session-activations.js';
 import { createTodoTools } from './session-tools/todo-tools.js';
 import type { SessionEvent, SessionRecord, TodoItem, TurnRecord, UndoneTurnRecord } from './store/session-records.js';
 import { SessionStore, type SessionEventListener } from './store/session-store.js';
@@ -76,16 +76,8 @@ export interface AgentCore {
  */
 export function createAgentCore(options: AgentCoreOptions): AgentCore {
   const store = new SessionStore(options.db);
-  const activations = new Map<string, SessionActivation>();
+  const activations = new SessionActivations(store);
   const allowances = new Map<string, Set<string>>();
-  const activationFor = async (sessionId: string): Promise<SessionActivation> => {
-    let activation = activations.get(sessionId);
-    if (!activation) {
-      activation = new SessionActivation(await store.getActivation(sessionId));
-      activations.set(sessionId, activation);
-    }
-    return activation;
-  };
 
   const sources: ToolSource[] = [
     { source: 'builtin', tools: options.builtinTools },
@@ -110,8 +102,7 @@ export function createAgentCore(options: AgentCoreOptions): AgentCore {
     alwaysLoaded,
     activations,
   );
-  const { table, requestTools } = composed;
-  const finalCatalog = composed.catalog;
+  const { table, catalog, requestTools } = composed;
 
   const services: CoreServices = {
     requestTools,
@@ -121,12 +112,14 @@ export function createAgentCore(options: AgentCoreOptions): AgentCore {
     provider: options.provider,
     ...(options.homeFolder ? { homeFolder: options.homeFolder } : {}),
     table,
-    catalog: finalCatalog,
-    activationFor,
-    permissionMode: options.permissionMode ?? 'default',
-    rules: options.rules ?? [],
-    hooks: options.hooks ?? [],
-    ...(options.approvalHandler ? { approvalHandler: options.approvalHandler } : {}),
+    catalog,
+    activationFor: (sessionId) => activations.load(sessionId),
+    permissions: {
+      mode: options.permissionMode ?? 'default',
+      rules: options.rules ?? [],
+      hooks: options.hooks ?? [],
+      ...(options.approvalHandler ? { approvalHandler: options.approvalHandler } : {}),
+    },
     sessionAllowances: (sessionId) => {
       let set = allowances.get(sessionId);
       if (!set) allowances.set(sessionId, (set = new Set()));

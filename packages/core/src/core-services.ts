@@ -2,10 +2,8 @@ import type { ArtifactStore } from '@clawsmith/artifacts';
 import type { CheckpointStore } from '@clawsmith/checkpoints';
 import type { DeferredToolCatalog, RequestTools, SessionActivation } from '@clawsmith/deferred-tools';
 import type { Provider } from '@clawsmith/providers';
-import type { ApprovalHandler } from './lifecycle/call-context.js';
 import type { ToolTable } from './lifecycle/tool-table.js';
-import type { ToolHook } from './permissions/hooks.js';
-import type { PermissionMode, PermissionRule } from './permissions/permission-policy.js';
+import type { PermissionSettings } from './permissions/turn-permissions.js';
 import type { SessionStore } from './store/session-store.js';
 
 /** Everything one AgentCore composed, shared by the turn loop, recovery and restore. */
@@ -21,10 +19,9 @@ export interface CoreServices {
   activationFor(sessionId: string): Promise<SessionActivation>;
   /** The schemas and evidence of a request for this activation (cached: the table is frozen). */
   requestTools(activation: SessionActivation): RequestTools;
-  readonly permissionMode: PermissionMode;
-  readonly rules: readonly PermissionRule[];
-  readonly hooks: readonly ToolHook[];
-  readonly approvalHandler?: ApprovalHandler;
+  /** Mode, rules, hooks and the approval handler every turn of this core is judged by. */
+  readonly permissions: PermissionSettings;
+  /** Tools a person allowed for the rest of a session (kept in memory, per session). */
   sessionAllowances(sessionId: string): Set<string>;
   readonly maxSteps: number;
   readonly inlineContentLimit: number;

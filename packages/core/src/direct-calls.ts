@@ -1,18 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import { SessionActivation } from '@clawsmith/deferred-tools';
 import type { ModelToolCall } from '@clawsmith/providers';
-import {
-  ClawsmithError,
-  resultMetadata,
-  type ModelToolSchema,
-  type ResolvedToolSecurity,
-  type ToolExecutionResult,
-} from '@clawsmith/tool-protocol';
+import { type ModelToolSchema, type ResolvedToolSecurity, type ToolExecutionResult } from '@clawsmith/tool-protocol';
 import type { TurnResult } from './agent-core-options.js';
 import type { CoreServices } from './core-services.js';
-import type { ApprovalHandler, CallRuntime } from './lifecycle/call-context.js';
 import { runToolCalls } from './lifecycle/run-tool-calls.js';
-import { openTurn } from './turn-opening.js';
+import type { ApprovalHandler } from './permissions/approval-handler.js';
+import { closeTurn, recordToolResults } from './turn-closing.js';
+import { claimSession, openTurn } from './turn-opening.js';
 
 /** One tool call made directly, without a model (an MCP client, a script). */
 export interface DirectToolCall {
@@ -64,17 +59,15 @@ export interface ToolDescription {
  * were active), in table order.
  */
 export async function describeTools(
-  services: CoreServices,
+  core: CoreServices,
   sessionId: string,
   which: 'visible' | 'all',
 ): Promise<ToolDescription[]> {
-  await services.store.requireSession(sessionId);
+  await core.store.requireSession(sessionId);
   const activation =
-    which === 'visible'
-      ? await services.activationFor(sessionId)
-      : new SessionActivation(services.catalog.deferredTools);
-  return services.requestTools(activation).tools.flatMap((schema) => {
-    const entry = services.table.get(schema.name);
+    which === 'visible' ? await core.activationFor(sessionId) : new SessionActivation(core.catalog.deferredTools);
+  return core.requestTools(activation).tools.flatMap((schema) => {
+    const entry = core.table.get(schema.name);
     if (!entry) return [];
     return [
       {
@@ -83,7 +76,7 @@ export async function describeTools(
         inputSchema: schema.inputSchema,
         security: entry.security,
         concurrencySafe: entry.tool.concurrencySafe === true,
-        deferred: services.catalog.isDeferred(schema.name),
+        deferred: core.catalog.isDeferred(schema.name),
       },
     ];
   });
@@ -95,99 +88,51 @@ export async function describeTools(
  * Never throws for anything the call does; throws `turn_in_progress` when a turn runs in the
  * session (callers serialise their calls) and `session_not_found`.
  */
-export async function runDirectCall(services: CoreServices, request: DirectToolCall): Promise<DirectToolCallResult> {
-  const { store } = services;
-  const session = await store.requireSession(request.sessionId);
-  if (services.runningSessions.has(session.id))
-    throw new ClawsmithError(
-      'turn_in_progress',
-      `A turn or call is already running in session ${session.id}; wait for it or cancel it first.`,
-    );
-  services.runningSessions.add(session.id);
+export async function runDirectCall(core: CoreServices, request: DirectToolCall): Promise<DirectToolCallResult> {
+  const session = await core.store.requireSession(request.sessionId);
+  const release = claimSession(
+    core,
+    session.id,
+    `A turn or call is already running in session ${session.id}; wait for it or cancel it first.`,
+  );
   try {
     const prompt = `${request.caller ?? 'direct call'}: ${request.name}`;
-    const { turnId, activation, checkpoint } = await openTurn(services, session, prompt);
+    const turn = await openTurn(core, session, prompt, {
+      signal: request.signal ?? new AbortController().signal,
+      ...(request.approvalHandler !== undefined ? { approvalHandler: request.approvalHandler } : {}),
+      ...(request.unattendedReason ? { unattendedReason: request.unattendedReason } : {}),
+    });
     const call: ModelToolCall = {
       id: `call_${randomUUID()}`,
       name: request.name,
       argumentsText: JSON.stringify(request.arguments ?? {}),
     };
-    await store.appendEvent(session.id, {
+    await core.store.appendEvent(session.id, {
       type: 'turn.started',
-      turnId,
+      turnId: turn.turnId,
       prompt,
-      restorePointId: checkpoint.restorePointId,
+      restorePointId: turn.checkpoint.restorePointId,
     });
-    await store.appendMessages(session.id, turnId, [
+    await core.store.appendMessages(session.id, turn.turnId, [
       { role: 'user', text: prompt },
       { role: 'assistant', text: '', toolCalls: [call] },
     ]);
-    const signal = request.signal ?? new AbortController().signal;
-    const approvalHandler =
-      request.approvalHandler === null ? undefined : (request.approvalHandler ?? services.approvalHandler);
-    const runtime: CallRuntime = {
-      table: services.table,
-      gate: (name) => services.catalog.gate(name, activation),
-      store,
-      sessionId: session.id,
-      turnId,
-      workspaceRoot: session.workspaceRoot,
-      signal,
-      permissionMode: services.permissionMode,
-      rules: services.rules,
-      hooks: services.hooks,
-      ...(approvalHandler ? { approvalHandler } : {}),
-      ...(request.unattendedReason ? { unattendedReason: request.unattendedReason } : {}),
-      sessionAllowances: services.sessionAllowances(session.id),
-      recorder: checkpoint.recorder,
-      ...(services.artifacts ? { artifacts: services.artifacts } : {}),
-      inlineContentLimit: services.inlineContentLimit,
-      cancelGraceMs: services.cancelGraceMs,
-      seenCallIds: new Set(),
-    };
-    const [outcome] = await runToolCalls(runtime, [call]);
-    const result = outcome!.result;
-    await store.appendMessages(session.id, turnId, [
-      {
-        role: 'tool',
-        toolCallId: call.id,
-        toolName: call.name,
-        content: result.content,
-        toolResult: resultMetadata(result),
-      },
-    ]);
-    await store.setActivation(session.id, activation.activeTools());
-    const manifest = await checkpoint.complete();
-    const changedFiles = manifest.files.map((file) => ({
-      path: file.path,
-      change: file.change,
-      linesAdded: file.linesAdded ?? 0,
-      linesRemoved: file.linesRemoved ?? 0,
-    }));
-    const status = result.status === 'cancelled' ? 'cancelled' : 'completed';
-    await store.completeTurn(session.id, turnId, status);
-    await store.appendEvent(session.id, {
-      type: 'turn.completed',
-      turnId,
-      status,
+    const outcomes = await runToolCalls(turn, [call]);
+    await recordToolResults(turn, [], outcomes);
+    const result = outcomes[0]!.result;
+    const changedFiles = await closeTurn(turn, {
+      status: result.status === 'cancelled' ? 'cancelled' : 'completed',
       steps: 0,
-      restorePointId: checkpoint.restorePointId,
-      manifest: {
-        files: changedFiles.length,
-        linesAdded: manifest.totals.linesAdded,
-        linesRemoved: manifest.totals.linesRemoved,
-        paths: changedFiles.map((file) => file.path),
-      },
     });
     return {
       sessionId: session.id,
-      turnId,
-      restorePointId: checkpoint.restorePointId,
+      turnId: turn.turnId,
+      restorePointId: turn.checkpoint.restorePointId,
       result,
       changedFiles,
-      activeTools: activation.activeTools(),
+      activeTools: turn.activation.activeTools(),
     };
   } finally {
-    services.runningSessions.delete(session.id);
+    release();
   }
 }

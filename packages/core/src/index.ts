@@ -9,7 +9,7 @@ export { createBuiltinTools } from './builtin-tools.js';
 export type { ClawsmithHome } from './clawsmith-home.js';
 export { openClawsmithHome, resolveClawsmithHome } from './clawsmith-home.js';
 
-export type { ApprovalAnswer, ApprovalHandler, ApprovalRequest } from './lifecycle/call-context.js';
+export type { ApprovalAnswer, ApprovalHandler, ApprovalRequest } from './permissions/approval-handler.js';
 export type { ToolEntry, ToolSource, ToolTable } from './lifecycle/tool-table.js';
 export { DuplicateToolError, buildToolTable } from './lifecycle/tool-table.js';
 export { isParallelBatch } from './lifecycle/run-tool-calls.js';

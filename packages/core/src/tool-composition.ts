@@ -7,6 +7,7 @@ import {
   type SessionActivation,
 } from '@clawsmith/deferred-tools';
 import { buildToolTable, type ToolSource, type ToolTable } from './lifecycle/tool-table.js';
+import type { SessionActivations } from './session-activations.js';
 
 /** A frozen tool table with its deferred catalog and cached request schemas. */
 export interface ComposedTools {
@@ -17,12 +18,12 @@ export interface ComposedTools {
 
 /**
  * Builds one frozen tool table from `sources`, adding `search_tools` when any tool is deferred.
- * `activations` is the core's per-session activation cache (search_tools changes it in place).
+ * `search_tools` changes the activations the core's turns loaded, in place.
  */
 export function composeTools(
   sources: readonly ToolSource[],
   alwaysLoaded: readonly string[],
-  activations: ReadonlyMap<string, SessionActivation>,
+  activations: Pick<SessionActivations, 'loaded'>,
 ): ComposedTools {
   const base = buildToolTable(sources);
   // One catalog serves search_tools and the gate: search_tools is never deferred, and the catalog
@@ -30,14 +31,7 @@ export function composeTools(
   const catalog = createDeferredToolCatalog(base.tools, { alwaysLoaded });
   let table = base;
   if (catalog.deferredTools.length > 0) {
-    // Activation lives in memory per session; the turn loop persists it after each batch.
-    const activationCache = (sessionId: string) => {
-      const activation = activations.get(sessionId);
-      if (!activation)
-        throw new Error(`The activation of session ${sessionId} was not loaded before search_tools ran.`);
-      return activation;
-    };
-    const search = createSearchToolsTool({ catalog, activationFor: activationCache });
+    const search = createSearchToolsTool({ catalog, activationFor: (sessionId) => activations.loaded(sessionId) });
     table = buildToolTable([{ source: 'deferred-tools', tools: [search] }], base);
   }
 

@@ -1,32 +1,44 @@
 import { randomUUID } from 'node:crypto';
-import type { TurnCheckpoint } from '@clawsmith/checkpoints';
-import type { SessionActivation } from '@clawsmith/deferred-tools';
+import { ClawsmithError } from '@clawsmith/tool-protocol';
 import type { CoreServices } from './core-services.js';
+import type { TurnContext } from './lifecycle/turn-context.js';
+import { turnPermissions, type ApprovalOverride } from './permissions/turn-permissions.js';
 import { recoverSession } from './recovery.js';
 
-/** A turn just opened: its id, the session's activation, and its restore point. */
-export interface OpenedTurn {
-  readonly turnId: string;
-  readonly activation: SessionActivation;
-  readonly checkpoint: TurnCheckpoint;
+/** What a turn is opened with besides its prompt. */
+export interface TurnOpening extends ApprovalOverride {
+  /** Cancels the turn. */
+  readonly signal: AbortSignal;
+}
+
+/**
+ * Claims a session for one turn or direct call in this process (recovery leaves claimed sessions
+ * alone). Throws `turn_in_progress` with `busy` when it is claimed already; returns the release.
+ */
+export function claimSession(core: CoreServices, sessionId: string, busy: string): () => void {
+  if (core.runningSessions.has(sessionId)) throw new ClawsmithError('turn_in_progress', busy);
+  core.runningSessions.add(sessionId);
+  return () => core.runningSessions.delete(sessionId);
 }
 
 /**
  * Opens a turn the same way for a model turn and a direct call: recovers what a dead process
  * left in the session, begins the restore point (with the message count, last event and the
- * todos and activation to restore on undo) and records the turn as started. The caller has
- * already claimed the session in `runningSessions`.
+ * todos and activation to restore on undo), records the turn as started, and returns the one
+ * {@link TurnContext} its calls share. The caller has already claimed the session in
+ * `runningSessions`.
  */
 export async function openTurn(
-  services: CoreServices,
+  core: CoreServices,
   session: { readonly id: string; readonly workspaceRoot: string },
   prompt: string,
-): Promise<OpenedTurn> {
-  const { store } = services;
-  await recoverSession(services, session.id);
+  opening: TurnOpening,
+): Promise<TurnContext> {
+  const { store } = core;
+  await recoverSession(core, session.id);
   const turnId = randomUUID();
-  const activation = await services.activationFor(session.id);
-  const checkpoint = await services.checkpoints.beginTurn({
+  const activation = await core.activationFor(session.id);
+  const checkpoint = await core.checkpoints.beginTurn({
     sessionId: session.id,
     turnId,
     workspaceRoot: session.workspaceRoot,
@@ -41,5 +53,14 @@ export async function openTurn(
     activation: activation.activeTools(),
     startedAt: new Date().toISOString(),
   });
-  return { turnId, activation, checkpoint };
+  return {
+    core,
+    session: { id: session.id, workspaceRoot: session.workspaceRoot },
+    turnId,
+    signal: opening.signal,
+    checkpoint,
+    activation,
+    permissions: turnPermissions(core.permissions, core.sessionAllowances(session.id), opening),
+    seenCallIds: new Set(),
+  };
 }

@@ -11,7 +11,7 @@ import {
 import type { NewSessionEvent } from '../store/session-records.js';
 import { excludedPaths } from '../permissions/permission-policy.js';
 import { requestPaths } from '../permissions/request-paths.js';
-import type { CallOutcome, CallRuntime } from './call-context.js';
+import type { CallOutcome, TurnContext } from './turn-context.js';
 import type { ReadyCall } from './prepare-call.js';
 
 const schemaHashes = new WeakMap<object, string | undefined>();
@@ -30,12 +30,12 @@ function schemaHashOf(tool: AnyToolDefinition): string | undefined {
 }
 
 /** The `tool.started` event: written only after validation, hooks and permission passed. */
-export function startedEvent(runtime: CallRuntime, ready: ReadyCall): NewSessionEvent {
+export function startedEvent(turn: TurnContext, ready: ReadyCall): NewSessionEvent {
   const security = ready.entry.security;
   const toolSchemaSha256 = schemaHashOf(ready.entry.tool);
   return {
     type: 'tool.started',
-    turnId: runtime.turnId,
+    turnId: turn.turnId,
     toolCallId: ready.call.id,
     toolName: ready.call.name,
     summary: ready.summary,
@@ -47,29 +47,29 @@ export function startedEvent(runtime: CallRuntime, ready: ReadyCall): NewSession
 }
 
 async function keepInlineBounded(
-  runtime: CallRuntime,
+  turn: TurnContext,
   callId: string,
   result: ToolExecutionResult,
 ): Promise<ToolExecutionResult> {
-  if (Buffer.byteLength(result.content, 'utf8') <= runtime.inlineContentLimit) return result;
+  if (Buffer.byteLength(result.content, 'utf8') <= turn.core.inlineContentLimit) return result;
   if (result.artifact) {
     // The tool already stored its complete output (a command log, say): keep that reference
     // and only bound the inline text, rather than storing a copy of the tool's own preview.
-    const preview = headAndTail(result.content, runtime.inlineContentLimit - 200);
+    const preview = headAndTail(result.content, turn.core.inlineContentLimit - 200);
     return {
       ...result,
-      content: `${preview}\n[Inline output cut to ${runtime.inlineContentLimit} bytes; the complete output is artifact ${result.artifact.id}: read it with read_artifact.]`,
+      content: `${preview}\n[Inline output cut to ${turn.core.inlineContentLimit} bytes; the complete output is artifact ${result.artifact.id}: read it with read_artifact.]`,
     };
   }
-  if (runtime.artifacts) {
-    const stored = await runtime.artifacts.externalize(result.content, {
-      sessionId: runtime.sessionId,
+  if (turn.core.artifacts) {
+    const stored = await turn.core.artifacts.externalize(result.content, {
+      sessionId: turn.session.id,
       toolCallId: callId,
-      threshold: runtime.inlineContentLimit,
+      threshold: turn.core.inlineContentLimit,
     });
     return { ...result, content: stored.content, ...(stored.artifact ? { artifact: stored.artifact } : {}) };
   }
-  const preview = headAndTail(result.content, runtime.inlineContentLimit);
+  const preview = headAndTail(result.content, turn.core.inlineContentLimit);
   return {
     ...result,
     content: `${preview}\n[The output was ${result.content.length} characters; no artifact store is configured, so the middle is gone.]`,
@@ -114,50 +114,43 @@ function settleOrGiveUp(
  * Runs an authorised call: the tool gets `authorized: true`, the turn's recorder and the turn's
  * abort signal; its return value is normalised and large content externalised. Never throws.
  */
-export async function executeCall(runtime: CallRuntime, ready: ReadyCall): Promise<ToolExecutionResult> {
-  if (runtime.signal.aborted) return toolCancelled();
+export async function executeCall(turn: TurnContext, ready: ReadyCall): Promise<ToolExecutionResult> {
+  if (turn.signal.aborted) return toolCancelled();
   let result: ToolExecutionResult;
   try {
     const excluded = excludedPaths(
-      runtime.rules,
+      turn.permissions.rules,
       {
         toolName: ready.call.name,
         input: ready.input,
         security: ready.entry.security,
-        paths: requestPaths(ready.entry.tool.pathArguments, ready.input, runtime.workspaceRoot),
+        paths: requestPaths(ready.entry.tool.pathArguments, ready.input, turn.session.workspaceRoot),
       },
-      runtime.permissionMode,
+      turn.permissions.mode,
     );
     const running = ready.entry.tool.execute(ready.input, {
       authorized: true,
-      workspaceRoot: runtime.workspaceRoot,
-      sessionId: runtime.sessionId,
-      turnId: runtime.turnId,
+      workspaceRoot: turn.session.workspaceRoot,
+      sessionId: turn.session.id,
+      turnId: turn.turnId,
       toolCallId: ready.call.id,
-      signal: runtime.signal,
-      ...(runtime.recorder ? { fileChanges: runtime.recorder } : {}),
+      signal: turn.signal,
+      fileChanges: turn.checkpoint.recorder,
       ...(excluded.length > 0 ? { excludedPaths: excluded } : {}),
-      ...(runtime.artifacts
-        ? { artifacts: runtime.artifacts.writerFor({ sessionId: runtime.sessionId, toolCallId: ready.call.id }) }
+      ...(turn.core.artifacts
+        ? { artifacts: turn.core.artifacts.writerFor({ sessionId: turn.session.id, toolCallId: ready.call.id }) }
         : {}),
     });
-    const value = await settleOrGiveUp(
-      Promise.resolve(running),
-      runtime.signal,
-      runtime.cancelGraceMs,
-      ready.call.name,
-    );
+    const value = await settleOrGiveUp(Promise.resolve(running), turn.signal, turn.core.cancelGraceMs, ready.call.name);
     result = normalizeToolResult(value);
   } catch (error) {
     result =
-      error instanceof ToolIgnoredCancellation
-        ? toolCancelled(error.message)
-        : toolResultFromError(error, runtime.signal);
+      error instanceof ToolIgnoredCancellation ? toolCancelled(error.message) : toolResultFromError(error, turn.signal);
   }
   try {
-    return await keepInlineBounded(runtime, ready.call.id, result);
+    return await keepInlineBounded(turn, ready.call.id, result);
   } catch {
-    const preview = headAndTail(result.content, runtime.inlineContentLimit);
+    const preview = headAndTail(result.content, turn.core.inlineContentLimit);
     return {
       ...result,
       content: `${preview}\n[The artifact store failed to keep the full output; only this preview remains.]`,
@@ -166,11 +159,11 @@ export async function executeCall(runtime: CallRuntime, ready: ReadyCall): Promi
 }
 
 /** The `tool.completed` event: the result metadata, and the older top-level `status`, `output`, `artifact`. */
-export function completedEvent(runtime: CallRuntime, outcome: CallOutcome): NewSessionEvent {
+export function completedEvent(turn: TurnContext, outcome: CallOutcome): NewSessionEvent {
   const metadata = resultMetadata(outcome.result);
   return {
     type: 'tool.completed',
-    turnId: runtime.turnId,
+    turnId: turn.turnId,
     toolCallId: outcome.call.id,
     toolName: outcome.call.name,
     result: metadata,

@@ -3,7 +3,8 @@ import { hookInput, runHooks } from '../permissions/hooks.js';
 import { decidePermission, type PermissionDecision } from '../permissions/permission-policy.js';
 import { requestPaths } from '../permissions/request-paths.js';
 import type { NewSessionEvent } from '../store/session-records.js';
-import type { ApprovalAnswer, CallRuntime } from './call-context.js';
+import type { ApprovalAnswer } from '../permissions/approval-handler.js';
+import type { TurnContext } from './turn-context.js';
 import type { CallEventWriter } from './event-writer.js';
 import type { ReadyCall } from './prepare-call.js';
 
@@ -17,7 +18,7 @@ export type Judgment =
   | { readonly allowed: false; readonly result: ToolExecutionResult; readonly decisions: NewSessionEvent[] };
 
 function decisionEvent(
-  runtime: CallRuntime,
+  turn: TurnContext,
   ready: ReadyCall,
   stage: 'hook' | 'permission' | 'approval',
   action: string,
@@ -25,7 +26,7 @@ function decisionEvent(
 ): NewSessionEvent {
   return {
     type: 'tool.decision',
-    turnId: runtime.turnId,
+    turnId: turn.turnId,
     toolCallId: ready.call.id,
     toolName: ready.call.name,
     stage,
@@ -40,21 +41,21 @@ function decisionEvent(
  * can be asked.
  */
 async function askPerson(
-  runtime: CallRuntime,
+  turn: TurnContext,
   ready: ReadyCall,
   reason: string,
   decided: readonly NewSessionEvent[],
   events: CallEventWriter,
 ): Promise<{ answer: ApprovalAnswer; reason: string; unwritten: readonly NewSessionEvent[] }> {
-  if (!runtime.approvalHandler)
+  if (!turn.permissions.approvalHandler)
     return {
       answer: 'deny',
       unwritten: decided,
-      reason: `${reason}; ${runtime.unattendedReason ?? 'no one can approve in a non-interactive run, so it is denied (choose another --permission-mode or add a rule)'}`,
+      reason: `${reason}; ${turn.permissions.unattendedReason ?? 'no one can approve in a non-interactive run, so it is denied (choose another --permission-mode or add a rule)'}`,
     };
-  const pending = await runtime.store.addApproval({
-    sessionId: runtime.sessionId,
-    turnId: runtime.turnId,
+  const pending = await turn.core.store.addApproval({
+    sessionId: turn.session.id,
+    turnId: turn.turnId,
     toolCallId: ready.call.id,
     toolName: ready.call.name,
     summary: ready.summary,
@@ -66,7 +67,7 @@ async function askPerson(
     ...decided,
     {
       type: 'approval.requested',
-      turnId: runtime.turnId,
+      turnId: turn.turnId,
       approvalId: pending.id,
       toolCallId: ready.call.id,
       toolName: ready.call.name,
@@ -78,11 +79,11 @@ async function askPerson(
   let answer: ApprovalAnswer;
   let handlerFailure: string | undefined;
   try {
-    answer = await runtime.approvalHandler(
+    answer = await turn.permissions.approvalHandler(
       {
         approvalId: pending.id,
-        sessionId: runtime.sessionId,
-        turnId: runtime.turnId,
+        sessionId: turn.session.id,
+        turnId: turn.turnId,
         toolCallId: ready.call.id,
         toolName: ready.call.name,
         summary: ready.summary,
@@ -91,7 +92,7 @@ async function askPerson(
         capabilities: ready.entry.security.capabilities,
         reason,
       },
-      runtime.signal,
+      turn.signal,
     );
     if (answer !== 'allow' && answer !== 'allow-session' && answer !== 'deny') {
       handlerFailure = `it answered ${JSON.stringify(String(answer)).slice(0, 60)}, not allow, deny or allow-session`;
@@ -102,16 +103,16 @@ async function askPerson(
     handlerFailure = (error instanceof Error ? error.message : String(error)).replace(/\s+/g, ' ').slice(0, 300);
     answer = 'deny';
   }
-  await runtime.store.removeApproval(pending.id);
+  await turn.core.store.removeApproval(pending.id);
   const resolved: NewSessionEvent = {
     type: 'approval.resolved',
-    turnId: runtime.turnId,
+    turnId: turn.turnId,
     approvalId: pending.id,
     toolCallId: ready.call.id,
     answer,
     ...(handlerFailure !== undefined ? { handlerFailed: true } : {}),
   };
-  if (answer === 'allow-session') runtime.sessionAllowances.add(ready.call.name);
+  if (answer === 'allow-session') turn.permissions.sessionAllowances.add(ready.call.name);
   return {
     answer,
     unwritten: [resolved],
@@ -132,28 +133,28 @@ async function askPerson(
  * written to the event log with its reason: the returned decisions are not written yet. Before
  * a hook runs or a person is asked, `events` writes what it holds (see {@link CallEventWriter}).
  */
-export async function judgeCall(runtime: CallRuntime, ready: ReadyCall, events: CallEventWriter): Promise<Judgment> {
+export async function judgeCall(turn: TurnContext, ready: ReadyCall, events: CallEventWriter): Promise<Judgment> {
   const security = ready.entry.security;
-  if (runtime.hooks.length > 0) await events.flush();
+  if (turn.permissions.hooks.length > 0) await events.flush();
   const verdict = await runHooks(
-    runtime.hooks,
+    turn.permissions.hooks,
     hookInput(
       {
         toolName: ready.call.name,
         input: ready.input,
         summary: ready.summary,
-        sessionId: runtime.sessionId,
-        turnId: runtime.turnId,
+        sessionId: turn.session.id,
+        turnId: turn.turnId,
         toolCallId: ready.call.id,
       },
       security,
     ),
   );
   const decisions: NewSessionEvent[] = [];
-  if (runtime.hooks.length > 0) {
+  if (turn.permissions.hooks.length > 0) {
     decisions.push(
       decisionEvent(
-        runtime,
+        turn,
         ready,
         'hook',
         verdict.outcome,
@@ -171,16 +172,16 @@ export async function judgeCall(runtime: CallRuntime, ready: ReadyCall, events: 
       ),
     };
   }
-  let decision: PermissionDecision = decidePermission(runtime.permissionMode, runtime.rules, {
+  let decision: PermissionDecision = decidePermission(turn.permissions.mode, turn.permissions.rules, {
     toolName: ready.call.name,
     input: ready.input,
     security,
-    paths: requestPaths(ready.entry.tool.pathArguments, ready.input, runtime.workspaceRoot),
+    paths: requestPaths(ready.entry.tool.pathArguments, ready.input, turn.session.workspaceRoot),
   });
   if (
     decision.action !== 'deny' &&
-    runtime.sessionAllowances.has(ready.call.name) &&
-    runtime.permissionMode !== 'read-only'
+    turn.permissions.sessionAllowances.has(ready.call.name) &&
+    turn.permissions.mode !== 'read-only'
   ) {
     decision =
       decision.action === 'ask'
@@ -189,7 +190,7 @@ export async function judgeCall(runtime: CallRuntime, ready: ReadyCall, events: 
   }
   if (verdict.outcome === 'ask' && decision.action === 'allow')
     decision = { action: 'ask', reason: `${verdict.hook}: ${verdict.reason}` };
-  decisions.push(decisionEvent(runtime, ready, 'permission', decision.action, decision.reason));
+  decisions.push(decisionEvent(turn, ready, 'permission', decision.action, decision.reason));
   if (decision.action === 'deny') {
     return {
       allowed: false,
@@ -201,11 +202,8 @@ export async function judgeCall(runtime: CallRuntime, ready: ReadyCall, events: 
     };
   }
   if (decision.action === 'ask') {
-    const { answer, reason, unwritten } = await askPerson(runtime, ready, decision.reason, decisions, events);
-    const after = [
-      ...unwritten,
-      decisionEvent(runtime, ready, 'approval', answer === 'deny' ? 'deny' : 'allow', reason),
-    ];
+    const { answer, reason, unwritten } = await askPerson(turn, ready, decision.reason, decisions, events);
+    const after = [...unwritten, decisionEvent(turn, ready, 'approval', answer === 'deny' ? 'deny' : 'allow', reason)];
     if (answer === 'deny')
       return {
         allowed: false,

@@ -1,7 +1,7 @@
 import type { ModelToolCall } from '@clawsmith/providers';
 import { TOOL_RESULT_CODES, canonicalJson, toolError, type ToolExecutionResult } from '@clawsmith/tool-protocol';
 import { malformedCallResult } from './call-bounds.js';
-import type { CallRuntime } from './call-context.js';
+import type { TurnContext } from './turn-context.js';
 import type { ToolEntry } from './tool-table.js';
 
 /** A call that passed every check before judgment, with its parsed input. */
@@ -52,12 +52,12 @@ function safeSummary(entry: ToolEntry, input: unknown): string {
  * that are not JSON, arguments that fail the schema. `messageCalls` holds the keys of the
  * message's earlier calls.
  */
-export function prepareCall(runtime: CallRuntime, call: ModelToolCall, messageCalls: Set<string>): PreparedCall {
+export function prepareCall(turn: TurnContext, call: ModelToolCall, messageCalls: Set<string>): PreparedCall {
   const refuse = (result: ToolExecutionResult): RefusedCall => ({ kind: 'refused', call, result });
   const malformed = malformedCallResult(call);
   if (malformed) return refuse(malformed);
-  const entry = runtime.table.get(call.name);
-  const gate = entry ? runtime.gate(call.name) : 'unknown';
+  const entry = turn.core.table.get(call.name);
+  const gate = entry ? turn.core.catalog.gate(call.name, turn.activation) : 'unknown';
   if (!entry || gate === 'unknown') {
     return refuse(
       toolError(
@@ -77,7 +77,7 @@ export function prepareCall(runtime: CallRuntime, call: ModelToolCall, messageCa
   }
   // A later step may repeat a call on purpose (re-read after an edit, re-run a test after a
   // fix); only a reused id or a repeat inside one message is a duplicate.
-  if (runtime.seenCallIds.has(call.id)) {
+  if (turn.seenCallIds.has(call.id)) {
     return refuse(
       toolError(
         TOOL_RESULT_CODES.duplicateCall,
@@ -85,7 +85,7 @@ export function prepareCall(runtime: CallRuntime, call: ModelToolCall, messageCa
       ),
     );
   }
-  runtime.seenCallIds.add(call.id);
+  turn.seenCallIds.add(call.id);
   const key = callKey(call);
   if (messageCalls.has(key)) {
     return refuse(

@@ -1,7 +1,7 @@
 import type { ModelToolCall } from '@clawsmith/providers';
 import { toolCancelled } from '@clawsmith/tool-protocol';
 import { TOOL_CALL_BOUNDS, excessCallResult } from './call-bounds.js';
-import type { CallOutcome, CallRuntime } from './call-context.js';
+import type { CallOutcome, TurnContext } from './turn-context.js';
 import { CallEventWriter } from './event-writer.js';
 import { completedEvent, executeCall, startedEvent } from './execute-call.js';
 import { judgeCall } from './judge-call.js';
@@ -23,7 +23,7 @@ export function isParallelBatch(prepared: readonly PreparedCall[]): prepared is 
 }
 
 async function runSerially(
-  runtime: CallRuntime,
+  turn: TurnContext,
   prepared: readonly PreparedCall[],
   events: CallEventWriter,
 ): Promise<CallOutcome[]> {
@@ -32,20 +32,20 @@ async function runSerially(
     let outcome: CallOutcome;
     if (call.kind === 'refused') {
       outcome = { call: call.call, result: call.result };
-    } else if (runtime.signal.aborted) {
+    } else if (turn.signal.aborted) {
       outcome = { call: call.call, result: toolCancelled('The turn was cancelled before this call ran.') };
     } else {
-      const judgment = await judgeCall(runtime, call, events);
+      const judgment = await judgeCall(turn, call, events);
       if (!judgment.allowed) {
         events.defer(judgment.decisions);
         outcome = { call: call.call, result: judgment.result };
       } else {
-        await events.writeNow([...judgment.decisions, startedEvent(runtime, call)]);
-        outcome = { call: call.call, result: await executeCall(runtime, call) };
+        await events.writeNow([...judgment.decisions, startedEvent(turn, call)]);
+        outcome = { call: call.call, result: await executeCall(turn, call) };
       }
     }
     // Written with the next call's decisions and tool.started (one statement instead of two).
-    events.defer([completedEvent(runtime, outcome)]);
+    events.defer([completedEvent(turn, outcome)]);
     outcomes.push(outcome);
   }
   await events.flush();
@@ -53,7 +53,7 @@ async function runSerially(
 }
 
 async function runInParallel(
-  runtime: CallRuntime,
+  turn: TurnContext,
   ready: readonly ReadyCall[],
   events: CallEventWriter,
 ): Promise<CallOutcome[]> {
@@ -62,22 +62,22 @@ async function runInParallel(
   const outcomes: (CallOutcome | undefined)[] = [];
   const allowed: { index: number; call: ReadyCall }[] = [];
   for (const [index, call] of ready.entries()) {
-    const judgment = await judgeCall(runtime, call, events);
+    const judgment = await judgeCall(turn, call, events);
     events.defer(judgment.decisions);
     if (judgment.allowed) {
       allowed.push({ index, call });
-      events.defer([startedEvent(runtime, call)]);
+      events.defer([startedEvent(turn, call)]);
     } else {
       outcomes[index] = { call: call.call, result: judgment.result };
     }
   }
   await events.flush();
-  const results = await Promise.all(allowed.map(({ call }) => executeCall(runtime, call)));
+  const results = await Promise.all(allowed.map(({ call }) => executeCall(turn, call)));
   allowed.forEach(({ index, call }, position) => {
     outcomes[index] = { call: call.call, result: results[position]! };
   });
   const ordered = outcomes as CallOutcome[];
-  await events.writeNow(ordered.map((outcome) => completedEvent(runtime, outcome)));
+  await events.writeNow(ordered.map((outcome) => completedEvent(turn, outcome)));
   return ordered;
 }
 
@@ -86,17 +86,17 @@ async function runInParallel(
  * order, whatever happens. Calls past {@link TOOL_CALL_BOUNDS}`.callsPerMessage` do not run; each
  * is answered with `too_many_tool_calls`.
  */
-export async function runToolCalls(runtime: CallRuntime, calls: readonly ModelToolCall[]): Promise<CallOutcome[]> {
+export async function runToolCalls(turn: TurnContext, calls: readonly ModelToolCall[]): Promise<CallOutcome[]> {
   const messageCalls = new Set<string>();
   const admitted = calls.slice(0, TOOL_CALL_BOUNDS.callsPerMessage);
-  const prepared = admitted.map((call) => prepareCall(runtime, call, messageCalls));
-  const events = new CallEventWriter(runtime.store, runtime.sessionId);
+  const prepared = admitted.map((call) => prepareCall(turn, call, messageCalls));
+  const events = new CallEventWriter(turn.core.store, turn.session.id);
   const outcomes = isParallelBatch(prepared)
-    ? await runInParallel(runtime, prepared, events)
-    : await runSerially(runtime, prepared, events);
+    ? await runInParallel(turn, prepared, events)
+    : await runSerially(turn, prepared, events);
   if (calls.length === admitted.length) return outcomes;
   const result = excessCallResult();
   const excess = calls.slice(admitted.length).map((call) => ({ call, result }));
-  await events.writeNow(excess.map((outcome) => completedEvent(runtime, outcome)));
+  await events.writeNow(excess.map((outcome) => completedEvent(turn, outcome)));
   return [...outcomes, ...excess];
 }

@@ -1,7 +1,7 @@
 // Secret files (.env, private keys) as the core guards them with the real workspace tools.
 import { describe, expect, it } from 'vitest';
 import { call, createHarness } from '../__fixtures__/core-harness.js';
-import type { ApprovalRequest } from '../lifecycle/call-context.js';
+import type { ApprovalRequest } from './approval-handler.js';
 import type { PermissionMode } from './permission-policy.js';
 
 const FILES = {

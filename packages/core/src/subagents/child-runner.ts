@@ -26,7 +26,7 @@ export interface DelegationRuntime {
   /** The parent's services (the child services are derived from them). */
   parentServices(): CoreServices;
   /** Services for a child: the tool table without delegation tools, the child's provider, mode and step limit. */
-  childServices(overrides: Pick<CoreServices, 'provider' | 'permissionMode'>): CoreServices;
+  childServices(overrides: { provider: CoreServices['provider']; permissionMode: PermissionMode }): CoreServices;
   /** Children running in this process (recovery leaves them alone). */
   readonly active: Set<string>;
 }

@@ -68,7 +68,7 @@ export function createDelegateWorktreeTool(runtime: DelegationRuntime): Delegate
         ...(input.focusPaths ? { focusPaths: input.focusPaths } : {}),
         workspaceRoot: worktree.workspaceRoot,
         // The parent's mode, never wider: its approvals, rules and hooks apply to the child too.
-        permissionMode: runtime.parentServices().permissionMode,
+        permissionMode: runtime.parentServices().permissions.mode,
         signal: context.signal,
         workspaceNote: `It is a git worktree on the branch ${worktree.branch}; your changes there are returned as a patch, and the other agent decides whether to apply them.`,
       });

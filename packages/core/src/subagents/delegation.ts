@@ -49,7 +49,7 @@ export function createDelegation(db: Kysely<any>, options: DelegationOptions): D
         catalog: tools.catalog,
         requestTools: tools.requestTools,
         provider: overrides.provider,
-        permissionMode: overrides.permissionMode,
+        permissions: { ...services.permissions, mode: overrides.permissionMode },
         maxSteps: options.maxSteps ?? DELEGATION_LIMITS.childSteps,
         // A child has no system prompt of the parent's and delivers no background notices.
         systemPrompt: undefined,

@@ -1,0 +1,60 @@
+import type { ModelMessage } from '@clawsmith/providers';
+import { resultMetadata } from '@clawsmith/tool-protocol';
+import type { TurnResult, TurnStatus } from './agent-core-options.js';
+import type { CallOutcome, TurnContext } from './lifecycle/turn-context.js';
+
+/**
+ * The tool messages of a batch's outcomes, in call order, appended to the store and to `history`,
+ * and the session's activation saved (`search_tools` may have changed it).
+ */
+export async function recordToolResults(
+  turn: TurnContext,
+  history: ModelMessage[],
+  outcomes: readonly CallOutcome[],
+): Promise<void> {
+  const messages: ModelMessage[] = outcomes.map(({ call, result }) => ({
+    role: 'tool',
+    toolCallId: call.id,
+    toolName: call.name,
+    content: result.content,
+    toolResult: resultMetadata(result),
+  }));
+  await turn.core.store.appendMessages(turn.session.id, turn.turnId, messages);
+  history.push(...messages);
+  await turn.core.store.setActivation(turn.session.id, turn.activation.activeTools());
+}
+
+/**
+ * Closes a turn the same way for a model turn and a direct call: completes its restore point
+ * (the manifest of changed files), marks the turn, and writes `turn.completed`. Returns the
+ * changed files with their line statistics.
+ */
+export async function closeTurn(
+  turn: TurnContext,
+  outcome: { status: TurnStatus; steps: number; error?: TurnResult['error'] },
+): Promise<TurnResult['changedFiles']> {
+  const { store } = turn.core;
+  const manifest = await turn.checkpoint.complete();
+  const changedFiles = manifest.files.map((file) => ({
+    path: file.path,
+    change: file.change,
+    linesAdded: file.linesAdded ?? 0,
+    linesRemoved: file.linesRemoved ?? 0,
+  }));
+  await store.completeTurn(turn.session.id, turn.turnId, outcome.status);
+  await store.appendEvent(turn.session.id, {
+    type: 'turn.completed',
+    turnId: turn.turnId,
+    status: outcome.status,
+    steps: outcome.steps,
+    restorePointId: turn.checkpoint.restorePointId,
+    manifest: {
+      files: changedFiles.length,
+      linesAdded: manifest.totals.linesAdded,
+      linesRemoved: manifest.totals.linesRemoved,
+      paths: changedFiles.map((file) => file.path),
+    },
+    ...(outcome.error ? { error: outcome.error } : {}),
+  });
+  return changedFiles;
+}
