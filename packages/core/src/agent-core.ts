@@ -68,17 +68,8 @@ export interface AgentCore {
   close(): Promise<void>;
 }
 
-/**
- * Composes the services into an agent. The tool table is built here, once: base tools, the
- * session tools, `read_artifact` with an artifact store, the background command tools with a
- * command service, extension tools, and `search_tools` when any tool is deferred. A duplicate
- * name is a startup error naming both sources; nothing can be added afterwards.
- */
-export function createAgentCore(options: AgentCoreOptions): AgentCore {
-  const store = new SessionStore(options.db);
-  const activations = new SessionActivations(store);
-  const allowances = new Map<string, Set<string>>();
-
+/** The tool sources of a core in table order: base, session, artifacts, background commands, extensions. */
+function toolSources(options: AgentCoreOptions, store: SessionStore): ToolSource[] {
   const sources: ToolSource[] = [
     { source: 'builtin', tools: options.builtinTools },
     {
@@ -93,6 +84,21 @@ export function createAgentCore(options: AgentCoreOptions): AgentCore {
   if (options.commands)
     sources.push({ source: 'command-service', tools: createBackgroundCommandTools(options.commands) });
   for (const extension of options.extensions ?? []) sources.push(extension);
+  return sources;
+}
+
+/**
+ * Composes the services into an agent. The tool table is built here, once: base tools, the
+ * session tools, `read_artifact` with an artifact store, the background command tools with a
+ * command service, extension tools, and `search_tools` when any tool is deferred. A duplicate
+ * name is a startup error naming both sources; nothing can be added afterwards.
+ */
+export function createAgentCore(options: AgentCoreOptions): AgentCore {
+  const store = new SessionStore(options.db);
+  const activations = new SessionActivations(store);
+  const allowances = new Map<string, Set<string>>();
+
+  const sources = toolSources(options, store);
   const alwaysLoaded = options.alwaysLoadedTools ?? [];
   const delegation = options.delegation ? createDelegation(options.db, options.delegation) : undefined;
   // Children get the table without the delegation tools: a child never delegates.

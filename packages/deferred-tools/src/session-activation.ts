@@ -29,9 +29,9 @@ export type ActivationListener = (change: ActivationChange) => void;
 const MAX_STORED_NAMES = 100_000;
 
 /**
- * The deferred tools one session has activated. Core keeps one per session, persists
- * {@link SessionActivation.toJSON} with the session (a listener says when), and resets it on a
- * session restore. Names are plain strings: a name that matches no tool (a server that went away)
+ * The deferred tools one session has activated. Core keeps one per session, saves its
+ * {@link SessionActivation.activeTools} with the session after each batch of calls, and resets it
+ * on a session restore. Names are plain strings: a name that matches no tool (a server that went away)
  * stays harmlessly inert.
  */
 export class SessionActivation {

@@ -1,3 +1,4 @@
+import { checkToolCall, unknownToolResult } from '@clawsmith/deferred-tools';
 import type { ModelToolCall } from '@clawsmith/providers';
 import { TOOL_RESULT_CODES, canonicalJson, toolError, type ToolExecutionResult } from '@clawsmith/tool-protocol';
 import { malformedCallResult } from './call-bounds.js';
@@ -57,24 +58,10 @@ export function prepareCall(turn: TurnContext, call: ModelToolCall, messageCalls
   const malformed = malformedCallResult(call);
   if (malformed) return refuse(malformed);
   const entry = turn.core.table.get(call.name);
-  const gate = entry ? turn.core.catalog.gate(call.name, turn.activation) : 'unknown';
-  if (!entry || gate === 'unknown') {
-    return refuse(
-      toolError(
-        TOOL_RESULT_CODES.unknownTool,
-        `There is no tool named ${JSON.stringify(call.name.slice(0, 100))}. Call one of the tools you were given.`,
-      ),
-    );
-  }
-  if (gate === 'inactive') {
-    return refuse(
-      toolError(
-        TOOL_RESULT_CODES.inactiveTool,
-        `The tool ${call.name} is deferred and not active in this session. Call search_tools first (for example "select:${call.name}"); its schema arrives with the next request.`,
-        { retryable: true },
-      ),
-    );
-  }
+  const gated = checkToolCall(turn.core.catalog, call.name, turn.activation);
+  if (gated) return refuse(gated);
+  // The catalog answers for search_tools by name; the table holds it only when a tool is deferred.
+  if (!entry) return refuse(unknownToolResult(call.name, { searchable: false }));
   // A later step may repeat a call on purpose (re-read after an edit, re-run a test after a
   // fix); only a reused id or a repeat inside one message is a duplicate.
   if (turn.seenCallIds.has(call.id)) {

@@ -56,6 +56,33 @@ describe('one tool call, end to end', () => {
     });
   });
 
+  it('answers an unknown or inactive name with the deferred-tools gate, pointing to search_tools only when it exists', async () => {
+    const deferred = await createHarness({
+      extensions: [{ source: 'extension:jira', tools: [deferredTool] }],
+      responses: [
+        { toolCalls: [call('u', 'no_such_tool', {}), call('i', 'jira_create_issue', { title: 'x' })] },
+        { text: 'ok' },
+      ],
+    });
+    await deferred.core.runTurn({ sessionId: deferred.session.id, prompt: 'go' });
+    const output = async (harness: typeof deferred, id: string) =>
+      String((await harness.eventsOf('tool.completed')).find((event) => event.toolCallId === id)?.output);
+    expect(await output(deferred, 'u')).toMatch(/^No tool named "no_such_tool" exists.*call search_tools/);
+    expect(await output(deferred, 'i')).toContain('query "select:jira_create_issue" activates it by name');
+
+    const plain = await createHarness({
+      builtinTools: [crashingTool],
+      responses: [{ toolCalls: [call('u', 'no_such_tool', {}), call('s', 'search_tools', {})] }, { text: 'ok' }],
+    });
+    await plain.core.runTurn({ sessionId: plain.session.id, prompt: 'go' });
+    expect(await output(plain, 'u')).toBe(
+      'No tool named "no_such_tool" exists, so nothing ran. Use only the tools you were given.',
+    );
+    expect(await output(plain, 's')).toBe(
+      'No tool named "search_tools" exists, so nothing ran. Use only the tools you were given.',
+    );
+  });
+
   it('produces every refusal code from real calls, and tool.started only for calls that ran', async () => {
     const harness = await createHarness({
       files: { 'a.txt': 'alpha\n' },
