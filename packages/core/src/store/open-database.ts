@@ -2,6 +2,7 @@ import Database from 'better-sqlite3';
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { Kysely, SqliteDialect } from 'kysely';
+import type { CoreDatabase } from './core-tables.js';
 import { withStatementCache } from './statement-cache.js';
 
 /**
@@ -39,3 +40,13 @@ function switchToWriteAheadLog(database: Database.Database): void {
 }
 
 const PAUSE = new Int32Array(new SharedArrayBuffer(4));
+
+/**
+ * The home database as core's code sees it: the same connection, typed by core's own tables.
+ * The home is shared by every package's tables, so the host holds it untyped; each package
+ * types only the tables it owns (as checkpoints does with `CheckpointTables`).
+ */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export function coreDatabase(db: Kysely<any>): CoreDatabase {
+  return db as CoreDatabase;
+}

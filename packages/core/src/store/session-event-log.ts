@@ -1,0 +1,144 @@
+import { sql } from 'kysely';
+import type { CoreDatabase, SessionEventRow } from './core-tables.js';
+import { INSERT_CHUNK, insertChunks } from './insert-chunks.js';
+import type { NewSessionEvent, SessionEvent } from './session-records.js';
+import { now } from './store-clock.js';
+
+/** Receives every event right after it is persisted. */
+export type SessionEventListener = (event: SessionEvent) => void;
+
+/** An event about to be inserted: its place in the batch (from 1) and its columns. */
+interface PendingEventRow {
+  readonly offset: number;
+  readonly type: SessionEventRow['type'];
+  readonly turnId: string | null;
+  readonly payloadJson: string;
+}
+
+function toEvent(row: SessionEventRow): SessionEvent {
+  return {
+    ...(JSON.parse(row.payload_json) as Record<string, unknown>),
+    type: row.type,
+    sessionId: row.session_id,
+    turnId: row.turn_id,
+    sequence: row.sequence,
+    createdAt: row.created_at,
+  };
+}
+
+/**
+ * The `session_event` table and the listeners of this process: every event appended here is
+ * handed to each listener once it is stored.
+ */
+export class SessionEventLog {
+  readonly #db: CoreDatabase;
+  readonly #listeners = new Set<SessionEventListener>();
+
+  constructor(db: CoreDatabase) {
+    this.#db = db;
+  }
+
+  /** Follows every event this process persists; returns the unsubscribe function. */
+  subscribe(listener: SessionEventListener): () => void {
+    this.#listeners.add(listener);
+    return () => this.#listeners.delete(listener);
+  }
+
+  /**
+   * Appends events, numbering them after the session's last event. One INSERT … SELECT takes
+   * the numbers from MAX(sequence) inside the statement itself, so the numbering is atomic (even
+   * with another process appending to the same session) without an explicit transaction, and a
+   * batch of events costs one statement. A batch larger than {@link INSERT_CHUNK} rows is written in
+   * chunks inside one transaction (SQLite bounds the variables of one statement).
+   */
+  async append(sessionId: string, events: readonly NewSessionEvent[]): Promise<SessionEvent[]> {
+    if (events.length === 0) return [];
+    const timestamp = now();
+    const rows = events.map(({ type, turnId, ...payload }, index): PendingEventRow => ({
+      offset: index + 1,
+      type,
+      turnId: turnId ?? null,
+      payloadJson: JSON.stringify(payload),
+    }));
+    const first =
+      rows.length <= INSERT_CHUNK
+        ? await insertNumbered(this.#db, sessionId, timestamp, rows)
+        : await this.#db.transaction().execute(async (transaction) => {
+            let start = 0;
+            for (const chunk of insertChunks(rows)) {
+              const chunkFirst = await insertNumbered(transaction, sessionId, timestamp, chunk);
+              if (chunk[0]!.offset === 1) start = chunkFirst;
+            }
+            return start;
+          });
+    const stored = rows.map((row) =>
+      toEvent({
+        session_id: sessionId,
+        sequence: first + row.offset - 1,
+        type: row.type,
+        turn_id: row.turnId,
+        payload_json: row.payloadJson,
+        created_at: timestamp,
+      }),
+    );
+    for (const event of stored) this.#notify(event);
+    return stored;
+  }
+
+  async list(
+    sessionId: string,
+    options: { afterSequence?: number; turnId?: string; limit?: number },
+  ): Promise<SessionEvent[]> {
+    let query = this.#db
+      .selectFrom('session_event')
+      .selectAll()
+      .where('session_id', '=', sessionId)
+      .where('sequence', '>', options.afterSequence ?? 0);
+    if (options.turnId) query = query.where('turn_id', '=', options.turnId);
+    query = query.orderBy('sequence');
+    if (options.limit !== undefined) query = query.limit(options.limit);
+    const rows = await query.execute();
+    return rows.map(toEvent);
+  }
+
+  async lastSequence(sessionId: string): Promise<number> {
+    const row = await this.#db
+      .selectFrom('session_event')
+      .select((builder) => builder.fn.max('sequence').as('sequence'))
+      .where('session_id', '=', sessionId)
+      .executeTakeFirst();
+    return row?.sequence ?? 0;
+  }
+
+  #notify(event: SessionEvent): void {
+    for (const listener of this.#listeners) {
+      try {
+        listener(event);
+      } catch {
+        // A failing subscriber must not break the turn that produced the event.
+      }
+    }
+  }
+}
+
+/**
+ * Inserts one chunk after the session's last event in one statement; returns the sequence the
+ * batch's first event (offset 1) has, whichever offset this chunk starts at.
+ */
+async function insertNumbered(
+  db: CoreDatabase,
+  sessionId: string,
+  timestamp: string,
+  chunk: readonly PendingEventRow[],
+): Promise<number> {
+  const skipped = chunk[0]!.offset - 1;
+  const values = sql.join(chunk.map((row) => sql`(${row.offset}, ${row.type}, ${row.turnId}, ${row.payloadJson})`));
+  const inserted = await sql<Pick<SessionEventRow, 'sequence'>>`
+    insert into session_event (session_id, sequence, type, turn_id, payload_json, created_at)
+    select ${sessionId}, base.last_sequence + batch.column1 - ${skipped}, batch.column2, batch.column3, batch.column4, ${timestamp}
+    from (select coalesce(max(sequence), 0) as last_sequence from session_event where session_id = ${sessionId}) as base
+    cross join (values ${values}) as batch
+    order by batch.column1
+    returning sequence`.execute(db);
+  return Math.min(...inserted.rows.map((row) => row.sequence)) - skipped;
+}

@@ -1,0 +1,55 @@
+import type { ModelMessage } from '@clawsmith/providers';
+import type { CoreDatabase, SessionMessageRow } from './core-tables.js';
+import { insertChunks } from './insert-chunks.js';
+import { now } from './store-clock.js';
+
+// The `session_message` table: the conversation as the provider sees it, in order from position 1.
+
+/** Appends after the session's last message, in one transaction that also touches the session. */
+export async function appendMessages(
+  db: CoreDatabase,
+  sessionId: string,
+  turnId: string | null,
+  messages: readonly ModelMessage[],
+): Promise<void> {
+  if (messages.length === 0) return;
+  await db.transaction().execute(async (transaction) => {
+    const last = await transaction
+      .selectFrom('session_message')
+      .select((builder) => builder.fn.max('position').as('position'))
+      .where('session_id', '=', sessionId)
+      .executeTakeFirst();
+    let position = last?.position ?? 0;
+    const timestamp = now();
+    const rows = messages.map((message): SessionMessageRow => ({
+      session_id: sessionId,
+      position: (position += 1),
+      turn_id: turnId,
+      role: message.role,
+      message_json: JSON.stringify(message),
+      created_at: timestamp,
+    }));
+    for (const chunk of insertChunks(rows)) await transaction.insertInto('session_message').values(chunk).execute();
+    await transaction.updateTable('session').set({ updated_at: timestamp }).where('id', '=', sessionId).execute();
+  });
+}
+
+export async function listMessages(db: CoreDatabase, sessionId: string): Promise<ModelMessage[]> {
+  const rows = await db
+    .selectFrom('session_message')
+    .select('message_json')
+    .where('session_id', '=', sessionId)
+    .orderBy('position')
+    .execute();
+  return rows.map((row) => JSON.parse(row.message_json) as ModelMessage);
+}
+
+export async function countMessages(db: CoreDatabase, sessionId: string): Promise<number> {
+  const row = await db
+    .selectFrom('session_message')
+    .select((builder) => builder.fn.countAll().as('count'))
+    .where('session_id', '=', sessionId)
+    .executeTakeFirst();
+  // COUNT is a bigint on PostgreSQL, which its driver hands back as text.
+  return Number(row?.count ?? 0);
+}

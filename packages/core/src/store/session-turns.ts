@@ -1,0 +1,123 @@
+import type { CoreDatabase, SessionTurnRow, SessionUndoneTurnRow } from './core-tables.js';
+import type { TurnRecord, UndoneTurnRecord } from './session-records.js';
+import { now } from './store-clock.js';
+
+// The `session_turn` table (the turns of the conversation as it stands, by ordinal from 1) and
+// `session_undone_turn` (turns a restore cut, kept so a second undo of one can say so).
+
+function toTurn(row: SessionTurnRow): TurnRecord {
+  return {
+    sessionId: row.session_id,
+    turnId: row.turn_id,
+    ordinal: row.ordinal,
+    prompt: row.prompt,
+    status: row.status,
+    activation: JSON.parse(row.activation_json) as string[],
+    ownerPid: row.owner_pid,
+    startedAt: row.started_at,
+    completedAt: row.completed_at,
+  };
+}
+
+function toUndoneTurn(row: SessionUndoneTurnRow): UndoneTurnRecord {
+  return { ...toTurn(row), undoneAt: row.undone_at };
+}
+
+/** What a turn starts from; the store numbers it and marks it running in this process. */
+export type NewTurn = Omit<TurnRecord, 'ordinal' | 'completedAt' | 'status' | 'ownerPid'>;
+
+/** Inserts a running turn after the session's last one, owned by this process. */
+export async function startTurn(db: CoreDatabase, turn: NewTurn): Promise<TurnRecord> {
+  return db.transaction().execute(async (transaction) => {
+    const last = await transaction
+      .selectFrom('session_turn')
+      .select((builder) => builder.fn.max('ordinal').as('ordinal'))
+      .where('session_id', '=', turn.sessionId)
+      .executeTakeFirst();
+    const row: SessionTurnRow = {
+      session_id: turn.sessionId,
+      turn_id: turn.turnId,
+      ordinal: (last?.ordinal ?? 0) + 1,
+      prompt: turn.prompt,
+      status: 'running',
+      activation_json: JSON.stringify(turn.activation),
+      owner_pid: process.pid,
+      started_at: turn.startedAt,
+      completed_at: null,
+    };
+    await transaction.insertInto('session_turn').values(row).execute();
+    return toTurn(row);
+  });
+}
+
+export async function completeTurn(
+  db: CoreDatabase,
+  sessionId: string,
+  turnId: string,
+  status: TurnRecord['status'],
+): Promise<void> {
+  await db
+    .updateTable('session_turn')
+    .set({ status, completed_at: now() })
+    .where('session_id', '=', sessionId)
+    .where('turn_id', '=', turnId)
+    .execute();
+}
+
+export async function listTurns(db: CoreDatabase, sessionId: string): Promise<TurnRecord[]> {
+  const rows = await db
+    .selectFrom('session_turn')
+    .selectAll()
+    .where('session_id', '=', sessionId)
+    .orderBy('ordinal')
+    .execute();
+  return rows.map(toTurn);
+}
+
+export async function findTurn(db: CoreDatabase, sessionId: string, turnId: string): Promise<TurnRecord | undefined> {
+  const row = await db
+    .selectFrom('session_turn')
+    .selectAll()
+    .where('session_id', '=', sessionId)
+    .where('turn_id', '=', turnId)
+    .executeTakeFirst();
+  return row ? toTurn(row) : undefined;
+}
+
+/** The session's latest turn (highest ordinal), if it has any. */
+export async function findLastTurn(db: CoreDatabase, sessionId: string): Promise<TurnRecord | undefined> {
+  const row = await db
+    .selectFrom('session_turn')
+    .selectAll()
+    .where('session_id', '=', sessionId)
+    .orderBy('ordinal', 'desc')
+    .limit(1)
+    .executeTakeFirst();
+  return row ? toTurn(row) : undefined;
+}
+
+/** Turns whose conversation was undone, oldest undo first. */
+export async function listUndoneTurns(db: CoreDatabase, sessionId: string): Promise<UndoneTurnRecord[]> {
+  const rows = await db
+    .selectFrom('session_undone_turn')
+    .selectAll()
+    .where('session_id', '=', sessionId)
+    .orderBy('undone_at')
+    .orderBy('ordinal')
+    .execute();
+  return rows.map(toUndoneTurn);
+}
+
+export async function findUndoneTurn(
+  db: CoreDatabase,
+  sessionId: string,
+  turnId: string,
+): Promise<UndoneTurnRecord | undefined> {
+  const row = await db
+    .selectFrom('session_undone_turn')
+    .selectAll()
+    .where('session_id', '=', sessionId)
+    .where('turn_id', '=', turnId)
+    .executeTakeFirst();
+  return row ? toUndoneTurn(row) : undefined;
+}
