@@ -1,9 +1,10 @@
 import { spawn } from 'node:child_process';
 import { mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { createCheckpointStore, openCheckpointDatabase } from '@clawsmith/checkpoints';
+import { createCheckpointStore, migrateCheckpoints } from '@clawsmith/checkpoints';
 import { createTestdir, snapshotTree } from '@clawsmith/test-utils';
 import { describe, expect, it, onTestFinished } from 'vitest';
+import { openClawsmithDatabase } from './store/open-database.js';
 
 const fixture = resolve(import.meta.dirname, '__fixtures__/applying-child.ts');
 
@@ -53,7 +54,8 @@ describe('a command apply killed with SIGKILL', () => {
     for (const [path, fingerprint] of Object.entries(now))
       if (before[path] !== undefined && before[path] !== fingerprint) expect(path).toMatch(/f\d*[02468]\.txt$/);
     expect(readdirSync(join(workspace.path, 'made'))).toHaveLength(50);
-    const db = await openCheckpointDatabase(database);
+    const db = openClawsmithDatabase(database);
+    await migrateCheckpoints(db);
     onTestFinished(() => db.destroy());
     const store = createCheckpointStore({ db });
     const manifest = await store.completeTurn('session-1', 'turn-1');

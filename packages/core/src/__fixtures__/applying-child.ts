@@ -3,10 +3,12 @@
 // post-images are recorded and says so, waiting to be killed with SIGKILL.
 // Usage: applying-child.ts <database> <workspace> <upper>
 import { applyCapturedChanges, upperFolderChanges } from '@clawsmith/command-sandbox';
-import { createCheckpointStore, openCheckpointDatabase } from '@clawsmith/checkpoints';
+import { createCheckpointStore, migrateCheckpoints } from '@clawsmith/checkpoints';
+import { openClawsmithDatabase } from '../store/open-database.js';
 
 const [database, workspace, upper] = process.argv.slice(2) as [string, string, string];
-const db = await openCheckpointDatabase(database);
+const db = openClawsmithDatabase(database);
+await migrateCheckpoints(db);
 const store = createCheckpointStore({ db });
 const turn = await store.beginTurn({
   sessionId: 'session-1',

@@ -2,6 +2,7 @@ import type { ArtifactStore } from '@clawsmith/artifacts';
 import { DEFAULT_ARTIFACT_RETENTION } from '@clawsmith/artifacts';
 import { DEFAULT_CHECKPOINT_RETENTION, type CheckpointStore } from '@clawsmith/checkpoints';
 import type { Kysely } from 'kysely';
+import { coreDatabase } from '../store/open-database.js';
 import type { SessionStore } from '../store/session-store.js';
 import { retentionSummary, runRetention, type HomeRetentionPolicy } from './home-retention.js';
 
@@ -82,7 +83,7 @@ export class RetentionSchedule {
   }
 
   async #lastRunAt(): Promise<number> {
-    const row = await this.#stores.db
+    const row = await coreDatabase(this.#stores.db)
       .selectFrom('core_maintenance')
       .select('last_run_at')
       .where('name', '=', 'retention')
@@ -92,7 +93,7 @@ export class RetentionSchedule {
 
   async #claim(gapMs: number): Promise<boolean> {
     const now = Date.now();
-    const claimed = await this.#stores.db
+    const claimed = await coreDatabase(this.#stores.db)
       .updateTable('core_maintenance')
       .set({ last_run_at: now })
       .where('name', '=', 'retention')

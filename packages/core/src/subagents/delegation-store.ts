@@ -1,4 +1,6 @@
 import type { Kysely } from 'kysely';
+import type { CoreDatabase, SessionDelegationRow } from '../store/core-tables.js';
+import { coreDatabase } from '../store/open-database.js';
 
 /** How a child session was delegated. */
 export type DelegationKind = 'task' | 'background' | 'worktree';
@@ -26,32 +28,31 @@ export interface DelegationRecord {
   readonly completedAt: string | null;
 }
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-type Database = Kysely<any>;
-
-function toRecord(row: Record<string, unknown>): DelegationRecord {
+function toRecord(row: SessionDelegationRow): DelegationRecord {
   return {
-    childSessionId: String(row.child_session_id),
-    parentSessionId: String(row.parent_session_id),
-    parentTurnId: String(row.parent_turn_id),
-    parentToolCallId: String(row.parent_tool_call_id),
-    kind: row.kind as DelegationKind,
-    status: row.status as DelegationStatus,
-    prompt: String(row.prompt),
-    result: row.result_json === null || row.result_json === undefined ? null : JSON.parse(String(row.result_json)),
-    notifiedAt: (row.notified_at as string | null) ?? null,
-    ownerPid: Number(row.owner_pid),
-    createdAt: String(row.created_at),
-    completedAt: (row.completed_at as string | null) ?? null,
+    childSessionId: row.child_session_id,
+    parentSessionId: row.parent_session_id,
+    parentTurnId: row.parent_turn_id,
+    parentToolCallId: row.parent_tool_call_id,
+    kind: row.kind,
+    status: row.status,
+    prompt: row.prompt,
+    result: row.result_json === null ? null : JSON.parse(row.result_json),
+    notifiedAt: row.notified_at,
+    ownerPid: row.owner_pid,
+    createdAt: row.created_at,
+    completedAt: row.completed_at,
   };
 }
 
 /** The `session_delegation` table: which session delegated each child, and how the child ended. */
 export class DelegationStore {
-  readonly #db: Database;
+  readonly #db: CoreDatabase;
 
-  constructor(db: Database) {
-    this.#db = db;
+  /** `db` is the home database, migrated by `migrateCore`. */
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  constructor(db: Kysely<any>) {
+    this.#db = coreDatabase(db);
   }
 
   async create(
