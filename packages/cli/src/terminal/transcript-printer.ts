@@ -1,5 +1,6 @@
 import { summarizeEvent, type TranscriptEvent } from './event-summary.js';
 import { ProgressLine } from './progress-line.js';
+import { progressText } from './progress-text.js';
 import type { TerminalStyle } from './terminal-style.js';
 import { oneLine, terminalSafe } from './terminal-text.js';
 
@@ -14,15 +15,16 @@ const THINKING_ENDS = new Set([
 
 /**
  * Prints a turn as a person reads it: the model's text as it streams, one line per tool call
- * with status and code, and a spinner with elapsed time while a tool runs or the model is
- * thinking (from a request until its first text or its end; terminals only).
+ * with status and code, and a spinner with elapsed time while a tool runs (with its latest
+ * `tool.progress`) or the model is thinking (from a request until its first text or its end;
+ * terminals only: progress never adds lines, so piped output stays one line per call).
  * Everything a model or tool produced is sanitised before it is written.
  */
 export class TranscriptPrinter {
   readonly #stream: NodeJS.WritableStream;
   readonly #style: TerminalStyle;
   readonly #progress: ProgressLine;
-  readonly #running = new Map<string, { label: string; startedAt: number }>();
+  readonly #running = new Map<string, { label: string; startedAt: number; detail: string }>();
   readonly #textPrefix: string;
   #midLine = false;
   /** Since when the model has been asked and has not answered yet (a spinner says so on a terminal). */
@@ -62,6 +64,10 @@ export class TranscriptPrinter {
 
   /** Shows one persisted event, when a person needs to see it. */
   event(event: TranscriptEvent): void {
+    if (event.type === 'tool.progress') {
+      this.#showProgress(event);
+      return;
+    }
     if (event.type === 'tool.completed') this.#running.delete(String(event.toolCallId));
     if (event.type === 'request.started') this.#thinkingSince = Date.now();
     if (THINKING_ENDS.has(event.type) && this.#thinkingSince !== undefined) {
@@ -75,6 +81,7 @@ export class TranscriptPrinter {
       this.#running.set(String(event.toolCallId), {
         label: `${oneLine(String(event.toolName), 40)} ${oneLine(String(event.summary ?? ''), 60)}`,
         startedAt: Date.now(),
+        detail: '',
       });
       this.#resumeProgress();
     }
@@ -90,9 +97,19 @@ export class TranscriptPrinter {
     this.endLine();
   }
 
+  #showProgress(event: TranscriptEvent): void {
+    const callId = String(event.toolCallId);
+    const running = this.#running.get(callId);
+    const detail = progressText(event);
+    if (running === undefined || detail === undefined) return;
+    running.detail = detail;
+    // Only the newest running call has the line; an older one's progress waits until it is shown.
+    if ([...this.#running.keys()].at(-1) === callId) this.#progress.setDetail(detail);
+  }
+
   #resumeProgress(): void {
     const running = [...this.#running.values()].at(-1);
-    if (running !== undefined) this.#progress.start(running.label, running.startedAt);
+    if (running !== undefined) this.#progress.start(running.label, running.startedAt, 250, running.detail);
     else if (this.#thinkingSince !== undefined) this.#progress.start('thinking', this.#thinkingSince);
   }
 }

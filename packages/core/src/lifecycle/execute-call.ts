@@ -12,6 +12,7 @@ import type { NewSessionEvent } from '../store/session-records.js';
 import { excludedPaths } from '../permissions/permission-policy.js';
 import { requestPaths } from '../permissions/request-paths.js';
 import type { CallOutcome, TurnContext } from './turn-context.js';
+import { callProgress } from './call-progress.js';
 import type { ReadyCall } from './prepare-call.js';
 
 const schemaHashes = new WeakMap<object, string | undefined>();
@@ -116,6 +117,12 @@ function settleOrGiveUp(
  */
 export async function executeCall(turn: TurnContext, ready: ReadyCall): Promise<ToolExecutionResult> {
   if (turn.signal.aborted) return toolCancelled();
+  const progress = callProgress({
+    turnId: turn.turnId,
+    toolCallId: ready.call.id,
+    toolName: ready.call.name,
+    write: (event) => turn.core.store.appendEvent(turn.session.id, event),
+  });
   let result: ToolExecutionResult;
   try {
     const excluded = excludedPaths(
@@ -135,6 +142,7 @@ export async function executeCall(turn: TurnContext, ready: ReadyCall): Promise<
       turnId: turn.turnId,
       toolCallId: ready.call.id,
       signal: turn.signal,
+      reportProgress: progress.report,
       fileChanges: turn.checkpoint.recorder,
       ...(excluded.length > 0 ? { excludedPaths: excluded } : {}),
       ...(turn.core.artifacts
@@ -147,6 +155,8 @@ export async function executeCall(turn: TurnContext, ready: ReadyCall): Promise<
     result =
       error instanceof ToolIgnoredCancellation ? toolCancelled(error.message) : toolResultFromError(error, turn.signal);
   }
+  // Before tool.completed is written: no progress event may follow the call's final state.
+  await progress.finish();
   try {
     return await keepInlineBounded(turn, ready.call.id, result);
   } catch {

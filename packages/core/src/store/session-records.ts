@@ -31,6 +31,7 @@ export type SessionEventType =
   | 'approval.requested'
   | 'approval.resolved'
   | 'tool.started'
+  | 'tool.progress'
   | 'tool.completed'
   | 'todos.updated'
   | 'background.notified'
