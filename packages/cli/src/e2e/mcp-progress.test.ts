@@ -72,8 +72,10 @@ describe('progress of a real MCP server’s long-running tool', { timeout: 120_0
     const { home, args } = longRunningSetup();
     const { code, screen } = await runInTerminal(args, home);
     expect(code).toBe(0);
+    // eslint-disable-next-line no-control-regex
     const plain = screen.replace(/\u001b\[[0-9;]*m/g, '');
     // `⠋ mcp__everything__trigger-long-running-o… everything · trigger-long-… 3/6 1.6s`
+    // eslint-disable-next-line no-control-regex
     const shown = [...plain.matchAll(/\r\u001b\[2K {2}\S mcp__everything__[^\r\n]* (\d)\/6 \d+\.\ds/g)].map((match) =>
       Number(match[1]),
     );

@@ -11,6 +11,7 @@ function capture(isTTY: boolean) {
   stream.on('data', (chunk: Buffer) => (written += chunk.toString('utf8')));
   const printer = new TranscriptPrinter(stream, terminalStyle(stream, {}));
   // Colours off for matching; the line's own control sequence (`\r\u001b[2K`) stays.
+  // eslint-disable-next-line no-control-regex
   return { printer, output: () => written.replace(/\u001b\[[0-9;]*m/g, '') };
 }
 
@@ -47,6 +48,7 @@ describe('the running call’s progress on a terminal', () => {
     printer.event(started);
     printer.event(progress(3, 'copying'));
     await sleep(400);
+    // eslint-disable-next-line no-control-regex
     expect(output()).toMatch(/\r\u001b\[2K {2}\S+ mcp__everything__long steps 10 3\/10 · copying \d+\.\ds/);
     printer.event(progress(7));
     await sleep(250);

@@ -14,6 +14,7 @@ function carelessTool() {
     description: 'Imports slowly and reports progress.',
     risk: 'read',
     capabilities: ['filesystem.read'],
+    concurrencySafe: false,
     inputSchema: z.object({}),
     summarize: () => 'slow import',
     async execute(_input, context) {
