@@ -77,16 +77,34 @@ export function coreServedWorkspace(
       return {
         sessionId,
         tools: () => runtime.core.describeTools(sessionId),
-        call: (name, args, options) =>
-          runtime.core.callTool({
-            sessionId,
-            name,
-            arguments: args,
-            signal: options.signal,
-            caller: `MCP ${clientName}`,
-            approvalHandler: options.approver,
-            unattendedReason: options.unattendedReason,
-          }),
+        async call(name, args, options) {
+          // The call's progress as core records it: calls of a session never overlap, so every
+          // tool.progress of this session while the call runs is the call's.
+          const { onProgress } = options;
+          const stopFollowing = onProgress
+            ? runtime.core.subscribe((event) => {
+                if (event.sessionId !== sessionId || event.type !== 'tool.progress') return;
+                onProgress({
+                  progress: Number(event.progress),
+                  ...(typeof event.total === 'number' ? { total: event.total } : {}),
+                  ...(typeof event.message === 'string' ? { message: event.message } : {}),
+                });
+              })
+            : undefined;
+          try {
+            return await runtime.core.callTool({
+              sessionId,
+              name,
+              arguments: args,
+              signal: options.signal,
+              caller: `MCP ${clientName}`,
+              approvalHandler: options.approver,
+              unattendedReason: options.unattendedReason,
+            });
+          } finally {
+            stopFollowing?.();
+          }
+        },
         restorePoints: () => restorePointsOf(runtime, sessionId),
         async diff(restorePointId, path) {
           const diff = await runtime.core.diff(sessionId, await turnOf(runtime, sessionId, restorePointId), path);

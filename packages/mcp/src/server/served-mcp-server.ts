@@ -12,6 +12,7 @@ import {
 } from '@modelcontextprotocol/sdk/types.js';
 import { ClawsmithError } from '@clawsmith/tool-protocol';
 import { checkOwnToolArguments } from './own-tool-arguments.js';
+import { progressForwarder, progressTokenOf } from './progress-forwarding.js';
 import { RESTORE_POINT_TOOLS, CHANGES_TOOL_NAME, UNDO_TOOL_NAME } from './restore-point-tools.js';
 import { SERVED_OUTPUT_SCHEMA, plainResult, servedCallResult, type ServedCallResult } from './served-call-result.js';
 import type { ServedApprover, ServedCallOutcome, ServedSession, ServedWorkspace } from './served-session.js';
@@ -63,7 +64,7 @@ function setCallToolHandler(
     ) => void
   ).call(server, CallToolRequestSchema, handler as unknown as CallHandler);
 }
-type CallToolRequest = { params: { name: string; arguments?: Record<string, unknown> } };
+type CallToolRequest = { params: { name: string; arguments?: Record<string, unknown>; _meta?: unknown } };
 type CallExtra = Parameters<CallHandler>[1];
 
 /** Aborted when either signal is (without AbortSignal.any, whose dependents the connection signal would keep per call). */
@@ -207,9 +208,13 @@ export function createServedMcpServer(options: ServedMcpServerOptions): ServedCo
         if (name === UNDO_TOOL_NAME && !result.isError) await server.sendResourceListChanged().catch(() => undefined);
         return result;
       }
+      const progressToken = progressTokenOf(request.params);
       const outcome = await serially(() =>
         current.call(name, args, {
           signal,
+          ...(progressToken !== undefined
+            ? { onProgress: progressForwarder(progressToken, (notification) => extra.sendNotification(notification)) }
+            : {}),
           approver: approverFor(extra.requestId),
           unattendedReason:
             'this MCP client cannot be asked (it does not support elicitation), so it is denied; start clawsmith mcp serve with another --permission-mode or add a permission rule',

@@ -1,4 +1,4 @@
-import type { JsonValue, ResolvedToolSecurity, ToolExecutionResult } from '@clawsmith/tool-protocol';
+import type { JsonValue, ResolvedToolSecurity, ToolExecutionResult, ToolProgress } from '@clawsmith/tool-protocol';
 
 /**
  * The ports `clawsmith mcp serve` needs from an agent runtime. This package never imports the
@@ -39,6 +39,11 @@ export interface ServedCallOptions {
   readonly approver: ServedApprover | null;
   /** Why an `ask` is denied when `approver` is null. */
   readonly unattendedReason: string;
+  /**
+   * Set when the client asked for progress (a `progressToken`): the runtime calls it with the
+   * call's progress as it records it (core: its throttled `tool.progress` events).
+   */
+  readonly onProgress?: (progress: ToolProgress) => void;
 }
 
 /** A served call's outcome: the runtime's result and the restore point holding its changes. */

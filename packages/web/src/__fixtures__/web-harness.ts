@@ -8,6 +8,7 @@ import {
   openClawsmithHome,
   type AgentCore,
   type ClawsmithHome,
+  type ToolSource,
 } from '@clawsmith/core';
 import { createScriptedProvider, type ScriptedResponse } from '@clawsmith/providers';
 import { createTestdir, type TestTree } from '@clawsmith/test-utils';
@@ -36,6 +37,8 @@ export interface WebHarnessOptions extends Partial<Omit<WebServerOptions, 'core'
   readonly homePath?: string;
   /** Scripts of subagents by delegating call id; turns delegation on. */
   readonly children?: Readonly<Record<string, readonly ScriptedResponse[]>>;
+  /** Tools beyond the built-in ones (as a plugin or an MCP server would add them). */
+  readonly extensions?: readonly ToolSource[];
 }
 
 export async function createWebHarness(options: WebHarnessOptions = {}): Promise<WebHarness> {
@@ -68,6 +71,7 @@ export async function createWebHarness(options: WebHarnessOptions = {}): Promise
     builtinTools: createBuiltinTools({ command: { sandbox: 'auto' } }),
     permissionMode: options.permissionMode ?? 'accept-edits',
     approvalHandler: approvals.handler,
+    ...(options.extensions ? { extensions: options.extensions } : {}),
   });
   const {
     responses: _responses,
@@ -75,6 +79,7 @@ export async function createWebHarness(options: WebHarnessOptions = {}): Promise
     permissionMode: _mode,
     homePath: _home,
     children: _children,
+    extensions: _extensions,
     ...serverOptions
   } = options;
   const server = await startWebServer({ core, home, approvals, ...serverOptions });

@@ -1,7 +1,7 @@
 import { CodeBadge, StatusBadge } from '../display/status-badge';
 import { DisplayView } from '../display/display-view';
 import { LiteralText } from '../display/literal-text';
-import type { TranscriptItem } from './transcript-items';
+import type { ToolProgress, TranscriptItem } from './transcript-items';
 
 type ToolItem = Extract<TranscriptItem, { kind: 'tool' }>;
 
@@ -18,7 +18,38 @@ export function ToolCard({ item, sessionId }: { item: ToolItem; sessionId: strin
           <LiteralText text={title} limit={300} />
         </span>
       </header>
+      {!item.result && item.progress && <ProgressView toolName={item.toolName} progress={item.progress} />}
       {item.result && <DisplayView sessionId={sessionId} result={item.result} output={item.output} />}
     </article>
+  );
+}
+
+function amount(value: number): string {
+  return Number.isInteger(value) ? value.toLocaleString('en') : value.toFixed(1);
+}
+
+/** A running call's latest progress: a bar when the total is known, `3/10 · message` beside it. */
+function ProgressView({ toolName, progress }: { toolName: string; progress: ToolProgress }) {
+  const counted =
+    progress.total === undefined ? amount(progress.progress) : `${amount(progress.progress)}/${amount(progress.total)}`;
+  return (
+    <div className="tool-progress">
+      {progress.total !== undefined && (
+        <progress
+          aria-label={`Progress of ${toolName}`}
+          max={progress.total}
+          value={Math.min(progress.progress, progress.total)}
+        />
+      )}
+      <span className="progress-text">
+        {counted}
+        {progress.message !== undefined && (
+          <>
+            {' · '}
+            <LiteralText text={progress.message} limit={200} />
+          </>
+        )}
+      </span>
+    </div>
   );
 }

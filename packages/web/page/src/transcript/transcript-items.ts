@@ -1,5 +1,6 @@
 // Reduces a session's events into what the transcript shows: prompts, assistant text, one card
-// per tool call (started, then completed), a checkpoint card per finished turn, and notices.
+// per tool call (started, its latest progress, then completed), a checkpoint card per finished
+// turn, and notices.
 import type { SessionEvent, ToolResult } from '../api/api-types';
 
 export type TranscriptItem =
@@ -14,11 +15,31 @@ export type TranscriptItem =
       readonly result?: ToolResult;
       readonly output: string;
       readonly waitingForApproval: boolean;
+      /** The latest `tool.progress` of a call still running (dropped once it completed). */
+      readonly progress?: ToolProgress;
     }
   | { readonly kind: 'checkpoint'; readonly key: string; readonly turnId: string; readonly status: string }
   | { readonly kind: 'notice'; readonly key: string; readonly text: string };
 
+/** How far a running call has come, as its latest `tool.progress` event says. */
+export interface ToolProgress {
+  readonly progress: number;
+  readonly total?: number;
+  readonly message?: string;
+}
+
 type ToolItem = Extract<TranscriptItem, { kind: 'tool' }>;
+
+/** A `tool.progress` event's values, or `undefined` when it carries no usable number. */
+function progressOf(event: SessionEvent): ToolProgress | undefined {
+  const { progress, total, message } = event;
+  if (typeof progress !== 'number' || !Number.isFinite(progress)) return undefined;
+  return {
+    progress,
+    ...(typeof total === 'number' && Number.isFinite(total) && total > 0 ? { total } : {}),
+    ...(typeof message === 'string' && message !== '' ? { message } : {}),
+  };
+}
 
 const text = (value: unknown): string => (typeof value === 'string' ? value : '');
 
@@ -63,12 +84,21 @@ export function transcriptItems(events: readonly SessionEvent[]): TranscriptItem
           summary: previous?.summary || text(event.summary),
           output: event.type === 'tool.completed' ? text(event.output) : (previous?.output ?? ''),
           waitingForApproval: event.type === 'approval.requested',
+          ...(event.type !== 'tool.completed' && previous?.progress ? { progress: previous.progress } : {}),
           ...(event.type === 'tool.completed'
             ? { result: completedResult(event) }
             : previous?.result
               ? { result: previous.result }
               : {}),
         }));
+        break;
+      }
+      case 'tool.progress': {
+        const index = tools.get(text(event.toolCallId));
+        const progress = progressOf(event);
+        const previous = index === undefined ? undefined : (items[index] as ToolItem);
+        // Only a call still running shows progress; a page that starts mid-call has no card to update.
+        if (previous && !previous.result && progress) items[index!] = { ...previous, progress };
         break;
       }
       case 'turn.completed':
