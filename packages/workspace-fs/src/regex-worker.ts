@@ -1,5 +1,6 @@
 import { Worker } from 'node:worker_threads';
 import { canPrefilterWholeText } from './regex-prefilter.js';
+import { threadModuleUrl } from './thread-module.js';
 
 /**
  * One batch of files handed to the regular-expression worker: the raw bytes of every file read
@@ -28,88 +29,13 @@ export interface RegexBatchReply {
   readonly buffer: ArrayBuffer;
 }
 
-// Plain JavaScript, evaluated in a worker thread: a user's regular expression can backtrack for
-// ever (`(a+)+$`), and JavaScript cannot interrupt a running match, so it runs where the whole
-// thread can be terminated when the time budget runs out. Decoding happens here too, so the
-// main thread only reads bytes and moves on to the next batch while this one is matched.
-const WORKER_SOURCE = `
-const { parentPort } = require('node:worker_threads');
-const { isAscii } = require('node:buffer');
-let key = '';
-let regex = null;
-let scan = null;
-function preview(line, column) {
-  const start = Math.max(0, column - 80);
-  const end = Math.min(line.length, column + 120);
-  return (start > 0 ? '…' : '') + line.slice(start, end).trim() + (end < line.length ? '…' : '');
+/** What the thread receives: one batch and the expression to match it with. */
+export interface RegexThreadRequest extends RegexBatchMessage {
+  readonly source: string;
+  readonly flags: string;
+  /** Whether the whole-text search may pick candidate lines (see `canPrefilterWholeText`). */
+  readonly prefilter: boolean;
 }
-// Matches every line of text; true once hits holds limit.
-function everyLine(text, entry, hits, limit) {
-  let start = 0;
-  let lineNumber = 0;
-  while (start <= text.length) {
-    let end = text.indexOf('\\n', start);
-    if (end < 0) end = text.length;
-    lineNumber += 1;
-    const line = text.slice(start, end);
-    const match = regex.exec(line);
-    if (match) {
-      hits.push({ entry, line: lineNumber, preview: preview(line, match.index) });
-      if (hits.length >= limit) return true;
-    }
-    if (end === text.length) return false;
-    start = end + 1;
-  }
-  return false;
-}
-// Same result as everyLine for an expression that cannot match a line terminator and holds no
-// lookaround or backreference: the whole-text search finds the next line that can match, and
-// only that line is matched on its own.
-function candidateLines(text, entry, hits, limit) {
-  let lineNumber = 1;
-  let counted = 0;
-  scan.lastIndex = 0;
-  while (scan.lastIndex <= text.length) {
-    const found = scan.exec(text);
-    if (found === null) return false;
-    const start = found.index === 0 ? 0 : text.lastIndexOf('\\n', found.index - 1) + 1;
-    let end = text.indexOf('\\n', found.index);
-    if (end < 0) end = text.length;
-    for (let newline = text.indexOf('\\n', counted); newline >= 0 && newline < start; newline = text.indexOf('\\n', newline + 1)) lineNumber += 1;
-    counted = start;
-    const line = text.slice(start, end);
-    const match = regex.exec(line);
-    if (match) {
-      hits.push({ entry, line: lineNumber, preview: preview(line, match.index) });
-      if (hits.length >= limit) return true;
-    }
-    if (end === text.length) return false;
-    scan.lastIndex = end + 1;
-  }
-  return false;
-}
-parentPort.on('message', ({ source, flags, prefilter, buffer, names, starts, lengths, limit }) => {
-  if (regex === null || key !== flags + '/' + source) {
-    regex = new RegExp(source, flags);
-    scan = new RegExp(source, flags + 'gm');
-    key = flags + '/' + source;
-  }
-  const bytes = Buffer.from(buffer);
-  const hits = [];
-  for (let index = 0; index < names.length; index += 1) {
-    if (regex.test(names[index])) {
-      hits.push({ entry: index, line: 0, preview: names[index] });
-      if (hits.length >= limit) break;
-    }
-    if (lengths[index] < 0) continue;
-    const content = bytes.subarray(starts[index], starts[index] + lengths[index]);
-    // ASCII decodes to the same text either way; as Latin-1 it is a plain copy.
-    const text = content.toString(isAscii(content) ? 'latin1' : 'utf8');
-    if ((prefilter ? candidateLines : everyLine)(text, index, hits, limit)) break;
-  }
-  parentPort.postMessage({ hits, buffer }, [buffer]);
-});
-`;
 
 /** Thrown by {@link RegexWorker.match} when the time budget ran out; the worker is gone. */
 export class RegexTimeout extends Error {}
@@ -135,7 +61,7 @@ export class RegexWorkerPool {
   }
 
   private start(): Worker {
-    const worker = new Worker(WORKER_SOURCE, { eval: true });
+    const worker = new Worker(threadModuleUrl('regex-thread', import.meta.url));
     // A search listens for its own errors; this keeps a failure while idle from crashing the host.
     worker.on('error', () => undefined);
     worker.on('exit', () => {
@@ -245,9 +171,13 @@ export class RegexWorker {
     // unhandled rejection; an awaiting caller still sees the rejection.
     reply.catch(() => undefined);
     try {
-      this.worker.postMessage({ source: this.source, flags: this.flags, prefilter: this.prefilter, ...batch }, [
-        batch.buffer,
-      ]);
+      const request: RegexThreadRequest = {
+        source: this.source,
+        flags: this.flags,
+        prefilter: this.prefilter,
+        ...batch,
+      };
+      this.worker.postMessage(request, [batch.buffer]);
     } catch (error) {
       this.fail(error as Error);
     }
