@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { testdir } from '@clawsmith/test-utils';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -24,6 +25,30 @@ describe('createWorkspaceWall', () => {
     expect(readFileSync(`${workspace}/src/moved.txt`, 'utf8')).toBe('old');
     expect(existsSync(`${workspace}/src/.t`)).toBe(false);
     expect(existsSync(`${workspace}/made`)).toBe(true);
+  });
+
+  it('carries batches larger than one read and batches sent back to back, in order', async () => {
+    const workspace = testdir({});
+    const large = randomBytes(300_000);
+    const name = `${workspace}/größer ✓.bin`;
+    const pending = [
+      wall.apply({ workspaceRoot: workspace, mutations: [{ kind: 'create', path: name, content: large }] }),
+      ...Array.from({ length: 20 }, (_, index) =>
+        wall.apply({ workspaceRoot: workspace, mutations: [{ kind: 'mkdir', path: `${workspace}/d${index}` }] }),
+      ),
+      wall.apply({ workspaceRoot: workspace, mutations: [{ kind: 'mkdir', path: `${workspace}/d3` }] }),
+      wall.apply({ workspaceRoot: workspace, mutations: [{ kind: 'rmdir', path: `${workspace}/d4` }] }),
+    ];
+    const settled = await Promise.allSettled(pending);
+    expect(settled.map((outcome) => outcome.status)).toEqual([
+      ...Array.from({ length: 21 }, () => 'fulfilled'),
+      'rejected',
+      'fulfilled',
+    ]);
+    expect((settled[21] as PromiseRejectedResult).reason).toMatchObject({ code: 'EEXIST' });
+    expect(readFileSync(name).equals(large)).toBe(true);
+    expect(existsSync(`${workspace}/d19`)).toBe(true);
+    expect(existsSync(`${workspace}/d4`)).toBe(false);
   });
 
   it('cannot change anything outside the workspace, whatever path leads there', async () => {
