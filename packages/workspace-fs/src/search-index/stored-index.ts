@@ -1,3 +1,11 @@
+/**
+ * The file layout: a 64-byte header (the magic, the format version as a u32 at 8, the body's
+ * length as a double at 16, the SHA-256 of the body at 24), then the body: a u32 length and a
+ * JSON description (the key, figures and each section's place), padded to 8 bytes, then the
+ * sections, each 8-byte aligned.
+ */
+export const STORED_INDEX_FORMAT = { magic: 'CLWSIDX1', version: 1, headerBytes: 64 } as const;
+
 /** Flag bits of a stored file. */
 export const FILE_FLAG = { settled: 1, unreadable: 2 } as const;
 

@@ -3,8 +3,8 @@
  * `b0 << 16 | b1 << 8 | b2`. Lowering makes one index serve case-sensitive and case-insensitive
  * searches alike (the index narrows; the real matcher decides).
  *
- * The index worker scans with the same definition in WebAssembly (trigram-scanner-wasm.ts, its
- * folding in index-part-source.ts); tests hold both to this collector's output.
+ * The index thread scans with the same definition in WebAssembly (trigram-scanner-wasm.ts, its
+ * folding in part-scanner.ts); tests hold both to this collector's output.
  */
 
 const LOWER = new Uint8Array(256);
@@ -19,7 +19,8 @@ export function packTrigram(first: number, second: number, third: number): numbe
 // (U+212A KELVIN SIGN to "k" and U+017F LONG S to "s" in Unicode regular expressions, U+0130 to
 // "i" + a combining dot in toLowerCase of names): a text holding them also gets the trigrams
 // of a copy where they are replaced, so an ignore-case search for "key" still finds "\u212Aey".
-const FOLDABLE = [Buffer.from([0xe2, 0x84, 0xaa]), Buffer.from([0xc5, 0xbf]), Buffer.from([0xc4, 0xb0])];
+/** The UTF-8 of U+212A, U+017F and U+0130, which fold to "k", "s" and "i". */
+export const FOLDABLE = [Buffer.from([0xe2, 0x84, 0xaa]), Buffer.from([0xc5, 0xbf]), Buffer.from([0xc4, 0xb0])];
 
 function foldedCopy(bytes: Uint8Array): Uint8Array | undefined {
   // Native searches first: almost every text holds none of the three.

@@ -15,7 +15,14 @@ import {
   type FSWatcher,
 } from 'node:fs';
 import type { IndexWorker } from './index-worker.js';
-import { FILE_FLAG, parseStoredIndex, postingsOf, type IndexKey, type StoredIndex } from './stored-index.js';
+import {
+  FILE_FLAG,
+  parseStoredIndex,
+  STORED_INDEX_FORMAT,
+  postingsOf,
+  type IndexKey,
+  type StoredIndex,
+} from './stored-index.js';
 import { satisfies, type TrigramQuery } from './trigram-query.js';
 import { hasTrigram, TrigramCollector } from './trigrams.js';
 import { compareWalkOrder, isUnder, rangeUnder } from './walk-order.js';
@@ -149,24 +156,22 @@ export class WorkspaceIndex {
 
   /** Bytes the stored index takes on disk. */
   get storedBytes(): number {
-    return this.stored ? this.stored.bodyBytes + 64 : 0;
+    return this.stored ? this.stored.bodyBytes + STORED_INDEX_FORMAT.headerBytes : 0;
   }
 
   private async open(): Promise<void> {
     mkdirSync(this.folder, { recursive: true, mode: 0o700 });
     removeStaleSentinels(this.folder);
-    let loaded = await this.worker.request<{ buffer?: ArrayBuffer; reason?: string; missing?: boolean }>({
-      type: 'load',
-      path: this.indexPath,
-      key: this.key,
-    });
-    if (!loaded.buffer) {
+    const loaded = await this.worker.load({ path: this.indexPath, key: this.key });
+    let body: ArrayBuffer;
+    if ('buffer' in loaded) body = loaded.buffer;
+    else {
       // Missing, damaged, truncated or for other settings: rebuilt, never trusted.
       this.state = 'building';
       this.failure = loaded.missing ? undefined : loaded.reason;
-      loaded = { buffer: await this.buildAndLoad() };
+      body = await this.buildAndLoad();
     }
-    const stored = parseStoredIndex(loaded.buffer!);
+    const stored = parseStoredIndex(body);
     this.install(stored);
     // Watch first, then sweep: a change after the sweep's lstat raises an event, one before it
     // shows in the figures.
@@ -177,8 +182,7 @@ export class WorkspaceIndex {
   }
 
   private async buildAndLoad(): Promise<ArrayBuffer> {
-    await this.worker.request({
-      type: 'build',
+    await this.worker.build({
       root: this.key.root,
       skipped: this.key.skippedFolders,
       fileLimit: this.key.fileLimit,
@@ -188,12 +192,8 @@ export class WorkspaceIndex {
       threads: this.settings.buildThreads,
       minFilesPerPart: this.settings.minFilesPerPart,
     });
-    const loaded = await this.worker.request<{ buffer?: ArrayBuffer; reason?: string }>({
-      type: 'load',
-      path: this.indexPath,
-      key: this.key,
-    });
-    if (!loaded.buffer) throw new Error(`The index just built does not load: ${loaded.reason ?? 'unknown reason'}`);
+    const loaded = await this.worker.load({ path: this.indexPath, key: this.key });
+    if (!('buffer' in loaded)) throw new Error(`The index just built does not load: ${loaded.reason}`);
     return loaded.buffer;
   }
 
@@ -308,9 +308,8 @@ export class WorkspaceIndex {
   // overlay's files are looked at again too (the sweep compared them with the stored figures).
   private async sweepOf(stored: StoredIndex, waited = false): Promise<string[]> {
     this.eventsSinceSweep = 0;
-    const { changed } = await this.worker.request<{ changed: string[] }>(
+    const { changed } = await this.worker.sweep(
       {
-        type: 'sweep',
         root: this.key.root,
         files: stored.filePaths,
         fileStats: stored.fileStats,

@@ -1,12 +1,23 @@
-// Plain JavaScript for the index worker (see index-worker-source.ts): joining the parts of a
-// build that were indexed in separate threads.
-export const POSTING_MERGE_SOURCE = String.raw`
-// Joins parts (in walk order) into one posting list per trigram, as one part of all the files
-// would have produced: a part's file numbers move up by the files of the parts before it, so
-// only the first delta of each part's list changes (it now counts from the previous part's last
-// file); the rest of its bytes are copied as they are.
-function mergeParts(parts) {
-  if (parts.length === 1) return parts[0];
+// Joining the parts of a build that were indexed in separate threads.
+import type { IndexedFile, IndexedPart } from './index-part.js';
+
+/** All files of a build and one posting list per trigram, as one part of all the files would hold. */
+export interface MergedPostings {
+  readonly entries: IndexedFile[];
+  readonly trigramList: Uint32Array;
+  readonly postingStarts: Uint32Array;
+  readonly encoded: Uint8Array;
+  readonly postings: number;
+  readonly textBytes: number;
+}
+
+/**
+ * Joins parts (in walk order): a part's file numbers move up by the files of the parts before
+ * it, so only the first delta of each part's list changes (it now counts from the previous part's
+ * last file); the rest of its bytes are copied as they are.
+ */
+export function mergeParts(parts: readonly IndexedPart[]): MergedPostings {
+  if (parts.length === 1) return parts[0]!;
   // The parts' arrays, taken out of the part objects once (a part from a helper thread is a
   // deserialized object of another shape, and property loads in the loop cost a third of a join).
   const lists = parts.map((part) => part.trigramList);
@@ -14,7 +25,7 @@ function mergeParts(parts) {
   const bytes = parts.map((part) => part.encoded);
   const firsts = parts.map((part) => part.firstFiles);
   const lasts = parts.map((part) => part.lastFiles);
-  const bases = [];
+  const bases: number[] = [];
   let files = 0;
   let bound = 0;
   let pairs = 0;
@@ -33,8 +44,9 @@ function mergeParts(parts) {
   for (;;) {
     let smallest = -1;
     for (let number = 0; number < parts.length; number += 1) {
-      const list = lists[number];
-      if (cursors[number] < list.length && (smallest < 0 || list[cursors[number]] < smallest)) smallest = list[cursors[number]];
+      const list = lists[number]!;
+      const cursor = cursors[number]!;
+      if (cursor < list.length && (smallest < 0 || list[cursor]! < smallest)) smallest = list[cursor]!;
     }
     if (smallest < 0) break;
     trigramList[distinct] = smallest;
@@ -42,24 +54,27 @@ function mergeParts(parts) {
     distinct += 1;
     let previous = -1;
     for (let number = 0; number < parts.length; number += 1) {
-      const slot = cursors[number];
-      const list = lists[number];
+      const slot = cursors[number]!;
+      const list = lists[number]!;
       if (slot >= list.length || list[slot] !== smallest) continue;
-      const source = bytes[number];
-      let rest = starts[number][slot];
-      while (source[rest] >= 128) rest += 1;
+      const source = bytes[number]!;
+      let rest = starts[number]![slot]!;
+      while (source[rest]! >= 128) rest += 1;
       rest += 1;
-      let delta = bases[number] + firsts[number][slot] - previous;
-      while (delta >= 128) { encoded[written++] = (delta & 127) | 128; delta >>>= 7; }
+      let delta = bases[number]! + firsts[number]![slot]! - previous;
+      while (delta >= 128) {
+        encoded[written++] = (delta & 127) | 128;
+        delta >>>= 7;
+      }
       encoded[written++] = delta;
-      const end = starts[number][slot + 1];
+      const end = starts[number]![slot + 1]!;
       // Most lists are a few bytes: a loop costs less than a subarray and a set.
-      if (end - rest < 64) for (let index = rest; index < end; index += 1) encoded[written++] = source[index];
+      if (end - rest < 64) for (let index = rest; index < end; index += 1) encoded[written++] = source[index]!;
       else {
         encoded.set(source.subarray(rest, end), written);
         written += end - rest;
       }
-      previous = bases[number] + lasts[number][slot];
+      previous = bases[number]! + lasts[number]![slot]!;
       cursors[number] = slot + 1;
     }
   }
@@ -73,4 +88,3 @@ function mergeParts(parts) {
     textBytes: parts.reduce((sum, part) => sum + part.textBytes, 0),
   };
 }
-`;

@@ -1,0 +1,78 @@
+// The index thread's program. Walking, reading and indexing a whole workspace takes seconds, and
+// loading and checking a stored index reads tens of megabytes, so none of it may run on the
+// thread that answers tool calls. The same module runs the build's helper threads
+// (`workerData.role` 'part'), started from this module's own URL.
+import { parentPort, Worker, workerData } from 'node:worker_threads';
+import { buildIndex } from './index-build.js';
+import { indexPart, type IndexedPart } from './index-part.js';
+import type { IndexReply, IndexThreadData, NumberedRequest, PartReply, PartRequest } from './index-thread-protocol.js';
+import { sweepStoredIndex } from './index-sweep.js';
+import { readStoredIndex } from './stored-index-file.js';
+
+const port = parentPort!;
+
+function reasonOf(error: unknown): string {
+  return String(error instanceof Error ? error.message : error);
+}
+
+// Indexes one part in a helper thread (a fresh one per build: builds are rare).
+function indexInHelper(request: PartRequest): Promise<IndexedPart> {
+  return new Promise((resolve, reject) => {
+    const data: IndexThreadData = { role: 'part' };
+    const helper = new Worker(new URL(import.meta.url), { workerData: data });
+    helper.once('message', (reply: PartReply) => {
+      void helper.terminate();
+      if (reply.ok) resolve(reply.part);
+      else reject(new Error(reply.reason));
+    });
+    helper.once('error', reject);
+    helper.once('exit', (code) => reject(new Error(`an index helper thread stopped with code ${code}`)));
+    helper.postMessage(request);
+  });
+}
+
+function servePart(): void {
+  port.once('message', (request: PartRequest) => {
+    let reply: PartReply;
+    try {
+      reply = { ok: true, part: indexPart(request.files, request) };
+    } catch (error) {
+      port.postMessage({ ok: false, reason: reasonOf(error) } satisfies PartReply);
+      return;
+    }
+    const { part } = reply;
+    const transfer = [part.trigramList, part.postingStarts, part.encoded, part.firstFiles, part.lastFiles];
+    port.postMessage(
+      reply,
+      transfer.map((array) => array.buffer),
+    );
+  });
+}
+
+async function answer(request: NumberedRequest): Promise<void> {
+  const { id } = request;
+  try {
+    if (request.type === 'build') {
+      const stats = await buildIndex(request, indexInHelper);
+      port.postMessage({ id, ok: true, stats } satisfies IndexReply);
+    } else if (request.type === 'load') {
+      const read = readStoredIndex(request.path, request.key);
+      port.postMessage({ id, ok: true, ...read } satisfies IndexReply, 'buffer' in read ? [read.buffer] : []);
+    } else {
+      port.postMessage({ id, ok: true, changed: sweepStoredIndex(request) } satisfies IndexReply);
+    }
+  } catch (error) {
+    port.postMessage({ id, ok: false, reason: reasonOf(error) } satisfies IndexReply);
+  }
+}
+
+function serveRequests(): void {
+  // One request at a time, in order, as when a build ran without awaiting anything.
+  let queue = Promise.resolve();
+  port.on('message', (request: NumberedRequest) => {
+    queue = queue.then(() => answer(request));
+  });
+}
+
+if ((workerData as IndexThreadData | undefined)?.role === 'part') servePart();
+else serveRequests();

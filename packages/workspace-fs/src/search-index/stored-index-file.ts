@@ -1,0 +1,80 @@
+// The stored index on disk, written and read in the index thread (tens of megabytes, hashed whole).
+import { createHash, randomBytes } from 'node:crypto';
+import { closeSync, openSync, readFileSync, renameSync, writeSync } from 'node:fs';
+import { STORED_INDEX_FORMAT, type IndexKey } from './stored-index.js';
+
+const { magic: MAGIC, version: VERSION, headerBytes: HEADER_BYTES } = STORED_INDEX_FORMAT;
+
+/** A section's bytes, in any typed-array view. */
+export type SectionBytes = Float64Array | Uint32Array | Uint8Array;
+
+/**
+ * Lays the sections out 8-byte aligned after a JSON description of `description` and where each
+ * section is, writes the file to a temporary name and renames it (a reader never sees half a
+ * file); returns the bytes written.
+ */
+export function writeStoredIndex(
+  path: string,
+  description: Record<string, unknown>,
+  sections: readonly (readonly [string, SectionBytes])[],
+): number {
+  const offsets: Record<string, [number, number]> = {};
+  let position = 0;
+  for (const [name, bytes] of sections) {
+    offsets[name] = [position, bytes.byteLength];
+    position += Math.ceil(bytes.byteLength / 8) * 8;
+  }
+  const json = Buffer.from(JSON.stringify({ ...description, sections: offsets }), 'utf8');
+  const descriptionBytes = Math.ceil((4 + json.length) / 8) * 8;
+  const body = Buffer.alloc(descriptionBytes + position);
+  body.writeUInt32LE(json.length, 0);
+  json.copy(body, 4);
+  for (const [name, bytes] of sections) {
+    Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).copy(body, descriptionBytes + offsets[name]![0]);
+  }
+  const header = Buffer.alloc(HEADER_BYTES);
+  header.write(MAGIC, 0, 'latin1');
+  header.writeUInt32LE(VERSION, 8);
+  header.writeDoubleLE(body.length, 16);
+  createHash('sha256').update(body).digest().copy(header, 24);
+  const temporary = `${path}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`;
+  const descriptor = openSync(temporary, 'w', 0o600);
+  try {
+    writeSync(descriptor, header);
+    writeSync(descriptor, body);
+  } finally {
+    closeSync(descriptor);
+  }
+  renameSync(temporary, path);
+  return HEADER_BYTES + body.length;
+}
+
+/** A checked body (its own `ArrayBuffer`, to transfer), or why there is none. */
+export type StoredIndexRead = { readonly buffer: ArrayBuffer } | { readonly reason: string; readonly missing?: true };
+
+/**
+ * Reads the stored index and checks it whole: magic, version, length, SHA-256 of the body, and
+ * the key (workspace, skipped folders, per-file limit). Anything else is refused, never trusted.
+ */
+export function readStoredIndex(path: string, key: IndexKey): StoredIndexRead {
+  let bytes: Buffer;
+  try {
+    bytes = readFileSync(path);
+  } catch {
+    return { missing: true, reason: 'no stored index' };
+  }
+  if (bytes.length < HEADER_BYTES || bytes.toString('latin1', 0, 8) !== MAGIC) return { reason: 'not an index file' };
+  if (bytes.readUInt32LE(8) !== VERSION) return { reason: `index format version ${bytes.readUInt32LE(8)}` };
+  const bodyLength = bytes.readDoubleLE(16);
+  if (bodyLength !== bytes.length - HEADER_BYTES) return { reason: 'truncated or extended index file' };
+  const body = bytes.subarray(HEADER_BYTES);
+  if (!createHash('sha256').update(body).digest().equals(bytes.subarray(24, 56))) {
+    return { reason: 'index checksum mismatch' };
+  }
+  const descriptionLength = body.readUInt32LE(0);
+  const description = JSON.parse(body.toString('utf8', 4, 4 + descriptionLength)) as { key?: unknown };
+  if (JSON.stringify(description.key) !== JSON.stringify(key)) return { reason: 'index built for other settings' };
+  const copy = new ArrayBuffer(body.length);
+  new Uint8Array(copy).set(body);
+  return { buffer: copy };
+}
