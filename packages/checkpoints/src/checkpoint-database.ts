@@ -2,10 +2,11 @@ import Database from 'better-sqlite3';
 import { Kysely, SqliteDialect } from 'kysely';
 import type { HostDatabase } from './checkpoint-schema.js';
 import { migrateCheckpoints } from './checkpoint-migrations.js';
+import { withStatementCache } from './statement-cache.js';
 
 /**
  * Opens (creating if needed) a SQLite database at `file` the way the host does (WAL,
- * `busy_timeout` 5 s, `synchronous=NORMAL`) and runs the checkpoint migrations. For tests,
+ * `busy_timeout` 5 s, `synchronous=NORMAL`, prepared statements reused) and runs the checkpoint migrations. For tests,
  * benchmarks and small hosts; the caller closes it with `destroy()`.
  */
 export async function openCheckpointDatabase(file: string): Promise<HostDatabase> {
@@ -13,7 +14,9 @@ export async function openCheckpointDatabase(file: string): Promise<HostDatabase
   database.pragma('busy_timeout = 5000');
   switchToWriteAheadLog(database);
   database.pragma('synchronous = NORMAL');
-  const db = new Kysely<Record<string, never>>({ dialect: new SqliteDialect({ database }) });
+  const db = new Kysely<Record<string, never>>({
+    dialect: new SqliteDialect({ database: withStatementCache(database) }),
+  });
   await migrateCheckpoints(db);
   return db;
 }

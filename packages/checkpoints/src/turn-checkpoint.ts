@@ -22,7 +22,7 @@ import {
   sha256Hex,
   symlinkDigest,
 } from './file-state.js';
-import { decodeText, lineStats } from './line-diff.js';
+import { bodyLineStats, isTextBody } from './body-line-stats.js';
 import { buildManifest, type TurnManifest } from './turn-manifest.js';
 import { writeTransaction } from './write-transaction.js';
 
@@ -417,11 +417,12 @@ export async function completeTurn(
         : Number(row.after_stored) === 1
           ? ((row.after_sha256 === null ? undefined : newBlobs.get(row.after_sha256)) ?? (await body(row.after_sha256)))
           : undefined;
-    const beforeText = before === undefined ? undefined : decodeText(before);
-    const afterText = after === undefined ? undefined : decodeText(after);
+    const compared = before !== undefined && after !== undefined ? bodyLineStats(before, after) : undefined;
+    const stats = compared !== undefined && !compared.binary ? compared : undefined;
     const binary =
-      (before !== undefined && beforeText === undefined) || (after !== undefined && afterText === undefined);
-    const stats = beforeText !== undefined && afterText !== undefined ? lineStats(beforeText, afterText) : undefined;
+      compared !== undefined
+        ? compared.binary
+        : (before !== undefined && !isTextBody(before)) || (after !== undefined && !isTextBody(after));
     settled.push({
       ...row,
       binary: binary ? 1 : 0,
