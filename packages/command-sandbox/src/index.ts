@@ -48,6 +48,7 @@ export type {
 export { applyCapturedChanges } from './capture/apply-captured-changes.js';
 export type { CapturedChange, UnsupportedEntry } from './capture/upper-folder-changes.js';
 export { upperFolderChanges } from './capture/upper-folder-changes.js';
+export { settleCaptureFolders } from './capture/capture-folder.js';
 export { COMMAND_DEFAULTS, createRunCommandTool, runCommand } from './run-command-tool.js';
 
 export {

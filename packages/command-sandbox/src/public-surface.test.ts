@@ -33,6 +33,7 @@ describe('@clawsmith/command-sandbox public surface', () => {
       'resolveTrustedLauncher',
       'runCommand',
       'sandboxAvailability',
+      'settleCaptureFolders',
       'simpleCommandWords',
       'unixSocketFilterProgram',
       'upperFolderChanges',

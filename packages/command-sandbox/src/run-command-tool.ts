@@ -14,7 +14,7 @@ import { isAbsolute, relative, sep } from 'node:path';
 import { z } from 'zod';
 import { BoundedOutput } from './bounded-output.js';
 import { beginCapture, finishCapture, type CommandFileChanges } from './capture/command-capture.js';
-import { removeCaptureFolder, type CaptureFolder } from './capture/capture-folder.js';
+import { retireCaptureFolder, type CaptureFolder } from './capture/capture-folder.js';
 import { fileChangeFields, fileChangeLines } from './capture/capture-report.js';
 import { changedBetween, statWalk, STAT_WALK_LIMIT, type StatWalk } from './capture/workspace-stat-walk.js';
 import { PROTECTED_SANDBOX_PATHS } from './sandbox-plan.js';
@@ -111,10 +111,10 @@ export async function runCommand(
   try {
     prepared = await prepareCommand(options, request.workspaceRoot, request.command, request.cwd, false, folder);
   } catch (error) {
-    if (folder) removeCaptureFolder(folder);
+    if (folder) await retireCaptureFolder(folder);
     throw error;
   }
-  if (folder && !prepared.captured) removeCaptureFolder(folder);
+  if (folder && !prepared.captured) await retireCaptureFolder(folder);
   // Without capture, a bounded stat walk before and after tells at least which paths changed.
   const walkedBefore = prepared.captured ? undefined : statWalk(prepared.plan.workspaceRoot);
   const timeoutMs = effectiveTimeout(options, request.timeoutMs);
@@ -139,7 +139,7 @@ export async function runCommand(
     prepared.release();
   }
   if (outcome.spawnError) {
-    if (folder) removeCaptureFolder(folder);
+    if (folder) await retireCaptureFolder(folder);
     throw new CommandSandboxError(
       COMMAND_SANDBOX_ERROR_CODES.commandSpawnFailed,
       `The command could not be started: ${outcome.spawnError}.`,

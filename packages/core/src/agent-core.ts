@@ -1,6 +1,6 @@
 import { createReadArtifactTool } from '@clawsmith/artifacts';
 import type { FileDiff, RestorePointSummary } from '@clawsmith/checkpoints';
-import { createBackgroundCommandTools } from '@clawsmith/command-sandbox';
+import { createBackgroundCommandTools, settleCaptureFolders } from '@clawsmith/command-sandbox';
 import type { ModelMessage } from '@clawsmith/providers';
 import type { AgentCoreOptions, RestoreScope, RunTurnOptions, TurnResult } from './agent-core-options.js';
 import type { CoreServices } from './core-services.js';
@@ -64,7 +64,7 @@ export interface AgentCore {
    * commands. Refused with `session_busy` while a live process runs one of its turns.
    */
   deleteSession(sessionId: string): Promise<SessionDeletion>;
-  /** Waits for a retention run in progress, then ends the background subagents and background commands of every session this core ran. */
+  /** Waits for a retention run in progress, then ends the background subagents and background commands of every session this core ran, and waits for run_command's capture folders to be removed. */
   close(): Promise<void>;
 }
 
@@ -219,6 +219,8 @@ export function createAgentCore(options: AgentCoreOptions): AgentCore {
       await retention?.idle();
       await delegation?.close();
       if (options.commands) for (const sessionId of touchedSessions) await options.commands.endSession(sessionId);
+      // run_command removes its finished capture folders in the background; none outlives the core.
+      await settleCaptureFolders();
     },
   });
 }

@@ -1,6 +1,7 @@
-import { chmodSync, lstatSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { chmodSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, renameSync, rmSync } from 'node:fs';
+import { chmod, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 
 /** The private folders of one captured command: the overlay's upper and work folders. */
 export interface CaptureFolder {
@@ -14,6 +15,8 @@ export interface CaptureFolder {
   readonly startedCtimeMs: number;
 }
 
+const CAPTURE_PREFIX = 'clawsmith-capture-';
+
 /** Characters the mount option string cannot carry safely: such paths are not captured. */
 const UNSAFE_FOR_MOUNT = /[,:\\"\n]/;
 
@@ -24,7 +27,8 @@ export function mountablePath(path: string): boolean {
 
 /** Makes a fresh capture folder below `base` (default the system temporary folder), private to this user. */
 export function createCaptureFolder(base = tmpdir()): CaptureFolder {
-  const root = mkdtempSync(join(base, 'clawsmith-capture-'));
+  sweepRetiredFolders(base);
+  const root = mkdtempSync(join(base, CAPTURE_PREFIX));
   chmodSync(root, 0o700);
   const upper = join(root, 'upper');
   const work = join(root, 'work');
@@ -41,4 +45,92 @@ export function removeCaptureFolder(folder: Pick<CaptureFolder, 'root' | 'work'>
     // Not made (the overlay never mounted) or already gone.
   }
   rmSync(folder.root, { recursive: true, force: true });
+}
+
+// A finished capture folder is renamed aside and removed in the background: removing it (the
+// empty mount points of the absent protected paths land in it) was the largest part of what
+// capture added to a call. The name carries the owner's process id, so that a later process can
+// tell a crashed owner's leftover (swept) from a live one's removal in progress (left alone).
+const RETIRED_PREFIX = 'clawsmith-retired-capture-';
+/** Removals in flight at most; one more call waits for the oldest, so a burst cannot pile up folders. */
+const MAX_PENDING_REMOVALS = 16;
+const pendingRemovals = new Set<Promise<void>>();
+const sweptBases = new Set<string>();
+
+async function removeRetired(path: string): Promise<void> {
+  await chmod(join(path, 'work', 'work'), 0o700).catch(() => undefined);
+  await rm(path, { recursive: true, force: true });
+}
+
+function track(path: string): void {
+  const removal: Promise<void> = removeRetired(path)
+    // A folder that cannot be removed now stays for the sweep of a later process.
+    .catch(() => undefined)
+    .finally(() => pendingRemovals.delete(removal));
+  pendingRemovals.add(removal);
+}
+
+/**
+ * Ends the life of a capture folder without waiting for its removal: renamed aside at once (so
+ * its name is free and it is known to be finished), removed in the background. Waits only when
+ * {@link MAX_PENDING_REMOVALS} removals are already in flight. {@link settleCaptureFolders}
+ * awaits them all.
+ */
+export async function retireCaptureFolder(folder: Pick<CaptureFolder, 'root' | 'work'>): Promise<void> {
+  const retired = join(
+    dirname(folder.root),
+    `${RETIRED_PREFIX}${process.pid}-${basename(folder.root).slice(CAPTURE_PREFIX.length)}`,
+  );
+  try {
+    renameSync(folder.root, retired);
+  } catch {
+    removeCaptureFolder(folder);
+    return;
+  }
+  while (pendingRemovals.size >= MAX_PENDING_REMOVALS) await Promise.race(pendingRemovals);
+  track(retired);
+}
+
+/** Resolves once every capture folder this process retired is removed (call before exiting). */
+export async function settleCaptureFolders(): Promise<void> {
+  while (pendingRemovals.size > 0) await Promise.all(pendingRemovals);
+}
+
+function ownerAlive(pid: number): boolean {
+  if (pid === process.pid) return true;
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/**
+ * Once per process and base folder: removes (in the background) retired capture folders whose
+ * process died before removing them. Only this user's own folders, never through a link; a
+ * folder whose owner still runs is its owner's to remove.
+ */
+function sweepRetiredFolders(base: string): void {
+  if (sweptBases.has(base)) return;
+  sweptBases.add(base);
+  let names: string[];
+  try {
+    names = readdirSync(base).filter((name) => name.startsWith(RETIRED_PREFIX));
+  } catch {
+    return;
+  }
+  const uid = process.getuid?.();
+  for (const name of names) {
+    const pid = Number.parseInt(name.slice(RETIRED_PREFIX.length), 10);
+    if (!Number.isSafeInteger(pid) || pid <= 0 || ownerAlive(pid)) continue;
+    const path = join(base, name);
+    try {
+      const stats = lstatSync(path);
+      if (!stats.isDirectory() || (uid !== undefined && stats.uid !== uid)) continue;
+    } catch {
+      continue;
+    }
+    track(path);
+  }
 }

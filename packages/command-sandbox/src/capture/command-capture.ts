@@ -2,7 +2,13 @@ import { readFileSync } from 'node:fs';
 import { isAbsolute, relative } from 'node:path';
 import type { ArtifactWriter, FileChangeRecorder } from '@clawsmith/tool-protocol';
 import { applyCapturedChanges, type AppliedChanges } from './apply-captured-changes.js';
-import { createCaptureFolder, mountablePath, removeCaptureFolder, type CaptureFolder } from './capture-folder.js';
+import {
+  createCaptureFolder,
+  mountablePath,
+  removeCaptureFolder,
+  retireCaptureFolder,
+  type CaptureFolder,
+} from './capture-folder.js';
 import { overlayCaptureAvailability } from './overlay-launch.js';
 import { protectedPathMatcher } from './protected-paths.js';
 import { upperFolderChanges } from './upper-folder-changes.js';
@@ -61,8 +67,8 @@ export interface FinishCaptureOptions {
 }
 
 /**
- * Applies what the command wrote (also after a timeout or a cancel) and removes the capture
- * folder, unless it must keep a conflicting version no artifact store could take.
+ * Applies what the command wrote (also after a timeout or a cancel) and retires the capture
+ * folder (removed in the background), unless it must keep a conflicting version no artifact store could take.
  */
 export async function finishCapture(options: FinishCaptureOptions): Promise<CommandFileChanges> {
   const { folder } = options;
@@ -93,6 +99,6 @@ export async function finishCapture(options: FinishCaptureOptions): Promise<Comm
     keep = true;
     throw error;
   } finally {
-    if (!keep) removeCaptureFolder(folder);
+    if (!keep) await retireCaptureFolder(folder);
   }
 }

@@ -3,7 +3,7 @@ import { dirname, join } from 'node:path';
 import { snapshotTree, testdir } from '@clawsmith/test-utils';
 import type { FileChangeRecorder, FilePostimage, FilePreimage } from '@clawsmith/tool-protocol';
 import { describe, expect, it } from 'vitest';
-import { createRunCommandTool, runCommand } from '../index.js';
+import { createRunCommandTool, runCommand, settleCaptureFolders } from '../index.js';
 
 /** A recorder that keeps every call, in order (the port's contract, without a database). */
 function listRecorder(options: { failBefore?: boolean } = {}) {
@@ -136,6 +136,8 @@ describe('overlay capture', () => {
     const parent = testdir({});
     await runCommand({ captureFolder: parent }, { workspaceRoot: root, command: 'echo b > a.txt' });
     expect(captureFolders(parent)).toEqual([]);
+    await settleCaptureFolders();
+    expect(readdirSync(parent)).toEqual([]);
     expect(existsSync(join(root, '.clawsmith'))).toBe(false);
     expect(lstatSync(join(root, 'a.txt')).isFile()).toBe(true);
   });
