@@ -1,8 +1,8 @@
 // A whole build in the index thread: walk, split the files into contiguous parts indexed by
 // helper threads (one part stays on this thread), join them and write the stored index.
-import { indexPart, type IndexedPart } from './index-part.js';
+import { indexPart, type IndexedPart, type SharedRange } from './index-part.js';
 import type { BuildRequest, BuildStats, PartRequest } from './index-thread-protocol.js';
-import { walkForIndex } from './index-walk.js';
+import { joinedPaths, walkForIndex, type WalkedFile } from './index-walk.js';
 import { mergeParts } from './posting-merge.js';
 import { writeStoredIndex } from './stored-index-file.js';
 
@@ -17,16 +17,19 @@ export async function buildIndex(request: BuildRequest, indexElsewhere: PartInde
   const now = Date.now();
   const walkMs = now - started;
   const partCount = Math.max(1, Math.min(threads, Math.floor(files.length / minFilesPerPart)));
-  const partSize = Math.ceil(files.length / partCount);
-  const ranges = Array.from({ length: partCount }, (_, number) =>
-    files.slice(number * partSize, (number + 1) * partSize),
-  );
   const settings = { fileLimit, now, settledMs };
+  const jobs = planParts(files, partCount);
   // Started before this thread indexes its own part, and always awaited, so none is left running.
-  const helpers = Promise.allSettled(ranges.slice(1).map((range) => indexElsewhere({ files: range, ...settings })));
+  const helpers = Promise.allSettled(
+    jobs
+      .slice(1)
+      .map(({ files: range, shared }) =>
+        indexElsewhere({ root, paths: joinedPaths(range), ...settings, ...(shared ? { shared } : {}) }),
+      ),
+  );
   let first: IndexedPart;
   try {
-    first = indexPart(ranges[0]!, settings);
+    first = indexPart(jobs[0]!.files, settings, jobs[0]!.shared);
   } finally {
     await helpers;
   }
@@ -98,4 +101,38 @@ export async function buildIndex(request: BuildRequest, indexElsewhere: PartInde
 
 function joinedStrings(strings: readonly string[]): Uint8Array {
   return Buffer.from(strings.join('\0'), 'utf8');
+}
+
+/** One thread's share of a build: a range of files, alone or shared from one end. */
+interface PartJob {
+  readonly files: readonly WalkedFile[];
+  readonly shared?: SharedRange;
+}
+
+/**
+ * Splits the files over `threads` threads, in walk order: two threads share each range, one from
+ * each end, so they finish together however the cost of files is spread (splitting by count left
+ * one thread a fifth slower); an odd thread out has a range alone. Ranges are sized by their
+ * threads. The jobs, and so the parts they return, are in walk order.
+ */
+function planParts(files: readonly WalkedFile[], threads: number): PartJob[] {
+  if (threads === 1) return [{ files }];
+  const ranges = Math.ceil(threads / 2);
+  const claimed = new Int32Array(new SharedArrayBuffer(4 * ranges));
+  const jobs: PartJob[] = [];
+  let start = 0;
+  let threadsSoFar = 0;
+  for (let slot = 0; slot < ranges; slot += 1) {
+    const rangeThreads = Math.min(2, threads - threadsSoFar);
+    threadsSoFar += rangeThreads;
+    const end = Math.round((files.length * threadsSoFar) / threads);
+    const range = files.slice(start, end);
+    start = end;
+    if (rangeThreads === 1) jobs.push({ files: range });
+    else {
+      jobs.push({ files: range, shared: { claimed, slot, fromEnd: false } });
+      jobs.push({ files: range, shared: { claimed, slot, fromEnd: true } });
+    }
+  }
+  return jobs;
 }

@@ -3,7 +3,7 @@
 // the first 8,000 bytes means binary: only the name counts), scanned, and the part's posting lists.
 import { closeSync, constants, fstatSync, openSync, readSync } from 'node:fs';
 import type { WalkedFile } from './index-walk.js';
-import { createScanner, scanText, type PartScanner } from './part-scanner.js';
+import { PartScanner, scanText } from './part-scanner.js';
 import { FileTrigrams, type PartPostings } from './posting-lists.js';
 import { FILE_FLAG } from './stored-index.js';
 
@@ -37,21 +37,40 @@ export interface PartSettings {
   readonly settledMs: number;
 }
 
-/** One file's figures and the count of its trigrams left in the scanner's found list. */
+/**
+ * Two threads sharing a range of files, one from each end: each takes a file only after counting
+ * it in the shared `claimed[slot]`, so together they take each file once and meet where the
+ * faster one got to, whatever each file costs and whenever each thread started.
+ */
+export interface SharedRange {
+  /** Files taken so far from both ends (a view of a `SharedArrayBuffer`). */
+  readonly claimed: Int32Array;
+  readonly slot: number;
+  /** Whether this thread takes the range's files from the last one backwards. */
+  readonly fromEnd: boolean;
+}
+
+/** One file's figures, and the count of trigrams found in the part up to and with it. */
 interface FileReading {
   readonly file: IndexedFile;
-  readonly trigrams: number;
+  readonly foundEnd: number;
   readonly bytes: number;
 }
 
 const OPEN_FLAGS = constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK;
 
-// Reads what a search would read; undefined when the path is no longer a regular file. The
-// caller takes the found trigrams and makes the scanner forget them.
-function readFile(walked: WalkedFile, scanner: PartScanner, settings: PartSettings): FileReading | undefined {
+// Reads what a search would read and scans it after the part's first `at` trigrams; undefined
+// when the path is no longer a regular file. The caller makes the scanner forget the file's
+// trigrams before the next file.
+function readFile(
+  walked: WalkedFile,
+  scanner: PartScanner,
+  settings: PartSettings,
+  at: number,
+): FileReading | undefined {
   const unreadable: FileReading = {
     file: { relative: walked.relative, ino: 0, size: -1, mtimeMs: 0, ctimeMs: 0, flags: FILE_FLAG.unreadable },
-    trigrams: 0,
+    foundEnd: at,
     bytes: 0,
   };
   let descriptor: number;
@@ -60,16 +79,17 @@ function readFile(walked: WalkedFile, scanner: PartScanner, settings: PartSettin
   } catch {
     return unreadable;
   }
-  let count = 0;
+  let count = at;
   try {
     const stats = fstatSync(descriptor);
     if (!stats.isFile()) return undefined;
+    const nameBytes = Buffer.byteLength(walked.name, 'utf8');
+    const wanted = Math.min(stats.size, settings.fileLimit);
+    scanner.makeRoom(at, wanted, nameBytes);
     // The name first: the content is then read over it.
     const text = scanner.text;
-    if (Buffer.byteLength(walked.name, 'utf8') > text.length)
-      throw new Error('a file name longer than the scan buffer');
+    if (nameBytes > text.length) throw new Error('a file name longer than the scan buffer');
     count = scanText(scanner, text.write(walked.name, 0, 'utf8'), count);
-    const wanted = Math.min(stats.size, settings.fileLimit);
     let filled = 0;
     while (filled < wanted) {
       const read = readSync(descriptor, text, filled, wanted - filled, filled);
@@ -87,11 +107,11 @@ function readFile(walked: WalkedFile, scanner: PartScanner, settings: PartSettin
         ctimeMs: stats.ctimeMs,
         flags: settled ? FILE_FLAG.settled : 0,
       },
-      trigrams: count,
+      foundEnd: count,
       bytes: filled,
     };
   } catch {
-    scanner.forget(count);
+    scanner.forget(at, count);
     return unreadable;
   } finally {
     closeSync(descriptor);
@@ -100,22 +120,43 @@ function readFile(walked: WalkedFile, scanner: PartScanner, settings: PartSettin
 
 /**
  * Indexes a contiguous part of the walk's files: each kept file's figures, and for each trigram
- * the part's files holding it (numbered from 0 within the part, in walk order).
+ * the part's files holding it (numbered from 0 within the part, in walk order). With `shared`,
+ * the part is the files this thread took from its end of `files`.
  */
-export function indexPart(files: readonly WalkedFile[], settings: PartSettings): IndexedPart {
+export function indexPart(files: readonly WalkedFile[], settings: PartSettings, shared?: SharedRange): IndexedPart {
   const started = Date.now();
-  const scanner = createScanner(settings.fileLimit);
+  const fromEnd = shared?.fromEnd === true;
+  const scanned = scanPart(files, settings, shared);
+  const { entries, textBytes } = scanned;
+  if (fromEnd) entries.reverse();
+  const postings = scanned.fileTrigrams.pairs;
+  // The scan's memory is no longer referenced once the lists are sorted out of it.
+  return { entries, ...scanned.fileTrigrams.toPostings(fromEnd), postings, textBytes, ms: Date.now() - started };
+}
+
+interface ScannedPart {
+  readonly entries: IndexedFile[];
+  readonly textBytes: number;
+  readonly fileTrigrams: FileTrigrams;
+}
+
+function scanPart(files: readonly WalkedFile[], settings: PartSettings, shared: SharedRange | undefined): ScannedPart {
+  const scanner = new PartScanner(settings.fileLimit);
   const entries: IndexedFile[] = [];
-  const fileTrigrams = new FileTrigrams();
+  const fileStarts: number[] = [];
+  const fromEnd = shared?.fromEnd === true;
+  let found = 0;
   let textBytes = 0;
-  for (const walked of files) {
-    const reading = readFile(walked, scanner, settings);
+  for (let taken = 0; taken < files.length; taken += 1) {
+    if (shared && Atomics.add(shared.claimed, shared.slot, 1) >= files.length) break;
+    const walked = files[fromEnd ? files.length - 1 - taken : taken]!;
+    const reading = readFile(walked, scanner, settings, found);
     if (reading === undefined) continue;
-    fileTrigrams.add(scanner.found, reading.trigrams);
-    scanner.forget(reading.trigrams);
+    scanner.forget(found, reading.foundEnd);
+    fileStarts.push(found);
+    found = reading.foundEnd;
     textBytes += reading.bytes;
     entries.push(reading.file);
   }
-  const postings = fileTrigrams.pairs;
-  return { entries, ...fileTrigrams.toPostings(), postings, textBytes, ms: Date.now() - started };
+  return { entries, textBytes, fileTrigrams: new FileTrigrams(scanner.found(found), fileStarts) };
 }

@@ -1,8 +1,7 @@
 // The messages between the host (index-worker.ts) and the index thread (index-thread.ts), and
 // between the index thread and its helper threads. Both sides import these types, so a field
 // renamed on one side is a type error on the other.
-import type { WalkedFile } from './index-walk.js';
-import type { IndexedPart, PartSettings } from './index-part.js';
+import type { IndexedPart, PartSettings, SharedRange } from './index-part.js';
 import type { StoredIndexRead } from './stored-index-file.js';
 import type { IndexKey } from './stored-index.js';
 
@@ -80,9 +79,12 @@ export type IndexReply =
   | ({ readonly id: number; readonly ok: true } & IndexAnswers[IndexRequest['type']])
   | { readonly id: number; readonly ok: false; readonly reason: string };
 
-/** A helper thread's one request: index these files. */
+/** A helper thread's one request: index these files (or its end of them, with `shared`). */
 export interface PartRequest extends PartSettings {
-  readonly files: readonly WalkedFile[];
+  readonly root: string;
+  /** The files' relative paths, from `joinedPaths`. */
+  readonly paths: string;
+  readonly shared?: SharedRange;
 }
 
 /** A helper thread's one answer. */

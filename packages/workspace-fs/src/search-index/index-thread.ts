@@ -7,6 +7,7 @@ import { buildIndex } from './index-build.js';
 import { indexPart, type IndexedPart } from './index-part.js';
 import type { IndexReply, IndexThreadData, NumberedRequest, PartReply, PartRequest } from './index-thread-protocol.js';
 import { sweepStoredIndex } from './index-sweep.js';
+import { walkedFiles } from './index-walk.js';
 import { readStoredIndex } from './stored-index-file.js';
 
 const port = parentPort!;
@@ -35,7 +36,7 @@ function servePart(): void {
   port.once('message', (request: PartRequest) => {
     let reply: PartReply;
     try {
-      reply = { ok: true, part: indexPart(request.files, request) };
+      reply = { ok: true, part: indexPart(walkedFiles(request.root, request.paths), request, request.shared) };
     } catch (error) {
       port.postMessage({ ok: false, reason: reasonOf(error) } satisfies PartReply);
       return;

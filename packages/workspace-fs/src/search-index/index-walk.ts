@@ -74,3 +74,18 @@ function isOtherKnownType(entry: Dirent): boolean {
     entry.isSymbolicLink() || entry.isFIFO() || entry.isSocket() || entry.isBlockDevice() || entry.isCharacterDevice()
   );
 }
+
+/** The files' relative paths in one string, cheap to send to another thread ('\0' is in no name). */
+export function joinedPaths(files: readonly WalkedFile[]): string {
+  return files.map((file) => file.relative).join('\0');
+}
+
+/** The files {@link joinedPaths} sent, under `root`. */
+export function walkedFiles(root: string, joined: string): WalkedFile[] {
+  if (joined === '') return [];
+  return joined.split('\0').map((relative) => ({
+    relative,
+    absolute: `${root}/${relative}`,
+    name: relative.slice(relative.lastIndexOf('/') + 1),
+  }));
+}

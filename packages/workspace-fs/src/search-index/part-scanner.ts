@@ -1,48 +1,74 @@
 // The index thread's trigram scanner: the WebAssembly scan of trigram-scanner-wasm.ts over a
-// memory that holds its seen-bitmap, then the found list, then the text of one file, which is read
-// straight into that memory. Must stay identical to TrigramCollector (trigrams.ts):
-// indexed-search.test.ts holds the stored postings to its output.
+// memory that holds its seen-bitmap, then the text of one file (read straight into that memory),
+// then the trigrams found in every file of the part so far, one list after another, which the
+// posting lists are sorted from without a copy. Must stay identical to TrigramCollector
+// (trigrams.ts): indexed-search.test.ts holds the stored postings to its output.
 import { SCANNER_RESERVED_BYTES, TRIGRAM_SCANNER_WASM } from './trigram-scanner-wasm.js';
 import { FOLDABLE } from './trigrams.js';
-import { webAssembly } from './wasm-api.js';
+import { webAssembly, type WasmMemory } from './wasm-api.js';
 
 const SCANNER_MODULE = new webAssembly.Module(TRIGRAM_SCANNER_WASM);
-
-/** One thread's scanner: trigrams found so far stay in `found` until forgotten. */
-export interface PartScanner {
-  /** Where a file's text is read to (a view of the scanner's memory). */
-  readonly text: Buffer;
-  /** The distinct trigrams found since the last `forget`, in the order found. */
-  readonly found: Uint32Array;
-  /** Scans text[0, length) after the `count` trigrams found so far; returns how many there are now. */
-  scan(length: number, count: number): number;
-  /** Clears the seen-bits of the first `count` found trigrams. */
-  forget(count: number): void;
-}
+const PAGE = 65536;
 
 /**
- * A scanner whose text area holds `fileLimit` bytes (at least 64 KiB). A file's trigrams (content,
- * folded copy, name) are each new at most once, so the found list holds the text's length twice
- * plus a name, and never more than 2^24.
+ * One thread's scanner. Found trigrams are numbered from 0 in the order found; the seen-bits of
+ * one file's trigrams must be forgotten before the next file is scanned.
  */
-export function createScanner(fileLimit: number): PartScanner {
-  const textBytes = Math.max(fileLimit, 1 << 16);
-  const foundStart = SCANNER_RESERVED_BYTES;
-  const foundBytes = 4 * Math.min(2 * textBytes, 1 << 24);
-  const textStart = foundStart + foundBytes;
-  const memory = new webAssembly.Memory({ initial: Math.ceil((textStart + textBytes) / 65536) });
-  const exports = new webAssembly.Instance(SCANNER_MODULE, { env: { memory } }).exports as unknown as {
+export class PartScanner {
+  private readonly memory: WasmMemory;
+  private readonly exports: {
     scan(text: number, length: number, out: number): number;
     clear(from: number, to: number): void;
   };
-  const lower = new Uint8Array(memory.buffer, 0, 256);
-  for (let byte = 0; byte < 256; byte += 1) lower[byte] = byte >= 65 && byte <= 90 ? byte + 32 : byte;
-  return {
-    text: Buffer.from(memory.buffer, textStart, textBytes),
-    found: new Uint32Array(memory.buffer, foundStart, foundBytes / 4),
-    scan: (length, count) => (exports.scan(textStart, length, foundStart + 4 * count) - foundStart) / 4,
-    forget: (count) => exports.clear(foundStart, foundStart + 4 * count),
-  };
+  private readonly textStart = SCANNER_RESERVED_BYTES;
+  private readonly textBytes: number;
+  private readonly foundStart: number;
+  private textView: Buffer;
+
+  /** A scanner whose text area holds `fileLimit` bytes (at least 64 KiB). */
+  constructor(fileLimit: number) {
+    const textBytes = Math.max(fileLimit, 1 << 16);
+    this.textBytes = textBytes;
+    this.foundStart = this.textStart + Math.ceil(textBytes / 4) * 4;
+    this.memory = new webAssembly.Memory({ initial: Math.ceil((this.foundStart + 4 * (1 << 20)) / PAGE) });
+    this.exports = new webAssembly.Instance(SCANNER_MODULE, { env: { memory: this.memory } })
+      .exports as unknown as PartScanner['exports'];
+    const lower = new Uint8Array(this.memory.buffer, 0, 256);
+    for (let byte = 0; byte < 256; byte += 1) lower[byte] = byte >= 65 && byte <= 90 ? byte + 32 : byte;
+    this.textView = Buffer.from(this.memory.buffer, this.textStart, textBytes);
+  }
+
+  /** Where a file's text is read to (a view of the scanner's memory, new after it grew). */
+  get text(): Buffer {
+    return this.textView;
+  }
+
+  /**
+   * Makes room for a file of up to `textBytes` bytes named with `nameBytes` bytes after `at`
+   * trigrams: each of its trigrams (content, folded copy, name) is new at most once.
+   */
+  makeRoom(at: number, textBytes: number, nameBytes: number): void {
+    const needed = this.foundStart + 4 * (at + 2 * (textBytes + nameBytes));
+    const size = this.memory.buffer.byteLength;
+    if (needed <= size) return;
+    this.memory.grow(Math.ceil((Math.max(needed, 2 * size) - size) / PAGE));
+    this.textView = Buffer.from(this.memory.buffer, this.textStart, this.textBytes);
+  }
+
+  /** Scans text[0, length), appending new trigrams after the first `at`; returns the count now. */
+  scan(length: number, at: number): number {
+    return (this.exports.scan(this.textStart, length, this.foundStart + 4 * at) - this.foundStart) / 4;
+  }
+
+  /** Clears the seen-bits of found trigrams [from, to). */
+  forget(from: number, to: number): void {
+    this.exports.clear(this.foundStart + 4 * from, this.foundStart + 4 * to);
+  }
+
+  /** The first `count` trigrams found (a view of the scanner's memory, valid until it grows). */
+  found(count: number): Uint32Array {
+    return new Uint32Array(this.memory.buffer, this.foundStart, count);
+  }
 }
 
 // Replaces the foldable sequences in place (the copy is never longer); returns its length, or -1
@@ -67,9 +93,9 @@ function foldInPlace(bytes: Buffer, length: number): number {
   return used;
 }
 
-/** Adds the trigrams of text[0, length) and of its folded copy; returns the count found so far. */
-export function scanText(scanner: PartScanner, length: number, count: number): number {
-  const found = scanner.scan(length, count);
+/** Adds the trigrams of text[0, length) and of its folded copy after the first `at`; returns the count now. */
+export function scanText(scanner: PartScanner, length: number, at: number): number {
+  const found = scanner.scan(length, at);
   const folded = foldInPlace(scanner.text, length);
   return folded < 0 ? found : scanner.scan(folded, found);
 }

@@ -19,41 +19,37 @@ export interface PartPostings {
 
 /** The trigrams of each file in turn (each distinct within its file), as the scan found them. */
 export class FileTrigrams {
-  private trigrams = new Uint32Array(1 << 20);
-  private used = 0;
-  private readonly starts: number[] = [];
+  /**
+   * `trigrams` holds every file's list, one after another; file `n`'s starts at `fileStarts[n]`
+   * and ends where the next one starts (the last at the end of `trigrams`).
+   */
+  constructor(
+    private trigrams: Uint32Array,
+    private readonly starts: readonly number[],
+  ) {}
 
-  /** Appends the next file's trigrams. */
-  add(found: Uint32Array, count: number): void {
-    this.starts.push(this.used);
-    if (this.used + count > this.trigrams.length) {
-      const grown = new Uint32Array(Math.max(this.trigrams.length * 2, this.used + count));
-      grown.set(this.trigrams.subarray(0, this.used));
-      this.trigrams = grown;
-    }
-    this.trigrams.set(found.subarray(0, count), this.used);
-    this.used += count;
-  }
-
-  /** File-trigram pairs so far. */
+  /** File-trigram pairs. */
   get pairs(): number {
-    return this.used;
+    return this.trigrams.length;
   }
 
   /**
-   * Sorts the pairs by trigram and encodes them. The file-ordered list is dropped before the
+   * Sorts the pairs by trigram and encodes them; `addedInReverse`: the files were added last
+   * first (they are numbered in walk order all the same). The file-ordered list is dropped before the
    * encoding, so the two never take memory at once; nothing may be added afterwards.
    */
-  toPostings(): PartPostings {
+  toPostings(addedInReverse = false): PartPostings {
     const files = this.starts.length;
-    const buckets = this.byHighByte();
+    const buckets = this.byHighByte(addedInReverse);
     this.trigrams = new Uint32Array(0);
     return encodeBuckets(buckets, files);
   }
 
-  // The first pass: pairs bucketed by the trigram's high byte, keeping the low 16 bits and the file.
-  private byHighByte(): HighBuckets {
-    const { trigrams, used, starts } = this;
+  // The first pass: pairs bucketed by the trigram's high byte, keeping the low 16 bits and the
+  // file. Files are visited in walk order, so each bucket holds its files ascending.
+  private byHighByte(addedInReverse: boolean): HighBuckets {
+    const { trigrams, starts } = this;
+    const used = trigrams.length;
     const highStarts = new Uint32Array(257);
     for (let index = 0; index < used; index += 1) highStarts[(trigrams[index]! >>> 16) + 1]! += 1;
     let largestBucket = 0;
@@ -64,9 +60,11 @@ export class FileTrigrams {
     const cursors = highStarts.slice(0, 256);
     const lows = new Uint16Array(used);
     const fileOf = new Uint32Array(used);
-    for (let file = 0; file < starts.length; file += 1) {
-      const end = file + 1 < starts.length ? starts[file + 1]! : used;
-      for (let index = starts[file]!; index < end; index += 1) {
+    const files = starts.length;
+    for (let file = 0; file < files; file += 1) {
+      const added = addedInReverse ? files - 1 - file : file;
+      const end = added + 1 < files ? starts[added + 1]! : used;
+      for (let index = starts[added]!; index < end; index += 1) {
         const trigram = trigrams[index]!;
         const position = cursors[trigram >>> 16]!++;
         lows[position] = trigram & 0xffff;

@@ -1,0 +1,40 @@
+import { randomBytes } from 'node:crypto';
+import { describe, expect, it } from 'vitest';
+import { PartScanner, scanText } from './part-scanner.js';
+import { TrigramCollector } from './trigrams.js';
+
+describe('PartScanner', () => {
+  it('keeps every file’s trigrams, one list after another, while its memory grows', () => {
+    const scanner = new PartScanner(1 << 16);
+    const collector = new TrigramCollector();
+    const expected: number[][] = [];
+    const starts: number[] = [];
+    const textViews = new Set<Buffer>();
+    let found = 0;
+    // Random 64 KiB texts hold about 65,000 distinct trigrams each: 40 of them outgrow the
+    // scanner's first found list of about a million.
+    for (let file = 0; file < 40; file += 1) {
+      const name = Buffer.from(`file-${file}.txt`);
+      const content = randomBytes(1 << 16);
+      scanner.makeRoom(found, content.length, name.length);
+      textViews.add(scanner.text);
+      const start = found;
+      scanner.text.set(name);
+      let count = scanText(scanner, name.length, found);
+      scanner.text.set(content);
+      count = scanText(scanner, content.length, count);
+      scanner.forget(start, count);
+      starts.push(start);
+      found = count;
+      collector.add(name);
+      collector.add(content);
+      expected.push([...collector.take()]);
+    }
+    expect(textViews.size).toBeGreaterThan(1);
+    const all = scanner.found(found);
+    for (let file = 0; file < expected.length; file += 1) {
+      const list = [...all.subarray(starts[file], file + 1 < starts.length ? starts[file + 1] : found)];
+      expect(list.sort((left, right) => left - right)).toEqual(expected[file]);
+    }
+  });
+});
