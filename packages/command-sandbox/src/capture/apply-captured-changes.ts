@@ -10,7 +10,7 @@ import {
   unlinkSync,
   type Stats,
 } from 'node:fs';
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { basename, dirname, join } from 'node:path';
 import type { FileChangeRecorder, FilePostimage, FilePreimage } from '@clawsmith/tool-protocol';
 import type { CapturedChange, UnsupportedEntry } from './upper-folder-changes.js';
@@ -198,6 +198,8 @@ export async function applyCapturedChanges(options: ApplyCapturedChangesOptions)
   interface Prepared {
     readonly operation: Operation;
     readonly preimage: FilePreimage;
+    /** The command's file, read once while deciding (the upper folder no longer changes). */
+    readonly incoming?: { readonly sha256: string; readonly mode: number };
   }
 
   /** Decides one operation against what the workspace holds now; undefined when there is nothing to do. */
@@ -234,19 +236,21 @@ export async function applyCapturedChanges(options: ApplyCapturedChangesOptions)
       return undefined;
     }
     const preimage = preimageOf(target, stats);
+    let incoming: Prepared['incoming'];
     if (operation.kind === 'file' && preimage.state === 'file') {
-      const incoming = readAndHash(operation.source, () => false);
+      const read = readAndHash(operation.source, () => false);
+      incoming = { sha256: read.sha256, mode: read.mode };
       const same =
-        incoming.mode === preimage.mode &&
-        incoming.size === preimage.content.byteLength &&
-        readAndHash(target, () => false).sha256 === incoming.sha256;
+        read.mode === preimage.mode &&
+        read.size === preimage.content.byteLength &&
+        createHash('sha256').update(preimage.content).digest('hex') === read.sha256;
       if (same) return undefined;
     }
     if (operation.kind === 'symlink' && preimage.state === 'symlink' && preimage.target === operation.target)
       return undefined;
     if (operation.kind === 'remove') pendingRemovals.add(path);
     if (operation.kind === 'directory') realFolders.add(path);
-    return { operation, preimage };
+    return { operation, preimage, ...(incoming ? { incoming } : {}) };
   };
 
   const sameFilesystem = new Map<string, boolean>();
@@ -268,7 +272,7 @@ export async function applyCapturedChanges(options: ApplyCapturedChangesOptions)
     renameSync(temporary, target);
   };
 
-  const perform = ({ operation, preimage }: Prepared): FilePostimage => {
+  const perform = ({ operation, preimage, incoming }: Prepared): FilePostimage => {
     const target = absolute(operation.path);
     switch (operation.kind) {
       case 'remove':
@@ -296,9 +300,9 @@ export async function applyCapturedChanges(options: ApplyCapturedChangesOptions)
         return { state: 'symlink', target: operation.target };
       }
       case 'file': {
-        const incoming = readAndHash(operation.source, () => false);
+        const written = incoming ?? readAndHash(operation.source, () => false);
         moveIntoPlace(operation.source, target);
-        return { state: 'file', sha256: incoming.sha256, mode: incoming.mode };
+        return { state: 'file', sha256: written.sha256, mode: written.mode };
       }
     }
   };
