@@ -5,9 +5,11 @@ import { migrateCheckpoints } from './checkpoint-migrations.js';
 import { withStatementCache } from './statement-cache.js';
 
 /**
- * Opens (creating if needed) a SQLite database at `file` the way the host does (WAL,
- * `busy_timeout` 5 s, `synchronous=NORMAL`, prepared statements reused) and runs the checkpoint migrations. For tests,
- * benchmarks and small hosts; the caller closes it with `destroy()`.
+ * Opens (creating if needed) a SQLite database at `file` for the checkpoint store alone (WAL,
+ * `busy_timeout` 5 s, `synchronous=NORMAL`, prepared statements reused) and runs the checkpoint
+ * migrations. For tests, benchmarks and small hosts; the caller closes it with `destroy()`. A host
+ * with tables of its own opens its database itself (clawsmith's core waits 10 s and turns on
+ * foreign keys) and runs {@link migrateCheckpoints} on it.
  */
 export async function openCheckpointDatabase(file: string): Promise<HostDatabase> {
   const database = new Database(file);

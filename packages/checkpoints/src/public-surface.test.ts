@@ -15,6 +15,7 @@ describe('@clawsmith/checkpoints public surface', () => {
       'createCheckpointStore',
       'migrateCheckpoints',
       'openCheckpointDatabase',
+      'withStatementCache',
     ]);
   });
 

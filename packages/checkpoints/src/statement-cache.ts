@@ -4,9 +4,10 @@ import type { SqliteDatabase, SqliteStatement } from 'kysely';
 const DEFAULT_CAPACITY = 256;
 
 /**
- * `database` as Kysely's SQLite dialect sees it, with prepared statements kept by their SQL text
- * (as the host's database does): Kysely's driver prepares every query anew, which cost more than
- * running a turn's small statements. Reuse is safe because Kysely runs one query at a time on its
+ * `database` as Kysely's SQLite dialect sees it, with prepared statements kept by their SQL text.
+ * Kysely's driver prepares every query anew, which costs more than running a turn's small
+ * statements (a warm tool call in clawsmith's core runs about thirty); hosts that share their
+ * database with the checkpoint store wrap it with this too. Reuse is safe because Kysely runs one query at a time on its
  * one connection, and SQLite re-prepares a statement by itself when the schema changed under it.
  * The least recently used statement is dropped beyond `capacity` (IN lists vary in shape).
  */

@@ -1,9 +1,9 @@
 import Database from 'better-sqlite3';
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
+import { withStatementCache } from '@clawsmith/checkpoints';
 import { Kysely, SqliteDialect } from 'kysely';
 import type { CoreDatabase } from './core-tables.js';
-import { withStatementCache } from './statement-cache.js';
 
 /**
  * Opens (creating if needed) the embedded SQLite database of a clawsmith home: WAL so that the
