@@ -31,6 +31,13 @@ function preview(line: string, column: number): string {
   return (start > 0 ? '…' : '') + line.slice(start, end).trim() + (end < line.length ? '…' : '');
 }
 
+/** Matches one line, adding a hit when it matches; answers the number of hits. */
+function matchLine(regex: Compiled, line: string, entry: number, lineNumber: number, hits: RegexHit[]): number {
+  const match = regex.line.exec(line);
+  if (match) hits.push({ entry, line: lineNumber, preview: preview(line, match.index) });
+  return hits.length;
+}
+
 /** Matches every line of `text`; true once `hits` holds `limit`. */
 function everyLine(regex: Compiled, text: string, entry: number, hits: RegexHit[], limit: number): boolean {
   let start = 0;
@@ -39,12 +46,7 @@ function everyLine(regex: Compiled, text: string, entry: number, hits: RegexHit[
     let end = text.indexOf('\n', start);
     if (end < 0) end = text.length;
     lineNumber += 1;
-    const line = text.slice(start, end);
-    const match = regex.line.exec(line);
-    if (match) {
-      hits.push({ entry, line: lineNumber, preview: preview(line, match.index) });
-      if (hits.length >= limit) return true;
-    }
+    if (matchLine(regex, text.slice(start, end), entry, lineNumber, hits) >= limit) return true;
     if (end === text.length) return false;
     start = end + 1;
   }
@@ -75,12 +77,7 @@ function candidateLines(regex: Compiled, text: string, entry: number, hits: Rege
       lineNumber += 1;
     }
     counted = start;
-    const line = text.slice(start, end);
-    const match = regex.line.exec(line);
-    if (match) {
-      hits.push({ entry, line: lineNumber, preview: preview(line, match.index) });
-      if (hits.length >= limit) return true;
-    }
+    if (matchLine(regex, text.slice(start, end), entry, lineNumber, hits) >= limit) return true;
     if (end === text.length) return false;
     scan.lastIndex = end + 1;
   }
