@@ -3,8 +3,8 @@
 // the first 8,000 bytes means binary: only the name counts), scanned, and the part's posting lists.
 import { closeSync, constants, fstatSync, openSync, readSync } from 'node:fs';
 import type { WalkedFile } from './index-walk.js';
-import { PartScanner, scanText } from './part-scanner.js';
-import { FileTrigrams, type PartPostings } from './posting-lists.js';
+import { PartScanner, scanText, type FoundList } from './part-scanner.js';
+import { sortPostings, type PartPostings } from './posting-lists.js';
 import { FILE_FLAG } from './stored-index.js';
 
 /** A file as the index stores it: the `lstat` figures it had when read, and its flags. */
@@ -126,18 +126,18 @@ function readFile(
 export function indexPart(files: readonly WalkedFile[], settings: PartSettings, shared?: SharedRange): IndexedPart {
   const started = Date.now();
   const fromEnd = shared?.fromEnd === true;
-  const scanned = scanPart(files, settings, shared);
-  const { entries, textBytes } = scanned;
+  const { entries, textBytes, found, fileStarts } = scanPart(files, settings, shared);
   if (fromEnd) entries.reverse();
-  const postings = scanned.fileTrigrams.pairs;
-  // The scan's memory is no longer referenced once the lists are sorted out of it.
-  return { entries, ...scanned.fileTrigrams.toPostings(fromEnd), postings, textBytes, ms: Date.now() - started };
+  const lists = sortPostings(found, fileStarts, fromEnd);
+  return { entries, ...lists, postings: found.count, textBytes, ms: Date.now() - started };
 }
 
 interface ScannedPart {
   readonly entries: IndexedFile[];
   readonly textBytes: number;
-  readonly fileTrigrams: FileTrigrams;
+  readonly found: FoundList;
+  /** Where each file's trigrams start in `found`, in the order scanned. */
+  readonly fileStarts: number[];
 }
 
 function scanPart(files: readonly WalkedFile[], settings: PartSettings, shared: SharedRange | undefined): ScannedPart {
@@ -158,5 +158,5 @@ function scanPart(files: readonly WalkedFile[], settings: PartSettings, shared: 
     textBytes += reading.bytes;
     entries.push(reading.file);
   }
-  return { entries, textBytes, fileTrigrams: new FileTrigrams(scanner.found(found), fileStarts) };
+  return { entries, textBytes, found: scanner.foundList(found), fileStarts };
 }

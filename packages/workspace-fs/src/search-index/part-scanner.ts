@@ -7,6 +7,13 @@ import { SCANNER_RESERVED_BYTES, TRIGRAM_SCANNER_WASM } from './trigram-scanner-
 import { FOLDABLE } from './trigrams.js';
 import { webAssembly, type WasmMemory } from './wasm-api.js';
 
+/** Trigrams in a WebAssembly memory: `count` u32 values from byte `address` on. */
+export interface FoundList {
+  readonly memory: WasmMemory;
+  readonly address: number;
+  readonly count: number;
+}
+
 const SCANNER_MODULE = new webAssembly.Module(TRIGRAM_SCANNER_WASM);
 const PAGE = 65536;
 
@@ -68,6 +75,11 @@ export class PartScanner {
   /** The first `count` trigrams found (a view of the scanner's memory, valid until it grows). */
   found(count: number): Uint32Array {
     return new Uint32Array(this.memory.buffer, this.foundStart, count);
+  }
+
+  /** Where the first `count` trigrams found are: the posting sort works on them in place. */
+  foundList(count: number): FoundList {
+    return { memory: this.memory, address: this.foundStart, count };
   }
 }
 

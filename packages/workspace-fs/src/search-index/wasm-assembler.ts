@@ -1,7 +1,7 @@
 /**
  * A minimal WebAssembly assembler: enough of the binary format for modules of `i32` functions over
- * one imported memory (`env.memory`). The index worker's trigram scanner is written with it (see
- * trigram-scanner-wasm.ts), so the module is assembled from readable instructions at load time
+ * one imported memory (`env.memory`). The index thread's trigram scanner and posting sort are written with it
+ * (see trigram-scanner-wasm.ts, posting-sort-wasm.ts), so the module is assembled from readable instructions at load time
  * instead of being committed as opaque bytes.
  */
 
@@ -45,7 +45,7 @@ function section(id: number, body: number[]): number[] {
   return [id, ...unsigned(body.length), ...body];
 }
 
-/** The instructions the scanner uses; memory instructions take a constant address offset. */
+/** The instructions the scanner and the posting sort use; memory instructions take a constant address offset. */
 export const wasm = {
   localGet: (index: number) => [0x20, ...unsigned(index)],
   localSet: (index: number) => [0x21, ...unsigned(index)],
@@ -53,13 +53,16 @@ export const wasm = {
   i32Const: (value: number) => [0x41, ...signed(value)],
   i32Load: (offset: number) => [0x28, 2, ...unsigned(offset)],
   i32Load8U: (offset: number) => [0x2d, 0, ...unsigned(offset)],
+  i32Load16U: (offset: number) => [0x2f, 1, ...unsigned(offset)],
   i32Store: (offset: number) => [0x36, 2, ...unsigned(offset)],
   i32Store8: (offset: number) => [0x3a, 0, ...unsigned(offset)],
+  i32Store16: (offset: number) => [0x3b, 1, ...unsigned(offset)],
   i32Eqz: [0x45],
   i32Ne: [0x47],
   i32LtU: [0x49],
   i32GeU: [0x4f],
   i32Add: [0x6a],
+  i32Sub: [0x6b],
   i32And: [0x71],
   i32Or: [0x72],
   i32Shl: [0x74],

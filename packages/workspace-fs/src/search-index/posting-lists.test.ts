@@ -1,0 +1,85 @@
+import { describe, expect, it } from 'vitest';
+import { sortPostings } from './posting-lists.js';
+import { webAssembly } from './wasm-api.js';
+
+/** Files with random distinct trigrams from a pool that shares high bytes and spans all 2^24. */
+function randomFiles(fileCount: number): number[][] {
+  const pool = Array.from({ length: 3000 }, (_, index) =>
+    index % 3 === 0 ? 0x616200 + (index % 256) : Math.floor(Math.random() * (1 << 24)),
+  );
+  return Array.from({ length: fileCount }, (_, file) => {
+    // Some files hold most of the pool, most hold a few: lists of one and of hundreds.
+    const share = file % 50 === 0 ? 0.9 : 0.01;
+    return [...new Set(pool.filter(() => Math.random() < share))];
+  });
+}
+
+/** Each trigram's files, ascending, as the definition says. */
+function reference(files: number[][]): Map<number, number[]> {
+  const lists = new Map<number, number[]>();
+  files.forEach((trigrams, file) => {
+    for (const trigram of trigrams) lists.set(trigram, [...(lists.get(trigram) ?? []), file]);
+  });
+  return new Map([...lists].sort(([left], [right]) => left - right));
+}
+
+function decode(bytes: Uint8Array, start: number, end: number): number[] {
+  const files: number[] = [];
+  let previous = -1;
+  for (let position = start; position < end;) {
+    let delta = 0;
+    let scale = 1;
+    let byte: number;
+    do {
+      byte = bytes[position++]!;
+      delta += (byte & 127) * scale;
+      scale *= 128;
+    } while (byte >= 128);
+    previous += delta;
+    files.push(previous);
+  }
+  return files;
+}
+
+/** Sorts `files` as the scanner leaves them: lists one after another, after some garbage. */
+function sorted(files: number[][], addedInReverse: boolean) {
+  const memory = new webAssembly.Memory({ initial: 1 });
+  const address = 4096;
+  const added = addedInReverse ? [...files].reverse() : files;
+  const pairs = added.reduce((sum, trigrams) => sum + trigrams.length, 0);
+  memory.grow(Math.ceil((address + 4 * pairs) / 65536));
+  const words = new Uint32Array(memory.buffer);
+  words.fill(0xdeadbeef);
+  const fileStarts: number[] = [];
+  let at = 0;
+  for (const trigrams of added) {
+    fileStarts.push(at);
+    words.set(trigrams, address / 4 + at);
+    at += trigrams.length;
+  }
+  return sortPostings({ memory, address, count: pairs }, fileStarts, addedInReverse);
+}
+
+describe('sortPostings', () => {
+  for (const addedInReverse of [false, true]) {
+    it(`lists each trigram's files ascending, delta-coded, with its first and last (${addedInReverse ? 'files added last first' : 'files added in walk order'})`, () => {
+      const files = randomFiles(400);
+      const expected = reference(files);
+      const postings = sorted(files, addedInReverse);
+      expect([...postings.trigramList]).toEqual([...expected.keys()]);
+      expect(postings.postingStarts.length).toBe(expected.size + 1);
+      expect(postings.postingStarts[expected.size]).toBe(postings.encoded.length);
+      [...expected.values()].forEach((list, slot) => {
+        expect(decode(postings.encoded, postings.postingStarts[slot]!, postings.postingStarts[slot + 1]!)).toEqual(
+          list,
+        );
+        expect([postings.firstFiles[slot], postings.lastFiles[slot]]).toEqual([list[0], list.at(-1)]);
+      });
+    });
+  }
+
+  it('sorts no trigrams into empty lists', () => {
+    const postings = sorted([[], []], false);
+    expect([postings.trigramList.length, postings.encoded.length, [...postings.postingStarts]]).toEqual([0, 0, [0]]);
+  });
+});
