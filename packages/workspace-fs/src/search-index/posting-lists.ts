@@ -74,7 +74,9 @@ export function sortPostings(found: FoundList, fileStarts: readonly number[], ad
   const starts = take(4 * (mostDistinct + 1));
   const firsts = take(4 * mostDistinct);
   const lasts = take(4 * mostDistinct);
-  const encoded = take(deltaBytes * pairs);
+  // The found list is read whole before the first byte is encoded, and a varint of up to four
+  // bytes per pair fits in its place.
+  const encoded = deltaBytes <= 4 ? found.address : take(deltaBytes * pairs);
   if (next > memory.buffer.byteLength) memory.grow(Math.ceil((next - memory.buffer.byteLength) / PAGE));
   const words = new Uint32Array(memory.buffer);
   // Whatever an unreadable file's scan left after the found list is no table's starting value.
