@@ -18,7 +18,11 @@ function randomFiles(fileCount: number): number[][] {
 function reference(files: number[][]): Map<number, number[]> {
   const lists = new Map<number, number[]>();
   files.forEach((trigrams, file) => {
-    for (const trigram of trigrams) lists.set(trigram, [...(lists.get(trigram) ?? []), file]);
+    for (const trigram of trigrams) {
+      const list = lists.get(trigram);
+      if (list) list.push(file);
+      else lists.set(trigram, [file]);
+    }
   });
   return new Map([...lists].sort(([left], [right]) => left - right));
 }
@@ -77,6 +81,21 @@ describe('sortPostings', () => {
       });
     });
   }
+
+  it('numbers files past 65,536 (four-byte file numbers while sorting)', () => {
+    const files = Array.from({ length: 70_000 }, (_, file) => [
+      0x616263,
+      ...(file % 1000 === 999 ? [0x787978] : []),
+      (file * 7919) & 0xffffff,
+    ]);
+    const expected = reference(files);
+    const postings = sorted(files, false);
+    expect([...postings.trigramList]).toEqual([...expected.keys()]);
+    [...expected.values()].forEach((list, slot) => {
+      expect(decode(postings.encoded, postings.postingStarts[slot]!, postings.postingStarts[slot + 1]!)).toEqual(list);
+    });
+    expect(postings.lastFiles[postings.trigramList.indexOf(0x616263)]).toBe(69_999);
+  });
 
   it('sorts no trigrams into empty lists', () => {
     const postings = sorted([[], []], false);

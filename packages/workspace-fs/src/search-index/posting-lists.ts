@@ -8,7 +8,10 @@ import type { FoundList } from './part-scanner.js';
 import { POSTING_SORT_WASM } from './posting-sort-wasm.js';
 import { webAssembly } from './wasm-api.js';
 
-const POSTING_SORT_MODULE = new webAssembly.Module(POSTING_SORT_WASM);
+const POSTING_SORT_MODULES = {
+  wide: new webAssembly.Module(POSTING_SORT_WASM.wide),
+  narrow: new webAssembly.Module(POSTING_SORT_WASM.narrow),
+};
 const PAGE = 65536;
 
 /** One part's posting lists, the files numbered from 0 within the part, in walk order. */
@@ -56,6 +59,7 @@ export function sortPostings(found: FoundList, fileStarts: readonly number[], ad
   // A delta is at most the number of files (the first counts from -1).
   const deltaBytes = files < 0x80 ? 1 : files < 0x4000 ? 2 : files < 0x200000 ? 3 : files < 0x10000000 ? 4 : 5;
   const mostDistinct = Math.min(pairs, 1 << 24);
+  const narrow = files <= 65536;
   // Tables after the found list, 8-byte aligned; pages never touched cost no memory.
   let next = found.address + 4 * pairs;
   const take = (bytes: number): number => {
@@ -68,7 +72,7 @@ export function sortPostings(found: FoundList, fileStarts: readonly number[], ad
   const cursors = take(4 * 256);
   const lowEnds = take(4 * 65536);
   const lows = take(2 * pairs);
-  const fileOf = take(4 * pairs);
+  const fileOf = take((narrow ? 2 : 4) * pairs);
   const bucket = take(4 * pairs);
   const list = take(4 * mostDistinct);
   const starts = take(4 * (mostDistinct + 1));
@@ -88,7 +92,9 @@ export function sortPostings(found: FoundList, fileStarts: readonly number[], ad
     words[ranges / 4 + 2 * file] = found.address + 4 * fileStarts[added]!;
     words[ranges / 4 + 2 * file + 1] = found.address + 4 * end;
   }
-  const sort = new webAssembly.Instance(POSTING_SORT_MODULE, { env: { memory } }).exports as unknown as PostingSort;
+  const sort = new webAssembly.Instance(narrow ? POSTING_SORT_MODULES.narrow : POSTING_SORT_MODULES.wide, {
+    env: { memory },
+  }).exports as unknown as PostingSort;
   sort.countHigh(found.address, found.address + 4 * pairs, highStarts + 4);
   for (let high = 0; high < 256; high += 1) words[highStarts / 4 + high + 1]! += words[highStarts / 4 + high]!;
   words.copyWithin(cursors / 4, highStarts / 4, highStarts / 4 + 256);
@@ -102,7 +108,7 @@ export function sortPostings(found: FoundList, fileStarts: readonly number[], ad
     sort.countLows(lows + 2 * from, lows + 2 * to, lowEnds);
     const firstSlot = distinct;
     distinct = sort.listLows(lowEnds, high, list, distinct);
-    sort.scatterFiles(lows + 2 * from, lows + 2 * to, fileOf + 4 * from, lowEnds, bucket);
+    sort.scatterFiles(lows + 2 * from, lows + 2 * to, fileOf + (narrow ? 2 : 4) * from, lowEnds, bucket);
     written = sort.encodeLists(list, firstSlot, distinct, lowEnds, bucket, starts, firsts, lasts, encoded, written);
   }
   words[starts / 4 + distinct] = written;

@@ -75,10 +75,16 @@ const countHigh: WasmFunction = {
   ])(0, 1, 2, 3),
 };
 
+/** Bytes of a file number in `fileOf`: 2 when a part has at most 65,536 files, else 4. */
+type FileNumberBytes = 2 | 4;
+
+const storeFile = (bytes: FileNumberBytes) => (bytes === 2 ? store16(0) : store(0));
+const loadFile = (bytes: FileNumberBytes) => (bytes === 2 ? load16(0) : load(0));
+
 // scatterHigh(ranges, files, cursors, lows, fileOf): for each file in walk order (its trigrams at
 // the u32 addresses [ranges[2f], ranges[2f + 1])), each trigram goes to position
-// cursors[trigram >>> 16]++: its low 16 bits to lows (u16), the file's number to fileOf (u32).
-const scatterHigh: WasmFunction = {
+// cursors[trigram >>> 16]++: its low 16 bits to lows (u16), the file's number to fileOf.
+const scatterHigh = (fileBytes: FileNumberBytes): WasmFunction => ({
   name: 'scatterHigh',
   params: 5,
   results: 0,
@@ -124,9 +130,9 @@ const scatterHigh: WasmFunction = {
     ...address(LOWS, POSITION, 1),
     get(TRIGRAM),
     store16(0),
-    ...address(FILE_OF, POSITION, 2),
+    ...address(FILE_OF, POSITION, fileBytes === 2 ? 1 : 2),
     get(FILE),
-    store(0),
+    storeFile(fileBytes),
     get(AT),
     constant(4),
     add,
@@ -144,7 +150,7 @@ const scatterHigh: WasmFunction = {
     wasm.end,
     wasm.end,
   ])(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10),
-};
+});
 
 // countLows(from, to, lowEnds): lowEnds[low] += 1 for each u16 low in [from, to).
 const countLows: WasmFunction = {
@@ -229,9 +235,9 @@ const listLows: WasmFunction = {
   ])(0, 1, 2, 3, 4, 5, 6, 7),
 };
 
-// scatterFiles(from, to, fileOf, lowEnds, bucket): for each u16 low in [from, to) and the u32 file
-// beside it from fileOf on, bucket[lowEnds[low]++] = file.
-const scatterFiles: WasmFunction = {
+// scatterFiles(from, to, fileOf, lowEnds, bucket): for each u16 low in [from, to) and the file
+// beside it from fileOf on, bucket[lowEnds[low]++] = file (u32).
+const scatterFiles = (fileBytes: FileNumberBytes): WasmFunction => ({
   name: 'scatterFiles',
   params: 5,
   results: 0,
@@ -260,10 +266,10 @@ const scatterFiles: WasmFunction = {
     store(0),
     ...address(BUCKET, POSITION, 2),
     get(FILE_OF),
-    load(0),
+    loadFile(fileBytes),
     store(0),
     get(FILE_OF),
-    constant(4),
+    constant(fileBytes),
     add,
     set(FILE_OF),
     get(FROM),
@@ -275,7 +281,7 @@ const scatterFiles: WasmFunction = {
     wasm.brIf(0),
     wasm.end,
   ])(0, 1, 2, 3, 4, 5, 6),
-};
+});
 
 // encodeLists(list, firstSlot, distinct, lowEnds, bucket, starts, firsts, lasts, encoded, written)
 // -> written: for each slot of the list in [firstSlot, distinct), its files are bucket[begin, end)
@@ -416,12 +422,15 @@ const encodeLists: WasmFunction = {
   ])(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17),
 };
 
-/** The module's bytes (imports `env.memory`; exports the six functions above). */
-export const POSTING_SORT_WASM: Uint8Array = assembleModule(1, [
-  countHigh,
-  scatterHigh,
-  countLows,
-  listLows,
-  scatterFiles,
-  encodeLists,
-]);
+const moduleFor = (fileBytes: FileNumberBytes) =>
+  assembleModule(1, [countHigh, scatterHigh(fileBytes), countLows, listLows, scatterFiles(fileBytes), encodeLists]);
+
+/**
+ * The module's bytes (imports `env.memory`; exports the six functions above), with file numbers
+ * in `fileOf` of 4 bytes (`wide`) or 2 (`narrow`, for parts of at most 65,536 files: 2 bytes less
+ * memory per file-trigram pair).
+ */
+export const POSTING_SORT_WASM: { readonly wide: Uint8Array; readonly narrow: Uint8Array } = {
+  wide: moduleFor(4),
+  narrow: moduleFor(2),
+};
