@@ -13,40 +13,94 @@ import { removeCaptureFolder } from './capture-folder.js';
 const SETUP_SCRIPT =
   '"$1" -t overlay clawsmith-capture -o "lowerdir=$2,upperdir=$3,workdir=$4,userxattr" "$5" || exit 125; shift 5; exec "$@"';
 
+// The same steps in one process instead of three (unshare, sh, mount): perl makes the user and
+// mount namespaces (unshare(2)), maps the caller's uid and gid to root in it, makes every mount
+// private (as `unshare --mount` does), mounts the overlay (mount(2)) and becomes bubblewrap.
+// Perl reads no code from the environment here: PERL5LIB, PERL5OPT and PERL5DB are forbidden
+// names of the command environment. Exit 125 on any failure, like the shell variant.
+const SETUP_PERL = [
+  'my ($nr_unshare, $nr_mount, $uid, $gid, $lower, $upper, $work, $target, @next) = @ARGV;',
+  'my $fail = sub { print STDERR "$_[0]: $!\\n"; exit 125 };',
+  'syscall($nr_unshare, 0x10000000 | 0x00020000) == 0 or $fail->("unshare");',
+  'for (["/proc/self/setgroups", "deny"], ["/proc/self/uid_map", "0 $uid 1"], ["/proc/self/gid_map", "0 $gid 1"]) {',
+  '  open(my $file, ">", $_->[0]) or $fail->($_->[0]);',
+  '  print $file $_->[1] or $fail->($_->[0]);',
+  '  close($file) or $fail->($_->[0]);',
+  '}',
+  'my ($none, $root) = ("none", "/");',
+  'syscall($nr_mount, $none, $root, 0, 0x4000 | 0x40000, 0) == 0 or $fail->("mount --make-rprivate /");',
+  'my ($source, $type, $options) = ("clawsmith-capture", "overlay", "lowerdir=$lower,upperdir=$upper,workdir=$work,userxattr");',
+  'syscall($nr_mount, $source, $target, $type, 0, $options) == 0 or $fail->("mount -t overlay");',
+  'exec { $next[0] } @next or $fail->("exec $next[0]");',
+].join('\n');
+
+/** System call numbers of unshare(2) and mount(2) per architecture; elsewhere the three-program chain runs. */
+const SYSTEM_CALLS: Readonly<Record<string, { readonly unshare: number; readonly mount: number }>> = {
+  x64: { unshare: 272, mount: 165 },
+  arm64: { unshare: 97, mount: 40 },
+};
+
 function trusted(name: string): string | undefined {
   const launcher = resolveTrustedLauncher(name);
   return launcher.found ? launcher.program : undefined;
 }
 
 /** The programs the overlay setup step needs (from the trusted system folders only, never `PATH`). */
-interface SetupPrograms {
+export interface SetupPrograms {
   readonly unshare: string;
   readonly mount: string;
   readonly shell: string;
+  /** Perl, when present and the architecture's system call numbers are known: one process instead of three. */
+  readonly perl?: string;
 }
 
 let programs: SetupPrograms | null | undefined;
 
-function setupPrograms(): SetupPrograms | undefined {
+export function setupPrograms(): SetupPrograms | undefined {
   if (programs === undefined) {
     const unshare = trusted('unshare');
     const mount = trusted('mount');
     const shell = trusted('sh');
-    programs = unshare && mount && shell && trusted('tar') ? { unshare, mount, shell } : null;
+    const perl = SYSTEM_CALLS[process.arch] ? trusted('perl') : undefined;
+    programs =
+      unshare && mount && shell && trusted('tar') ? { unshare, mount, shell, ...(perl ? { perl } : {}) } : null;
   }
   return programs ?? undefined;
 }
 
-/**
- * Wraps a bubblewrap launch of `plan` (whose workspace mount is an `overlay`) in the setup step
- * that mounts the overlay first: `unshare --user --map-root-user --mount`, `mount -t overlay`,
- * then `exec bwrap ...`. Returns the launch unchanged when the plan has no overlay.
- */
-export function overlayLaunch(plan: SandboxPlan, bubblewrap: ProcessLaunch): ProcessLaunch {
-  const overlay = plan.mounts.find((mount) => mount.kind === 'overlay');
-  if (!overlay) return bubblewrap;
-  const found = setupPrograms();
-  if (!found) throw new Error('unshare, mount or tar is missing: overlay capture is not possible here');
+/** The folders of one overlay: `lower` seen at `target`, writes going to `upper`. */
+export interface OverlayFolders {
+  readonly lower: string;
+  readonly upper: string;
+  readonly work: string;
+  readonly target: string;
+}
+
+/** The command line that mounts `overlay` in a new user+mount namespace and then runs `next`. */
+export function setupCommandLine(
+  found: SetupPrograms,
+  overlay: OverlayFolders,
+  next: readonly string[],
+): { file: string; args: string[] } {
+  const calls = SYSTEM_CALLS[process.arch];
+  if (found.perl && calls) {
+    return {
+      file: found.perl,
+      args: [
+        '-e',
+        SETUP_PERL,
+        String(calls.unshare),
+        String(calls.mount),
+        String(process.getuid?.() ?? 0),
+        String(process.getgid?.() ?? 0),
+        overlay.lower,
+        overlay.upper,
+        overlay.work,
+        overlay.target,
+        ...next,
+      ],
+    };
+  }
   return {
     file: found.unshare,
     args: [
@@ -59,13 +113,39 @@ export function overlayLaunch(plan: SandboxPlan, bubblewrap: ProcessLaunch): Pro
       SETUP_SCRIPT,
       'clawsmith-capture',
       found.mount,
-      overlay.source ?? overlay.target,
-      overlay.upper ?? '',
-      overlay.work ?? '',
+      overlay.lower,
+      overlay.upper,
+      overlay.work,
       overlay.target,
-      bubblewrap.file,
-      ...bubblewrap.args,
+      ...next,
     ],
+  };
+}
+
+/**
+ * Wraps a bubblewrap launch of `plan` (whose workspace mount is an `overlay`) in the setup step
+ * that mounts the overlay first: a new user+mount namespace, `mount -t overlay`, then
+ * `exec bwrap ...` (one perl process where it can, else `unshare`, `sh` and `mount`). Returns the
+ * launch unchanged when the plan has no overlay.
+ */
+export function overlayLaunch(plan: SandboxPlan, bubblewrap: ProcessLaunch): ProcessLaunch {
+  const overlay = plan.mounts.find((mount) => mount.kind === 'overlay');
+  if (!overlay) return bubblewrap;
+  const found = setupPrograms();
+  if (!found) throw new Error('unshare, mount or tar is missing: overlay capture is not possible here');
+  const { file, args } = setupCommandLine(
+    found,
+    {
+      lower: overlay.source ?? overlay.target,
+      upper: overlay.upper ?? '',
+      work: overlay.work ?? '',
+      target: overlay.target,
+    },
+    [bubblewrap.file, ...bubblewrap.args],
+  );
+  return {
+    file,
+    args,
     environment: bubblewrap.environment,
     cwd: bubblewrap.cwd,
     ...(bubblewrap.seccompFilterFile === undefined ? {} : { seccompFilterFile: bubblewrap.seccompFilterFile }),
@@ -78,6 +158,20 @@ async function probeOverlay(explicitBubblewrap: string | undefined): Promise<{ a
   const found = setupPrograms();
   if (process.platform !== 'linux' || !found)
     return { available: false, detail: 'overlay capture needs Linux with unshare, mount and tar' };
+  const probed = await probeWith(found, explicitBubblewrap);
+  if (probed.available || found.perl === undefined) return probed;
+  // The one-process setup failed here: the three-program chain may still work; use it from now on.
+  const { perl: _perl, ...chain } = found;
+  const fallback = await probeWith(chain, explicitBubblewrap);
+  if (!fallback.available) return probed;
+  programs = chain;
+  return fallback;
+}
+
+async function probeWith(
+  found: SetupPrograms,
+  explicitBubblewrap: string | undefined,
+): Promise<{ available: boolean; detail: string }> {
   const bubblewrap = resolveTrustedLauncher('bwrap', explicitBubblewrap);
   if (!bubblewrap.found) return { available: false, detail: bubblewrap.detail };
   const bubblewrapProgram = bubblewrap.program;
@@ -90,53 +184,37 @@ async function probeOverlay(explicitBubblewrap: string | undefined): Promise<{ a
     writeFileSync(join(lower, 'seen'), 'lower');
     const uid = process.getuid?.() ?? 0;
     const gid = process.getgid?.() ?? 0;
-    const result = await execa(
-      found.unshare,
-      [
-        '--user',
-        '--map-root-user',
-        '--mount',
-        '--',
-        found.shell,
-        '-c',
-        SETUP_SCRIPT,
-        'clawsmith-capture',
-        found.mount,
-        lower,
-        upper,
-        work,
-        lower,
-        bubblewrapProgram,
-        '--ro-bind',
-        '/',
-        '/',
-        '--bind',
-        lower,
-        lower,
-        '--unshare-user',
-        '--uid',
-        String(uid),
-        '--gid',
-        String(gid),
-        '--unshare-pid',
-        '--die-with-parent',
-        '--cap-drop',
-        'ALL',
-        '--',
-        '/bin/sh',
-        '-c',
-        'cat "$1/seen" > "$1/written"',
-        'probe',
-        lower,
-      ],
-      {
-        reject: false,
-        timeout: 15_000,
-        env: { PATH: '/usr/bin:/bin:/usr/sbin:/sbin' },
-        extendEnv: false,
-        stdin: 'ignore',
-      },
-    );
+    const setup = setupCommandLine(found, { lower, upper, work, target: lower }, [
+      bubblewrapProgram,
+      '--ro-bind',
+      '/',
+      '/',
+      '--bind',
+      lower,
+      lower,
+      '--unshare-user',
+      '--uid',
+      String(uid),
+      '--gid',
+      String(gid),
+      '--unshare-pid',
+      '--die-with-parent',
+      '--cap-drop',
+      'ALL',
+      '--',
+      '/bin/sh',
+      '-c',
+      'cat "$1/seen" > "$1/written"',
+      'probe',
+      lower,
+    ]);
+    const result = await execa(setup.file, setup.args, {
+      reject: false,
+      timeout: 15_000,
+      env: { PATH: '/usr/bin:/bin:/usr/sbin:/sbin' },
+      extendEnv: false,
+      stdin: 'ignore',
+    });
     const captured = existsSync(join(upper, 'written')) && !existsSync(join(lower, 'written'));
     if (result.exitCode === 0 && captured && readFileSync(join(upper, 'written'), 'utf8') === 'lower')
       return { available: true, detail: 'overlay mounted in a user namespace' };
