@@ -47,9 +47,7 @@ function interruptedResult(
 export async function recoverSession(services: CoreServices, sessionId: string): Promise<number> {
   const { store } = services;
   await services.subagents?.recoverChildren(sessionId);
-  const running = (await store.listTurns(sessionId)).filter(
-    (turn) => turn.status === 'running' && !ownerIsAlive(turn, services),
-  );
+  const running = (await store.listRunningTurns(sessionId)).filter((turn) => !ownerIsAlive(turn, services));
   if (running.length === 0) return 0;
   let closed = 0;
   let sealedArtifacts = 0;

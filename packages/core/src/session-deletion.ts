@@ -24,9 +24,7 @@ export async function deleteSession(
 ): Promise<SessionDeletion> {
   const { store } = services;
   await store.requireSession(sessionId);
-  const running = (await store.listTurns(sessionId)).find(
-    (turn) => turn.status === 'running' && ownerIsAlive(turn, services),
-  );
+  const running = (await store.listRunningTurns(sessionId)).find((turn) => ownerIsAlive(turn, services));
   if (running)
     throw new ClawsmithError(
       'session_busy',

@@ -137,3 +137,33 @@ describe('history', () => {
     expect(await store.countMessages(source.id)).toBe(messageCount + 1);
   });
 });
+
+describe('turns', () => {
+  it('lists only the turns still marked running, by ordinal, for recovery and deletion', async () => {
+    const store = await openStore(testdir());
+    const session = await store.createSession({ workspaceRoot: '/workspace' });
+    const other = await store.createSession({ workspaceRoot: '/workspace' });
+    for (const [sessionId, turnId] of [
+      [session.id, 'done'],
+      [session.id, 'left-running'],
+      [other.id, 'elsewhere'],
+      [session.id, 'interrupted'],
+      [session.id, 'running-now'],
+    ] as const)
+      await store.startTurn({
+        sessionId,
+        turnId,
+        prompt: turnId,
+        activation: [],
+        startedAt: '2026-01-01T00:00:00.000Z',
+      });
+    await store.completeTurn(session.id, 'done', 'completed');
+    await store.completeTurn(session.id, 'interrupted', 'interrupted');
+
+    expect((await store.listRunningTurns(session.id)).map((turn) => [turn.turnId, turn.ordinal, turn.status])).toEqual([
+      ['left-running', 2, 'running'],
+      ['running-now', 4, 'running'],
+    ]);
+    expect(await store.listRunningTurns(other.id)).toHaveLength(1);
+  });
+});

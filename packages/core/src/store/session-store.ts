@@ -124,6 +124,11 @@ export class SessionStore {
     return turns.listTurns(this.#db, sessionId);
   }
 
+  /** The session's turns still marked running; their owners may have died. */
+  async listRunningTurns(sessionId: string): Promise<TurnRecord[]> {
+    return turns.listRunningTurns(this.#db, sessionId);
+  }
+
   /** Turns whose conversation was undone (cut by a session restore), oldest undo first. */
   async listUndoneTurns(sessionId: string): Promise<UndoneTurnRecord[]> {
     return turns.listUndoneTurns(this.#db, sessionId);

@@ -74,6 +74,22 @@ export async function listTurns(db: CoreDatabase, sessionId: string): Promise<Tu
   return rows.map(toTurn);
 }
 
+/**
+ * The session's turns still marked running (by ordinal): what recovery looks at before every
+ * turn and direct call, so it must not read the whole history (an MCP session has one turn per
+ * call, thousands of them).
+ */
+export async function listRunningTurns(db: CoreDatabase, sessionId: string): Promise<TurnRecord[]> {
+  const rows = await db
+    .selectFrom('session_turn')
+    .selectAll()
+    .where('session_id', '=', sessionId)
+    .where('status', '=', 'running')
+    .orderBy('ordinal')
+    .execute();
+  return rows.map(toTurn);
+}
+
 export async function findTurn(db: CoreDatabase, sessionId: string, turnId: string): Promise<TurnRecord | undefined> {
   const row = await db
     .selectFrom('session_turn')
