@@ -162,6 +162,24 @@ export const coreMigrations: Record<string, Migration> = {
       await sql`drop table if exists core_maintenance`.execute(db);
     },
   },
+  '0005_turn_lookups': {
+    // Before every turn and direct call the store reads the session's last ordinal and its running
+    // turns; without these both scanned every turn of the session (an MCP session has one per call).
+    // eslint-disable-next-line @typescript-eslint/no-explicit-any
+    async up(db: Kysely<any>) {
+      await db.schema.createIndex('session_turn_order').on('session_turn').columns(['session_id', 'ordinal']).execute();
+      await db.schema
+        .createIndex('session_turn_status')
+        .on('session_turn')
+        .columns(['session_id', 'status', 'ordinal'])
+        .execute();
+    },
+    // eslint-disable-next-line @typescript-eslint/no-explicit-any
+    async down(db: Kysely<any>) {
+      await db.schema.dropIndex('session_turn_status').ifExists().execute();
+      await db.schema.dropIndex('session_turn_order').ifExists().execute();
+    },
+  },
 };
 
 /** Brings the session store's tables up to date, in their own migration table. */
