@@ -1,5 +1,6 @@
+import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, readlinkSync, symlinkSync, writeFileSync } from 'node:fs';
 import { testdir } from '@clawsmith/test-utils';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createWorkspaceWall } from './index.js';
@@ -124,5 +125,60 @@ describe('createWorkspaceWall and protected paths', () => {
       }),
     ).rejects.toMatchObject({ code: 'EROFS' });
     expect(existsSync(`${workspace}/.vscode/tasks.json`)).toBe(false);
+  });
+});
+
+/** Pids of this process's descendants whose command line (or an ancestor's below us) names `marker`. */
+function helperProcesses(marker: string): number[] {
+  const children = (pid: number) =>
+    readdirSync(`/proc/${pid}/task`).flatMap((task) =>
+      readFileSync(`/proc/${pid}/task/${task}/children`, 'utf8').split(' ').filter(Boolean).map(Number),
+    );
+  const tree = (pid: number): number[] => [pid, ...children(pid).flatMap(tree)];
+  return children(process.pid)
+    .filter((pid) => readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes(marker))
+    .flatMap(tree);
+}
+
+/** Gone or a zombie: either way its descriptors are closed. */
+function exited(pid: number): boolean {
+  try {
+    return / Z /.test(readFileSync(`/proc/${pid}/stat`, 'utf8'));
+  } catch {
+    return true;
+  }
+}
+
+describe('createWorkspaceWall when its helper dies', () => {
+  it('gives a batch to a new helper when the old one died idle, and refuses nothing else', async () => {
+    const workspace = testdir({});
+    await wall.apply({ workspaceRoot: workspace, mutations: [{ kind: 'mkdir', path: `${workspace}/before` }] });
+    const helper = helperProcesses(workspace);
+    expect(helper.length).toBeGreaterThanOrEqual(2);
+    process.kill(helper[0]!, 'SIGKILL');
+    // Waits without a turn of the event loop: the helper's exit is not seen before the next batch
+    // finds its pipe without a reader.
+    while (!helper.every(exited)) Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 5);
+    await wall.apply({ workspaceRoot: workspace, mutations: [{ kind: 'mkdir', path: `${workspace}/after` }] });
+    expect(existsSync(`${workspace}/after`)).toBe(true);
+    const replacement = helperProcesses(workspace);
+    expect(replacement.length).toBeGreaterThanOrEqual(2);
+    expect(replacement).not.toContain(helper[0]);
+  });
+
+  it('hands its pipes to no other child process', async () => {
+    const workspace = testdir({});
+    await wall.apply({ workspaceRoot: workspace, mutations: [{ kind: 'mkdir', path: `${workspace}/x` }] });
+    const ours = readdirSync('/proc/self/fd').map((fd) => {
+      try {
+        return readlinkSync(`/proc/self/fd/${fd}`);
+      } catch {
+        return '';
+      }
+    });
+    expect(ours.filter((target) => target.includes('clawsmith-pipes-')).length).toBeGreaterThanOrEqual(2);
+    const listed = execFileSync('/bin/ls', ['-l', '/proc/self/fd'], { encoding: 'utf8' });
+    expect(listed).toContain('/proc/');
+    expect(listed).not.toContain('clawsmith-pipes-');
   });
 });

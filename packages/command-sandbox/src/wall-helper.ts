@@ -1,0 +1,267 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { closeSync, read, readSync, writeSync } from 'node:fs';
+import type { Socket } from 'node:net';
+import { promisify } from 'node:util';
+import {
+  WORKSPACE_MUTATION_SOURCE,
+  type WorkspaceMutationBatch,
+  type WorkspaceMutationOutcome,
+} from '@clawsmith/tool-protocol';
+import { openBlockingPipes } from './blocking-pipe.js';
+import { SandboxUnavailableError } from './errors.js';
+import { findProtectedLocations } from './protected-locations.js';
+
+// The helper reads one JSON batch per line and answers one JSON outcome per line, in order. It
+// blocks in read(2) and write(2) on its inherited pipe ends (it never touches process.stdin or
+// stdout, which would make them non-blocking): no event loop turn, no stream or string-decoder
+// machinery between a batch's arrival and its answer. A read or write that fails ends the
+// helper, and the host refuses with `sandbox_unavailable`.
+const HELPER_PROGRAM = `const fs = require('fs');
+const apply = ${WORKSPACE_MUTATION_SOURCE}(fs);
+const send = (text) => {
+  const bytes = Buffer.from(text);
+  for (let at = 0; at < bytes.length; ) at += fs.writeSync(1, bytes, at);
+};
+const input = Buffer.allocUnsafe(65536);
+let held = [];
+send('{"ready":true}\\n');
+for (;;) {
+  let count;
+  try {
+    count = fs.readSync(0, input, 0, input.length, null);
+  } catch (error) {
+    if (error.code === 'EINTR') continue;
+    throw error;
+  }
+  if (count === 0) process.exit(0);
+  const chunk = input.subarray(0, count);
+  let start = 0;
+  for (let end = chunk.indexOf(10, start); end >= 0; end = chunk.indexOf(10, start)) {
+    held.push(chunk.subarray(start, end));
+    const line = (held.length === 1 ? held[0] : Buffer.concat(held)).toString('utf8');
+    held = [];
+    start = end + 1;
+    send(JSON.stringify(apply(JSON.parse(line))) + '\\n');
+  }
+  if (start < count) held.push(Buffer.from(chunk.subarray(start)));
+}`;
+
+/** How long a helper may take to say it is ready before it is killed and the batch refused. */
+const READY_TIMEOUT_MS = 20_000;
+const NEWLINE = 10;
+
+/**
+ * The helper's view: the host read-only, the workspace (real path) the only writable host folder
+ * except the protected paths found in it when the helper starts (read-only again: a folder
+ * swapped for a link into `.git` cannot make a file tool write a hook), its own /dev and /proc,
+ * every namespace unshared, no capabilities, no environment.
+ */
+function helperArguments(workspace: string): string[] {
+  const protectedBinds = findProtectedLocations(workspace).existing.flatMap((path) =>
+    path === workspace || !path.startsWith(`${workspace}/`) ? [] : ['--ro-bind-try', path, path],
+  );
+  return [
+    '--ro-bind',
+    '/',
+    '/',
+    '--dev',
+    '/dev',
+    '--proc',
+    '/proc',
+    '--bind',
+    workspace,
+    workspace,
+    ...protectedBinds,
+    '--unshare-user',
+    '--unshare-pid',
+    '--unshare-net',
+    '--unshare-ipc',
+    '--unshare-uts',
+    '--unshare-cgroup-try',
+    '--new-session',
+    '--die-with-parent',
+    '--cap-drop',
+    'ALL',
+    '--clearenv',
+    '--chdir',
+    '/',
+    '--',
+    process.execPath,
+    '--max-old-space-size=256',
+    '-e',
+    HELPER_PROGRAM,
+  ];
+}
+
+/** The programs a helper is started with, both resolved from trusted system folders. */
+export interface WallPrograms {
+  readonly bubblewrap: string;
+  readonly mkfifo: string;
+}
+
+/**
+ * One long-lived helper process for one workspace. A batch is exchanged synchronously: this
+ * thread writes it to the helper's blocking pipe and waits in read(2) for the answer, as it would
+ * wait in write(2) and fsync(2) applying the batch itself. Waking straight from read(2) instead of
+ * through the event loop and a stream is most of what the wall's round trip costs less.
+ */
+export class WallHelper {
+  /** Why the helper is gone (the first reason wins), once it is. */
+  private endReason: string | undefined;
+  private closed = false;
+  /** While the ready line is read in the thread pool, the pipe ends stay open (a closed number can be reused). */
+  private starting = true;
+  private stderr = '';
+  private held = Buffer.alloc(0);
+  private readonly answer = Buffer.allocUnsafe(4096);
+
+  private constructor(
+    private readonly child: ChildProcess,
+    private readonly workspace: string,
+    /** Write end of the pipe the helper reads batches from. */
+    private readonly requests: number,
+    /** Read end of the pipe the helper writes outcomes to. */
+    private readonly answers: number,
+    /** The root-level protected paths that existed when the helper started (see the wall). */
+    readonly rootKey: string,
+  ) {
+    const stderr = child.stderr as Socket;
+    stderr.setEncoding('utf8');
+    stderr.on('data', (chunk: string) => {
+      if (this.stderr.length < 2000) this.stderr += chunk;
+    });
+    child.on('error', (error) => this.end(`could not start (${error.message})`));
+    child.on('exit', (code, signal) => this.end(`ended (${signal ?? `exit ${code}`})`));
+    // An idle helper never keeps this process alive; --die-with-parent ends it with us.
+    child.unref();
+    stderr.unref();
+  }
+
+  /** Starts a helper for `workspace` and waits until it is ready; refuses with `sandbox_unavailable`. */
+  static async start(programs: WallPrograms, workspace: string, rootKey: string): Promise<WallHelper> {
+    const [requests, answers] = (await openBlockingPipes(programs.mkfifo, 2)) as [
+      { read: number; write: number },
+      { read: number; write: number },
+    ];
+    let child: ChildProcess;
+    try {
+      child = spawn(programs.bubblewrap, helperArguments(workspace), {
+        env: {},
+        stdio: [requests.read, answers.write, 'pipe'],
+      });
+    } catch (error) {
+      for (const descriptor of [requests.write, answers.read]) closeSync(descriptor);
+      throw new SandboxUnavailableError(`the file wall's helper could not start (${(error as Error).message})`);
+    } finally {
+      closeSync(requests.read);
+      closeSync(answers.write);
+    }
+    const helper = new WallHelper(child, workspace, requests.write, answers.read, rootKey);
+    await helper.awaitReady();
+    return helper;
+  }
+
+  get alive(): boolean {
+    return this.endReason === undefined;
+  }
+
+  /**
+   * Sends `batch` and returns the helper's outcome, or `undelivered` when the helper was gone
+   * before it took any of the batch (nothing was applied: the caller may send it to a new helper).
+   * Throws `sandbox_unavailable` when the helper ends after taking the batch.
+   */
+  exchange(batch: WorkspaceMutationBatch): WorkspaceMutationOutcome | 'undelivered' {
+    if (this.endReason !== undefined) return 'undelivered';
+    const mutations = batch.mutations.map((mutation) =>
+      mutation.kind === 'create'
+        ? { ...mutation, content: Buffer.from(mutation.content).toString('base64') }
+        : mutation,
+    );
+    const line = Buffer.from(`${JSON.stringify({ ...batch, mutations })}\n`);
+    let at = 0;
+    try {
+      while (at < line.length) at += retried(() => writeSync(this.requests, line, at));
+      const answer = this.readAnswer();
+      if (answer === undefined) throw this.end('ended');
+      return JSON.parse(answer) as WorkspaceMutationOutcome;
+    } catch (error) {
+      const failure = this.end(`failed (${(error as Error).message})`);
+      if (at === 0 && (error as { code?: unknown }).code === 'EPIPE') return 'undelivered';
+      throw failure;
+    }
+  }
+
+  close(): void {
+    this.end('was closed');
+    this.child.kill('SIGKILL');
+  }
+
+  /** One line from the helper, or undefined at end of file (the helper is gone). */
+  private readAnswer(): string | undefined {
+    for (;;) {
+      const newline = this.held.indexOf(NEWLINE);
+      if (newline >= 0) {
+        const line = this.held.toString('utf8', 0, newline);
+        this.held = this.held.subarray(newline + 1);
+        return line;
+      }
+      const count = retried(() => readSync(this.answers, this.answer, 0, this.answer.length, null));
+      if (count === 0) return undefined;
+      const chunk = this.answer.subarray(0, count);
+      this.held = this.held.length === 0 ? Buffer.from(chunk) : Buffer.concat([this.held, chunk]);
+    }
+  }
+
+  /** Waits for the ready line off this thread (a read in libuv's thread pool): starting takes tens of ms. */
+  private async awaitReady(): Promise<void> {
+    const timer = setTimeout(() => this.child.kill('SIGKILL'), READY_TIMEOUT_MS);
+    try {
+      const readAsync = promisify(read);
+      while (this.held.indexOf(NEWLINE) < 0) {
+        const { bytesRead } = await readAsync(this.answers, this.answer, 0, this.answer.length, null);
+        if (bytesRead === 0) break;
+        this.held = Buffer.concat([this.held, this.answer.subarray(0, bytesRead)]);
+      }
+    } finally {
+      clearTimeout(timer);
+      this.starting = false;
+    }
+    if (this.endReason === undefined && this.readAnswer() === '{"ready":true}') return;
+    // Gone before it was ready: its stderr says why (bubblewrap's own message, usually).
+    await new Promise<void>((resolve) => {
+      if (this.child.exitCode !== null || this.child.signalCode !== null) resolve();
+      else this.child.once('close', () => resolve());
+    });
+    throw this.end('could not start');
+  }
+
+  /** Marks the helper gone (the first reason wins) and closes this side's pipe ends. */
+  private end(reason: string): SandboxUnavailableError {
+    this.endReason ??= reason;
+    if (!this.closed && !this.starting) {
+      this.closed = true;
+      closeSync(this.requests);
+      closeSync(this.answers);
+    }
+    return this.failure();
+  }
+
+  /** The refusal for batches once the helper is gone, with what it said on stderr. */
+  private failure(): SandboxUnavailableError {
+    const said = this.stderr.trim().slice(0, 300);
+    return new SandboxUnavailableError(
+      `the file wall's helper for ${this.workspace} ${this.endReason ?? 'ended'}${said ? `: ${said}` : ''}`,
+    );
+  }
+}
+
+/** Runs a blocking read or write again when a signal interrupted it. */
+function retried(call: () => number): number {
+  for (;;) {
+    try {
+      return call();
+    } catch (error) {
+      if ((error as { code?: unknown }).code !== 'EINTR') throw error;
+    }
+  }
+}
