@@ -1,13 +1,8 @@
-import { lstatSync, realpathSync } from 'node:fs';
-import { posix } from 'node:path';
-import {
-  PROTECTED_PATHS,
-  createDirectWorkspaceWall,
-  mutationFailure,
-  type WorkspaceWall,
-} from '@clawsmith/tool-protocol';
+import { realpathSync } from 'node:fs';
+import { createDirectWorkspaceWall, mutationFailure, type WorkspaceWall } from '@clawsmith/tool-protocol';
 import { SandboxUnavailableError } from './errors.js';
 import { sandboxAvailability, type SandboxMode } from './sandbox-availability.js';
+import { RootProtectedKeys } from './root-protected-key.js';
 import { resolveTrustedLauncher } from './trusted-launcher.js';
 import { WallHelper, type WallPrograms } from './wall-helper.js';
 
@@ -20,34 +15,6 @@ export interface WorkspaceWallOptions {
   readonly mode?: SandboxMode;
   /** The bubblewrap program; default `bwrap` from the trusted system folders. */
   readonly bubblewrapProgram?: string;
-}
-
-/** The first segments of the protected list: what a root-level protected path can be named. */
-const ROOT_PROTECTED_NAMES = [...new Set(PROTECTED_PATHS.map((entry) => entry.path.split('/')[0] as string))];
-
-/** Where the root-level protected paths of `workspace` would be, joined once per workspace. */
-function rootProtectedPaths(workspace: string): string[] {
-  return ROOT_PROTECTED_NAMES.map((name) => posix.join(workspace, name));
-}
-
-/**
- * Which root-level protected paths exist, as a short key: when it changes (`git init` made a
- * `.git`), the helper is started again so that its read-only binds cover the new path.
- */
-function rootProtectedKey(paths: readonly string[]): string {
-  // Runs before every batch: an absent name must not throw (an exception's stack costs more
-  // than the lstat itself), and the paths are joined once (joining them each time cost as much
-  // as the 22 lstats).
-  let key = '';
-  for (const path of paths) {
-    try {
-      const found = lstatSync(path, { throwIfNoEntry: false });
-      key += found === undefined ? '-' : found.isSymbolicLink() ? 'l' : 'e';
-    } catch {
-      key += '-';
-    }
-  }
-  return key;
 }
 
 /**
@@ -70,7 +37,7 @@ export function createWorkspaceWall(options: WorkspaceWallOptions = {}): Workspa
   )
     return direct;
   const helpers = new Map<string, Promise<WallHelper>>();
-  const protectedPaths = new Map<string, string[]>();
+  const rootKeys = new RootProtectedKeys();
   let programs: Promise<WallPrograms> | undefined;
   // A trusted bubblewrap that fails its self-test refuses every mutation (fail closed).
   const resolvePrograms = () =>
@@ -99,9 +66,7 @@ export function createWorkspaceWall(options: WorkspaceWallOptions = {}): Workspa
     kind: 'bubblewrap',
     async apply(batch) {
       const workspace = realpathSync.native(batch.workspaceRoot);
-      let paths = protectedPaths.get(workspace);
-      if (paths === undefined) protectedPaths.set(workspace, (paths = rootProtectedPaths(workspace)));
-      const rootKey = rootProtectedKey(paths);
+      const rootKey = rootKeys.of(workspace);
       let outcome = (await helperFor(workspace, rootKey)).exchange(batch);
       // A helper that died idle (killed, out of memory) took nothing: a new one gets the batch.
       if (outcome === 'undelivered') outcome = (await helperFor(workspace, rootKey)).exchange(batch);
