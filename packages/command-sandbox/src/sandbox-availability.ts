@@ -12,19 +12,24 @@ export type SandboxAvailability =
   | { readonly available: true; readonly kind: 'bubblewrap' | 'sandbox-exec'; readonly program: string }
   | { readonly available: false; readonly detail: string };
 
+/** bubblewrap's view of the host read-only, with its own /dev and /proc: where probes and helpers start. */
+export const HOST_READ_ONLY_VIEW: readonly string[] = Object.freeze([
+  '--ro-bind',
+  '/',
+  '/',
+  '--dev',
+  '/dev',
+  '--proc',
+  '/proc',
+]);
+
 const probes = new Map<string, Promise<SandboxAvailability>>();
 
 async function probeBubblewrap(program: string): Promise<SandboxAvailability> {
   const result = await execa(
     program,
     [
-      '--ro-bind',
-      '/',
-      '/',
-      '--dev',
-      '/dev',
-      '--proc',
-      '/proc',
+      ...HOST_READ_ONLY_VIEW,
       '--unshare-all',
       '--new-session',
       '--die-with-parent',

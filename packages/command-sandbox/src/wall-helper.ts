@@ -10,6 +10,7 @@ import {
 import { openBlockingPipes } from './blocking-pipe.js';
 import { SandboxUnavailableError } from './errors.js';
 import { findProtectedLocations } from './protected-locations.js';
+import { HOST_READ_ONLY_VIEW } from './sandbox-availability.js';
 
 // The helper reads one JSON batch per line and answers one JSON outcome per line, in order. It
 // blocks in read(2) and write(2) on its inherited pipe ends (it never touches process.stdin or
@@ -61,13 +62,7 @@ function helperArguments(workspace: string): string[] {
     path === workspace || !path.startsWith(`${workspace}/`) ? [] : ['--ro-bind-try', path, path],
   );
   return [
-    '--ro-bind',
-    '/',
-    '/',
-    '--dev',
-    '/dev',
-    '--proc',
-    '/proc',
+    ...HOST_READ_ONLY_VIEW,
     '--bind',
     workspace,
     workspace,
