@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { closeSync, constants, mkdtempSync, openSync, rmSync } from 'node:fs';
+import { closeSync, constants, fstatSync, mkdtempSync, openSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -33,6 +33,9 @@ export async function openBlockingPipes(mkfifoProgram: string, count: number): P
       opened.push(pipe.write);
       closeSync(standIn);
       opened.splice(opened.indexOf(standIn), 1);
+      // The folder is private, but a temporary folder can be one a sandboxed command writes in.
+      if (!fstatSync(pipe.read).isFIFO() || fstatSync(pipe.read).ino !== fstatSync(pipe.write).ino)
+        throw new Error(`${name} is not the named pipe just made`);
       return pipe;
     });
   } catch (error) {

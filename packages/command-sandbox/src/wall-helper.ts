@@ -7,7 +7,7 @@ import {
   type WorkspaceMutationBatch,
   type WorkspaceMutationOutcome,
 } from '@clawsmith/tool-protocol';
-import { openBlockingPipes } from './blocking-pipe.js';
+import { openBlockingPipes, type BlockingPipe } from './blocking-pipe.js';
 import { SandboxUnavailableError } from './errors.js';
 import { findProtectedLocations } from './protected-locations.js';
 import { HOST_READ_ONLY_VIEW } from './sandbox-availability.js';
@@ -134,10 +134,9 @@ export class WallHelper {
 
   /** Starts a helper for `workspace` and waits until it is ready; refuses with `sandbox_unavailable`. */
   static async start(programs: WallPrograms, workspace: string, rootKey: string): Promise<WallHelper> {
-    const [requests, answers] = (await openBlockingPipes(programs.mkfifo, 2)) as [
-      { read: number; write: number },
-      { read: number; write: number },
-    ];
+    const [requests, answers] = (await openBlockingPipes(programs.mkfifo, 2).catch((error: Error) => {
+      throw new SandboxUnavailableError(`the file wall's helper could not get its pipes (${error.message})`);
+    })) as [BlockingPipe, BlockingPipe];
     let child: ChildProcess;
     try {
       child = spawn(programs.bubblewrap, helperArguments(workspace), {
