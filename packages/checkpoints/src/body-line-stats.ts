@@ -9,7 +9,7 @@ const STEP = 4096;
 function commonPrefixBytes(left: Buffer, right: Buffer): number {
   const limit = Math.min(left.length, right.length);
   let length = 0;
-  while (length + STEP <= limit && left.subarray(length, length + STEP).equals(right.subarray(length, length + STEP)))
+  while (length + STEP <= limit && left.compare(right, length, length + STEP, length, length + STEP) === 0)
     length += STEP;
   while (length < limit && left[length] === right[length]) length += 1;
   return length;
@@ -20,9 +20,13 @@ function commonSuffixBytes(left: Buffer, right: Buffer, limit: number): number {
   let length = 0;
   while (
     length + STEP <= limit &&
-    left
-      .subarray(left.length - length - STEP, left.length - length)
-      .equals(right.subarray(right.length - length - STEP, right.length - length))
+    left.compare(
+      right,
+      right.length - length - STEP,
+      right.length - length,
+      left.length - length - STEP,
+      left.length - length,
+    ) === 0
   )
     length += STEP;
   while (length < limit && left[left.length - 1 - length] === right[right.length - 1 - length]) length += 1;

@@ -3,6 +3,15 @@ import { Kysely, SqliteDialect } from 'kysely';
 import type { HostDatabase } from './checkpoint-schema.js';
 import { migrateCheckpoints } from './checkpoint-migrations.js';
 import { withStatementCache } from './statement-cache.js';
+import type { SqliteHandle } from './turn-writes.js';
+
+/** The connections of the databases {@link openCheckpointDatabase} opened, for the store's hot path. */
+const handles = new WeakMap<object, SqliteHandle>();
+
+/** The better-sqlite3 connection under `db` when {@link openCheckpointDatabase} opened it. */
+export function sqliteHandleOf(db: HostDatabase): SqliteHandle | undefined {
+  return handles.get(db);
+}
 
 /**
  * Opens (creating if needed) a SQLite database at `file` for the checkpoint store alone (WAL,
@@ -20,6 +29,7 @@ export async function openCheckpointDatabase(file: string): Promise<HostDatabase
     dialect: new SqliteDialect({ database: withStatementCache(database) }),
   });
   await migrateCheckpoints(db);
+  handles.set(db, database);
   return db;
 }
 

@@ -1,5 +1,5 @@
 import { createDirectWorkspaceWall, type WorkspaceWall } from '@clawsmith/tool-protocol';
-import { sql, type Kysely } from 'kysely';
+import type { Kysely } from 'kysely';
 import { CheckpointConflictError, CheckpointError } from './checkpoint-errors.js';
 import type { CheckpointTables, HostDatabase, RestorePointRow } from './checkpoint-schema.js';
 import type { UndoConflict } from './file-state.js';
@@ -29,6 +29,8 @@ import {
   type TurnCheckpoint,
 } from './turn-checkpoint.js';
 import { buildManifest, type TurnManifest } from './turn-manifest.js';
+import { sqliteHandleOf } from './checkpoint-database.js';
+import { turnWrites, type SqliteHandle } from './turn-writes.js';
 import { loadUndoPoints, planUndo, requireRestorePoint } from './undo-plan.js';
 
 /** Options of {@link createCheckpointStore}. */
@@ -49,6 +51,14 @@ export interface CheckpointStoreOptions {
    * `@clawsmith/command-sandbox`). Default: written by this process, guarded only by path checks.
    */
   readonly wall?: WorkspaceWall;
+  /**
+   * The better-sqlite3 connection `db` runs on, when the host opened it (a database from
+   * {@link openCheckpointDatabase} is known without it). The hot path (begin, record, complete)
+   * then runs prepared statements on it directly, each write in one synchronous
+   * `BEGIN IMMEDIATE … COMMIT` that no other query can interleave with; while the host holds a
+   * transaction open on the connection, it goes through `db` instead. Default: through `db`.
+   */
+  readonly sqlite?: SqliteHandle;
 }
 
 /** A restore point as listed: the state of a session before one turn. */
@@ -141,6 +151,7 @@ export function createCheckpointStore(options: CheckpointStoreOptions): Checkpoi
   const now = options.now ?? Date.now;
   const retention: RetentionPolicy = { ...DEFAULT_CHECKPOINT_RETENTION, ...options.retention };
   const wall = options.wall ?? createDirectWorkspaceWall();
+  const writes = turnWrites(db, options.sqlite ?? sqliteHandleOf(options.db));
 
   async function resume(
     sessionId: string | undefined,
@@ -174,13 +185,8 @@ export function createCheckpointStore(options: CheckpointStoreOptions): Checkpoi
       assertCount('messageCount', input.messageCount);
       assertCount('eventSequence', input.eventSequence);
       const todoSnapshot = JSON.stringify(input.todoSnapshot ?? null);
-      // One statement: the sequence is computed under the write lock that the insert takes.
       try {
-        await sql`insert into checkpoint_restore_point
-            (session_id, turn_id, sequence, workspace_root, message_count, event_sequence, todo_snapshot, created_at, bytes)
-          select ${input.sessionId}, ${input.turnId}, coalesce(max(sequence), 0) + 1, ${input.workspaceRoot}, ${input.messageCount},
-            ${input.eventSequence}, ${todoSnapshot}, ${now()}, 0
-          from checkpoint_restore_point where session_id = ${input.sessionId}`.execute(db);
+        await writes.begin({ ...input, todoSnapshot, createdAt: now() });
       } catch (error) {
         const existing = await db
           .selectFrom('checkpoint_restore_point')
@@ -196,6 +202,7 @@ export function createCheckpointStore(options: CheckpointStoreOptions): Checkpoi
       }
       return new RecordingTurn(
         db,
+        writes,
         now,
         input.sessionId,
         input.turnId,
@@ -206,7 +213,7 @@ export function createCheckpointStore(options: CheckpointStoreOptions): Checkpoi
 
     async completeTurn(sessionId, turnId) {
       const point = await requireRestorePoint(db, sessionId, turnId);
-      return completeTurn(db, now, sessionId, turnId, point.workspace_root);
+      return completeTurn(db, writes, now, sessionId, turnId, point.workspace_root);
     },
 
     async listRestorePoints(sessionId) {

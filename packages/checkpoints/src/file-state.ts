@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { closeSync, constants, fstatSync, lstatSync, openSync, readFileSync, readlinkSync } from 'node:fs';
+import { closeSync, constants, fstatSync, lstatSync, openSync, readFileSync, readlinkSync, readSync } from 'node:fs';
 import { join } from 'node:path';
 import { CheckpointError } from './checkpoint-errors.js';
 
@@ -180,6 +180,37 @@ export function readRegularFile(absolutePath: string): RegularFile | undefined {
     const stats = fstatSync(descriptor);
     if (!stats.isFile()) return undefined;
     return { content: readFileSync(descriptor), mode: stats.mode & 0o7777 };
+  } finally {
+    closeSync(descriptor);
+  }
+}
+
+/**
+ * A regular file's size, and its bytes when at most `maxBytes`, read without following a symlink
+ * at the path: one open, one fstat, the reads, one close (no read to find the end: a file that
+ * grew meanwhile shows in its hash). Undefined when the path holds no regular file.
+ */
+export function readFileUpTo(absolutePath: string, maxBytes: number): { size: number; content?: Buffer } | undefined {
+  let descriptor: number;
+  try {
+    descriptor = openSync(absolutePath, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT' || code === 'ELOOP' || code === 'ENOTDIR') return undefined;
+    throw error;
+  }
+  try {
+    const stats = fstatSync(descriptor);
+    if (!stats.isFile()) return undefined;
+    if (stats.size > maxBytes) return { size: stats.size };
+    const content = Buffer.allocUnsafe(stats.size);
+    let filled = 0;
+    while (filled < content.byteLength) {
+      const read = readSync(descriptor, content, filled, content.byteLength - filled, null);
+      if (read === 0) break;
+      filled += read;
+    }
+    return { size: stats.size, content: filled === content.byteLength ? content : content.subarray(0, filled) };
   } finally {
     closeSync(descriptor);
   }

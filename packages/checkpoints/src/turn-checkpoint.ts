@@ -1,4 +1,3 @@
-import { lstatSync } from 'node:fs';
 import { join } from 'node:path';
 import { sql, type Kysely } from 'kysely';
 import type {
@@ -9,14 +8,14 @@ import type {
   RecordedPostimage,
   RecordedPreimage,
 } from '@clawsmith/tool-protocol';
-import { getBlob, putBlobs } from './blob-store.js';
+import { getBlob } from './blob-store.js';
 import { beforeState } from './change-states.js';
 import { CheckpointError } from './checkpoint-errors.js';
 import type { CheckpointTables, FileChangeRow } from './checkpoint-schema.js';
 import {
   assertWorkspacePath,
   inspectPath,
-  readRegularFile,
+  readFileUpTo,
   sameMode,
   sameState,
   sha256Hex,
@@ -24,42 +23,7 @@ import {
 } from './file-state.js';
 import { bodyLineStats, isTextBody } from './body-line-stats.js';
 import { buildManifest, type TurnManifest } from './turn-manifest.js';
-import { writeTransaction } from './write-transaction.js';
-
-// The statements of the hot path (every recorded change, every turn end) are hand-written,
-// portable SQL: building and compiling them with the query builder cost more than running them.
-
-const CHANGE_COLUMNS = sql`(session_id, turn_id, path, ordinal, before_state, before_sha256, before_mode, before_bytes,
-  after_state, after_sha256, after_mode, after_bytes, after_stored, lines_added, lines_removed, "binary")`;
-
-function changeValues(row: FileChangeRow) {
-  return sql`(${row.session_id}, ${row.turn_id}, ${row.path}, ${row.ordinal}, ${row.before_state}, ${row.before_sha256}, ${row.before_mode},
-    ${row.before_bytes}, ${row.after_state}, ${row.after_sha256}, ${row.after_mode}, ${row.after_bytes}, ${row.after_stored}, ${row.lines_added},
-    ${row.lines_removed}, ${row.binary})`;
-}
-
-/** Rows per inserting or settling statement: 16 parameters each. */
-const CHANGES_PER_STATEMENT = 100;
-
-/** Inserts the first pre-image rows of paths, 100 per statement; a row the turn has already is kept. */
-async function insertChanges(db: Kysely<CheckpointTables>, rows: readonly FileChangeRow[]): Promise<void> {
-  for (let start = 0; start < rows.length; start += CHANGES_PER_STATEMENT) {
-    const chunk = rows.slice(start, start + CHANGES_PER_STATEMENT);
-    await sql`insert into checkpoint_file_change ${CHANGE_COLUMNS} values ${sql.join(chunk.map(changeValues))}
-      on conflict (session_id, turn_id, path) do nothing`.execute(db);
-  }
-}
-
-/** Writes the settled after-columns of many rows of one turn with one upsert per 100 rows. */
-async function settleChanges(db: Kysely<CheckpointTables>, rows: readonly FileChangeRow[]): Promise<void> {
-  for (let start = 0; start < rows.length; start += CHANGES_PER_STATEMENT) {
-    const chunk = rows.slice(start, start + CHANGES_PER_STATEMENT);
-    await sql`insert into checkpoint_file_change ${CHANGE_COLUMNS} values ${sql.join(chunk.map(changeValues))}
-      on conflict (session_id, turn_id, path) do update set after_state = excluded.after_state, after_sha256 = excluded.after_sha256,
-        after_mode = excluded.after_mode, after_bytes = excluded.after_bytes, after_stored = excluded.after_stored, lines_added = excluded.lines_added,
-        lines_removed = excluded.lines_removed, "binary" = excluded."binary"`.execute(db);
-  }
-}
+import type { TurnWrites } from './turn-writes.js';
 
 /** What core hands over at the start of a turn; kept with the restore point. */
 export interface BeginTurnInput {
@@ -97,14 +61,6 @@ export const DEFAULT_PREIMAGE_BYTES_PER_TURN = 100 * 1024 * 1024;
 const AFTER_BODY_MAX_BYTES = 1024 * 1024;
 const AFTER_BODIES_PER_TURN_BYTES = 32 * 1024 * 1024;
 
-function fileSize(absolutePath: string): number | undefined {
-  try {
-    const stats = lstatSync(absolutePath);
-    return stats.isFile() ? stats.size : undefined;
-  } catch {
-    return undefined;
-  }
-}
 /** Bodies kept in memory between recording and `complete()` so it need not read them back. */
 const BODY_CACHE_BYTES = 32 * 1024 * 1024;
 
@@ -112,8 +68,15 @@ const BODY_CACHE_BYTES = 32 * 1024 * 1024;
 export class RecordingTurn implements TurnCheckpoint {
   readonly restorePointId: string;
   readonly recorder: FileChangeRecorder;
-  /** This turn's change rows as written, so complete() need not read them back. */
+  /** This turn's change rows as written or to be written (see `unsettled`), so complete() need not read them back. */
   private readonly rows = new Map<string, FileChangeRow>();
+  /**
+   * Results reported since the last write, not in the database yet: they ride along with the
+   * next pre-image transaction or with complete(). A crash meanwhile leaves their rows without an
+   * after state, which completion settles from what the disk holds (as for a tool that died
+   * between its pre-image and its result).
+   */
+  private readonly unsettled = new Map<string, FileChangeRow>();
   private readonly bodies = new Map<string, Buffer>();
   private cachedBytes = 0;
   private keptBytes = 0;
@@ -122,6 +85,7 @@ export class RecordingTurn implements TurnCheckpoint {
 
   constructor(
     private readonly db: Kysely<CheckpointTables>,
+    private readonly writes: TurnWrites,
     private readonly now: () => number,
     readonly sessionId: string,
     readonly turnId: string,
@@ -232,13 +196,9 @@ export class RecordingTurn implements TurnCheckpoint {
       body === undefined ? [] : [[row.before_sha256 as string, body] as const],
     );
     const rows = fresh.map(({ row }) => row);
-    // One transaction: a concurrent prune never sees a blob without the row referring to it.
-    if (blobs.length === 0 && rows.length <= CHANGES_PER_STATEMENT) await insertChanges(this.db, rows);
-    else
-      await writeTransaction(this.db, async (transaction) => {
-        await putBlobs(transaction, blobs, this.now());
-        await insertChanges(transaction, rows);
-      });
+    const settling = [...this.unsettled.values()];
+    await this.writes.record(blobs, rows, settling, this.now());
+    for (const row of settling) if (this.unsettled.get(row.path) === row) this.unsettled.delete(row.path);
     for (const { row, body } of fresh) {
       if (body !== undefined && row.before_state === 'file')
         this.remember(row.before_sha256 as string, Buffer.from(body));
@@ -282,26 +242,24 @@ export class RecordingTurn implements TurnCheckpoint {
     }
   }
 
-  private async afterChange(path: string, postimage: FilePostimage): Promise<void> {
-    const row = this.postimageRow(path, postimage);
-    await sql`update checkpoint_file_change set after_state = ${row.after_state}, after_sha256 = ${row.after_sha256},
-        after_mode = ${row.after_mode}, after_bytes = null, after_stored = 0
-      where session_id = ${this.sessionId} and turn_id = ${this.turnId} and path = ${path}`.execute(this.db);
-    this.rows.set(path, row);
+  // Results are kept in memory (see `unsettled`): no commit between a write and the next change.
+  private afterChange(path: string, postimage: FilePostimage): Promise<void> {
+    return this.afterChanges([{ path, postimage }]);
   }
 
   private async afterChanges(changes: readonly RecordedPostimage[]): Promise<void> {
     const rows = new Map<string, FileChangeRow>();
     for (const { path, postimage } of changes) rows.set(path, this.postimageRow(path, postimage));
-    if (rows.size === 0) return;
-    if (rows.size <= CHANGES_PER_STATEMENT) await settleChanges(this.db, [...rows.values()]);
-    else await writeTransaction(this.db, (transaction) => settleChanges(transaction, [...rows.values()]));
-    for (const [path, row] of rows) this.rows.set(path, row);
+    for (const [path, row] of rows) {
+      this.rows.set(path, row);
+      this.unsettled.set(path, row);
+    }
   }
 
   complete(): Promise<TurnManifest> {
     this.completed ??= completeTurn(
       this.db,
+      this.writes,
       this.now,
       this.sessionId,
       this.turnId,
@@ -320,6 +278,7 @@ export class RecordingTurn implements TurnCheckpoint {
  */
 export async function completeTurn(
   db: Kysely<CheckpointTables>,
+  writes: TurnWrites,
   now: () => number,
   sessionId: string,
   turnId: string,
@@ -388,19 +347,15 @@ export async function completeTurn(
       // Bodies are kept for diffs only while small: a command's 200 MB output or 20,000 installed
       // files keep their hashes (undo needs no more to delete them), not copies.
       const absolutePath = join(workspaceRoot, ...row.path.split('/'));
-      const size = fileSize(absolutePath);
-      if (
-        size !== undefined &&
-        size <= AFTER_BODY_MAX_BYTES &&
-        storedAfterBytes + size <= AFTER_BODIES_PER_TURN_BYTES
-      ) {
-        const file = readRegularFile(absolutePath);
-        if (file !== undefined && sha256Hex(file.content) === row.after_sha256) {
-          newBlobs.set(row.after_sha256, file.content);
-          storedAfterBytes += file.content.byteLength;
-          row = { ...row, after_bytes: file.content.byteLength, after_stored: 1 };
-        }
-      } else if (size !== undefined) row = { ...row, after_bytes: size };
+      const file = readFileUpTo(
+        absolutePath,
+        Math.min(AFTER_BODY_MAX_BYTES, AFTER_BODIES_PER_TURN_BYTES - storedAfterBytes),
+      );
+      if (file?.content !== undefined && sha256Hex(file.content) === row.after_sha256) {
+        newBlobs.set(row.after_sha256, file.content);
+        storedAfterBytes += file.content.byteLength;
+        row = { ...row, after_bytes: file.content.byteLength, after_stored: 1 };
+      } else if (file !== undefined && file.content === undefined) row = { ...row, after_bytes: file.size };
     }
     // Line statistics compare file bodies only: a link or a folder on either side has none.
     const textual = (state: string | null) => state === 'file' || state === 'absent';
@@ -438,19 +393,6 @@ export async function completeTurn(
       (Number(row.after_stored) === 1 ? Number(row.after_bytes ?? 0) : 0),
     0,
   );
-  await writeTransaction(db, async (transaction) => {
-    await putBlobs(transaction, [...newBlobs], now());
-    if (dropped.length > 0) {
-      await transaction
-        .deleteFrom('checkpoint_file_change')
-        .where('session_id', '=', sessionId)
-        .where('turn_id', '=', turnId)
-        .where('path', 'in', dropped)
-        .execute();
-    }
-    await settleChanges(transaction, settled);
-    await sql`update checkpoint_restore_point set bytes = ${bytes}, completed_at = coalesce(completed_at, ${now()})
-      where session_id = ${sessionId} and turn_id = ${turnId}`.execute(transaction);
-  });
+  await writes.complete({ sessionId, turnId, blobs: [...newBlobs], dropped, settled, bytes, completedAt: now() });
   return buildManifest(sessionId, turnId, settled, notes);
 }

@@ -2,7 +2,8 @@ import { setTimeout as delay } from 'node:timers/promises';
 import { SqliteAdapter, sql, type Kysely, type Transaction } from 'kysely';
 import type { CheckpointTables } from './checkpoint-schema.js';
 
-function isBusy(error: unknown): boolean {
+/** Whether `error` is SQLite's SQLITE_BUSY (another connection holds the write lock). */
+export function isBusy(error: unknown): boolean {
   const code = (error as { code?: unknown } | undefined)?.code;
   return typeof code === 'string' && code.startsWith('SQLITE_BUSY');
 }

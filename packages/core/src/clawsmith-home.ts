@@ -5,7 +5,7 @@ import { createCheckpointStore, migrateCheckpoints, type CheckpointStore } from 
 import type { WorkspaceWall } from '@clawsmith/tool-protocol';
 import type { Kysely } from 'kysely';
 import { migrateCore } from './store/core-migrations.js';
-import { openClawsmithDatabase } from './store/open-database.js';
+import { openClawsmithDatabase, sqliteConnectionOf } from './store/open-database.js';
 
 /** The storage of one clawsmith home, shared by the CLI and the web server. */
 export interface ClawsmithHome {
@@ -50,7 +50,12 @@ export async function openClawsmithHome(
     await db.destroy();
     throw error;
   }
-  const checkpoints = createCheckpointStore({ db, ...(options.wall ? { wall: options.wall } : {}) });
+  const sqlite = sqliteConnectionOf(db);
+  const checkpoints = createCheckpointStore({
+    db,
+    ...(sqlite ? { sqlite } : {}),
+    ...(options.wall ? { wall: options.wall } : {}),
+  });
   const artifacts = createArtifactStore({ db, directory: join(path, 'artifacts') });
   return { path, db, checkpoints, artifacts, close: () => db.destroy() };
 }

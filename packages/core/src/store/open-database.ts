@@ -1,7 +1,7 @@
 import Database from 'better-sqlite3';
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { withStatementCache } from '@clawsmith/checkpoints';
+import { withStatementCache, type SqliteHandle } from '@clawsmith/checkpoints';
 import { Kysely, SqliteDialect } from 'kysely';
 import type { CoreDatabase } from './core-tables.js';
 
@@ -19,7 +19,20 @@ export function openClawsmithDatabase(file: string): Kysely<any> {
   switchToWriteAheadLog(database);
   database.pragma('synchronous = NORMAL');
   database.pragma('foreign_keys = ON');
-  return new Kysely({ dialect: new SqliteDialect({ database: withStatementCache(database) }) });
+  const db = new Kysely({ dialect: new SqliteDialect({ database: withStatementCache(database) }) });
+  connections.set(db, database);
+  return db;
+}
+
+const connections = new WeakMap<object, SqliteHandle>();
+
+/**
+ * The better-sqlite3 connection under a database {@link openClawsmithDatabase} opened, for the
+ * checkpoint store's hot path (`sqlite` of `createCheckpointStore`).
+ */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export function sqliteConnectionOf(db: Kysely<any>): SqliteHandle | undefined {
+  return connections.get(db);
 }
 
 /**
