@@ -68,15 +68,8 @@ const BODY_CACHE_BYTES = 32 * 1024 * 1024;
 export class RecordingTurn implements TurnCheckpoint {
   readonly restorePointId: string;
   readonly recorder: FileChangeRecorder;
-  /** This turn's change rows as written or to be written (see `unsettled`), so complete() need not read them back. */
+  /** This turn's change rows as written, so complete() need not read them back. */
   private readonly rows = new Map<string, FileChangeRow>();
-  /**
-   * Results reported since the last write, not in the database yet: they ride along with the
-   * next pre-image transaction or with complete(). A crash meanwhile leaves their rows without an
-   * after state, which completion settles from what the disk holds (as for a tool that died
-   * between its pre-image and its result).
-   */
-  private readonly unsettled = new Map<string, FileChangeRow>();
   private readonly bodies = new Map<string, Buffer>();
   private cachedBytes = 0;
   private keptBytes = 0;
@@ -196,9 +189,7 @@ export class RecordingTurn implements TurnCheckpoint {
       body === undefined ? [] : [[row.before_sha256 as string, body] as const],
     );
     const rows = fresh.map(({ row }) => row);
-    const settling = [...this.unsettled.values()];
-    await this.writes.record(blobs, rows, settling, this.now());
-    for (const row of settling) if (this.unsettled.get(row.path) === row) this.unsettled.delete(row.path);
+    await this.writes.record(blobs, rows, [], this.now());
     for (const { row, body } of fresh) {
       if (body !== undefined && row.before_state === 'file')
         this.remember(row.before_sha256 as string, Buffer.from(body));
@@ -242,18 +233,19 @@ export class RecordingTurn implements TurnCheckpoint {
     }
   }
 
-  // Results are kept in memory (see `unsettled`): no commit between a write and the next change.
   private afterChange(path: string, postimage: FilePostimage): Promise<void> {
     return this.afterChanges([{ path, postimage }]);
   }
 
+  // A result is written before the call resolves: kept only in memory, a crash and then an edit
+  // by the person before recovery would count the edit as the turn's result, and undo would put
+  // the pre-image back over it instead of reporting a conflict.
   private async afterChanges(changes: readonly RecordedPostimage[]): Promise<void> {
     const rows = new Map<string, FileChangeRow>();
     for (const { path, postimage } of changes) rows.set(path, this.postimageRow(path, postimage));
-    for (const [path, row] of rows) {
-      this.rows.set(path, row);
-      this.unsettled.set(path, row);
-    }
+    if (rows.size === 0) return;
+    await this.writes.record([], [], [...rows.values()], this.now());
+    for (const [path, row] of rows) this.rows.set(path, row);
   }
 
   complete(): Promise<TurnManifest> {

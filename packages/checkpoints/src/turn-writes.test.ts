@@ -74,16 +74,15 @@ describe('the hot path on the host connection', () => {
   });
 });
 
-describe('results kept in memory until the next write', () => {
-  it('are written with the next pre-image: after a crash, a later edit by the person is a conflict, not overwritten', async () => {
+describe('results', () => {
+  it('are written before afterChange resolves: after a crash, a later edit by the person is a conflict, not overwritten', async () => {
     const root = testdir({ 'a.txt': 'original\n' });
     const home = testdir({});
     const { db, store, file } = await openStore(home);
     onTestFinished(() => db.destroy());
     const turn = await beginTurn(store, root, 't1');
     await toolWrite(turn.recorder, root, 'a.txt', 'agent\n');
-    await turn.recorder.beforeChange('b.txt', { state: 'absent' });
-    // The process dies here; the person edits a.txt before anyone recovers the turn.
+    // The process dies here, before any other change or the turn's end; the person edits a.txt before anyone recovers the turn.
     writeFileSync(join(root, 'a.txt'), 'person\n');
     const other = await openStore(home);
     expect(other.file).toBe(file);
@@ -98,7 +97,7 @@ describe('results kept in memory until the next write', () => {
     expect(readFileSync(join(root, 'a.txt'), 'utf8')).toBe('person\n');
   });
 
-  it('of the last change are settled from the disk after a crash, and undo puts the file back', async () => {
+  it('of a crashed turn are completed from what was written, and undo puts the file back', async () => {
     const root = testdir({ 'a.txt': 'original\n' });
     const home = testdir({});
     const { db, store } = await openStore(home);
