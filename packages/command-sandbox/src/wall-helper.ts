@@ -50,6 +50,8 @@ for (;;) {
 /** How long a helper may take to say it is ready before it is killed and the batch refused. */
 const READY_TIMEOUT_MS = 20_000;
 const NEWLINE = 10;
+/** How long a helper that ended before it was ready is given to finish saying why on stderr. */
+const STDERR_WAIT_MS = 2_000;
 
 /**
  * The helper's view: the host read-only, the workspace (real path) the only writable host folder
@@ -222,9 +224,14 @@ export class WallHelper {
     }
     if (this.endReason === undefined && this.readAnswer() === '{"ready":true}') return;
     // Gone before it was ready: its stderr says why (bubblewrap's own message, usually).
+    // A helper that could not be spawned at all may never emit 'close': the wait is bounded.
     await new Promise<void>((resolve) => {
-      if (this.child.exitCode !== null || this.child.signalCode !== null) resolve();
-      else this.child.once('close', () => resolve());
+      if (this.child.exitCode !== null || this.child.signalCode !== null) return resolve();
+      const timer = setTimeout(resolve, STDERR_WAIT_MS);
+      this.child.once('close', () => {
+        clearTimeout(timer);
+        resolve();
+      });
     });
     throw this.end('could not start');
   }
