@@ -1,5 +1,15 @@
 import { createHash } from 'node:crypto';
-import { closeSync, constants, fstatSync, lstatSync, openSync, readFileSync, readlinkSync, readSync } from 'node:fs';
+import {
+  closeSync,
+  constants,
+  fstatSync,
+  lstatSync,
+  openSync,
+  readFileSync,
+  readlinkSync,
+  readSync,
+  type Stats,
+} from 'node:fs';
 import { join } from 'node:path';
 import { CheckpointError } from './checkpoint-errors.js';
 
@@ -166,8 +176,15 @@ function readLinkTarget(absolutePath: string): string | undefined {
   }
 }
 
-/** Reads a regular file through `O_NOFOLLOW`; undefined when it is not one (any more). */
-export function readRegularFile(absolutePath: string): RegularFile | undefined {
+/**
+ * Opens `absolutePath` for reading without following a symbolic link at it (and without waiting
+ * on a FIFO) and runs `read` on it when it is a regular file; undefined when it is not one (any
+ * more). The descriptor is closed afterwards.
+ */
+function withRegularFile<Result>(
+  absolutePath: string,
+  read: (descriptor: number, stats: Stats) => Result,
+): Result | undefined {
   let descriptor: number;
   try {
     descriptor = openSync(absolutePath, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
@@ -178,11 +195,18 @@ export function readRegularFile(absolutePath: string): RegularFile | undefined {
   }
   try {
     const stats = fstatSync(descriptor);
-    if (!stats.isFile()) return undefined;
-    return { content: readFileSync(descriptor), mode: stats.mode & 0o7777 };
+    return stats.isFile() ? read(descriptor, stats) : undefined;
   } finally {
     closeSync(descriptor);
   }
+}
+
+/** Reads a regular file through `O_NOFOLLOW`; undefined when it is not one (any more). */
+export function readRegularFile(absolutePath: string): RegularFile | undefined {
+  return withRegularFile(absolutePath, (descriptor, stats) => ({
+    content: readFileSync(descriptor),
+    mode: stats.mode & 0o7777,
+  }));
 }
 
 /**
@@ -191,17 +215,7 @@ export function readRegularFile(absolutePath: string): RegularFile | undefined {
  * grew meanwhile shows in its hash). Undefined when the path holds no regular file.
  */
 export function readFileUpTo(absolutePath: string, maxBytes: number): { size: number; content?: Buffer } | undefined {
-  let descriptor: number;
-  try {
-    descriptor = openSync(absolutePath, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    if (code === 'ENOENT' || code === 'ELOOP' || code === 'ENOTDIR') return undefined;
-    throw error;
-  }
-  try {
-    const stats = fstatSync(descriptor);
-    if (!stats.isFile()) return undefined;
+  return withRegularFile(absolutePath, (descriptor, stats) => {
     if (stats.size > maxBytes) return { size: stats.size };
     const content = Buffer.allocUnsafe(stats.size);
     let filled = 0;
@@ -211,7 +225,5 @@ export function readFileUpTo(absolutePath: string, maxBytes: number): { size: nu
       filled += read;
     }
     return { size: stats.size, content: filled === content.byteLength ? content : content.subarray(0, filled) };
-  } finally {
-    closeSync(descriptor);
-  }
+  });
 }
