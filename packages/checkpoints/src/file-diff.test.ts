@@ -1,3 +1,6 @@
+import { createHash } from 'node:crypto';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { testdir } from '@clawsmith/test-utils';
 import { describe, expect, it, onTestFinished } from 'vitest';
 import { lineStats, unifiedDiff } from './line-diff.js';
@@ -38,6 +41,35 @@ describe('diff', () => {
       \\ No newline at end of file
       "
     `);
+  });
+
+  it('keeps the bytes a tool handed over, even when the file changes again before the turn ends', async () => {
+    const { root, store } = await setup({ 'a.txt': 'one\n', 'b.txt': 'bee\n' });
+    const turn = await beginTurn(store, root, 't1');
+    const written = Buffer.from('one\ntwo\n');
+    const sha256 = createHash('sha256').update(written).digest('hex');
+    await turn.recorder.beforeChange('a.txt', { state: 'file', content: Buffer.from('one\n'), mode: 0o644 });
+    writeFileSync(join(root, 'a.txt'), written);
+    await turn.recorder.afterChange('a.txt', { state: 'file', sha256, content: written });
+    // Bytes that do not hash to the reported SHA-256 are never kept: the file is read back instead.
+    await turn.recorder.beforeChange('b.txt', { state: 'file', content: Buffer.from('bee\n'), mode: 0o644 });
+    writeFileSync(join(root, 'b.txt'), 'bee\nhive\n');
+    await turn.recorder.afterChange('b.txt', {
+      state: 'file',
+      sha256: createHash('sha256').update('bee\nhive\n').digest('hex'),
+      content: Buffer.from('lies\n'),
+    });
+    writeFileSync(join(root, 'a.txt'), 'someone else\n');
+    const manifest = await turn.complete();
+    expect(manifest.files.map((file) => [file.path, file.bytesAfter, file.linesAdded])).toEqual([
+      ['a.txt', 8, 1],
+      ['b.txt', 9, 1],
+    ]);
+    expect((await store.diff('session-1', 't1', 'a.txt')).after).toMatchObject({ available: true, text: 'one\ntwo\n' });
+    expect((await store.diff('session-1', 't1', 'b.txt')).after).toMatchObject({
+      available: true,
+      text: 'bee\nhive\n',
+    });
   });
 
   it('cuts each side at 64 KiB with a flag, and reports binary files without their bytes', async () => {

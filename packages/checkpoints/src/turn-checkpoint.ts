@@ -246,6 +246,13 @@ export class RecordingTurn implements TurnCheckpoint {
     if (rows.size === 0) return;
     await this.writes.record([], [], [...rows.values()], this.now());
     for (const [path, row] of rows) this.rows.set(path, row);
+    // Bytes handed over are kept for complete() only when they are what the hash says.
+    for (const { postimage } of changes) {
+      const content = postimage.state === 'file' ? postimage.content : undefined;
+      if (postimage.state !== 'file' || content === undefined || content.byteLength > AFTER_BODY_MAX_BYTES) continue;
+      const body = Buffer.from(content); // a copy: the caller may reuse its buffer
+      if (sha256Hex(body) === postimage.sha256) this.remember(postimage.sha256, body);
+    }
   }
 
   complete(): Promise<TurnManifest> {
@@ -338,12 +345,15 @@ export async function completeTurn(
       // No walk of the folders: the bytes are kept only if their hash is the recorded one.
       // Bodies are kept for diffs only while small: a command's 200 MB output or 20,000 installed
       // files keep their hashes (undo needs no more to delete them), not copies.
-      const absolutePath = join(workspaceRoot, ...row.path.split('/'));
-      const file = readFileUpTo(
-        absolutePath,
-        Math.min(AFTER_BODY_MAX_BYTES, AFTER_BODIES_PER_TURN_BYTES - storedAfterBytes),
-      );
-      if (file?.content !== undefined && sha256Hex(file.content) === row.after_sha256) {
+      // Bytes the tool handed over (the cache holds only bytes whose hash is their key) are kept
+      // as they are; otherwise they are read back.
+      const room = Math.min(AFTER_BODY_MAX_BYTES, AFTER_BODIES_PER_TURN_BYTES - storedAfterBytes);
+      const written = cached(row.after_sha256 as string);
+      const file =
+        written !== undefined && written.byteLength <= room
+          ? { size: written.byteLength, content: written }
+          : readFileUpTo(join(workspaceRoot, ...row.path.split('/')), room);
+      if (file?.content !== undefined && (file.content === written || sha256Hex(file.content) === row.after_sha256)) {
         newBlobs.set(row.after_sha256, file.content);
         storedAfterBytes += file.content.byteLength;
         row = { ...row, after_bytes: file.content.byteLength, after_stored: 1 };

@@ -20,7 +20,17 @@ export type FilePreimage =
  */
 export type FilePostimage =
   | { readonly state: 'absent' }
-  | { readonly state: 'file'; readonly sha256: string; readonly mode?: number }
+  | {
+      readonly state: 'file';
+      readonly sha256: string;
+      readonly mode?: number;
+      /**
+       * The bytes written, when the tool has them in memory (they must hash to `sha256`): the
+       * recorder keeps them for the turn's diff instead of reading the file back, so the diff
+       * shows what the tool wrote even if the file changes again before the turn ends.
+       */
+      readonly content?: Uint8Array;
+    }
   | { readonly state: 'symlink'; readonly target: string }
   | { readonly state: 'directory'; readonly mode: number };
 

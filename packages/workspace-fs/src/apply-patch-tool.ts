@@ -239,7 +239,9 @@ export function createApplyPatchTool(options: ResolvedToolOptions) {
         await recordAfterChange(
           context,
           change.path.relative,
-          change.kind === 'delete' ? { state: 'absent' } : { state: 'file', sha256: sha256(change.after) },
+          change.kind === 'delete'
+            ? { state: 'absent' }
+            : { state: 'file', sha256: sha256(change.after), content: change.after },
         );
       }
       if (failure !== undefined) {

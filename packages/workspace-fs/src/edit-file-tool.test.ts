@@ -30,7 +30,11 @@ describe('edit_file', () => {
     expect(statSync(join(root, 'run.sh')).mode & 0o777).toBe(0o755);
     expect(context.changes).toEqual([
       { phase: 'before', path: 'run.sh', image: { state: 'file', content: Buffer.from(source), mode: 0o755 } },
-      { phase: 'after', path: 'run.sh', image: { state: 'file', sha256: sha256(edited) } },
+      {
+        phase: 'after',
+        path: 'run.sh',
+        image: { state: 'file', sha256: sha256(edited), content: Buffer.from(edited) },
+      },
     ]);
     expect(Object.keys(snapshotTree(root))).toEqual(['run.sh']);
   });

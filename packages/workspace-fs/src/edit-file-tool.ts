@@ -110,7 +110,7 @@ export function createEditFileTool(options: ResolvedToolOptions) {
         [temporary],
       );
       const digest = sha256(edited);
-      await recordAfterChange(context, path.relative, { state: 'file', sha256: digest });
+      await recordAfterChange(context, path.relative, { state: 'file', sha256: digest, content: edited });
       const removedLines = countLines(input.oldText) || 1;
       const addedLines = countLines(input.newText);
       return toolSuccess(

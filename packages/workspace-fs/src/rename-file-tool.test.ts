@@ -19,7 +19,11 @@ describe('rename_file', () => {
       { phase: 'before', path: 'a.txt', image: { state: 'file', content: Buffer.from('alpha'), mode: 0o640 } },
       { phase: 'before', path: 'lib/b.txt', image: { state: 'absent' } },
       { phase: 'after', path: 'a.txt', image: { state: 'absent' } },
-      { phase: 'after', path: 'lib/b.txt', image: { state: 'file', sha256: sha256('alpha') } },
+      {
+        phase: 'after',
+        path: 'lib/b.txt',
+        image: { state: 'file', sha256: sha256('alpha'), content: Buffer.from('alpha') },
+      },
     ]);
   });
 

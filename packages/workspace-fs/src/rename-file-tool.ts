@@ -87,7 +87,7 @@ export function createRenameFileTool(options: ResolvedToolOptions) {
         });
       }
       await recordAfterChange(context, from.relative, { state: 'absent' });
-      await recordAfterChange(context, to.relative, { state: 'file', sha256: sha256(content) });
+      await recordAfterChange(context, to.relative, { state: 'file', sha256: sha256(content), content });
       return toolSuccess(`Renamed ${from.relative} to ${to.relative}.`, {
         display: {
           kind: 'text',

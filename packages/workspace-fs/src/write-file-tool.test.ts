@@ -17,7 +17,11 @@ describe('write_file', () => {
     expect(readFileSync(join(root, 'src/new.ts'), 'utf8')).toBe('export {};\n');
     expect(context.changes).toEqual([
       { phase: 'before', path: 'src/new.ts', image: { state: 'absent' } },
-      { phase: 'after', path: 'src/new.ts', image: { state: 'file', sha256: sha256('export {};\n') } },
+      {
+        phase: 'after',
+        path: 'src/new.ts',
+        image: { state: 'file', sha256: sha256('export {};\n'), content: Buffer.from('export {};\n') },
+      },
     ]);
     expect(Object.keys(snapshotTree(root))).toEqual(['src', 'src/new.ts']);
   });

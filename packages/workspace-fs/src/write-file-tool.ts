@@ -42,7 +42,7 @@ export function createWriteFileTool(options: ResolvedToolOptions) {
       await recordBeforeChange(context, path.relative, { state: 'absent' });
       await createFileAtomically(options.wall, path, content, undefined);
       const digest = sha256(content);
-      await recordAfterChange(context, path.relative, { state: 'file', sha256: digest });
+      await recordAfterChange(context, path.relative, { state: 'file', sha256: digest, content });
       const lines = countLines(input.content);
       return toolSuccess(
         `Created ${path.relative} (${content.length} bytes, ${lines} line${lines === 1 ? '' : 's'}).`,

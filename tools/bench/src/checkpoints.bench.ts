@@ -81,13 +81,13 @@ for (const size of sizes) {
     const targets = Array.from({ length: changed }, (_, index) => files[Math.floor((index * files.length) / changed)]!);
     const originals = new Map(targets.map((path) => [path, readFileSync(join(workspace, path))]));
     const runs = changed === 1 ? 11 : 3;
-    const change = (run: number) => {
-      for (const path of targets)
-        writeFileSync(
-          join(workspace, path),
-          Buffer.concat([originals.get(path)!, Buffer.from(`\n// change ${run}\n`)]),
-        );
-    };
+    // What a file tool does: writes new bytes it holds in memory, hashes them, hands them over.
+    const change = (run: number) =>
+      targets.map((path) => {
+        const content = Buffer.concat([originals.get(path)!, Buffer.from(`\n// change ${run}\n`)]);
+        writeFileSync(join(workspace, path), content);
+        return { path, content };
+      });
     for (const method of ['git in a shell child', 'git forked here'] as const) {
       const runGit = method === 'git in a shell child' ? shell.run : inProcess;
       const checkpointSamples: number[] = [];
@@ -122,17 +122,12 @@ for (const size of sizes) {
         );
         spent += performance.now() - start;
         // New contents every turn of every loop: git must write new objects each time.
-        change(turnNumber);
+        const written = change(turnNumber);
         start = performance.now();
         await turn.recorder.afterChanges!(
-          targets.map((path) => ({
+          written.map(({ path, content }) => ({
             path,
-            postimage: {
-              state: 'file' as const,
-              sha256: createHash('sha256')
-                .update(readFileSync(join(workspace, path)))
-                .digest('hex'),
-            },
+            postimage: { state: 'file' as const, sha256: createHash('sha256').update(content).digest('hex'), content },
           })),
         );
         await turn.complete();
