@@ -33,6 +33,13 @@ function commonSuffixBytes(left: Buffer, right: Buffer, limit: number): number {
   return length;
 }
 
+/** Lines in `body` from `start` to `end`, as `splitLines` counts them: a last line without a newline counts. */
+function lineCount(body: Buffer, start: number, end: number): number {
+  let count = 0;
+  for (let at = body.indexOf(NEWLINE, start); at !== -1 && at < end; at = body.indexOf(NEWLINE, at + 1)) count += 1;
+  return end > start && body[end - 1] !== NEWLINE ? count + 1 : count;
+}
+
 /** Whether `body` reads as text: no NUL byte, valid UTF-8 (as `decodeText` judges it). */
 export function isTextBody(body: Buffer): boolean {
   return !body.includes(0) && isUtf8(body);
@@ -65,6 +72,13 @@ export function bodyLineStats(
   // so it holds only whole lines of both.
   const newline = suffixBytes === 0 ? -1 : before.indexOf(NEWLINE, before.length - suffixBytes);
   const suffix = newline === -1 ? 0 : before.length - newline - 1;
+  // Lines only added or only removed (an append, an insertion, a deletion) need no diff.
+  if (before.length - suffix === prefix || after.length - suffix === prefix)
+    return {
+      binary: false,
+      linesAdded: lineCount(after, prefix, after.length - suffix),
+      linesRemoved: lineCount(before, prefix, before.length - suffix),
+    };
   return {
     binary: false,
     ...lineStats(
