@@ -23,9 +23,11 @@ try {
   // What every writing tool does with context.fileChanges (turn.recorder): record, write, confirm.
   const before = readFileSync(join(workspaceRoot, 'notes.txt'));
   await turn.recorder.beforeChange('notes.txt', { state: 'file', content: before, mode: 0o644 });
-  writeFileSync(join(workspaceRoot, 'notes.txt'), 'second draft\n');
-  const sha256 = createHash('sha256').update('second draft\n').digest('hex');
-  await turn.recorder.afterChange('notes.txt', { state: 'file', sha256 });
+  const written = Buffer.from('second draft\n');
+  writeFileSync(join(workspaceRoot, 'notes.txt'), written);
+  const sha256 = createHash('sha256').update(written).digest('hex');
+  // Handing over the bytes written spares the store reading the file back at complete().
+  await turn.recorder.afterChange('notes.txt', { state: 'file', sha256, content: written });
   const manifest = await turn.complete();
   console.log(manifest.files.map((file) => `${file.change} ${file.path}`)); // [ 'modified notes.txt' ]
 

@@ -340,21 +340,21 @@ export async function completeTurn(
         row = { ...row, after_state: found.state === 'absent' ? 'absent' : 'unknown' };
       }
     } else if (row.after_state === 'file' && Number(row.after_stored) === 0) {
-      // Keep the written bytes when the file still holds them, so diffs never depend on what
-      // the workspace holds later; if it changed since, the turn keeps only the hash.
-      // No walk of the folders: the bytes are kept only if their hash is the recorded one.
+      // Keep the written bytes, so diffs never depend on what the workspace holds later: those
+      // the tool handed over (the cache holds only bytes whose hash is their key), else those the
+      // file still holds; if it changed since, the turn keeps only the hash. No walk of the
+      // folders: the bytes are kept only if their hash is the recorded one.
       // Bodies are kept for diffs only while small: a command's 200 MB output or 20,000 installed
       // files keep their hashes (undo needs no more to delete them), not copies.
-      // Bytes the tool handed over (the cache holds only bytes whose hash is their key) are kept
-      // as they are; otherwise they are read back.
+      const afterSha256 = row.after_sha256 as string;
       const room = Math.min(AFTER_BODY_MAX_BYTES, AFTER_BODIES_PER_TURN_BYTES - storedAfterBytes);
-      const written = cached(row.after_sha256 as string);
+      const written = cached(afterSha256);
       const file =
         written !== undefined && written.byteLength <= room
           ? { size: written.byteLength, content: written }
           : readFileUpTo(join(workspaceRoot, ...row.path.split('/')), room);
-      if (file?.content !== undefined && (file.content === written || sha256Hex(file.content) === row.after_sha256)) {
-        newBlobs.set(row.after_sha256, file.content);
+      if (file?.content !== undefined && (file.content === written || sha256Hex(file.content) === afterSha256)) {
+        newBlobs.set(afterSha256, file.content);
         storedAfterBytes += file.content.byteLength;
         row = { ...row, after_bytes: file.content.byteLength, after_stored: 1 };
       } else if (file !== undefined && file.content === undefined) row = { ...row, after_bytes: file.size };

@@ -80,7 +80,7 @@ for (const size of sizes) {
     // Spread the changed files over the workspace, so neither side gets a lucky locality.
     const targets = Array.from({ length: changed }, (_, index) => files[Math.floor((index * files.length) / changed)]!);
     const originals = new Map(targets.map((path) => [path, readFileSync(join(workspace, path))]));
-    const runs = changed === 1 ? 11 : 3;
+    const runs = changed === 1 ? 21 : 3;
     // What a file tool does: writes new bytes it holds in memory, hashes them, hands them over.
     const change = (run: number) =>
       targets.map((path) => {
