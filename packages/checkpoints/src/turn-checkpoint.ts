@@ -48,8 +48,9 @@ export interface TurnCheckpoint {
   /** The tool-protocol port; keeps the first pre-image and the latest post-image of each path. */
   readonly recorder: FileChangeRecorder;
   /**
-   * Ends the turn: stores the written bodies the files still hold, computes the manifest (paths
-   * and statistics) and marks the point complete. Idempotent.
+   * Ends the turn: stores the written bodies (those the tools handed over, else those the files
+   * still hold), computes the manifest (paths and statistics) and marks the point complete.
+   * Idempotent.
    */
   complete(): Promise<TurnManifest>;
 }
@@ -72,6 +73,9 @@ export class RecordingTurn implements TurnCheckpoint {
   private readonly rows = new Map<string, FileChangeRow>();
   private readonly bodies = new Map<string, Buffer>();
   private cachedBytes = 0;
+  /** The bytes each path's latest result handed over; checked against its hash at completion. */
+  private readonly written = new Map<string, Buffer>();
+  private writtenBytes = 0;
   private keptBytes = 0;
   private readonly notes: string[] = [];
   private completed: Promise<TurnManifest> | undefined;
@@ -246,29 +250,56 @@ export class RecordingTurn implements TurnCheckpoint {
     if (rows.size === 0) return;
     await this.writes.record([], [], [...rows.values()], this.now());
     for (const [path, row] of rows) this.rows.set(path, row);
-    // Bytes handed over are kept for complete() only when they are what the hash says.
-    for (const { postimage } of changes) {
-      const content = postimage.state === 'file' ? postimage.content : undefined;
-      if (postimage.state !== 'file' || content === undefined || content.byteLength > AFTER_BODY_MAX_BYTES) continue;
-      const body = Buffer.from(content); // a copy: the caller may reuse its buffer
-      if (sha256Hex(body) === postimage.sha256) this.remember(postimage.sha256, body);
-    }
+    for (const { path, postimage } of changes) this.keepWritten(path, postimage);
+  }
+
+  /** Holds the bytes `postimage` handed over (a copy: the caller may reuse its buffer) in place of the path's earlier ones. */
+  private keepWritten(path: string, postimage: FilePostimage): void {
+    this.writtenBytes -= this.written.get(path)?.byteLength ?? 0;
+    this.written.delete(path);
+    if (postimage.state !== 'file' || postimage.content === undefined) return;
+    const bytes = postimage.content.byteLength;
+    if (bytes > AFTER_BODY_MAX_BYTES || this.writtenBytes + bytes > AFTER_BODIES_PER_TURN_BYTES) return;
+    this.written.set(path, Buffer.from(postimage.content));
+    this.writtenBytes += bytes;
   }
 
   complete(): Promise<TurnManifest> {
-    this.completed ??= completeTurn(
-      this.db,
-      this.writes,
-      this.now,
-      this.sessionId,
-      this.turnId,
-      this.workspaceRoot,
-      (sha256) => this.bodies.get(sha256),
-      [...this.rows.values()],
-      this.notes,
-    );
+    this.completed ??= completeTurn(this.db, this.writes, this.now, this.sessionId, this.turnId, this.workspaceRoot, {
+      body: (sha256) => this.bodies.get(sha256),
+      written: (path) => this.written.get(path),
+      rows: [...this.rows.values()],
+      notes: this.notes,
+    });
     return this.completed;
   }
+}
+
+/** What a live turn already holds in memory, so completion need not read it back. */
+interface KnownTurn {
+  /** A body by its SHA-256 (the cache holds only bytes whose hash is their key). */
+  readonly body?: (sha256: string) => Buffer | undefined;
+  /** The bytes the tool said it wrote to a path last, not yet checked against the result's hash. */
+  readonly written?: (path: string) => Buffer | undefined;
+  readonly rows?: readonly FileChangeRow[];
+  readonly notes?: readonly string[];
+}
+
+/**
+ * The written bytes to keep for `row` (a file result), at most `room` of them: those handed over
+ * when they hash to the result, else the file's when it still holds them; only the size when the
+ * file is larger than `room`; nothing when it changed since.
+ */
+function writtenBody(
+  workspaceRoot: string,
+  row: FileChangeRow,
+  handed: Buffer | undefined,
+  room: number,
+): { size: number; content?: Buffer } | undefined {
+  if (handed !== undefined && handed.byteLength <= room && sha256Hex(handed) === row.after_sha256)
+    return { size: handed.byteLength, content: handed };
+  const file = readFileUpTo(join(workspaceRoot, ...row.path.split('/')), room);
+  return file?.content !== undefined && sha256Hex(file.content) !== row.after_sha256 ? undefined : file;
 }
 
 /**
@@ -282,12 +313,10 @@ export async function completeTurn(
   sessionId: string,
   turnId: string,
   workspaceRoot: string,
-  cached: (sha256: string) => Buffer | undefined = () => undefined,
-  knownRows?: readonly FileChangeRow[],
-  knownNotes?: readonly string[],
+  known: KnownTurn = {},
 ): Promise<TurnManifest> {
   const notes =
-    knownNotes ??
+    known.notes ??
     (JSON.parse(
       (
         await db
@@ -300,7 +329,7 @@ export async function completeTurn(
     ) as string[]);
   let storedAfterBytes = 0;
   const rows =
-    knownRows ??
+    known.rows ??
     (await db
       .selectFrom('checkpoint_file_change')
       .selectAll()
@@ -308,7 +337,7 @@ export async function completeTurn(
       .where('turn_id', '=', turnId)
       .execute());
   const body = async (sha256: string | null) =>
-    sha256 === null ? undefined : (cached(sha256) ?? (await getBlob(db, sha256)));
+    sha256 === null ? undefined : (known.body?.(sha256) ?? (await getBlob(db, sha256)));
   const settled: FileChangeRow[] = [];
   const dropped: string[] = [];
   const newBlobs = new Map<string, Buffer>();
@@ -340,24 +369,17 @@ export async function completeTurn(
         row = { ...row, after_state: found.state === 'absent' ? 'absent' : 'unknown' };
       }
     } else if (row.after_state === 'file' && Number(row.after_stored) === 0) {
-      // Keep the written bytes, so diffs never depend on what the workspace holds later: those
-      // the tool handed over (the cache holds only bytes whose hash is their key), else those the
-      // file still holds; if it changed since, the turn keeps only the hash. No walk of the
-      // folders: the bytes are kept only if their hash is the recorded one.
+      // Keep the written bytes, so diffs never depend on what the workspace holds later; if
+      // neither the bytes handed over nor the file match the result, the turn keeps only the hash.
       // Bodies are kept for diffs only while small: a command's 200 MB output or 20,000 installed
       // files keep their hashes (undo needs no more to delete them), not copies.
-      const afterSha256 = row.after_sha256 as string;
       const room = Math.min(AFTER_BODY_MAX_BYTES, AFTER_BODIES_PER_TURN_BYTES - storedAfterBytes);
-      const written = cached(afterSha256);
-      const file =
-        written !== undefined && written.byteLength <= room
-          ? { size: written.byteLength, content: written }
-          : readFileUpTo(join(workspaceRoot, ...row.path.split('/')), room);
-      if (file?.content !== undefined && (file.content === written || sha256Hex(file.content) === afterSha256)) {
-        newBlobs.set(afterSha256, file.content);
+      const file = writtenBody(workspaceRoot, row, known.written?.(row.path), room);
+      if (file?.content !== undefined) {
+        newBlobs.set(row.after_sha256 as string, file.content);
         storedAfterBytes += file.content.byteLength;
         row = { ...row, after_bytes: file.content.byteLength, after_stored: 1 };
-      } else if (file !== undefined && file.content === undefined) row = { ...row, after_bytes: file.size };
+      } else if (file !== undefined) row = { ...row, after_bytes: file.size };
     }
     // Line statistics compare file bodies only: a link or a folder on either side has none.
     const textual = (state: string | null) => state === 'file' || state === 'absent';
