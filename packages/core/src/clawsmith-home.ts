@@ -5,7 +5,7 @@ import { createCheckpointStore, migrateCheckpoints, type CheckpointStore } from 
 import type { WorkspaceWall } from '@clawsmith/tool-protocol';
 import type { Kysely } from 'kysely';
 import { migrateCore } from './store/core-migrations.js';
-import { openClawsmithDatabase, sqliteConnectionOf } from './store/open-database.js';
+import { openClawsmithConnection } from './store/open-database.js';
 
 /** The storage of one clawsmith home, shared by the CLI and the web server. */
 export interface ClawsmithHome {
@@ -41,7 +41,7 @@ export async function openClawsmithHome(
   } = {},
 ): Promise<ClawsmithHome> {
   const path = resolveClawsmithHome(explicit);
-  const db = openClawsmithDatabase(join(path, 'clawsmith.db'));
+  const { db, sqlite } = openClawsmithConnection(join(path, 'clawsmith.db'));
   try {
     await migrateCore(db);
     await migrateCheckpoints(db);
@@ -50,12 +50,7 @@ export async function openClawsmithHome(
     await db.destroy();
     throw error;
   }
-  const sqlite = sqliteConnectionOf(db);
-  const checkpoints = createCheckpointStore({
-    db,
-    ...(sqlite ? { sqlite } : {}),
-    ...(options.wall ? { wall: options.wall } : {}),
-  });
+  const checkpoints = createCheckpointStore({ db, sqlite, ...(options.wall ? { wall: options.wall } : {}) });
   const artifacts = createArtifactStore({ db, directory: join(path, 'artifacts') });
   return { path, db, checkpoints, artifacts, close: () => db.destroy() };
 }

@@ -13,26 +13,25 @@ import type { CoreDatabase } from './core-tables.js';
  */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export function openClawsmithDatabase(file: string): Kysely<any> {
+  return openClawsmithConnection(file).db;
+}
+
+/**
+ * {@link openClawsmithDatabase} with the better-sqlite3 connection under it, which the checkpoint
+ * store's hot path runs on (`sqlite` of `createCheckpointStore`).
+ */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export function openClawsmithConnection(file: string): { db: Kysely<any>; sqlite: SqliteHandle } {
   if (file !== ':memory:') mkdirSync(dirname(file), { recursive: true });
   const database = new Database(file);
   database.pragma('busy_timeout = 10000');
   switchToWriteAheadLog(database);
   database.pragma('synchronous = NORMAL');
   database.pragma('foreign_keys = ON');
-  const db = new Kysely({ dialect: new SqliteDialect({ database: withStatementCache(database) }) });
-  connections.set(db, database);
-  return db;
-}
-
-const connections = new WeakMap<object, SqliteHandle>();
-
-/**
- * The better-sqlite3 connection under a database {@link openClawsmithDatabase} opened, for the
- * checkpoint store's hot path (`sqlite` of `createCheckpointStore`).
- */
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-export function sqliteConnectionOf(db: Kysely<any>): SqliteHandle | undefined {
-  return connections.get(db);
+  return {
+    db: new Kysely({ dialect: new SqliteDialect({ database: withStatementCache(database) }) }),
+    sqlite: database,
+  };
 }
 
 /**
