@@ -1,5 +1,5 @@
 import { ClawsmithError } from '@clawsmith/tool-protocol';
-import { EXIT_CODES } from './cli-program.js';
+import { EXIT_CODES } from './exit-codes.js';
 import { terminalStyle } from './terminal/terminal-style.js';
 import { terminalSafe } from './terminal/terminal-text.js';
 

@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { Command, CommanderError, Option } from 'commander';
+import { EXIT_CODES } from './exit-codes.js';
 
 // This module is all that `clawsmith --help` loads: commander and this file. Every action
 // imports its implementation (and with it core, the providers, the SDKs, SQLite) only when it
@@ -9,20 +10,6 @@ import { Command, CommanderError, Option } from 'commander';
 export const CLI_PERMISSION_MODES = ['default', 'accept-edits', 'read-only', 'full-auto'] as const;
 /** The providers `--provider` accepts. */
 export const CLI_PROVIDERS = ['openai', 'anthropic'] as const;
-
-/** Exit codes of the command. */
-export const EXIT_CODES = Object.freeze({
-  /** The command did what was asked (for `run`: the turn completed). */
-  ok: 0,
-  /** It failed: a turn that did not complete, a refused operation, a missing session. */
-  failed: 1,
-  /** The command line was wrong: an unknown option, a missing argument, a bad choice. */
-  usage: 2,
-  /** An undo was refused because files changed since the agent wrote them. */
-  conflict: 3,
-  /** The person pressed Ctrl-C twice. */
-  interrupted: 130,
-});
 
 function packageVersion(): string {
   try {

@@ -1,5 +1,5 @@
 import { CliError } from './cli-errors.js';
-import { EXIT_CODES } from './cli-program.js';
+import { EXIT_CODES } from './exit-codes.js';
 
 /**
  * A bearer token the person fixed in an environment variable (`CLAWSMITH_MCP_TOKEN`,

@@ -2,7 +2,7 @@ import { createInterface, type Interface } from 'node:readline';
 import type { ApprovalAnswer, ApprovalRequest, SessionEvent } from '@clawsmith/core';
 import type { Provider } from '@clawsmith/providers';
 import { reportError } from '../cli-errors.js';
-import { EXIT_CODES } from '../cli-program.js';
+import { EXIT_CODES } from '../exit-codes.js';
 import {
   explicitWorkspace,
   openAgentRuntime,

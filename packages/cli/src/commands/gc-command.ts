@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import type { RetentionReport } from '@clawsmith/core';
-import { EXIT_CODES } from '../cli-program.js';
+import { EXIT_CODES } from '../exit-codes.js';
 import { terminalStyle } from '../terminal/terminal-style.js';
 
 interface GcOptions {

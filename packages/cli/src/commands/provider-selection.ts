@@ -1,6 +1,6 @@
 import type { Provider } from '@clawsmith/providers';
 import { CliError } from '../cli-errors.js';
-import { EXIT_CODES } from '../cli-program.js';
+import { EXIT_CODES } from '../exit-codes.js';
 
 /** The model options of `chat` and `run`. */
 export interface ProviderChoice {

@@ -1,7 +1,7 @@
 import type { PermissionMode, SessionEvent, TurnResult } from '@clawsmith/core';
 import { CliError } from '../cli-errors.js';
 import { entryExtensions } from '../extensions/extensions-composition.js';
-import { EXIT_CODES } from '../cli-program.js';
+import { EXIT_CODES } from '../exit-codes.js';
 import { oneLine } from '../terminal/terminal-text.js';
 import { terminalStyle } from '../terminal/terminal-style.js';
 import { TranscriptPrinter } from '../terminal/transcript-printer.js';

@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { EXIT_CODES } from '../cli-program.js';
+import { EXIT_CODES } from '../exit-codes.js';
 import { openAgentRuntime } from './agent-runtime.js';
 
 /** `clawsmith sessions delete ID [--json]`: the session's history, restore points and artifacts; never the workspace. */

@@ -1,6 +1,6 @@
 import type { AgentCore, SessionRecord } from '@clawsmith/core';
 import { CliError } from '../cli-errors.js';
-import { EXIT_CODES } from '../cli-program.js';
+import { EXIT_CODES } from '../exit-codes.js';
 
 /**
  * The session id `--session` names: an id as given, or `last`, the most recently active session

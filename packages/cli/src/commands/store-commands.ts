@@ -1,5 +1,5 @@
 import type { AgentCore, DelegationRecord, RestoreScope, SessionRecord, TurnRecord } from '@clawsmith/core';
-import { EXIT_CODES } from '../cli-program.js';
+import { EXIT_CODES } from '../exit-codes.js';
 import { oneLine, terminalSafe } from '../terminal/terminal-text.js';
 import { terminalStyle, type TerminalStyle } from '../terminal/terminal-style.js';
 import { openAgentRuntime, resolveTurn, resolveWorkspace, type AgentRuntime } from './agent-runtime.js';

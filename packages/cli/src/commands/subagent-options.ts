@@ -1,6 +1,6 @@
 import type { Provider } from '@clawsmith/providers';
 import { CliError } from '../cli-errors.js';
-import { EXIT_CODES } from '../cli-program.js';
+import { EXIT_CODES } from '../exit-codes.js';
 import { selectProvider, type ProviderChoice } from './provider-selection.js';
 
 /** `--subagent-model` and `--subagent-max-steps` as commander gives them. */

@@ -1,6 +1,6 @@
 import type { PermissionMode } from '@clawsmith/core';
 import { CliError } from '../cli-errors.js';
-import { EXIT_CODES } from '../cli-program.js';
+import { EXIT_CODES } from '../exit-codes.js';
 import { entryExtensions } from '../extensions/extensions-composition.js';
 import { tokenFromEnvironment } from '../fixed-token.js';
 import { printLoginUrlsOnEnter } from './login-url-keys.js';

@@ -2,7 +2,7 @@ import { mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync
 import { tmpdir } from 'node:os';
 import { dirname, join, relative } from 'node:path';
 import type { SessionEvent } from '@clawsmith/core';
-import { EXIT_CODES } from '../cli-program.js';
+import { EXIT_CODES } from '../exit-codes.js';
 import { openAgentRuntime } from '../commands/agent-runtime.js';
 import { checkpointLines, formatDiff } from '../commands/store-commands.js';
 import { formatTodos, indentedTail } from '../terminal/event-summary.js';

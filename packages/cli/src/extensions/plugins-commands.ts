@@ -1,5 +1,5 @@
 import { resolveClawsmithHome } from '@clawsmith/core';
-import { EXIT_CODES } from '../cli-program.js';
+import { EXIT_CODES } from '../exit-codes.js';
 import { oneLine } from '../terminal/terminal-text.js';
 
 /** Options of the `clawsmith plugins` commands. */

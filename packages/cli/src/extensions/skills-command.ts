@@ -1,6 +1,6 @@
 import { resolveClawsmithHome } from '@clawsmith/core';
 import { resolveWorkspace } from '../commands/agent-runtime.js';
-import { EXIT_CODES } from '../cli-program.js';
+import { EXIT_CODES } from '../exit-codes.js';
 import { oneLine } from '../terminal/terminal-text.js';
 
 /** Options of `clawsmith skills`. */

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { CliError } from '../cli-errors.js';
-import { EXIT_CODES } from '../cli-program.js';
+import { EXIT_CODES } from '../exit-codes.js';
 import { PROJECT_INSTRUCTIONS_LIMIT, readProjectInstructions } from './project-instructions.js';
 
 /** What the default system prompt is built from. */

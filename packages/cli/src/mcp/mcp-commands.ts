@@ -1,7 +1,7 @@
 import type { McpServerEntry, McpServerStatus } from '@clawsmith/mcp';
 import { resolveClawsmithHome } from '@clawsmith/core';
 import { resolveWorkspace } from '../commands/agent-runtime.js';
-import { EXIT_CODES } from '../cli-program.js';
+import { EXIT_CODES } from '../exit-codes.js';
 import { oneLine } from '../terminal/terminal-text.js';
 
 /** Options of the `clawsmith mcp` commands. */

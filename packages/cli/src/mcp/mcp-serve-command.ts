@@ -1,5 +1,5 @@
 import type { PermissionMode } from '@clawsmith/core';
-import { EXIT_CODES } from '../cli-program.js';
+import { EXIT_CODES } from '../exit-codes.js';
 import { openAgentRuntime, resolveWorkspace } from '../commands/agent-runtime.js';
 import { entryExtensions } from '../extensions/extensions-composition.js';
 import { coreServedWorkspace } from './core-served-workspace.js';

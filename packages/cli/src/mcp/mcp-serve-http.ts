@@ -1,6 +1,6 @@
 import type { ServedWorkspace } from '@clawsmith/mcp';
 import { CliError } from '../cli-errors.js';
-import { EXIT_CODES } from '../cli-program.js';
+import { EXIT_CODES } from '../exit-codes.js';
 import { tokenFromEnvironment } from '../fixed-token.js';
 
 /** Options of {@link serveHttp}. */
