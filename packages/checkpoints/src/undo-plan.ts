@@ -150,6 +150,7 @@ export async function planUndo(
   }
   const restores: PlannedRestore[] = [];
   const conflicts: UndoConflict[] = [];
+  const belowLinks: string[] = [];
   const notUndoable: string[] = [];
   for (const chain of byPath.values()) {
     const first = chain[0]!;
@@ -167,8 +168,30 @@ export async function planUndo(
     }
     const expected = afterState(last);
     const { found } = inspectPath(workspaceRoot, first.path);
-    if (!sameState(expected, found)) conflicts.push({ path: first.path, expected, found, reason: 'changed_on_disk' });
+    if (!sameState(expected, found)) {
+      if (expected.state === 'absent' && found.state === 'symlink' && 'onTheWay' in found) belowLinks.push(first.path);
+      else conflicts.push({ path: first.path, expected, found, reason: 'changed_on_disk' });
+    }
     restores.push({ workspaceRoot, path: first.path, expected, target: beforeState(first) as RestoreTarget });
+  }
+  // A path the turns deleted, below a folder they replaced by a link: the link is on its way, and
+  // is no conflict when this undo itself puts that link back into a folder as the turns left it.
+  const linksUndone = new Set(
+    restores
+      .filter((restore) => restore.expected.state === 'symlink' && restore.target.state === 'directory')
+      .map((restore) => restore.path),
+  );
+  for (const path of belowLinks) {
+    const segments = path.split('/');
+    const undone = segments.slice(0, -1).some((_, index) => linksUndone.has(segments.slice(0, index + 1).join('/')));
+    const restore = restores.find((candidate) => candidate.path === path)!;
+    if (!undone)
+      conflicts.push({
+        path,
+        expected: restore.expected,
+        found: inspectPath(restore.workspaceRoot, path).found,
+        reason: 'changed_on_disk',
+      });
   }
   // Deletions first, deepest first (a folder empties before it goes, and a folder a turn created
   // can hold a restored file again); then restores, shallowest first (a folder before its files).

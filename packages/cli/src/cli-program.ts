@@ -190,6 +190,20 @@ export function createProgram(): Command {
     )
     .action(lazy(async () => (await import('./commands/web-command.js')).webCommand));
 
+  const lsp = program
+    .command('lsp')
+    .description(
+      "language servers: trust or untrust a workspace's language tooling (its own TypeScript, lsp.json settings)",
+    );
+  const lspWorkspace = (command: Command) =>
+    homeOption(command).option('-w, --workspace <dir>', 'the workspace whose language tooling to trust', '.');
+  lspWorkspace(lsp.command('trust'))
+    .description("let language servers load the workspace's own tooling as it is now (a change asks again)")
+    .action(lazy(async () => (await import('./commands/lsp-trust-commands.js')).lspTrustCommand));
+  lspWorkspace(lsp.command('untrust'))
+    .description('language servers load nothing from the workspace again')
+    .action(lazy(async () => (await import('./commands/lsp-trust-commands.js')).lspUntrustCommand));
+
   const mcp = program
     .command('mcp')
     .description(

@@ -176,6 +176,12 @@ export function createAgentCore(options: AgentCoreOptions): AgentCore {
       }
     },
     async restore(sessionId: string, turnId: string, scope: RestoreScope) {
+      // A turn whose process died stays `running` until recovery settles it; undo must not wait
+      // for the session to run again.
+      if (!services.runningSessions.has(sessionId)) {
+        await store.requireSession(sessionId);
+        await recoverSession(services, sessionId);
+      }
       return restoreTurn(services, sessionId, turnId, scope);
     },
     fork: (sessionId: string, forkOptions: { atTurnId?: string } = {}) =>

@@ -2,10 +2,10 @@ import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { createArtifactStore, migrateArtifacts, type ArtifactStore } from '@clawsmith/artifacts';
 import { createCheckpointStore, migrateCheckpoints, type CheckpointStore } from '@clawsmith/checkpoints';
-import type { WorkspaceWall } from '@clawsmith/tool-protocol';
+import { ClawsmithError, type WorkspaceWall } from '@clawsmith/tool-protocol';
 import type { Kysely } from 'kysely';
 import { migrateCore } from './store/core-migrations.js';
-import { openClawsmithConnection } from './store/open-database.js';
+import { HOME_BUSY_TIMEOUT_MS, openClawsmithConnection } from './store/open-database.js';
 
 /** The storage of one clawsmith home, shared by the CLI and the web server. */
 export interface ClawsmithHome {
@@ -30,6 +30,21 @@ export function resolveClawsmithHome(explicit?: string): string {
 }
 
 /**
+ * The clear error for a home whose database stayed locked by other processes for longer than
+ * {@link HOME_BUSY_TIMEOUT_MS} while opening (`home_busy`, retryable); undefined for any other error.
+ */
+export function homeBusyError(path: string, error: unknown): ClawsmithError | undefined {
+  const code = (error as { code?: unknown } | undefined)?.code;
+  if (typeof code !== 'string' || !(code.startsWith('SQLITE_BUSY') || code.startsWith('SQLITE_LOCKED')))
+    return undefined;
+  return new ClawsmithError(
+    'home_busy',
+    `The clawsmith home ${path} stayed locked by other clawsmith processes for more than ${HOME_BUSY_TIMEOUT_MS / 1000} s while opening; nothing was changed. Run again when they finish, or give this run its own home with --home (or CLAWSMITH_HOME).`,
+    { retryable: true, cause: error },
+  );
+}
+
+/**
  * Opens a clawsmith home: the database `clawsmith.db` (every package's migrations run, each in
  * its own migration table), the checkpoint store and the artifact store (`artifacts/`).
  */
@@ -41,14 +56,20 @@ export async function openClawsmithHome(
   } = {},
 ): Promise<ClawsmithHome> {
   const path = resolveClawsmithHome(explicit);
-  const { db, sqlite } = openClawsmithConnection(join(path, 'clawsmith.db'));
+  let opened: ReturnType<typeof openClawsmithConnection>;
+  try {
+    opened = openClawsmithConnection(join(path, 'clawsmith.db'));
+  } catch (error) {
+    throw homeBusyError(path, error) ?? error;
+  }
+  const { db, sqlite } = opened;
   try {
     await migrateCore(db);
     await migrateCheckpoints(db);
     await migrateArtifacts(db);
   } catch (error) {
     await db.destroy();
-    throw error;
+    throw homeBusyError(path, error) ?? error;
   }
   const checkpoints = createCheckpointStore({ db, sqlite, ...(options.wall ? { wall: options.wall } : {}) });
   const artifacts = createArtifactStore({ db, directory: join(path, 'artifacts') });

@@ -16,7 +16,7 @@ export const EXTENSIONS_ERROR_CODES = Object.freeze({
   memoryIndexFailed: 'memory_index_failed',
   /** A plugin's manifest is missing or malformed. */
   pluginInvalid: 'plugin_invalid',
-  /** A plugin manifest names a module outside the plugin's folder (absolute, `..`, or a link out). */
+  /** A plugin manifest names a module outside the plugin's folder (absolute, `..`, or a link out), or a link in the folder leads out. */
   pluginModuleOutside: 'plugin_module_outside',
   /** The plugin is not listed in the home configuration with an integrity hash. */
   pluginUntrusted: 'plugin_untrusted',

@@ -78,7 +78,7 @@ describe('@clawsmith/extensions public surface', () => {
     expect(api.DEFAULT_MEMORY_RECHECK_MS).toBe(1_000);
     expect(api.PLUGIN_MANIFEST_FILE).toBe('clawsmith-plugin.json');
     expect(api.MAX_PLUGIN_MODULES).toBe(32);
-    expect(api.PLUGIN_INTEGRITY_LIMITS).toEqual({ files: 5_000, bytes: 104_857_600 });
+    expect(api.PLUGIN_INTEGRITY_LIMITS).toEqual({ files: 20_000, bytes: 268_435_456 });
   });
 
   it('skill_view is a read tool that names no workspace path', () => {

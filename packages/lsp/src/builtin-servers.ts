@@ -1,5 +1,5 @@
 import { createRequire } from 'node:module';
-import { dirname, join } from 'node:path';
+import { dirname, isAbsolute, join, relative } from 'node:path';
 import { LSP_ERROR_CODES, LspError } from './lsp-error.js';
 import type { LanguageServerSpec, ServerCommand } from './server-spec.js';
 
@@ -34,14 +34,52 @@ function notInstalled(server: string, packages: readonly (keyof typeof PINNED_SE
 
 function typescriptCommand(): ServerCommand {
   const server = packageFolder('typescript-language-server');
-  if (!server) throw notInstalled('typescript', ['typescript-language-server', 'typescript']);
+  // Our own typescript is required too: without it the server would fall back to the workspace's.
+  if (!server || !tsserverPath()) throw notInstalled('typescript', ['typescript-language-server', 'typescript']);
   return { command: process.execPath, args: [join(server, 'lib', 'cli.mjs'), '--stdio'] };
 }
 
-/** Our own `typescript` (never the workspace's: running a repository's node_modules would run its code). */
+/** Our own `typescript`'s tsserver, the only one that runs until the workspace's tooling is trusted. */
 function tsserverPath(): string | undefined {
   const typescript = packageFolder('typescript');
   return typescript ? join(typescript, 'lib', 'tsserver.js') : undefined;
+}
+
+function isInside(path: string, folder: string): boolean {
+  const relation = relative(folder, path);
+  return relation === '' || (!relation.startsWith('..') && !isAbsolute(relation));
+}
+
+/**
+ * typescript-language-server takes `tsserver.path` first, then the workspace's
+ * `node_modules/typescript`, then `tsserver.fallbackPath`. Untrusted, the path is always an
+ * absolute one outside the workspace (ours unless the home chose another), and nothing else it
+ * could load from the workspace (plugins, a fallback) is passed. Trusted, a project-local
+ * TypeScript is used when there is one, ours otherwise.
+ */
+function typescriptOptionsForTrust(initializationOptions: unknown, trusted: boolean, workspaceRoot: string): unknown {
+  const options = { ...((initializationOptions ?? {}) as Record<string, unknown>) };
+  const tsserver = { ...((options.tsserver ?? {}) as Record<string, unknown>) };
+  const ours = tsserverPath();
+  if (trusted) {
+    if (tsserver.path === undefined && ours) tsserver.fallbackPath = ours;
+  } else {
+    const chosen = tsserver.path;
+    const safe = typeof chosen === 'string' && isAbsolute(chosen) && !isInside(chosen, workspaceRoot);
+    if (!safe) {
+      if (!ours) throw notInstalled('typescript', ['typescript-language-server', 'typescript']);
+      tsserver.path = ours;
+    }
+    delete tsserver.fallbackPath;
+    const plugins = options.plugins;
+    if (Array.isArray(plugins))
+      options.plugins = plugins.filter((plugin) => {
+        const location = (plugin as { location?: unknown } | null)?.location;
+        return typeof location === 'string' && isAbsolute(location) && !isInside(location, workspaceRoot);
+      });
+  }
+  options.tsserver = tsserver;
+  return options;
 }
 
 function pyrightCommand(): ServerCommand {
@@ -52,7 +90,6 @@ function pyrightCommand(): ServerCommand {
 
 /** The built-in servers: TypeScript/JavaScript through typescript-language-server, Python through pyright. */
 export function builtinServers(): LanguageServerSpec[] {
-  const tsserver = tsserverPath();
   return [
     {
       id: 'typescript',
@@ -70,11 +107,12 @@ export function builtinServers(): LanguageServerSpec[] {
       initializationOptions: {
         // No syntax-only server: while the project loads it answers from the open file alone (a
         // definition of an import lands on the import), and a half answer reads as a whole one.
-        tsserver: { ...(tsserver ? { path: tsserver } : {}), useSyntaxServer: 'never' },
+        tsserver: { useSyntaxServer: 'never' },
         disableAutomaticTypingAcquisition: true,
         preferences: { includeCompletionsForModuleExports: false },
       },
       diagnostics: 'tsserver',
+      forToolingTrust: typescriptOptionsForTrust,
     },
     {
       id: 'python',

@@ -24,10 +24,22 @@ export type LspTools = [
 /** The five lsp tools over one service: deferred, risk `read`, concurrency-safe. */
 export function createLspTools(service: LspService): LspTools {
   return [
-    createLspDiagnosticsTool(service),
-    createLspDefinitionTool(service),
-    createLspReferencesTool(service),
-    createLspHoverTool(service),
-    createLspSymbolsTool(service),
+    withToolingNote(service, createLspDiagnosticsTool(service)),
+    withToolingNote(service, createLspDefinitionTool(service)),
+    withToolingNote(service, createLspReferencesTool(service)),
+    withToolingNote(service, createLspHoverTool(service)),
+    withToolingNote(service, createLspSymbolsTool(service)),
   ];
+}
+
+/** Every answer ends with why the workspace's own settings or code were not used, when they were not. */
+function withToolingNote(service: LspService, tool: LspTool): LspTool {
+  return {
+    ...tool,
+    async execute(input, context) {
+      const answer = await tool.execute(input, context);
+      const note = service.toolingNote(context);
+      return note === undefined ? answer : `${answer}\n${note}`;
+    },
+  };
 }

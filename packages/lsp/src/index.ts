@@ -20,6 +20,13 @@ export {
   workspaceCommandFingerprint,
 } from './server-config.js';
 export { SERVER_ENVIRONMENT_KEYS, serverEnvironment } from './server-environment.js';
+export type { LanguageToolingTrust } from './tooling-trust.js';
+export {
+  LANGUAGE_TOOLING_FILES,
+  LanguageToolingTrustStore,
+  LOCAL_TYPESCRIPT_FOLDERS,
+  languageToolingFingerprint,
+} from './tooling-trust.js';
 
 export type { LspErrorCode } from './lsp-error.js';
 export { LSP_ERROR_CODES, LspError } from './lsp-error.js';

@@ -1,5 +1,5 @@
-import { realpathSync } from 'node:fs';
-import { extname } from 'node:path';
+import { existsSync, realpathSync } from 'node:fs';
+import { extname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { ToolExecutionContext, TurnChangedFiles } from '@clawsmith/tool-protocol';
 import { builtinServers } from './builtin-servers.js';
@@ -8,11 +8,16 @@ import { DEFAULT_LSP_LIMITS, type LspLimits } from './lsp-limits.js';
 import { ManagedServer, type RunningServer } from './managed-server.js';
 import { resolveServers } from './server-config.js';
 import type { LanguageServerSpec } from './server-spec.js';
+import { LanguageToolingTrustStore, LOCAL_TYPESCRIPT_FOLDERS } from './tooling-trust.js';
 import { resolveWorkspaceFile, type WorkspaceFile } from './workspace-path.js';
 
 /** Options of {@link createLspService}. */
 export interface LspServiceOptions {
-  /** The clawsmith home; its `lsp.json` configures servers (trusted). */
+  /**
+   * The clawsmith home; its `lsp.json` configures servers (trusted), and its `lsp/trust.json`
+   * says which workspaces' language tooling the person trusts. Without a home nothing in a
+   * workspace is trusted.
+   */
   readonly home?: string;
   /** Which files the current turn changed: for `lsp_diagnostics` without a path, and to send them first. */
   readonly changedFiles?: TurnChangedFiles;
@@ -40,6 +45,12 @@ export interface RunningServerInfo {
 interface WorkspaceServers {
   readonly specs: readonly LanguageServerSpec[];
   readonly servers: Map<string, ManagedServer>;
+  /** Why workspace settings or code are not used (untrusted tooling); added to every answer. */
+  readonly toolingNote?: string;
+}
+
+function hasLocalTypescript(workspaceRoot: string): boolean {
+  return LOCAL_TYPESCRIPT_FOLDERS.some((folder) => existsSync(join(workspaceRoot, folder, 'tsserver.js')));
 }
 
 /**
@@ -69,14 +80,42 @@ export class LspService {
   private workspace(workspaceRoot: string): WorkspaceServers {
     let workspace = this.workspaces.get(workspaceRoot);
     if (!workspace) {
+      const trust =
+        this.options.home === undefined
+          ? 'untrusted'
+          : new LanguageToolingTrustStore(this.options.home).stateOf(workspaceRoot);
+      const ignored: string[] = [];
       const specs = resolveServers(this.options.servers ?? builtinServers(), {
         workspaceRoot,
         ...(this.options.home !== undefined ? { home: this.options.home } : {}),
+        trusted: trust === 'trusted',
+        onIgnored: (note) => ignored.push(note),
       });
-      workspace = { specs, servers: new Map() };
+      if (trust !== 'trusted' && specs.some((spec) => spec.forToolingTrust) && hasLocalTypescript(workspaceRoot))
+        ignored.push(
+          "The workspace's own TypeScript is not used, clawsmith's is: this workspace's language tooling is not trusted.",
+        );
+      const toolingNote =
+        ignored.length === 0
+          ? undefined
+          : [
+              ...ignored,
+              trust === 'changed'
+                ? 'Its language tooling changed since the person trusted it; they can review it and run `clawsmith lsp trust` in the workspace again.'
+                : 'The person can trust it with `clawsmith lsp trust` in the workspace, after reviewing what it would run.',
+            ].join(' ');
+      workspace = { specs, servers: new Map(), ...(toolingNote ? { toolingNote } : {}) };
       this.workspaces.set(workspaceRoot, workspace);
     }
     return workspace;
+  }
+
+  /**
+   * Why this workspace's language settings or code are not used (its language tooling is not
+   * trusted), as a sentence for the tool result; undefined when nothing was set aside.
+   */
+  toolingNote(context: Pick<ToolExecutionContext, 'workspaceRoot'>): string | undefined {
+    return this.workspace(this.workspaceRootOf(context)).toolingNote;
   }
 
   /** The spec serving `path`'s extension in this workspace, if any. */

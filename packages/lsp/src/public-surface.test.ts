@@ -7,7 +7,10 @@ describe('@clawsmith/lsp public surface', () => {
     expect(Object.keys(api).sort()).toEqual([
       'DEFAULT_LSP_LIMITS',
       'HOME_CONFIG_FILE',
+      'LANGUAGE_TOOLING_FILES',
+      'LOCAL_TYPESCRIPT_FOLDERS',
       'LSP_ERROR_CODES',
+      'LanguageToolingTrustStore',
       'LspError',
       'LspService',
       'PINNED_SERVER_PACKAGES',
@@ -16,6 +19,7 @@ describe('@clawsmith/lsp public surface', () => {
       'builtinServers',
       'createLspService',
       'createLspTools',
+      'languageToolingFingerprint',
       'readLspConfig',
       'resolveServers',
       'serverEnvironment',

@@ -1,4 +1,5 @@
 import { testdir } from '@clawsmith/test-utils';
+import { createRequire } from 'node:module';
 import { describe, expect, it } from 'vitest';
 import { builtinServers } from './builtin-servers.js';
 import { LspError } from './lsp-error.js';
@@ -14,6 +15,7 @@ function failure(run: () => unknown): { code: string; message: string } {
   throw new Error('expected a failure');
 }
 
+const require = createRequire(import.meta.url);
 const RUST = { command: 'rust-analyzer', extensions: { '.rs': 'rust' } };
 
 describe(resolveServers, () => {
@@ -24,9 +26,12 @@ describe(resolveServers, () => {
         servers: { python: { disabled: true }, typescript: { initializationOptions: { hostInfo: 'test' } } },
       }),
     });
-    const servers = resolveServers(builtinServers(), { home, workspaceRoot: workspace });
+    const servers = resolveServers(builtinServers(), { home, workspaceRoot: workspace, trusted: true });
     expect(servers.map((server) => server.id)).toEqual(['typescript', 'rust']);
-    expect(servers[0]!.initializationOptions).toEqual({ hostInfo: 'test' });
+    expect(servers[0]!.initializationOptions).toEqual({
+      hostInfo: 'test',
+      tsserver: { fallbackPath: require.resolve('typescript/lib/tsserver.js') },
+    });
     expect(servers[1]!.command()).toEqual({ command: 'rust-analyzer', args: [] });
     expect(servers[1]!.languages).toEqual({ '.rs': 'rust' });
   });
@@ -48,6 +53,56 @@ describe(resolveServers, () => {
     expect(failure(() => resolveServers(builtinServers(), { home: trusting, workspaceRoot: elsewhere })).code).toBe(
       'lsp_invalid_config',
     );
+  });
+
+  it("ignores an untrusted workspace's initializationOptions and pins our own tsserver", () => {
+    const workspace = testdir({
+      '.clawsmith/lsp.json': JSON.stringify({
+        servers: {
+          typescript: {
+            initializationOptions: {
+              tsserver: { path: 'node_modules/typescript/lib' },
+              plugins: [{ name: 'p', location: '.' }],
+            },
+          },
+        },
+      }),
+    });
+    const ignored: string[] = [];
+    const [typescript] = resolveServers(builtinServers(), {
+      workspaceRoot: workspace,
+      onIgnored: (note) => ignored.push(note),
+    });
+    expect(typescript!.initializationOptions).toEqual({
+      tsserver: { path: require.resolve('typescript/lib/tsserver.js'), useSyntaxServer: 'never' },
+      disableAutomaticTypingAcquisition: true,
+      preferences: { includeCompletionsForModuleExports: false },
+    });
+    expect(ignored).toEqual([
+      'The initializationOptions of "typescript" in .clawsmith/lsp.json were ignored: this workspace\'s language tooling is not trusted.',
+    ]);
+
+    // The home's choices are the person's: an absolute path outside the workspace is kept, a relative one is not.
+    const home = testdir({
+      'lsp.json': JSON.stringify({
+        servers: {
+          typescript: {
+            initializationOptions: {
+              tsserver: { path: '/opt/ts/lib/tsserver.js' },
+              plugins: [
+                { name: 'a', location: '/opt/p' },
+                { name: 'b', location: 'here' },
+              ],
+            },
+          },
+        },
+      }),
+    });
+    const [fromHome] = resolveServers(builtinServers(), { home, workspaceRoot: testdir({}) });
+    expect(fromHome!.initializationOptions).toEqual({
+      tsserver: { path: '/opt/ts/lib/tsserver.js' },
+      plugins: [{ name: 'a', location: '/opt/p' }],
+    });
   });
 
   it('names the file and the field of an unusable configuration', () => {

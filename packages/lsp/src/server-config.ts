@@ -93,6 +93,14 @@ export interface ConfigSources {
   readonly home?: string;
   /** The workspace folder (real path); its `.clawsmith/lsp.json` is repository content. */
   readonly workspaceRoot: string;
+  /**
+   * Whether the person trusts this workspace's language tooling (`LanguageToolingTrustStore`).
+   * Default `false`: the workspace's `initializationOptions` are ignored, and each server's
+   * options are adapted so it loads nothing from the workspace.
+   */
+  readonly trusted?: boolean;
+  /** Told, in a sentence for the tool result, about each workspace setting ignored because the tooling is not trusted. */
+  readonly onIgnored?: (note: string) => void;
 }
 
 function fromEntry(id: string, entry: LspServerConfig, base: LanguageServerSpec | undefined): LanguageServerSpec {
@@ -120,6 +128,21 @@ function fromEntry(id: string, entry: LspServerConfig, base: LanguageServerSpec 
         ? { initializationOptions: base.initializationOptions }
         : {}),
     diagnostics: entry.diagnostics ?? base?.diagnostics ?? 'auto',
+    ...(base?.forToolingTrust ? { forToolingTrust: base.forToolingTrust } : {}),
+  };
+}
+
+function adaptedToTrust(spec: LanguageServerSpec, trusted: boolean, workspaceRoot: string): LanguageServerSpec {
+  if (!spec.forToolingTrust) return spec;
+  const adapt = spec.forToolingTrust;
+  // Resolved when the server starts, so a missing package fails that language only.
+  let options: { value: unknown } | undefined;
+  return {
+    ...spec,
+    get initializationOptions() {
+      options ??= { value: adapt(spec.initializationOptions, trusted, workspaceRoot) };
+      return options.value;
+    },
   };
 }
 
@@ -136,7 +159,16 @@ export function resolveServers(builtins: readonly LanguageServerSpec[], sources:
   const trusted = new Set(home.trustedWorkspaceCommands ?? []);
   const merged = new Map<string, LspServerConfig>();
   for (const [id, entry] of Object.entries(home.servers ?? {})) merged.set(id, entry);
-  for (const [id, entry] of Object.entries(workspace.servers ?? {})) {
+  const trustedTooling = sources.trusted === true;
+  for (const [id, written] of Object.entries(workspace.servers ?? {})) {
+    let entry = written;
+    if (!trustedTooling && entry.initializationOptions !== undefined) {
+      const { initializationOptions: _ignored, ...rest } = entry;
+      entry = rest;
+      sources.onIgnored?.(
+        `The initializationOptions of "${id}" in ${WORKSPACE_CONFIG_PATH} were ignored: this workspace's language tooling is not trusted.`,
+      );
+    }
     if (entry.command !== undefined || entry.args !== undefined) {
       const fingerprint = workspaceCommandFingerprint(sources.workspaceRoot, id, entry);
       if (!trusted.has(fingerprint)) {
@@ -153,5 +185,5 @@ export function resolveServers(builtins: readonly LanguageServerSpec[], sources:
     if (entry.disabled) byId.delete(id);
     else byId.set(id, fromEntry(id, entry, byId.get(id)));
   }
-  return [...byId.values()];
+  return [...byId.values()].map((spec) => adaptedToTrust(spec, trustedTooling, sources.workspaceRoot));
 }

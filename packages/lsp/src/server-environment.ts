@@ -1,3 +1,5 @@
+import { delimiter, isAbsolute } from 'node:path';
+
 /** The only variables a language server inherits: enough to find programs and write temporary files, no secrets. */
 export const SERVER_ENVIRONMENT_KEYS = Object.freeze([
   'PATH',
@@ -14,7 +16,15 @@ export function serverEnvironment(source: NodeJS.ProcessEnv = process.env): Node
   const environment: NodeJS.ProcessEnv = {};
   for (const key of SERVER_ENVIRONMENT_KEYS) {
     const value = source[key];
-    if (value !== undefined) environment[key] = value;
+    if (value === undefined) continue;
+    // A relative PATH entry would find programs in the workspace (the server's current folder).
+    environment[key] =
+      key === 'PATH'
+        ? value
+            .split(delimiter)
+            .filter((entry) => isAbsolute(entry))
+            .join(delimiter)
+        : value;
   }
   return environment;
 }

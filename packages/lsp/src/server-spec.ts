@@ -18,6 +18,13 @@ export interface LanguageServerSpec {
   readonly initializationOptions?: unknown;
   /** How diagnostics are obtained; default `auto` (pull where declared, else publish). */
   readonly diagnostics: DiagnosticsMode;
+  /**
+   * Adapts `initializationOptions` to whether the person trusts the workspace's language tooling
+   * (see `LanguageToolingTrustStore`). Untrusted, the result must make the server load nothing
+   * from the workspace (the built-in TypeScript server pins clawsmith's own tsserver); trusted, it
+   * may use the workspace's (a project-local TypeScript). Absent: the options are sent as they are.
+   */
+  readonly forToolingTrust?: (initializationOptions: unknown, trusted: boolean, workspaceRoot: string) => unknown;
 }
 
 /** A resolved program and its arguments. */

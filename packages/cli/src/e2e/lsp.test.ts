@@ -1,4 +1,6 @@
-import { readdirSync, readlinkSync } from 'node:fs';
+import { existsSync, readdirSync, readlinkSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { join } from 'node:path';
 import { testdir } from '@clawsmith/test-utils';
 import { describe, expect, it } from 'vitest';
 import { parseJsonLines, runCli, writeScript } from './cli-harness.js';
@@ -91,6 +93,51 @@ describe('clawsmith with language servers', () => {
       // Without a path: the files this turn changed, as its checkpoint lists them.
       expect(toolOutputs(two.stdout)[1]).toEqual(['lsp_diagnostics', 'success', 'No diagnostics in src/main.ts.']);
       expect(processesIn(workspace)).toEqual([]);
+    },
+  );
+
+  it(
+    "runs none of a repository's own TypeScript until `clawsmith lsp trust`, and the result says why",
+    { timeout: 240_000 },
+    async () => {
+      const home = testdir();
+      const markers = testdir();
+      const marker = join(markers, 'ran');
+      const realTsserver = createRequire(import.meta.url).resolve('typescript/lib/tsserver.js');
+      const workspace = testdir({
+        ...PROJECT,
+        'node_modules/typescript/package.json': JSON.stringify({ name: 'typescript', version: '5.9.3' }),
+        'node_modules/typescript/lib/tsserver.js': `require('node:fs').appendFileSync(${JSON.stringify(marker)}, 'ran\\n');\nrequire(${JSON.stringify(realTsserver)});\n`,
+        '.clawsmith/lsp.json': JSON.stringify({
+          servers: { typescript: { initializationOptions: { preferences: { quotePreference: 'single' } } } },
+        }),
+      });
+      const script = writeScript(home, [
+        { toolCalls: [{ name: 'search_tools', arguments: { query: 'select:lsp_diagnostics' } }] },
+        { toolCalls: [{ name: 'lsp_diagnostics', arguments: { path: 'src/main.ts' } }] },
+        { text: 'checked' },
+      ]);
+      const untrusted = await runCli(['run', '--json', '--script', script, '--workspace', workspace, 'check'], {
+        home,
+      });
+      expect(untrusted.code, untrusted.stderr).toBe(0);
+      const [, [, status, output]] = toolOutputs(untrusted.stdout) as [unknown, [unknown, unknown, string]];
+      expect(status).toBe('success');
+      expect(output).toContain("src/main.ts:3:7 error TS2322: Type 'number' is not assignable to type 'string'.");
+      expect(output).toContain('.clawsmith/lsp.json were ignored');
+      expect(output).toContain('`clawsmith lsp trust`');
+      expect(existsSync(marker)).toBe(false);
+
+      const trust = await runCli(['lsp', 'trust', '--workspace', workspace], { home });
+      expect(trust.code, trust.stderr).toBe(0);
+      const trusted = await runCli(['run', '--json', '--script', script, '--workspace', workspace, 'check'], { home });
+      expect(trusted.code, trusted.stderr).toBe(0);
+      expect(toolOutputs(trusted.stdout)[1]).toEqual([
+        'lsp_diagnostics',
+        'success',
+        "1 error in 1 file (checked: src/main.ts).\nsrc/main.ts:3:7 error TS2322: Type 'number' is not assignable to type 'string'.",
+      ]);
+      expect(existsSync(marker)).toBe(true);
     },
   );
 });

@@ -38,6 +38,8 @@ export interface AppliedChanges {
   readonly applied: readonly AppliedPath[];
   /** Protected paths the command wrote: never applied. */
   readonly refused: readonly string[];
+  /** Where the command's version of each refused or unsupported regular file went (an artifact, or the kept capture folder). */
+  readonly kept: readonly { readonly path: string; readonly kept: string }[];
   readonly conflicts: readonly CaptureConflict[];
   readonly unsupported: readonly { readonly path: string; readonly entry: UnsupportedEntry }[];
   /** Paths that could not be applied (a folder on the way is a link, an I/O error), with why. */
@@ -102,6 +104,16 @@ export async function applyCapturedChanges(options: ApplyCapturedChangesOptions)
   const absolute = (path: string) => join(root, ...path.split('/'));
   const applied: AppliedPath[] = [];
   const refused: string[] = [];
+  const kept: { path: string; kept: string }[] = [];
+  const keep = async (path: string, source: string) => {
+    try {
+      // What is kept never carries a bit that could run it with raised privileges.
+      chmodSync(source, lstatSync(source).mode & 0o777);
+      kept.push({ path, kept: await options.keepConflict(path, source) });
+    } catch (error) {
+      failed.push({ path, reason: `the command's version could not be kept (${message(error)})` });
+    }
+  };
   const conflicts: CaptureConflict[] = [];
   const unsupported: { path: string; entry: UnsupportedEntry }[] = [];
   const failed: { path: string; reason: string }[] = [];
@@ -139,13 +151,17 @@ export async function applyCapturedChanges(options: ApplyCapturedChangesOptions)
   for (const change of options.changes) {
     if (change.kind === 'unsupported') {
       unsupported.push({ path: change.path, entry: change.entry });
+      if (change.source !== undefined) await keep(change.path, change.source);
       continue;
     }
     if (options.isProtected(change.path)) {
       const mountPoint =
         options.mountPoints.has(change.path) &&
         (change.kind === 'directory' || (change.kind === 'file' && change.size === 0));
-      if (!mountPoint && change.kind !== 'directory') refused.push(change.path);
+      if (!mountPoint && change.kind !== 'directory') {
+        refused.push(change.path);
+        if (change.kind === 'file') await keep(change.path, change.source);
+      }
       continue;
     }
     const current = lstatOrUndefined(absolute(change.path));
@@ -375,5 +391,5 @@ export async function applyCapturedChanges(options: ApplyCapturedChangesOptions)
     }
   }
   await flush(batch);
-  return { applied, refused, conflicts, unsupported, failed, recorded, notUndoable };
+  return { applied, refused, kept, conflicts, unsupported, failed, recorded, notUndoable };
 }

@@ -71,10 +71,13 @@ export function fileChangeLines(files: CommandFileChanges | undefined, stopped: 
     );
   if (changes.conflicts.length > LISTED_PATHS)
     lines.push(`… and ${changes.conflicts.length - LISTED_PATHS} more conflicts.`);
-  if (changes.unsupported.length > 0)
+  for (const entry of new Set(changes.unsupported.map((unsupported) => unsupported.entry)))
     lines.push(
-      `Not applied (${[...new Set(changes.unsupported.map((entry) => entry.entry))].join(', ')}): ${listed(changes.unsupported.map((entry) => entry.path))}`,
+      `Not applied (${entry}): ${listed(changes.unsupported.filter((unsupported) => unsupported.entry === entry).map((unsupported) => unsupported.path))}`,
     );
+  for (const entry of changes.kept.slice(0, LISTED_PATHS))
+    lines.push(`Kept for recovery: ${entry.path}: ${entry.kept}.`);
+  if (changes.kept.length > LISTED_PATHS) lines.push(`… and ${changes.kept.length - LISTED_PATHS} more kept.`);
   for (const failure of changes.failed.slice(0, LISTED_PATHS))
     lines.push(`Not applied: ${failure.path}: ${failure.reason}`);
   if (changes.failed.length > LISTED_PATHS)

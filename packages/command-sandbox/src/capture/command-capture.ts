@@ -94,6 +94,9 @@ export async function finishCapture(options: FinishCaptureOptions): Promise<Comm
       },
     });
     if (changes.failed.some((failure) => failure.reason.startsWith('not recorded'))) keep = true;
+    // A FIFO, socket, device or unrecordable name has no bytes to hand over: the folder keeps it.
+    const keptPaths = new Set(changes.kept.map((entry) => entry.path));
+    if (changes.unsupported.some((entry) => !keptPaths.has(entry.path))) keep = true;
     return { captured: true, changes, ...(keep ? { keptFolder: folder.upper } : {}) };
   } catch (error) {
     keep = true;

@@ -3,10 +3,15 @@ import { join } from 'node:path';
 import { opaqueFolders } from './overlay-opaque-folders.js';
 
 /**
- * Something a command left in the overlay that is never applied to the workspace. A name that
- * is not valid UTF-8 cannot be recorded (checkpoints keep paths as text), so it is not applied.
+ * Something a command left in the overlay that is never applied to the workspace, because no
+ * file tool could make it: special files, hard links, a file with a setuid, setgid or sticky
+ * bit. A name that is not valid UTF-8 cannot be recorded (checkpoints keep paths as text).
  */
-export type UnsupportedEntry = 'fifo' | 'socket' | 'device' | 'hard link' | 'name not UTF-8';
+export type UnsupportedEntry =
+  'fifo' | 'socket' | 'device' | 'hard link' | 'setuid/setgid/sticky bit' | 'name not UTF-8';
+
+/** The setuid, setgid and sticky bits: never applied (a folder's are dropped, a file with one is refused). */
+export const SPECIAL_MODE_BITS = 0o7000;
 
 /**
  * One change a command made, read from the overlay's upper folder. Paths are
@@ -25,7 +30,13 @@ export type CapturedChange =
   | { readonly kind: 'directory'; readonly path: string; readonly mode: number; readonly opaque: boolean }
   /** A whiteout, or a lower entry hidden by an opaque folder: whatever the workspace has there is gone. */
   | { readonly kind: 'delete'; readonly path: string }
-  | { readonly kind: 'unsupported'; readonly path: string; readonly entry: UnsupportedEntry };
+  | {
+      readonly kind: 'unsupported';
+      readonly path: string;
+      readonly entry: UnsupportedEntry;
+      /** The command's version in the upper folder, when it is a regular file that can be kept. */
+      readonly source?: string;
+    };
 
 /** The names in `folder`, sorted, each with whether it survives a UTF-8 round trip. */
 export function folderNames(folder: string): { readonly name: string; readonly valid: boolean }[] {
@@ -88,14 +99,16 @@ export function upperFolderChanges(upper: string, lower: string): CapturedChange
       else if (stats.isDirectory()) {
         if (lowerKind(lower, path) === 'directory' && mayBeOpaque(source, lower, path))
           candidates.push({ index: changes.length, path });
-        changes.push({ kind: 'directory', path, mode: stats.mode & 0o7777, opaque: false });
+        changes.push({ kind: 'directory', path, mode: stats.mode & 0o777, opaque: false });
         walk(path);
       } else if (stats.isSymbolicLink()) changes.push({ kind: 'symlink', path, target: readlinkSync(source) });
       else if (stats.isFile()) {
         changes.push(
           stats.nlink > 1
-            ? { kind: 'unsupported', path, entry: 'hard link' }
-            : { kind: 'file', path, source, mode: stats.mode & 0o7777, size: stats.size },
+            ? { kind: 'unsupported', path, entry: 'hard link', source }
+            : (stats.mode & SPECIAL_MODE_BITS) !== 0
+              ? { kind: 'unsupported', path, entry: 'setuid/setgid/sticky bit', source }
+              : { kind: 'file', path, source, mode: stats.mode & 0o777, size: stats.size },
         );
       } else {
         const entry: UnsupportedEntry = stats.isFIFO() ? 'fifo' : stats.isSocket() ? 'socket' : 'device';
