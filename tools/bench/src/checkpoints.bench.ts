@@ -159,7 +159,7 @@ for (const size of sizes) {
       report(`${size} files, ${changed} changed, ${method}: turn checkpoint`, gitSnapshot, [checkpoint]);
       report(`${size} files, ${changed} changed, ${method}: undo`, gitRestore, [undo]);
       summary.push(
-        `| ${size} | ${changed} | ${method} | ${checkpoint.medianMs.toFixed(2)} | ${gitSnapshot.medianMs.toFixed(1)} | ${(gitSnapshot.medianMs / checkpoint.medianMs).toFixed(0)}x | ${undo.medianMs.toFixed(2)} | ${gitRestore.medianMs.toFixed(1)} | ${(gitRestore.medianMs / undo.medianMs).toFixed(0)}x |`,
+        `| ${size} | ${changed} | ${method} | ${checkpoint.medianMs.toFixed(2)} | ${gitSnapshot.medianMs.toFixed(1)} | ${(gitSnapshot.medianMs / checkpoint.medianMs).toFixed(1)}x | ${undo.medianMs.toFixed(2)} | ${gitRestore.medianMs.toFixed(1)} | ${(gitRestore.medianMs / undo.medianMs).toFixed(2)}x |`,
       );
     }
   }
