@@ -8,6 +8,7 @@ import { BLOBS_PER_FETCH, getBlobs } from './blob-store.js';
 import { CheckpointError } from './checkpoint-errors.js';
 import type { CheckpointTables, RestoreEntryRow, RestoreJournalRow } from './checkpoint-schema.js';
 import { inspectPath, sameMode, sameState, symlinkDigest, type FoundState, type UndoConflict } from './file-state.js';
+import { StagedWrites, syncFoldersOf, syncTemporaries, type StagedWrite } from './staged-writes.js';
 import type { RestoreTarget, UndoPlan } from './undo-plan.js';
 import { writeTransaction } from './write-transaction.js';
 
@@ -284,12 +285,15 @@ function requireBody(bodies: ReadonlyMap<string, Buffer>, entry: RestoreEntryRow
   return content;
 }
 
+/** An entry's outcome, or `staged`: its temporary copy is written and waits in `staged`. */
 async function applyEntry(
   wall: WorkspaceWall,
   bodies: ReadonlyMap<string, Buffer>,
   journalId: string,
   entry: RestoreEntryRow,
-): Promise<EntryOutcome> {
+  index: number,
+  staged: StagedWrites,
+): Promise<EntryOutcome | 'staged'> {
   const root = entry.workspace_root;
   const absolutePath = join(root, ...entry.path.split('/'));
   const expected = decodeExpected(entry);
@@ -335,21 +339,71 @@ async function applyEntry(
   }
   const content = requireBody(bodies, entry, target.sha256);
   const clearFolder: WorkspaceMutation[] = found.state === 'directory' ? removal : [];
+  // The copy is synced and renamed over the path with the rest of its group (staged-writes.ts).
   const place: WorkspaceMutation =
     target.state === 'symlink'
       ? { kind: 'symlink', target: content.toString(), path: temporary }
-      : { kind: 'create', path: temporary, content, mode: target.mode };
-  return run(
-    [...makeFolders, ...clearFolder, place, { kind: 'rename', from: temporary, to: absolutePath }],
-    'restored',
-    [temporary],
-  );
+      : { kind: 'create', path: temporary, content, mode: target.mode, sync: false };
+  const outcome = await run([...makeFolders, ...clearFolder, place], 'restored');
+  if (outcome !== 'restored') {
+    await wall.apply({ workspaceRoot: root, mutations: [], cleanup: [temporary] });
+    return outcome;
+  }
+  const left = clearFolder.length > 0 ? undefined : lstatSync(absolutePath, { throwIfNoEntry: false });
+  const held = left && { device: left.dev, inode: left.ino, size: left.size, mtimeMs: left.mtimeMs };
+  staged.add({ entry, index, temporary, absolutePath, held, isFile: target.state === 'file' });
+  return 'staged';
+}
+
+/**
+ * Settles a group of staged writes: their copies synced together, each renamed over its path if
+ * the path is still what it was when the copy was written (else a conflict, the copy removed),
+ * then the folders that gained names synced.
+ */
+async function settleStaged(
+  wall: WorkspaceWall,
+  writes: readonly StagedWrite[],
+): Promise<{ write: StagedWrite; outcome: EntryOutcome }[]> {
+  await syncTemporaries(writes);
+  const settled: { write: StagedWrite; outcome: EntryOutcome }[] = [];
+  for (const write of writes) {
+    const { entry, temporary, absolutePath, held } = write;
+    const root = entry.workspace_root;
+    const conflict = (seen: FoundState): UndoConflict => ({
+      path: entry.path,
+      expected: decodeExpected(entry),
+      found: seen,
+      reason: 'changed_on_disk',
+    });
+    // The path must still be the very file found when the copy was written (a path that was
+    // absent must still be: a link fails rather than replace what someone created meanwhile).
+    const mutations: WorkspaceMutation[] = held
+      ? [
+          { kind: 'expect', path: absolutePath, ...held },
+          { kind: 'rename', from: temporary, to: absolutePath },
+        ]
+      : [{ kind: 'link', from: temporary, to: absolutePath }];
+    try {
+      await wall.apply({ workspaceRoot: root, mutations, cleanup: [temporary] });
+      settled.push({ write, outcome: 'restored' });
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code ?? '';
+      if (code === 'ECHANGED' || code === 'EEXIST' || code === 'ENOTEMPTY' || (held && code === 'ENOENT'))
+        settled.push({ write, outcome: conflict(inspectPath(root, entry.path).found) });
+      else if (REFUSED_BY_WALL.has(code)) settled.push({ write, outcome: conflict({ state: 'other' }) });
+      else throw error;
+    }
+  }
+  await syncFoldersOf(settled.filter(({ outcome }) => outcome === 'restored').map(({ write }) => write.absolutePath));
+  return settled;
 }
 
 /**
  * Applies a journal file by file. Each file is replaced by rename (wholly old or wholly new) or
  * unlinked, and only while it still holds what the agent left; a file that already holds its
- * target counts as done, so applying a journal again after a crash finishes it safely.
+ * target counts as done, so applying a journal again after a crash finishes it safely. Restored
+ * files are written, synced and renamed in groups (staged-writes.ts); the journal says `done`
+ * only once every rename is durable.
  */
 export async function applyJournal(
   db: Kysely<CheckpointTables>,
@@ -371,10 +425,14 @@ export async function applyJournal(
         .execute());
     if (written === undefined) await assertTrustedEntries(db, journal, entries, now());
     let bodies = new Map<string, Buffer>();
-    const restored: string[] = [];
-    const deleted: string[] = [];
-    const alreadyRestored: string[] = [];
-    const lateConflicts: UndoConflict[] = [];
+    const outcomes: EntryOutcome[] = [];
+    const staged = new StagedWrites();
+    const settle = async () => {
+      for (const { write, outcome } of await settleStaged(wall, staged.take())) {
+        outcomes[write.index] = outcome;
+        await options.onProgress?.({ path: write.entry.path, index: write.index, total: entries.length });
+      }
+    };
     for (const [index, entry] of entries.entries()) {
       if (index % BLOBS_PER_FETCH === 0) {
         // The bodies of the next few files in one select (bounded memory: files are at most 1 MB).
@@ -388,12 +446,23 @@ export async function applyJournal(
           ),
         );
       }
-      const outcome = await applyEntry(wall, bodies, journal.journal_id, entry);
-      if (outcome === 'restored') restored.push(entry.path);
-      else if (outcome === 'deleted') deleted.push(entry.path);
-      else if (outcome === 'already') alreadyRestored.push(entry.path);
-      else lateConflicts.push(outcome);
+      if (staged.mustFlushBefore(entry.path)) await settle();
+      const outcome = await applyEntry(wall, bodies, journal.journal_id, entry, index, staged);
+      if (outcome === 'staged') continue;
+      outcomes[index] = outcome;
       await options.onProgress?.({ path: entry.path, index, total: entries.length });
+    }
+    await settle();
+    const restored: string[] = [];
+    const deleted: string[] = [];
+    const alreadyRestored: string[] = [];
+    const lateConflicts: UndoConflict[] = [];
+    for (const [index, outcome] of outcomes.entries()) {
+      const { path } = entries[index]!;
+      if (outcome === 'restored') restored.push(path);
+      else if (outcome === 'deleted') deleted.push(path);
+      else if (outcome === 'already') alreadyRestored.push(path);
+      else lateConflicts.push(outcome);
     }
     await sql`update checkpoint_restore_journal set state = 'done', finished_at = ${now()} where journal_id = ${journal.journal_id}`.execute(
       db,

@@ -6,13 +6,18 @@ import { runInThisContext } from 'node:vm';
  * absolute. Every mutation refuses to follow a symbolic link at its last component.
  */
 export type WorkspaceMutation =
-  /** Creates a new file (`O_CREAT | O_EXCL | O_NOFOLLOW`), writes `content`, applies `mode` (else the umask decides), fsyncs. With `root`, the opened file must lie inside it. */
+  /**
+   * Creates a new file (`O_CREAT | O_EXCL | O_NOFOLLOW`), writes `content`, applies `mode` (else
+   * the umask decides), fsyncs (unless `sync` is false: the caller syncs a batch of files itself).
+   * With `root`, the opened file must lie inside it.
+   */
   | {
       readonly kind: 'create';
       readonly path: string;
       readonly content: Uint8Array;
       readonly mode?: number;
       readonly root?: string;
+      readonly sync?: boolean;
     }
   /** A new name for an existing file; fails with `EEXIST` rather than replace anything. */
   | { readonly kind: 'link'; readonly from: string; readonly to: string }
@@ -85,7 +90,7 @@ export const WORKSPACE_MUTATION_SOURCE = String.raw`(function createApplier(fs) 
       let written = 0;
       while (written < content.length) written += fs.writeSync(descriptor, content, written, content.length - written);
       if (mutation.mode !== undefined) fs.fchmodSync(descriptor, mutation.mode);
-      fs.fsyncSync(descriptor);
+      if (mutation.sync !== false) fs.fsyncSync(descriptor);
     } catch (error) {
       fs.closeSync(descriptor);
       quietly(mutation.path);

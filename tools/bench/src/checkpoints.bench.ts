@@ -1,5 +1,5 @@
 // Checkpoint cost per turn and undo cost, beside a shadow git repository in the same run, on
-// workspaces of about 1,000, 10,000 and 28,000 corpus files with 1 and 100 changed files.
+// workspaces of about 1,000, 10,000 and 28,000 corpus files with 1, 100 and 1,000 changed files.
 //
 // The shadow git reference is timed two ways, each in its own loop:
 // - `git in a shell child` (the figure to quote): one long-lived `sh` started before the loop runs
@@ -48,7 +48,10 @@ function listFiles(root: string, limit: number): string[] {
 
 const corpus = corpusDir();
 const all = listFiles(corpus, 30_000);
-const sizes = [1_000, 10_000, all.length];
+// CLAWSMITH_BENCH_CHECKPOINT_SIZES=1000 (comma-separated) times only those workspace sizes.
+const sizes = process.env.CLAWSMITH_BENCH_CHECKPOINT_SIZES
+  ? process.env.CLAWSMITH_BENCH_CHECKPOINT_SIZES.split(',').map((size) => Math.min(Number(size), all.length))
+  : [1_000, 10_000, all.length];
 const summary: string[] = [];
 
 for (const size of sizes) {
@@ -76,7 +79,7 @@ for (const size of sizes) {
   const store = createCheckpointStore({ db });
   let turnNumber = 0;
 
-  for (const changed of [1, 100]) {
+  for (const changed of [1, 100, 1_000].filter((count) => count <= files.length)) {
     // Spread the changed files over the workspace, so neither side gets a lucky locality.
     const targets = Array.from({ length: changed }, (_, index) => files[Math.floor((index * files.length) / changed)]!);
     const originals = new Map(targets.map((path) => [path, readFileSync(join(workspace, path))]));
@@ -156,7 +159,7 @@ for (const size of sizes) {
       report(`${size} files, ${changed} changed, ${method}: turn checkpoint`, gitSnapshot, [checkpoint]);
       report(`${size} files, ${changed} changed, ${method}: undo`, gitRestore, [undo]);
       summary.push(
-        `| ${size} | ${changed} | ${method} | ${checkpoint.medianMs.toFixed(2)} | ${gitSnapshot.medianMs.toFixed(1)} | ${(gitSnapshot.medianMs / checkpoint.medianMs).toFixed(0)}x | ${undo.medianMs.toFixed(2)} | ${gitRestore.medianMs.toFixed(1)} | ${(gitRestore.medianMs / undo.medianMs).toFixed(0)}x |`,
+        `| ${size} | ${changed} | ${method} | ${checkpoint.medianMs.toFixed(2)} | ${gitSnapshot.medianMs.toFixed(1)} | ${(gitSnapshot.medianMs / checkpoint.medianMs).toFixed(1)}x | ${undo.medianMs.toFixed(2)} | ${gitRestore.medianMs.toFixed(1)} | ${(gitRestore.medianMs / undo.medianMs).toFixed(2)}x |`,
       );
     }
   }

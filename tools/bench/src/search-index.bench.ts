@@ -8,7 +8,8 @@ import { join } from 'node:path';
 import type { ToolExecutionContext, ToolExecutionResult } from '@clawsmith/tool-protocol';
 import { createWorkspaceTools, DEFAULT_WORKSPACE_LIMITS } from '@clawsmith/workspace-fs';
 import { corpusDir } from './corpus.js';
-import { measure, report } from './measure.js';
+import { measure, medianOf, report } from './measure.js';
+import { pickRareIdentifiers } from './rare-identifiers.js';
 
 const corpus = corpusDir();
 const skipped = ['node_modules', '.git', 'dist', 'coverage'];
@@ -161,6 +162,52 @@ console.log(
 );
 console.log(
   `| process peak RSS during the build | ${peakRss.toFixed(0)} MiB | ${(peakRss - baselineRss).toFixed(0)} MiB above the ${baselineRss.toFixed(0)} MiB before |`,
+);
+
+// Rare identifiers, the seed's budget, no path hint: every file rg finds must be in the answer.
+const rare = pickRareIdentifiers(corpus, skipped, rgSkips, 30);
+console.log(`\n## rare identifiers (${rare.length}: 14+ characters, 1-5 files, picked by hash), default budget`);
+console.log('| identifier | rg files | found | candidates searched | search ms | rg ms | rg / search |');
+console.log('|---|---:|---:|---|---:|---:|---:|');
+let rgFilesTotal = 0;
+let foundTotal = 0;
+let completeQueries = 0;
+const searchMedians: number[] = [];
+const rgMedians: number[] = [];
+for (const { text, rgFiles } of rare) {
+  let answer: ToolExecutionResult | undefined;
+  const searchTiming = await measure(
+    text,
+    async () => {
+      answer = await run(search!, { query: text, maxResults: 100 });
+    },
+    5,
+    1,
+  );
+  const rgTiming = await measure(`rg ${text}`, () => spawnSync('rg', [...rgSkips, '-F', '-n', text, corpus]), 3, 1);
+  const answered = new Set(
+    answer!.content
+      .split('\n')
+      .map((line) => /^(\S+):\d+: /.exec(line)?.[1])
+      .filter(Boolean),
+  );
+  const found = rgFiles.filter((path) => answered.has(path.slice(corpus.length + 1))).length;
+  const used = /searched ([\d,]+) of ([\d,]+) candidate/.exec(answer!.content);
+  rgFilesTotal += rgFiles.length;
+  foundTotal += found;
+  if (found === rgFiles.length) completeQueries += 1;
+  searchMedians.push(searchTiming.medianMs);
+  rgMedians.push(rgTiming.medianMs);
+  console.log(
+    `| \`${text}\` | ${rgFiles.length} | ${found} | ${used ? `${used[1]} of ${used[2]}` : 'index not used'} | ${searchTiming.medianMs.toFixed(2)} | ${rgTiming.medianMs.toFixed(0)} | ${(rgTiming.medianMs / searchTiming.medianMs).toFixed(0)}x |`,
+  );
+}
+const sum = (values: number[]) => values.reduce((total, value) => total + value, 0);
+console.log(
+  `\nRecall: ${foundTotal} of ${rgFilesTotal} files rg finds (${completeQueries} of ${rare.length} identifiers complete). ` +
+    `Speed: median search ${medianOf(searchMedians).toFixed(2)} ms vs rg ${medianOf(rgMedians).toFixed(0)} ms; ` +
+    `all ${rare.length} searches ${sum(searchMedians).toFixed(0)} ms vs rg ${sum(rgMedians).toFixed(0)} ms ` +
+    `(${(sum(rgMedians) / sum(searchMedians)).toFixed(0)}x; slowest search ${Math.min(...rgMedians.map((value, index) => value / searchMedians[index]!)).toFixed(0)}x its rg).`,
 );
 
 // Incremental update: edit_file with and without the index on a copy of one corpus file.

@@ -52,10 +52,10 @@ export class PartScanner {
 
   /**
    * Makes room for a file of up to `textBytes` bytes named with `nameBytes` bytes after `at`
-   * trigrams: each of its trigrams (content, folded copy, name) is new at most once.
+   * keys: each of its trigrams and quadgrams (content, folded copy, name) is new at most once.
    */
   makeRoom(at: number, textBytes: number, nameBytes: number): void {
-    const needed = this.foundStart + 4 * (at + 2 * (textBytes + nameBytes));
+    const needed = this.foundStart + 4 * (at + 4 * (textBytes + nameBytes));
     const size = this.memory.buffer.byteLength;
     if (needed <= size) return;
     this.memory.grow(Math.ceil((Math.max(needed, 2 * size) - size) / PAGE));

@@ -88,10 +88,11 @@ describe(regexQuery, () => {
 });
 
 describe(literalQuery, () => {
-  it('uses only ASCII trigrams when case is ignored, raw bytes otherwise', () => {
-    expect(describeQuery(literalQuery('Abcd', false))).toBe('"abc" AND "bcd"');
+  it('requires exact-case quadgrams when case matters, only ASCII trigrams when it is ignored', () => {
+    expect(describeQuery(literalQuery('Abcde', false))).toBe('"abc" AND "bcd" AND "cde" AND "Abcd" AND "bcde"');
+    expect(describeQuery(literalQuery('Abcde', true))).toBe('"abc" AND "bcd" AND "cde"');
     expect(literalQuery('aé', true)).toEqual({ kind: 'all' });
-    expect(literalQuery('xyzé', true)).toEqual(literalQuery('xyz', false));
+    expect(literalQuery('xyzé', true)).toEqual(literalQuery('xyz', true));
     expect(literalQuery('xyzé', false).kind).toBe('and');
   });
 });

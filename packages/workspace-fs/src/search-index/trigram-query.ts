@@ -1,12 +1,13 @@
-import { packTrigram } from './trigrams.js';
+import { isQuadgramKey, packQuadgram, packTrigram } from './trigrams.js';
 
 /**
- * What a file's trigrams must satisfy to possibly match: every file (`all`, the index cannot
- * narrow), one trigram, or an AND / OR of queries. A necessary condition, never a sufficient one.
+ * What a file's index keys must satisfy to possibly match: every file (`all`, the index cannot
+ * narrow), one key (a trigram, or a hashed quadgram with its `text` for reports), or an AND / OR
+ * of queries. A necessary condition, never a sufficient one.
  */
 export type TrigramQuery =
   | { readonly kind: 'all' }
-  | { readonly kind: 'trigram'; readonly value: number }
+  | { readonly kind: 'trigram'; readonly value: number; readonly text?: string }
   | { readonly kind: 'and'; readonly parts: readonly TrigramQuery[] }
   | { readonly kind: 'or'; readonly parts: readonly TrigramQuery[] };
 
@@ -39,23 +40,33 @@ export function orQuery(parts: readonly TrigramQuery[]): TrigramQuery {
   return parts.length === 1 ? parts[0]! : { kind: 'or', parts };
 }
 
-/** AND of the trigrams of `bytes`; with `asciiOnly`, trigrams holding a byte beyond ASCII are left out. */
-export function bytesQuery(bytes: Uint8Array, asciiOnly: boolean): TrigramQuery {
+/**
+ * AND of the trigrams of `bytes`, and with `quadgrams` of its exact-case quadgrams too; with
+ * `asciiOnly`, those holding a byte beyond ASCII are left out.
+ */
+export function bytesQuery(bytes: Uint8Array, asciiOnly: boolean, quadgrams = false): TrigramQuery {
   const parts: TrigramQuery[] = [];
+  const ascii = (index: number) => !asciiOnly || bytes[index]! <= 0x7f;
   for (let index = 0; index + 2 < bytes.length; index += 1) {
     const [first, second, third] = [bytes[index]!, bytes[index + 1]!, bytes[index + 2]!];
-    if (asciiOnly && (first > 0x7f || second > 0x7f || third > 0x7f)) continue;
+    if (!ascii(index) || !ascii(index + 1) || !ascii(index + 2)) continue;
     parts.push({ kind: 'trigram', value: packTrigram(first, second, third) });
+  }
+  for (let index = 0; quadgrams && index + 3 < bytes.length; index += 1) {
+    if (!ascii(index) || !ascii(index + 1) || !ascii(index + 2) || !ascii(index + 3)) continue;
+    const value = packQuadgram(bytes[index]!, bytes[index + 1]!, bytes[index + 2]!, bytes[index + 3]!);
+    parts.push({ kind: 'trigram', value, text: Buffer.from(bytes.subarray(index, index + 4)).toString('latin1') });
   }
   return andQuery(parts);
 }
 
 /**
- * The query for a literal search. Case-insensitive matching folds letters beyond ASCII too, so
- * then only trigrams made of ASCII bytes are required (the index lowers ASCII letters itself).
+ * The query for a literal search: its trigrams, and when case matters its exact-case quadgrams.
+ * Case-insensitive matching folds letters beyond ASCII too, so then only trigrams made of ASCII
+ * bytes are required (the index lowers ASCII letters itself).
  */
 export function literalQuery(text: string, ignoreCase: boolean): TrigramQuery {
-  return bytesQuery(Buffer.from(text, 'utf8'), ignoreCase);
+  return bytesQuery(Buffer.from(text, 'utf8'), ignoreCase, !ignoreCase);
 }
 
 /** Whether a sorted trigram list satisfies `query`. */
@@ -78,6 +89,7 @@ export function describeQuery(query: TrigramQuery): string {
     case 'all':
       return 'ALL';
     case 'trigram':
+      if (isQuadgramKey(query.value)) return JSON.stringify(query.text ?? '????');
       return JSON.stringify(
         String.fromCharCode((query.value >> 16) & 255, (query.value >> 8) & 255, query.value & 255),
       );

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { SCANNER_RESERVED_BYTES, SCANNER_SEEN_OFFSET, TRIGRAM_SCANNER_WASM } from './trigram-scanner-wasm.js';
-import { packTrigram, TrigramCollector } from './trigrams.js';
+import { packQuadgram, packTrigram, TrigramCollector } from './trigrams.js';
 
 // The global exists in Node; this package's TypeScript libraries (no DOM) do not declare it.
 interface WasmApi {
@@ -46,12 +46,17 @@ function scanner() {
   };
 }
 
-/** Each distinct trigram of the texts, in order of first occurrence (the definition, spelled out). */
+/**
+ * Each distinct key of the texts in order of first occurrence (the definition, spelled out): at
+ * each byte from the third on, the trigram ending there, then the quadgram ending there.
+ */
 function reference(...texts: Uint8Array[]): number[] {
   const seen = new Set<number>();
   for (const text of texts)
-    for (let index = 0; index + 2 < text.length; index += 1)
+    for (let index = 0; index + 2 < text.length; index += 1) {
       seen.add(packTrigram(text[index]!, text[index + 1]!, text[index + 2]!));
+      if (index >= 1) seen.add(packQuadgram(text[index - 1]!, text[index]!, text[index + 1]!, text[index + 2]!));
+    }
   return [...seen];
 }
 
@@ -82,9 +87,11 @@ describe('TRIGRAM_SCANNER_WASM', () => {
     }
     scan.add(Buffer.from('aBc'));
     expect(scan.take()).toEqual([0x616263]);
+    scan.add(Buffer.from('aBcD'));
+    expect(scan.take()).toEqual([0x616263, 0x626364, packQuadgram(0x61, 0x42, 0x63, 0x44)]);
   });
 
-  it('lowers ASCII letters only, and lists each trigram once, in the order first found', () => {
+  it('lowers ASCII letters only, and lists each trigram and quadgram once, in the order first found', () => {
     const scan = scanner();
     const text = Buffer.from('ABCabcAbC xyz \u00c4\u00e4\u00c4 [\\]^_`@{ ABC');
     scan.add(text);

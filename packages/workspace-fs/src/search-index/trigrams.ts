@@ -3,12 +3,41 @@
  * `b0 << 16 | b1 << 8 | b2`. Lowering makes one index serve case-sensitive and case-insensitive
  * searches alike (the index narrows; the real matcher decides).
  *
+ * Beside them, every four bytes are kept as a hashed quadgram key, case and all. Trigrams alone
+ * let through files that hold all of a literal's trigrams apart, or in another case (37
+ * candidates for `certificateDetail` on the benchmark corpus, most of them holding
+ * `CertificateDetail`); an exact-case quadgram ties neighbouring trigrams together, and a
+ * case-sensitive literal search requires them. Lowered trigrams never start with the bytes
+ * 0x41-0x5a ("A"-"Z"), so quadgram keys live there (`QUADGRAM_KEY_BASE` plus a 20-bit hash), in
+ * the same posting lists. A hash collision only adds candidates; it never drops one.
+ *
  * The index thread scans with the same definition in WebAssembly (trigram-scanner-wasm.ts, its
  * folding in part-scanner.ts); tests hold both to this collector's output.
  */
 
 const LOWER = new Uint8Array(256);
 for (let byte = 0; byte < 256; byte += 1) LOWER[byte] = byte >= 65 && byte <= 90 ? byte + 32 : byte;
+
+/** The lowest quadgram key: "A" as the first byte, which no lowered trigram has. */
+export const QUADGRAM_KEY_BASE = 0x41 << 16;
+/** The multiplier of the quadgram hash (Fibonacci hashing), shared with the WebAssembly scanner. */
+export const QUADGRAM_HASH_MULTIPLIER = 0x9e3779b1;
+
+/** The key of the quadgram packed as `b0 << 24 | b1 << 16 | b2 << 8 | b3` (bytes as they are). */
+export function quadgramKeyOf(packed: number): number {
+  const product = Math.imul(packed, QUADGRAM_HASH_MULTIPLIER);
+  return QUADGRAM_KEY_BASE + ((product ^ (product >>> 16)) >>> 12);
+}
+
+/** The quadgram key of four bytes, case kept. */
+export function packQuadgram(first: number, second: number, third: number, fourth: number): number {
+  return quadgramKeyOf((first << 24) | (second << 16) | (third << 8) | fourth);
+}
+
+/** Whether an index key is a quadgram's (else a trigram's). */
+export function isQuadgramKey(key: number): boolean {
+  return key >= QUADGRAM_KEY_BASE && key < 0x5b << 16;
+}
 
 /** Packs three bytes (already lowered) into a trigram. */
 export function packTrigram(first: number, second: number, third: number): number {
@@ -44,7 +73,7 @@ function foldedCopy(bytes: Uint8Array): Uint8Array | undefined {
   return out.subarray(0, used);
 }
 
-/** Collects distinct trigrams with a bitmap of all 2^24 values, cleared after each use. */
+/** Collects distinct trigram and quadgram keys with a bitmap of all 2^24 values, cleared after each use. */
 export class TrigramCollector {
   private readonly seen = new Uint8Array(1 << 21);
   private found = new Uint32Array(1024);
@@ -60,20 +89,26 @@ export class TrigramCollector {
   private scan(bytes: Uint8Array): void {
     if (bytes.length < 3) return;
     let trigram = (LOWER[bytes[0]!]! << 8) | LOWER[bytes[1]!]!;
+    let quad = (bytes[0]! << 8) | bytes[1]!;
     for (let index = 2; index < bytes.length; index += 1) {
       trigram = ((trigram << 8) | LOWER[bytes[index]!]!) & 0xffffff;
-      const slot = trigram >>> 3;
-      const bit = 1 << (trigram & 7);
-      if ((this.seen[slot]! & bit) === 0) {
-        this.seen[slot] = this.seen[slot]! | bit;
-        if (this.count === this.found.length) {
-          const grown = new Uint32Array(this.found.length * 2);
-          grown.set(this.found);
-          this.found = grown;
-        }
-        this.found[this.count++] = trigram;
-      }
+      quad = (quad << 8) | bytes[index]!;
+      this.note(trigram);
+      if (index >= 3) this.note(quadgramKeyOf(quad));
     }
+  }
+
+  private note(key: number): void {
+    const slot = key >>> 3;
+    const bit = 1 << (key & 7);
+    if ((this.seen[slot]! & bit) !== 0) return;
+    this.seen[slot] = this.seen[slot]! | bit;
+    if (this.count === this.found.length) {
+      const grown = new Uint32Array(this.found.length * 2);
+      grown.set(this.found);
+      this.found = grown;
+    }
+    this.found[this.count++] = key;
   }
 
   /** The distinct trigrams added since the last call, sorted; resets the collector. */

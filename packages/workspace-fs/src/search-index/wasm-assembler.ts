@@ -63,8 +63,10 @@ export const wasm = {
   i32GeU: [0x4f],
   i32Add: [0x6a],
   i32Sub: [0x6b],
+  i32Mul: [0x6c],
   i32And: [0x71],
   i32Or: [0x72],
+  i32Xor: [0x73],
   i32Shl: [0x74],
   i32ShrU: [0x76],
   /** `block` / `loop` / `if` without a result; each is closed by `end`. */

@@ -1,0 +1,97 @@
+// Undo's batched write path: every restored file's temporary copy is written first, then all of
+// them are made durable together, then each is renamed over its path (if that still holds what
+// was found), then the folders that gained a name are made durable, and only then may the journal
+// say `done`. One fsync per file in turn cost about 1 ms each; issued together, the file system
+// commits them in a few groups. A crash at any step leaves each file wholly old or wholly new and
+// the journal `applying`: resuming removes leftover temporaries and redoes what is missing.
+import { constants } from 'node:fs';
+import { open } from 'node:fs/promises';
+import { dirname } from 'node:path';
+import type { RestoreEntryRow } from './checkpoint-schema.js';
+
+/** A restored file whose temporary copy is written (not yet durable) and waits to be renamed. */
+export interface StagedWrite {
+  readonly entry: RestoreEntryRow;
+  readonly index: number;
+  readonly temporary: string;
+  readonly absolutePath: string;
+  /**
+   * The `lstat` figures of what the path held when the copy was written (undefined: nothing):
+   * the copy replaces only that very file, unchanged.
+   */
+  readonly held:
+    { readonly device: number; readonly inode: number; readonly size: number; readonly mtimeMs: number } | undefined;
+  /** A symbolic link's copy has no data to sync (its folder's sync covers it). */
+  readonly isFile: boolean;
+}
+
+// Flushed at this many staged files: a huge undo holds a bounded number of temporaries, and
+// progress is reported group by group.
+const MOST_STAGED = 128;
+
+/** The writes staged since the last flush, and the paths (and their folders) they will replace. */
+export class StagedWrites {
+  private writes: StagedWrite[] = [];
+  private readonly paths = new Set<string>();
+  private readonly folders = new Set<string>();
+
+  /** Adds a staged write. */
+  add(write: StagedWrite): void {
+    this.writes.push(write);
+    this.paths.add(write.entry.path);
+    const segments = write.entry.path.split('/');
+    for (let length = 1; length < segments.length; length += 1) this.folders.add(segments.slice(0, length).join('/'));
+  }
+
+  /**
+   * Whether `path` must wait for the staged writes: it lies below or above a path still to be
+   * renamed (entries are applied in their journal's order), or too many are staged.
+   */
+  mustFlushBefore(path: string): boolean {
+    if (this.writes.length >= MOST_STAGED || this.folders.has(path)) return true;
+    let slash = path.indexOf('/');
+    while (slash >= 0) {
+      if (this.paths.has(path.slice(0, slash))) return true;
+      slash = path.indexOf('/', slash + 1);
+    }
+    return false;
+  }
+
+  /** Takes the staged writes, leaving none. */
+  take(): StagedWrite[] {
+    const taken = this.writes;
+    this.writes = [];
+    this.paths.clear();
+    this.folders.clear();
+    return taken;
+  }
+}
+
+// Opened read-only without following a link at the end: syncing writes nothing, so a folder a
+// command swapped for a link can at worst make this sync some other file.
+async function syncPath(path: string, folder: boolean): Promise<void> {
+  const handle = await open(path, constants.O_RDONLY | constants.O_NOFOLLOW | (folder ? constants.O_DIRECTORY : 0));
+  try {
+    await handle.sync();
+  } finally {
+    await handle.close();
+  }
+}
+
+/** Makes the temporary copies' data durable, all at once (the thread pool runs several fsyncs). */
+export async function syncTemporaries(writes: readonly StagedWrite[]): Promise<void> {
+  await Promise.all(writes.filter((write) => write.isFile).map((write) => syncPath(write.temporary, false)));
+}
+
+/** Makes the renames into the folders of `paths` durable. */
+export async function syncFoldersOf(paths: readonly string[]): Promise<void> {
+  const folders = new Set(paths.map((path) => dirname(path)));
+  await Promise.all(
+    [...folders].map((folder) =>
+      syncPath(folder, true).catch((error: NodeJS.ErrnoException) => {
+        // A folder removed since (by a later entry or a person) has no rename left to keep.
+        if (error.code !== 'ENOENT' && error.code !== 'ENOTDIR' && error.code !== 'ELOOP') throw error;
+      }),
+    ),
+  );
+}
