@@ -216,3 +216,17 @@ describe('createTelemetry', () => {
     ).rejects.toThrow(/use http\/protobuf \(the default\) or http\/json/);
   });
 });
+
+describe('Telemetry.shutdown', () => {
+  it('exports the spans of a turn still running, marked unfinished', async () => {
+    const telemetry = await createTelemetry({ environment: otlpEnvironment() });
+    telemetry.record(event('turn.started', 's3', 't1', { prompt: 'x' }));
+    telemetry.record(event('tool.started', 's3', 't1', { toolCallId: 'c1', toolName: 'run_command', summary: 'x' }));
+    await telemetry.shutdown();
+    const spans = receiver.spans();
+    expect(spans.map((span) => [span.name, span.attributes['clawsmith.unfinished']]).sort()).toEqual([
+      ['execute_tool run_command', true],
+      ['invoke_agent clawsmith', true],
+    ]);
+  });
+});

@@ -45,7 +45,10 @@ export interface Telemetry {
   continueTrace(sessionId: string, parent: TraceContext): void;
   /** Exports everything recorded so far. */
   flush(): Promise<void>;
-  /** Flushes and stops the exporters this package created (your own providers stay yours). */
+  /**
+   * Ends the spans still open (marked `clawsmith.unfinished`), flushes, and stops the exporters
+   * this package created (your own providers are flushed, not stopped).
+   */
   shutdown(): Promise<void>;
 }
 
@@ -105,6 +108,9 @@ export async function createTelemetry(options: TelemetryOptions = {}): Promise<T
     },
     continueTrace: (sessionId, incoming) => recorder.continueTrace(sessionId, incoming),
     flush: () => runtime.flush(),
-    shutdown: () => runtime.shutdown(),
+    shutdown: async () => {
+      recorder.endOpenSpans();
+      await runtime.shutdown();
+    },
   };
 }

@@ -87,6 +87,25 @@ export class SpanRecorder {
     return call ? traceContextOfSpan(call.span) : undefined;
   }
 
+  /**
+   * Ends every span still open (the process is ending with turns or calls unfinished), marked
+   * `clawsmith.unfinished`, so that what they covered is exported rather than lost.
+   */
+  endOpenSpans(): void {
+    const open = [
+      ...[...this.#calls.values()].map((call) => call.span),
+      ...[...this.#requests.values()].map((request) => request.span),
+      ...this.#turns.values(),
+    ];
+    this.#calls.clear();
+    this.#requests.clear();
+    this.#turns.clear();
+    for (const span of open) {
+      span.setAttribute('clawsmith.unfinished', true);
+      span.end();
+    }
+  }
+
   record(event: TracedEvent): void {
     switch (event.kind) {
       case 'session-created':

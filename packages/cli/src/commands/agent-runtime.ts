@@ -144,8 +144,9 @@ export async function openAgentRuntime(options: AgentRuntimeOptions): Promise<Ag
       ),
     endSessionCommands: (sessionId) => commands.endSession(sessionId),
     async close() {
-      stopTracing?.();
+      // Core closes first: the events of turns it cancels still reach the telemetry.
       await core.close();
+      stopTracing?.();
       // Spans and measurements not exported yet go out before the process ends.
       await telemetry.shutdown();
       extensions?.close();
