@@ -283,13 +283,20 @@ export class SpanRecorder {
     }
   }
 
-  #openCall(event: { sessionId: string; turnId: string; toolCallId: string; toolName: string }): OpenCall {
+  #openCall(
+    event: { sessionId: string; turnId: string; toolCallId: string; toolName: string },
+    attributes?: Attributes,
+  ): OpenCall {
     const key = callKey(event.sessionId, event.turnId, event.toolCallId);
     const open = this.#calls.get(key);
-    if (open) return open;
+    if (open) {
+      if (attributes) open.span.setAttributes(attributes);
+      return open;
+    }
     const { api, tracer } = this.#runtime;
     const owner = turnKey(event.sessionId, event.turnId);
     const turn = this.#turns.get(owner);
+    // The span's attributes are given at its start where possible: each later write is checked again.
     const span = tracer.startSpan(
       `execute_tool ${event.toolName}`,
       {
@@ -300,6 +307,7 @@ export class SpanRecorder {
           'gen_ai.tool.call.id': event.toolCallId,
           'gen_ai.tool.type': 'function',
           'gen_ai.conversation.id': event.sessionId,
+          ...attributes,
         },
       },
       turn ? api.trace.setSpan(api.ROOT_CONTEXT, turn) : this.#defaultParent,
@@ -310,22 +318,19 @@ export class SpanRecorder {
   }
 
   #decide(event: Extract<TracedEvent, { kind: 'tool-decision' }>): void {
-    const call = this.#openCall(event);
+    const call = this.#openCall(event, { 'clawsmith.decision': event.action, 'clawsmith.decision.stage': event.stage });
     call.stage = event.stage;
     call.decision = event.action;
-    call.span.setAttributes({ 'clawsmith.decision': event.action, 'clawsmith.decision.stage': event.stage });
   }
 
   #startCall(event: Extract<TracedEvent, { kind: 'tool-started' }>): void {
-    const call = this.#openCall(event);
-    if (!call.decision) call.span.setAttribute('clawsmith.decision', 'allow');
-    call.span.setAttributes(
-      definedAttributes({
-        'clawsmith.tool.risk': event.risk,
-        'clawsmith.tool.side_effect': event.sideEffect,
-        'clawsmith.tool.summary': this.#options.captureContent ? capturedText(event.summary) : undefined,
-      }),
-    );
+    const open = this.#calls.get(callKey(event.sessionId, event.turnId, event.toolCallId));
+    const attributes: Attributes = {};
+    if (!open?.decision) attributes['clawsmith.decision'] = 'allow';
+    if (event.risk !== undefined) attributes['clawsmith.tool.risk'] = event.risk;
+    if (event.sideEffect !== undefined) attributes['clawsmith.tool.side_effect'] = event.sideEffect;
+    if (this.#options.captureContent) attributes['clawsmith.tool.summary'] = capturedText(event.summary);
+    this.#openCall(event, attributes);
   }
 
   #completeCall(event: Extract<TracedEvent, { kind: 'tool-completed' }>): void {
@@ -343,13 +348,10 @@ export class SpanRecorder {
       }),
     );
     if (errorType) span.setStatus({ code: this.#runtime.api.SpanStatusCode.ERROR, message: errorType });
-    const attributes = definedAttributes({
-      'gen_ai.operation.name': 'execute_tool',
-      'gen_ai.tool.name': call.toolName,
-      'clawsmith.tool.status': event.status,
-      'error.type': errorType,
-    });
-    this.#instruments.toolDuration.record((performance.now() - call.started) / 1000, attributes);
+    this.#instruments.toolDuration.record(
+      (performance.now() - call.started) / 1000,
+      this.#toolMetricAttributes(call.toolName, event.status, errorType),
+    );
     if (event.status === 'denied')
       this.#instruments.denials.add(1, {
         'gen_ai.tool.name': call.toolName,
@@ -358,6 +360,24 @@ export class SpanRecorder {
     if (event.code === 'command_refused')
       this.#instruments.refusals.add(1, { 'clawsmith.refusal.kind': 'command', 'gen_ai.tool.name': call.toolName });
     span.end();
+  }
+
+  // Measurements of calls share a few attribute sets: built once each, not per call.
+  readonly #toolAttributeSets = new Map<string, Attributes>();
+
+  #toolMetricAttributes(toolName: string, status: string, errorType: string | undefined): Attributes {
+    const key = `${toolName}\u0000${status}\u0000${errorType ?? ''}`;
+    let attributes = this.#toolAttributeSets.get(key);
+    if (!attributes) {
+      attributes = definedAttributes({
+        'gen_ai.operation.name': 'execute_tool',
+        'gen_ai.tool.name': toolName,
+        'clawsmith.tool.status': status,
+        'error.type': errorType,
+      });
+      if (this.#toolAttributeSets.size < 10_000) this.#toolAttributeSets.set(key, attributes);
+    }
+    return attributes;
   }
 
   #restore(event: Extract<TracedEvent, { kind: 'session-restored' }>): void {

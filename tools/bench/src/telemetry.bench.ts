@@ -29,19 +29,23 @@ const noop = defineTool({
   execute: async (input) => `noop ${input.index}`,
 });
 
-/** Time spent inside `record` and `traceContextOf` (the in-line part of tracing), per variant. */
+/** CPU time (ms) spent inside `record` and `traceContextOf` (the in-line part of tracing), per variant. */
 const inline = new Map<Telemetry, number>();
+
+function cpuMs(usage: NodeJS.CpuUsage): number {
+  return (usage.user + usage.system) / 1000;
+}
 
 function timed<Arguments extends unknown[], Result>(
   telemetry: Telemetry,
   work: (...parameters: Arguments) => Result,
 ): (...parameters: Arguments) => Result {
   return (...parameters) => {
-    const start = performance.now();
+    const start = process.cpuUsage();
     try {
       return work(...parameters);
     } finally {
-      inline.set(telemetry, (inline.get(telemetry) ?? 0) + performance.now() - start);
+      inline.set(telemetry, (inline.get(telemetry) ?? 0) + cpuMs(process.cpuUsage(start)));
     }
   };
 }
@@ -99,26 +103,44 @@ const exporting = (protocol: string) =>
 const protobuf = await exporting('http/protobuf');
 const json = await exporting('http/json');
 const variants = [
-  { label: 'no telemetry', telemetry: undefined, runner: await turnRunner(undefined), samples: [] as number[] },
+  {
+    label: 'no telemetry',
+    telemetry: undefined,
+    runner: await turnRunner(undefined),
+    samples: [] as number[],
+    cpu: [] as number[],
+  },
   {
     label: 'telemetry off (no endpoint), subscribed',
     telemetry: off,
     runner: await turnRunner(off),
     samples: [] as number[],
+    cpu: [] as number[],
   },
   {
     label: 'telemetry on, OTLP/HTTP protobuf',
     telemetry: protobuf,
     runner: await turnRunner(protobuf),
     samples: [] as number[],
+    cpu: [] as number[],
   },
-  { label: 'telemetry on, OTLP/HTTP JSON', telemetry: json, runner: await turnRunner(json), samples: [] as number[] },
+  {
+    label: 'telemetry on, OTLP/HTTP JSON',
+    telemetry: json,
+    runner: await turnRunner(json),
+    samples: [] as number[],
+    cpu: [] as number[],
+  },
 ];
 for (let round = 0; round < RUNS + WARMUP; round += 1)
   for (const variant of variants) {
     const start = performance.now();
+    const cpu = process.cpuUsage();
     await variant.runner.run();
-    if (round >= WARMUP) variant.samples.push(performance.now() - start);
+    if (round >= WARMUP) {
+      variant.samples.push(performance.now() - start);
+      variant.cpu.push(cpuMs(process.cpuUsage(cpu)));
+    }
   }
 await protobuf.shutdown();
 await json.shutdown();
@@ -128,15 +150,22 @@ await receiver.close();
 const [reference, ...others] = variants.map((variant) =>
   timingOf(`${variant.label} (turn of ${CALLS_PER_TURN} calls)`, variant.samples),
 );
-report('telemetry cost per turn', reference!, others);
+report('telemetry cost per turn (wall clock)', reference!, others);
+const [cpuReference, ...cpuOthers] = variants.map((variant) =>
+  timingOf(`${variant.label} (turn of ${CALLS_PER_TURN} calls)`, variant.cpu),
+);
+report('telemetry cost per turn (process CPU time)', cpuReference!, cpuOthers);
 const turnsRun = RUNS + WARMUP;
-console.log(`\n| per tool call | extra ms over no telemetry (median turns) | ms inside record/traceContextOf | aim |`);
-console.log('|---|---:|---:|---|');
+console.log(
+  `\n| per tool call | extra wall ms (median turns) | extra CPU ms (median turns) | CPU ms inside record/traceContextOf | aim |`,
+);
+console.log('|---|---:|---:|---:|---|');
 for (const [index, timing] of others.entries()) {
   const variant = variants[index + 1]!;
   const inside = (inline.get(variant.telemetry!) ?? 0) / (turnsRun * CALLS_PER_TURN);
+  const cpu = (cpuOthers[index]!.medianMs - cpuReference!.medianMs) / CALLS_PER_TURN;
   console.log(
-    `| ${variant.label} | ${((timing.medianMs - reference!.medianMs) / CALLS_PER_TURN).toFixed(4)} | ${inside.toFixed(4)} | ${index === 0 ? 'no measurable change' : '<= 0.2 ms'} |`,
+    `| ${variant.label} | ${((timing.medianMs - reference!.medianMs) / CALLS_PER_TURN).toFixed(4)} | ${cpu.toFixed(4)} | ${inside.toFixed(4)} | ${index === 0 ? 'no measurable change' : '<= 0.2 ms'} |`,
   );
 }
 console.log(`\nspans received as JSON: ${receiver.spans().length}; export requests: ${receiver.requests.length}`);
