@@ -1,5 +1,12 @@
 import { createRequire } from 'node:module';
 import type * as OtelApi from '@opentelemetry/api';
+import type * as TraceHttp from '@opentelemetry/exporter-trace-otlp-http';
+import type * as TraceProto from '@opentelemetry/exporter-trace-otlp-proto';
+import type * as MetricsHttp from '@opentelemetry/exporter-metrics-otlp-http';
+import type * as MetricsProto from '@opentelemetry/exporter-metrics-otlp-proto';
+import type * as Resources from '@opentelemetry/resources';
+import type * as SdkTrace from '@opentelemetry/sdk-trace-base';
+import type * as SdkMetrics from '@opentelemetry/sdk-metrics';
 import type { ExportConfig } from './telemetry-config.js';
 
 // The OpenTelemetry packages are loaded on demand, through require: Node runs their CommonJS
@@ -40,28 +47,20 @@ interface Stoppable {
 async function traceExporter(config: ExportConfig, url: string) {
   const options = { url, headers: config.headers };
   if (config.protocol === 'http/json') {
-    const { OTLPTraceExporter } = load(
-      '@opentelemetry/exporter-trace-otlp-http',
-    ) as typeof import('@opentelemetry/exporter-trace-otlp-http');
+    const { OTLPTraceExporter } = load('@opentelemetry/exporter-trace-otlp-http') as typeof TraceHttp;
     return new OTLPTraceExporter(options);
   }
-  const { OTLPTraceExporter } = load(
-    '@opentelemetry/exporter-trace-otlp-proto',
-  ) as typeof import('@opentelemetry/exporter-trace-otlp-proto');
+  const { OTLPTraceExporter } = load('@opentelemetry/exporter-trace-otlp-proto') as typeof TraceProto;
   return new OTLPTraceExporter(options);
 }
 
 async function metricExporter(config: ExportConfig, url: string) {
   const options = { url, headers: config.headers };
   if (config.protocol === 'http/json') {
-    const { OTLPMetricExporter } = load(
-      '@opentelemetry/exporter-metrics-otlp-http',
-    ) as typeof import('@opentelemetry/exporter-metrics-otlp-http');
+    const { OTLPMetricExporter } = load('@opentelemetry/exporter-metrics-otlp-http') as typeof MetricsHttp;
     return new OTLPMetricExporter(options);
   }
-  const { OTLPMetricExporter } = load(
-    '@opentelemetry/exporter-metrics-otlp-proto',
-  ) as typeof import('@opentelemetry/exporter-metrics-otlp-proto');
+  const { OTLPMetricExporter } = load('@opentelemetry/exporter-metrics-otlp-proto') as typeof MetricsProto;
   return new OTLPMetricExporter(options);
 }
 
@@ -82,12 +81,10 @@ export async function startOtelRuntime(
   if (own.tracerProvider) stoppable.push({ forceFlush: () => own.tracerProvider?.forceFlush?.() ?? Promise.resolve() });
   if (own.meterProvider) stoppable.push({ forceFlush: () => own.meterProvider?.forceFlush?.() ?? Promise.resolve() });
   if (config && (!tracerProvider || !meterProvider)) {
-    const { resourceFromAttributes } = load('@opentelemetry/resources') as typeof import('@opentelemetry/resources');
+    const { resourceFromAttributes } = load('@opentelemetry/resources') as typeof Resources;
     const resource = resourceFromAttributes(config.resource);
     if (!tracerProvider && config.tracesUrl) {
-      const { BasicTracerProvider, BatchSpanProcessor } = load(
-        '@opentelemetry/sdk-trace-base',
-      ) as typeof import('@opentelemetry/sdk-trace-base');
+      const { BasicTracerProvider, BatchSpanProcessor } = load('@opentelemetry/sdk-trace-base') as typeof SdkTrace;
       const provider = new BasicTracerProvider({
         resource,
         spanProcessors: [new BatchSpanProcessor(await traceExporter(config, config.tracesUrl))],
@@ -96,9 +93,7 @@ export async function startOtelRuntime(
       tracerProvider = provider;
     }
     if (!meterProvider && config.metricsUrl) {
-      const { MeterProvider, PeriodicExportingMetricReader } = load(
-        '@opentelemetry/sdk-metrics',
-      ) as typeof import('@opentelemetry/sdk-metrics');
+      const { MeterProvider, PeriodicExportingMetricReader } = load('@opentelemetry/sdk-metrics') as typeof SdkMetrics;
       const provider = new MeterProvider({
         resource,
         readers: [
