@@ -1,6 +1,7 @@
 import { startOtlpReceiver, type OtlpReceiver } from '@clawsmith/test-utils';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createTelemetry, type SessionEventLike } from './index.js';
+import type { SessionEvent } from '@clawsmith/session-protocol';
+import { createTelemetry } from './index.js';
 
 let receiver: OtlpReceiver;
 beforeEach(async () => {
@@ -19,15 +20,24 @@ function otlpEnvironment(extra: Record<string, string> = {}): Record<string, str
 }
 
 let sequence = 0;
+// The fields telemetry reads, as core writes them; fields it never reads (restore points,
+// capabilities) are left out, hence the cast. The core test feeds complete events.
 function event(type: string, sessionId: string, turnId: string | null, fields: Record<string, unknown> = {}) {
   sequence += 1;
-  return { type, sessionId, turnId, sequence, createdAt: new Date().toISOString(), ...fields } as SessionEventLike;
+  return {
+    type,
+    sessionId,
+    turnId,
+    sequence,
+    createdAt: new Date().toISOString(),
+    ...fields,
+  } as unknown as SessionEvent;
 }
 
 const secret = 'sk-ant-abcdefghijklmnopqrstuvwxyz0123';
 
 /** A turn whose one call is denied, and whose model request reports usage. */
-function deniedTurn(): SessionEventLike[] {
+function deniedTurn(): SessionEvent[] {
   return [
     event('turn.started', 's1', 't1', { prompt: `delete the logs, key ${secret}` }),
     event('request.started', 's1', 't1', { requestId: 'r1', step: 1 }),

@@ -1,5 +1,6 @@
 import { isTraceparent, type TraceContext, type TraceContextRequest } from '@clawsmith/tool-protocol';
-import { readEvent, type SessionEventLike } from './event-view.js';
+import type { SessionEvent } from '@clawsmith/session-protocol';
+import { readEvent } from './event-view.js';
 import { startOtelRuntime, type MeterProviderLike, type TracerProviderLike } from './otel-runtime.js';
 import { SpanRecorder, type ModelDescription } from './span-recorder.js';
 import { readExportConfig, type TelemetryEnvironment } from './telemetry-config.js';
@@ -38,7 +39,7 @@ export interface Telemetry {
    * Hands one session event over as it is appended (subscribe it: `core.subscribe(telemetry.record)`).
    * Never throws.
    */
-  readonly record: (event: SessionEventLike) => void;
+  readonly record: (event: SessionEvent) => void;
   /** The trace context of a running call (core's `traceContext` option); `undefined` when off. */
   readonly traceContextOf: (call: TraceContextRequest) => TraceContext | undefined;
   /** The next top-level turn of `sessionId` continues `parent` (an incoming request's `traceparent`). */

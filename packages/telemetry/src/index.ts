@@ -2,7 +2,6 @@
 
 export type { Telemetry, TelemetryOptions } from './create-telemetry.js';
 export { createTelemetry } from './create-telemetry.js';
-export type { SessionEventLike } from './event-view.js';
 export type { MeterProviderLike, TracerProviderLike } from './otel-runtime.js';
 export { INSTRUMENTATION_SCOPE } from './otel-runtime.js';
 export type { ModelDescription } from './span-recorder.js';

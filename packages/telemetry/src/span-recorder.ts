@@ -231,8 +231,7 @@ export class SpanRecorder {
     const { span, attributes } = request;
     const finishReason = event.finishReason ? (FINISH_REASONS[event.finishReason] ?? event.finishReason) : undefined;
     if (finishReason) span.setAttribute('gen_ai.response.finish_reasons', [finishReason]);
-    if (event.model) span.setAttribute('gen_ai.response.model', event.model);
-    const metricAttributes = event.model ? { ...attributes, 'gen_ai.response.model': event.model } : attributes;
+    const metricAttributes = attributes;
     if (event.usage) {
       span.setAttributes(
         definedAttributes({
