@@ -17,6 +17,8 @@ export const CLI_ERROR_CODES = [
   'system_prompt_unreadable',
   'invalid_token',
   'invalid_subagent_option',
+  'traceparent_invalid',
+  'telemetry_config_invalid',
 ] as const;
 
 /** One of {@link CLI_ERROR_CODES}. */

@@ -45,7 +45,8 @@ function modelOptions(command: Command): Command {
         .default('default'),
     )
     .option(...SUBAGENT_MODEL_OPTION)
-    .option(...SUBAGENT_STEPS_OPTION);
+    .option(...SUBAGENT_STEPS_OPTION)
+    .option(...TRACEPARENT_OPTION);
 }
 
 const SUBAGENT_MODEL_OPTION = [
@@ -55,6 +56,11 @@ const SUBAGENT_MODEL_OPTION = [
 const SUBAGENT_STEPS_OPTION = [
   '--subagent-max-steps <n>',
   'model requests of a subagent before it stops with subagent_step_limit (default 20)',
+] as const;
+
+const TRACEPARENT_OPTION = [
+  '--traceparent <value>',
+  'continue this W3C trace when OpenTelemetry export is on (default: the TRACEPARENT variable)',
 ] as const;
 
 type Action = (options: Record<string, unknown>, command: Command, ...operands: string[]) => Promise<number>;

@@ -27,7 +27,15 @@ export async function spawnBackgroundCommand(
       'Pseudo-terminals are not available here (the PTY library did not load); start the command without pty.',
     );
   }
-  const prepared = await prepareCommand(options, request.workspaceRoot, request.command, request.cwd, Boolean(pty));
+  const prepared = await prepareCommand(
+    options,
+    request.workspaceRoot,
+    request.command,
+    request.cwd,
+    Boolean(pty),
+    undefined,
+    request.traceContext,
+  );
   const artifact = request.artifacts ? await request.artifacts.openAppendable() : undefined;
   const log = new CommandLog(options.retainOutputBytes ?? 1024 * 1024, artifact);
   const timeoutMs = Math.min(

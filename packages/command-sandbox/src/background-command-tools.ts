@@ -59,6 +59,7 @@ const startCommandTool: BackgroundCommandTool = (service, common) =>
         rows: input.rows,
         timeoutMs: input.timeoutSeconds === undefined ? undefined : input.timeoutSeconds * 1000,
         artifacts: context.artifacts,
+        traceContext: context.traceContext,
       });
       const unrecorded = `Changes made by the background command ${started.id} are not recorded in the checkpoint (background commands and terminals write live, outside overlay capture).`;
       await context.fileChanges?.note?.(unrecorded);

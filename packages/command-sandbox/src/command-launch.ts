@@ -1,3 +1,4 @@
+import { traceContextEnvironment, type TraceContext } from '@clawsmith/tool-protocol';
 import { realpathSync, statSync } from 'node:fs';
 import { isAbsolute, relative, resolve } from 'node:path';
 import { defaultHomes } from './catastrophic-targets.js';
@@ -179,6 +180,7 @@ export async function prepareCommand(
   cwd?: string,
   terminal = false,
   capture?: CaptureFolders,
+  traceContext?: TraceContext,
 ): Promise<PreparedCommand> {
   const { workspace, workingDirectory } = resolveWorkingDirectory(workspaceRoot, cwd);
   const verdict = evaluateCommandSafety(commandText, { workingDirectory, workspaceRoot: workspace });
@@ -186,7 +188,12 @@ export async function prepareCommand(
   const mode = options.sandbox ?? 'auto';
   const availability = mode === 'off' ? undefined : await sandboxAvailability(mode, options.bubblewrapProgram);
   if (availability && !availability.available) throw new SandboxUnavailableError(availability.detail);
-  const environment = buildCommandEnvironment({ source: options.environmentSource, additions: options.env ?? [] });
+  // The trace context is the calling tool call's own (validated), never the host's TRACEPARENT.
+  const environment = buildCommandEnvironment({
+    source: options.environmentSource,
+    additions: options.env ?? [],
+    overrides: traceContextEnvironment(traceContext),
+  });
   const protectedLocations = availability ? findProtectedLocations(workspace, options.protectedPaths) : undefined;
   if (protectedLocations) refuseSymlinkedProtectedPaths(workspace, protectedLocations);
   const plan = buildSandboxPlan({

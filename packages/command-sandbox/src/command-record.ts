@@ -1,4 +1,4 @@
-import type { ArtifactReference, ArtifactWriter } from '@clawsmith/tool-protocol';
+import type { ArtifactReference, ArtifactWriter, TraceContext } from '@clawsmith/tool-protocol';
 import { timingSafeEqual } from 'node:crypto';
 import type { CommandLog, CommandOutputSlice } from './command-log.js';
 import { outcomeSignal } from './command-report.js';
@@ -49,6 +49,8 @@ export interface StartCommandRequest {
   readonly timeoutMs?: number;
   /** Where the appendable log goes, when wired. */
   readonly artifacts?: ArtifactWriter;
+  /** The calling tool call's trace context: the command gets it as `TRACEPARENT` / `TRACESTATE`. */
+  readonly traceContext?: TraceContext;
 }
 
 /** What the terminal support of this service offers. */

@@ -9,6 +9,7 @@ import {
   type FileChangeRecorder,
   type ToolDefinition,
   type ToolExecutionResult,
+  type TraceContext,
 } from '@clawsmith/tool-protocol';
 import { isAbsolute, relative, sep } from 'node:path';
 import { z } from 'zod';
@@ -46,6 +47,8 @@ export interface CommandRunRequest {
   readonly artifacts?: ArtifactWriter;
   /** Where the files the command changes are recorded for undo, when wired. */
   readonly fileChanges?: FileChangeRecorder;
+  /** The calling tool call's trace context: the command gets it as `TRACEPARENT` / `TRACESTATE`. */
+  readonly traceContext?: TraceContext;
 }
 
 /** What a finished command run observed. */
@@ -109,7 +112,15 @@ export async function runCommand(
   const folder: CaptureFolder | undefined = 'folder' in started ? started.folder : undefined;
   let prepared;
   try {
-    prepared = await prepareCommand(options, request.workspaceRoot, request.command, request.cwd, false, folder);
+    prepared = await prepareCommand(
+      options,
+      request.workspaceRoot,
+      request.command,
+      request.cwd,
+      false,
+      folder,
+      request.traceContext,
+    );
   } catch (error) {
     if (folder) await retireCaptureFolder(folder);
     throw error;
@@ -290,6 +301,7 @@ export function createRunCommandTool(
         signal: context.signal,
         artifacts: context.artifacts,
         fileChanges: context.fileChanges,
+        traceContext: context.traceContext,
       });
       return commandToolResult(result);
     },

@@ -2,7 +2,7 @@ import type { ArtifactStore } from '@clawsmith/artifacts';
 import type { CheckpointStore } from '@clawsmith/checkpoints';
 import type { CommandExecutionService } from '@clawsmith/command-sandbox';
 import type { Provider } from '@clawsmith/providers';
-import type { AnyToolDefinition } from '@clawsmith/tool-protocol';
+import type { AnyToolDefinition, TraceContextSource } from '@clawsmith/tool-protocol';
 import type { Kysely } from 'kysely';
 import type { ApprovalHandler } from './permissions/approval-handler.js';
 import type { ToolSource } from './lifecycle/tool-table.js';
@@ -56,6 +56,12 @@ export interface AgentCoreOptions {
    * process on the home, sooner when a session went over a quota); `false` turns it off.
    */
   readonly retention?: RetentionScheduleOptions | false;
+  /**
+   * The trace context of each call, asked once `tool.started` is written and before the tool runs
+   * (`@clawsmith/telemetry`'s `traceContextOf`); the tool gets it as `context.traceContext`.
+   * Subagents inherit it.
+   */
+  readonly traceContext?: TraceContextSource;
 }
 
 /**

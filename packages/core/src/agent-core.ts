@@ -137,6 +137,7 @@ export function createAgentCore(options: AgentCoreOptions): AgentCore {
     ...(options.systemPrompt ? { systemPrompt: options.systemPrompt } : {}),
     runningSessions: new Set(),
     ...(delegation ? { subagents: delegation.hooks } : {}),
+    ...(options.traceContext ? { traceContext: options.traceContext } : {}),
   };
   if (delegation && childTools) delegation.bind(services, childTools);
   const touchedSessions = new Set<string>();

@@ -3,6 +3,7 @@ import type { ArtifactStore } from '@clawsmith/artifacts';
 import type { CheckpointStore } from '@clawsmith/checkpoints';
 import type { DeferredToolCatalog, RequestTools, SessionActivation } from '@clawsmith/deferred-tools';
 import type { Provider } from '@clawsmith/providers';
+import type { TraceContextSource } from '@clawsmith/tool-protocol';
 import type { ToolTable } from './lifecycle/tool-table.js';
 import type { PermissionSettings } from './permissions/turn-permissions.js';
 import type { SessionStore } from './store/session-store.js';
@@ -32,6 +33,8 @@ export interface CoreServices {
   readonly runningSessions: Set<string>;
   /** With delegation on: closes a session's children that a dead process left running, and hands over finished background results once. */
   readonly subagents?: SubagentHooks;
+  /** The trace context of a call, when calls are traced. */
+  readonly traceContext?: TraceContextSource;
 }
 
 /** What the turn loop and recovery ask of delegation. */

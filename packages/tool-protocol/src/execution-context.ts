@@ -1,3 +1,4 @@
+import type { TraceContext } from './trace-context.js';
 import type { ArtifactReference } from './artifact-reference.js';
 import { UnauthorizedToolError } from './clawsmith-error.js';
 
@@ -154,6 +155,11 @@ export interface ToolExecutionContext {
   readonly excludedPaths?: readonly string[];
   /** Where a long-running call reports progress, when the host shows it. */
   readonly reportProgress?: (progress: ToolProgress) => void;
+  /**
+   * The trace context of this call when the host traces it: tools that start processes pass it
+   * on (see {@link traceContextEnvironment}), tools that call servers send it along.
+   */
+  readonly traceContext?: TraceContext;
 }
 
 /**

@@ -66,6 +66,8 @@ export { DEFAULT_NORMALIZE_LIMITS, normalizeToolResult } from './normalize-tool-
 export { toolResultFromError } from './error-result.js';
 
 export { REDACTED, redactSecrets } from './redact-secrets.js';
+export type { TraceContext, TraceContextRequest, TraceContextSource } from './trace-context.js';
+export { isTraceparent, isTracestate, traceContextEnvironment } from './trace-context.js';
 export { sanitizeDisplay, stripControlSequences } from './sanitize-display.js';
 export { boundText, headAndTail } from './bounded-text.js';
 

@@ -28,6 +28,8 @@ describe('@clawsmith/tool-protocol public surface', () => {
       'headAndTail',
       'isToolCapability',
       'isToolRisk',
+      'isTraceparent',
+      'isTracestate',
       'maxRisk',
       'mutationFailure',
       'normalizeToolResult',
@@ -45,6 +47,7 @@ describe('@clawsmith/tool-protocol public surface', () => {
       'toolError',
       'toolResultFromError',
       'toolSuccess',
+      'traceContextEnvironment',
     ]);
   });
 

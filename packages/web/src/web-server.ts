@@ -4,6 +4,7 @@ import type { ArtifactStore } from '@clawsmith/artifacts';
 import type { CheckpointStore } from '@clawsmith/checkpoints';
 import { SessionStore, type AgentCore } from '@clawsmith/core';
 import { serve } from '@hono/node-server';
+import type { TraceContext } from '@clawsmith/tool-protocol';
 import type { Kysely } from 'kysely';
 import { loadPageFiles } from './static/page-files.js';
 import { StoreWatcher } from './live/store-watcher.js';
@@ -37,6 +38,11 @@ export interface WebServerOptions {
    * or when it returns undefined, the core's own `systemPrompt` applies.
    */
   readonly systemPrompt?: (session: { readonly id: string; readonly workspaceRoot: string }) => string | undefined;
+  /**
+   * Told the W3C trace context of a `POST /api/sessions/:id/turns` that sent a valid `traceparent`
+   * header, before the turn starts (`@clawsmith/telemetry`'s `continueTrace`).
+   */
+  readonly continueTrace?: (sessionId: string, parent: TraceContext) => void;
   /** Address to bind; default `127.0.0.1`. Anything else exposes the API to the network: the caller warns. */
   readonly host?: string;
   /** Port; default 0 (a free one). */
@@ -104,6 +110,7 @@ export async function startWebServer(options: WebServerOptions): Promise<WebServ
     store,
     canRunTurns: options.canRunTurns ?? true,
     ...(options.systemPrompt ? { systemPrompt: options.systemPrompt } : {}),
+    ...(options.continueTrace ? { continueTrace: options.continueTrace } : {}),
   });
   const guardHosts = new Set<string>();
   const context: WebContext = {

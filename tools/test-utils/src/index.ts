@@ -7,3 +7,5 @@ export { snapshotTree } from './snapshot-tree.js';
 export { exampleMarker, readmeExample, runExample } from './readme-example.js';
 export type { ReadmeExampleSuite } from './readme-example-suite.js';
 export { describeReadmeExample } from './readme-example-suite.js';
+export { startOtlpReceiver } from './otlp-receiver.js';
+export type { OtlpReceiver, ReceivedMetric, ReceivedSpan } from './otlp-receiver.js';

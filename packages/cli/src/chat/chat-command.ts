@@ -106,6 +106,7 @@ class ChatLoop {
       subagents,
       permissionMode: options.permissionMode,
       approvalHandler: (request, signal) => this.#approve(request, signal),
+      ...(options.traceparent !== undefined ? { traceparent: options.traceparent } : {}),
       mcp: {
         ...(workspaceRoot ? { workspaceRoot } : {}),
         onNotice: (notice) => process.stderr.write(`clawsmith: ${notice}\n`),

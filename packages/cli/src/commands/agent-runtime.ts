@@ -2,7 +2,10 @@ import { mkdirSync, realpathSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { AgentCore, ApprovalHandler, ClawsmithHome, PermissionMode, SessionRecord } from '@clawsmith/core';
 import type { Provider } from '@clawsmith/providers';
+import type { Telemetry } from '@clawsmith/telemetry';
+import { isTraceparent } from '@clawsmith/tool-protocol';
 import { CliError } from '../cli-errors.js';
+import { EXIT_CODES } from '../cli-program.js';
 import { buildSystemPrompt, type SystemPromptOptions } from '../instructions/system-prompt.js';
 import { openLspExtension } from './lsp-extension.js';
 import { isScriptProvider } from './provider-selection.js';
@@ -13,6 +16,8 @@ import { checkSessionWorkspace, resolveSessionReference } from './session-refere
 export interface AgentRuntime {
   readonly home: ClawsmithHome;
   readonly core: AgentCore;
+  /** OpenTelemetry export of the core's events (off unless `OTEL_EXPORTER_OTLP_ENDPOINT` is set). */
+  readonly telemetry: Telemetry;
   /**
    * The system prompt of a turn in `workspaceRoot`, the same for every entry that runs a model
    * (`run`, `chat`, `web`): `--system-prompt` or the default, the workspace's project
@@ -41,6 +46,8 @@ export interface AgentRuntimeOptions {
   readonly subagents?: SubagentSettings;
   /** Compose skills, memory and trusted plugins (`@clawsmith/extensions`); entries pass `entryExtensions(…)`. */
   readonly extensions?: { readonly workspaceRoot?: string; readonly onNotice: (notice: string) => void };
+  /** `--traceparent`: the W3C trace the turns continue (else the environment's `TRACEPARENT`). */
+  readonly traceparent?: string;
 }
 
 const NO_MODEL: Provider = {
@@ -61,6 +68,7 @@ export async function openAgentRuntime(options: AgentRuntimeOptions): Promise<Ag
   const { createAgentCore, createBuiltinTools, openClawsmithHome, resolveClawsmithHome } =
     await import('@clawsmith/core');
   const { createCommandExecutionService, createWorkspaceWall } = await import('@clawsmith/command-sandbox');
+  const telemetry = await openTelemetry(options);
   const homeFolder = resolveClawsmithHome(options.home);
   mkdirSync(homeFolder, { recursive: true });
   // Commands never see the home (database, journals, other sessions' artifacts), wherever it is.
@@ -101,6 +109,7 @@ export async function openAgentRuntime(options: AgentRuntimeOptions): Promise<Ag
       ...(extensions?.sources ?? []),
     ],
     permissionMode: options.permissionMode ?? 'default',
+    ...(telemetry.enabled ? { traceContext: telemetry.traceContextOf } : {}),
     ...(options.approvalHandler ? { approvalHandler: options.approvalHandler } : {}),
     // Subagents use the same model unless --subagent-model names another (none without one: `mcp
     // serve` and the store commands run no model); a script gives each child its own `children` entry.
@@ -119,9 +128,11 @@ export async function openAgentRuntime(options: AgentRuntimeOptions): Promise<Ag
         }
       : {}),
   });
+  const stopTracing = telemetry.enabled ? core.subscribe(telemetry.record) : undefined;
   return {
     home,
     core,
+    telemetry,
     systemPrompt: (workspaceRoot, promptOptions = {}) =>
       buildSystemPrompt(
         {
@@ -133,7 +144,11 @@ export async function openAgentRuntime(options: AgentRuntimeOptions): Promise<Ag
       ),
     endSessionCommands: (sessionId) => commands.endSession(sessionId),
     async close() {
+      // Core closes first: the events of turns it cancels still reach the telemetry.
       await core.close();
+      stopTracing?.();
+      // Spans and measurements not exported yet go out before the process ends.
+      await telemetry.shutdown();
       extensions?.close();
       await lsp.close();
       await mcp?.close();
@@ -142,6 +157,29 @@ export async function openAgentRuntime(options: AgentRuntimeOptions): Promise<Ag
       await wall.close();
     },
   };
+}
+
+/**
+ * The process's telemetry: OpenTelemetry export when the standard `OTEL_*` variables configure
+ * it, continuing `--traceparent` (or `TRACEPARENT`). A malformed `--traceparent` or OTLP setting is
+ * a usage error that says what to write instead.
+ */
+async function openTelemetry(options: AgentRuntimeOptions): Promise<Telemetry> {
+  const { createTelemetry } = await import('@clawsmith/telemetry');
+  if (options.traceparent !== undefined && !isTraceparent(options.traceparent))
+    throw new CliError(
+      'traceparent_invalid',
+      `--traceparent ${JSON.stringify(options.traceparent)} is not a W3C traceparent; write it as 00-<32 hex trace id>-<16 hex span id>-<2 hex flags>, e.g. 00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01.`,
+      EXIT_CODES.usage,
+    );
+  try {
+    return await createTelemetry({
+      ...(options.provider ? { model: options.provider } : {}),
+      ...(options.traceparent ? { parent: { traceparent: options.traceparent } } : {}),
+    });
+  } catch (error) {
+    throw new CliError('telemetry_config_invalid', (error as Error).message, EXIT_CODES.usage);
+  }
 }
 
 /**

@@ -23,6 +23,7 @@ export interface RunOptions {
   readonly appendSystemPrompt?: string;
   readonly subagentModel?: string;
   readonly subagentMaxSteps?: string;
+  readonly traceparent?: string;
 }
 
 async function readStdin(): Promise<string> {
@@ -65,6 +66,7 @@ export async function runTurnCommand(
       onNotice: (notice) => process.stderr.write(`clawsmith: ${oneLine(notice, 500)}\n`),
     },
     extensions: entryExtensions(workspaceRoot),
+    ...(options.traceparent !== undefined ? { traceparent: options.traceparent } : {}),
   });
   const style = terminalStyle(process.stdout);
   const printer = new TranscriptPrinter(process.stdout, style);

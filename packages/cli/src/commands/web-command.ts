@@ -64,6 +64,7 @@ export async function webCommand(rawOptions: Record<string, unknown>): Promise<n
       approvals,
       canRunTurns: provider !== undefined,
       systemPrompt: (session) => runtime.systemPrompt(session.workspaceRoot),
+      ...(runtime.telemetry.enabled ? { continueTrace: runtime.telemetry.continueTrace } : {}),
       host: options.host,
       port,
       allowedHosts: options.allowedHost ?? [],

@@ -33,6 +33,14 @@ const SCRUBBED = [
   'CLAWSMITH_MODEL',
   'FORCE_COLOR',
   'NODE_OPTIONS',
+  'OTEL_EXPORTER_OTLP_ENDPOINT',
+  'OTEL_EXPORTER_OTLP_TRACES_ENDPOINT',
+  'OTEL_EXPORTER_OTLP_METRICS_ENDPOINT',
+  'OTEL_EXPORTER_OTLP_PROTOCOL',
+  'OTEL_SERVICE_NAME',
+  'OTEL_RESOURCE_ATTRIBUTES',
+  'TRACEPARENT',
+  'TRACESTATE',
 ];
 
 /** The environment a test's child gets: the parent's without keys and color overrides, plus `home`. */

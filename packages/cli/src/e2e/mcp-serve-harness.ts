@@ -26,6 +26,8 @@ export interface ConnectServeOptions {
   /** Answers approval questions (elicitation) with this decision; without it the client cannot be asked. */
   readonly approve?: 'allow' | 'allow-session' | 'deny';
   readonly name?: string;
+  /** Variables added to the server's environment. */
+  readonly env?: Record<string, string>;
 }
 
 /** Spawns `clawsmith mcp serve --workspace` and connects the SDK client to it; closed after the test. */
@@ -34,7 +36,7 @@ export async function connectServe(options: ConnectServeOptions): Promise<ServeC
   const transport = new StdioClientTransport({
     command: process.execPath,
     args: [BIN, 'mcp', 'serve', '--workspace', options.workspace, ...(options.extraArgs ?? [])],
-    env: childEnvironment(options.home),
+    env: childEnvironment(options.home, options.env),
     stderr: 'pipe',
   });
   const client = new Client(

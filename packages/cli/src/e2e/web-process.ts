@@ -9,10 +9,10 @@ import { BIN, childEnvironment } from './cli-harness.js';
  * Starts `clawsmith web` with a fresh API token in `CLAWSMITH_WEB_TOKEN` (returned as `token`)
  * and waits for the sign-in URL it prints (its single-use code is `signInCode`).
  */
-export async function startWeb(home: string, args: readonly string[] = []) {
+export async function startWeb(home: string, args: readonly string[] = [], env: Record<string, string> = {}) {
   const token = randomBytes(24).toString('hex');
   const child = spawn(process.execPath, [BIN, 'web', '--home', home, ...args], {
-    env: childEnvironment(home, { CLAWSMITH_WEB_TOKEN: token }),
+    env: childEnvironment(home, { CLAWSMITH_WEB_TOKEN: token, ...env }),
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let stdout = '';

@@ -91,6 +91,8 @@ export function coreServedWorkspace(
                 });
               })
             : undefined;
+          // The call's turn continues the client's trace, when it sent one in `_meta`.
+          if (options.traceContext) runtime.telemetry.continueTrace(sessionId, options.traceContext);
           try {
             return await runtime.core.callTool({
               sessionId,

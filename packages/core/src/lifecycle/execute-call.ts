@@ -135,6 +135,11 @@ export async function executeCall(turn: TurnContext, ready: ReadyCall): Promise<
       },
       turn.permissions.mode,
     );
+    const traceContext = turn.core.traceContext?.({
+      sessionId: turn.session.id,
+      turnId: turn.turnId,
+      toolCallId: ready.call.id,
+    });
     const running = ready.entry.tool.execute(ready.input, {
       authorized: true,
       workspaceRoot: turn.session.workspaceRoot,
@@ -145,6 +150,7 @@ export async function executeCall(turn: TurnContext, ready: ReadyCall): Promise<
       reportProgress: progress.report,
       fileChanges: turn.checkpoint.recorder,
       ...(excluded.length > 0 ? { excludedPaths: excluded } : {}),
+      ...(traceContext ? { traceContext } : {}),
       ...(turn.core.artifacts
         ? { artifacts: turn.core.artifacts.writerFor({ sessionId: turn.session.id, toolCallId: ready.call.id }) }
         : {}),

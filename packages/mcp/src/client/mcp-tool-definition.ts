@@ -91,6 +91,7 @@ export function mcpToolDefinition(options: {
         const answer = await connection.callTool(tool.name, input, {
           signal: context.signal,
           ...(context.reportProgress ? { onProgress: context.reportProgress } : {}),
+          ...(context.traceContext ? { traceContext: context.traceContext } : {}),
         });
         result = await mapCallResult(answer, {
           serverName: server.name,

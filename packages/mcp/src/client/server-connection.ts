@@ -2,7 +2,9 @@ import { isAbsolute, resolve } from 'node:path';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
+import type { TraceContext } from '@clawsmith/tool-protocol';
 import { MCP_ERROR_CODES, McpError } from '../mcp-errors.js';
+import { traceMeta } from '../trace-meta.js';
 import type { McpCallResult } from './call-result.js';
 import { expandReferences } from './environment-references.js';
 import type { ConfiguredMcpServer } from './mcp-configuration.js';
@@ -26,6 +28,8 @@ export type McpConnectionState = 'idle' | 'starting' | 'ready' | 'crashed' | 'cl
 /** Options of one call. */
 export interface McpCallOptions {
   readonly signal: AbortSignal;
+  /** The calling tool call's trace context, sent in the request's `_meta`. */
+  readonly traceContext?: TraceContext;
   readonly onProgress?: (progress: { progress: number; total?: number; message?: string }) => void;
 }
 
@@ -242,7 +246,9 @@ export class McpServerConnection {
     if (options.signal.aborted) forward();
     else options.signal.addEventListener('abort', forward, { once: true });
     try {
-      const result = await client.callTool({ name: toolName, arguments: args }, undefined, {
+      const meta = traceMeta(options.traceContext);
+      const request = { name: toolName, arguments: args, ...(meta.traceparent ? { _meta: meta } : {}) };
+      const result = await client.callTool(request, undefined, {
         signal: call.signal,
         timeout: this.timeoutMs,
         resetTimeoutOnProgress: true,

@@ -13,6 +13,7 @@ import {
 import { ClawsmithError } from '@clawsmith/tool-protocol';
 import { checkOwnToolArguments } from './own-tool-arguments.js';
 import { progressForwarder, progressTokenOf } from './progress-forwarding.js';
+import { traceContextOfMeta } from '../trace-meta.js';
 import { RESTORE_POINT_TOOLS, CHANGES_TOOL_NAME, UNDO_TOOL_NAME } from './restore-point-tools.js';
 import { SERVED_OUTPUT_SCHEMA, plainResult, servedCallResult, type ServedCallResult } from './served-call-result.js';
 import type { ServedApprover, ServedCallOutcome, ServedSession, ServedWorkspace } from './served-session.js';
@@ -209,6 +210,7 @@ export function createServedMcpServer(options: ServedMcpServerOptions): ServedCo
         return result;
       }
       const progressToken = progressTokenOf(request.params);
+      const traceContext = traceContextOfMeta(request.params);
       const outcome = await serially(() =>
         current.call(name, args, {
           signal,
@@ -216,6 +218,7 @@ export function createServedMcpServer(options: ServedMcpServerOptions): ServedCo
             ? { onProgress: progressForwarder(progressToken, (notification) => extra.sendNotification(notification)) }
             : {}),
           approver: approverFor(extra.requestId),
+          ...(traceContext ? { traceContext } : {}),
           unattendedReason:
             'this MCP client cannot be asked (it does not support elicitation), so it is denied; start clawsmith mcp serve with another --permission-mode or add a permission rule',
         }),

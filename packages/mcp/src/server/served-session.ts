@@ -1,4 +1,10 @@
-import type { JsonValue, ResolvedToolSecurity, ToolExecutionResult, ToolProgress } from '@clawsmith/tool-protocol';
+import type {
+  JsonValue,
+  ResolvedToolSecurity,
+  ToolExecutionResult,
+  ToolProgress,
+  TraceContext,
+} from '@clawsmith/tool-protocol';
 
 /**
  * The ports `clawsmith mcp serve` needs from an agent runtime. This package never imports the
@@ -44,6 +50,8 @@ export interface ServedCallOptions {
    * call's progress as it records it (core: its throttled `tool.progress` events).
    */
   readonly onProgress?: (progress: ToolProgress) => void;
+  /** The trace the client's request continues (its `_meta.traceparent`), when it sent a valid one. */
+  readonly traceContext?: TraceContext;
 }
 
 /** A served call's outcome: the runtime's result and the restore point holding its changes. */

@@ -2,6 +2,7 @@ import { approvalAnswerBodySchema, startTurnBodySchema } from '../api/api-schema
 import { parseBody, parseId } from '../http/parse-request.js';
 import { WebError } from '../http/web-error.js';
 import type { Route } from './route.js';
+import { traceContextOfRequest } from './trace-headers.js';
 
 /** Start and cancel turns; pending approvals and their answers. */
 export const turnRoutes: readonly Route[] = [
@@ -11,7 +12,7 @@ export const turnRoutes: readonly Route[] = [
     async handler(c, web) {
       const sessionId = parseId(c, 'sessionId');
       const body = await parseBody(c, startTurnBodySchema);
-      return c.json(await web.turns.start(sessionId, body.prompt), 202);
+      return c.json(await web.turns.start(sessionId, body.prompt, traceContextOfRequest(c.req.raw.headers)), 202);
     },
   },
   {

@@ -1,5 +1,5 @@
 import type { AgentCore, SessionStore, TurnRecord } from '@clawsmith/core';
-import { ClawsmithError } from '@clawsmith/tool-protocol';
+import { ClawsmithError, type TraceContext } from '@clawsmith/tool-protocol';
 import { WebError } from '../http/web-error.js';
 
 interface RunningTurn {
@@ -30,13 +30,16 @@ export class TurnRunner {
   readonly #canRunTurns: boolean;
   readonly #systemPrompt: ((session: { id: string; workspaceRoot: string }) => string | undefined) | undefined;
   readonly #running = new Map<string, RunningTurn>();
+  readonly #continueTrace: ((sessionId: string, parent: TraceContext) => void) | undefined;
 
   constructor(options: {
     core: AgentCore;
     store: SessionStore;
     canRunTurns: boolean;
     systemPrompt?: (session: { id: string; workspaceRoot: string }) => string | undefined;
+    continueTrace?: (sessionId: string, parent: TraceContext) => void;
   }) {
+    this.#continueTrace = options.continueTrace;
     this.#core = options.core;
     this.#store = options.store;
     this.#canRunTurns = options.canRunTurns;
@@ -48,8 +51,11 @@ export class TurnRunner {
     return this.#running.has(sessionId);
   }
 
-  /** Starts a turn and answers once it has started (its id known), or with why it could not start. */
-  async start(sessionId: string, prompt: string): Promise<{ sessionId: string; turnId: string }> {
+  /**
+   * Starts a turn and answers once it has started (its id known), or with why it could not start.
+   * With `trace` (the request's `traceparent`), the turn continues that trace.
+   */
+  async start(sessionId: string, prompt: string, trace?: TraceContext): Promise<{ sessionId: string; turnId: string }> {
     if (!this.#canRunTurns)
       throw new WebError(
         'provider_required',
@@ -68,6 +74,7 @@ export class TurnRunner {
       if (event.sessionId === sessionId && event.type === 'turn.started' && event.turnId) started(event.turnId);
     });
     const systemPrompt = this.#systemPrompt?.({ id: session.id, workspaceRoot: session.workspaceRoot });
+    if (trace) this.#continueTrace?.(sessionId, trace);
     const done = this.#core.runTurn({
       sessionId,
       prompt,
