@@ -2,6 +2,9 @@ import { canonicalSha256 } from '@clawsmith/tool-protocol';
 import { loadMcpConfiguration, type McpConfiguration, type McpServerScope } from './mcp-configuration.js';
 import { mcpToolDefinition, type McpTool } from './mcp-tool-definition.js';
 import { assignMcpToolNames } from './mcp-tool-name.js';
+import type { McpElicitationHandler } from './elicitation.js';
+import { McpCredentialStore, type McpSignInStatus } from './oauth/credential-store.js';
+import { resolveRemoteEndpoint } from './oauth/remote-endpoint.js';
 import { McpServerConnection } from './server-connection.js';
 import { isStdioEntry } from './server-entry.js';
 import { catalogueTools, ToolCatalogueStore, type CataloguedTool } from './tool-catalogue.js';
@@ -22,6 +25,11 @@ export interface McpToolsOptions {
   readonly discover?: boolean;
   /** Told about crashes, restarts, changed tool lists and servers left out. */
   readonly onNotice?: (notice: string) => void;
+  /**
+   * Asks the person when a server sends `elicitation/create` during a call. Without it (or when
+   * it returns undefined) the request is declined, with the reason in the answer and a notice.
+   */
+  readonly onElicitation?: McpElicitationHandler;
 }
 
 /** One configured server as this session sees it. */
@@ -38,6 +46,13 @@ export interface McpServerStatus {
   readonly problem?: string;
   /** Whether annotations may lower risk. */
   readonly trustAnnotations: boolean;
+  /**
+   * Remote servers: `oauth` (signs in with `clawsmith mcp login`), `headers` (a static
+   * Authorization header), `none` (`"oauth": false`).
+   */
+  readonly auth?: 'oauth' | 'headers' | 'none';
+  /** Remote servers signing in with OAuth: whether signed in and until when. Never a token. */
+  readonly signIn?: McpSignInStatus;
 }
 
 /** The MCP tools of one session, ready for `AgentCoreOptions.extensions`. */
@@ -59,6 +74,22 @@ function transportOf(entry: McpConfiguration['servers'][number]['entry']): McpSe
   return entry.type === 'sse' ? 'sse' : 'http';
 }
 
+function remoteAuthStatus(
+  server: McpConfiguration['servers'][number],
+  environment: NodeJS.ProcessEnv,
+  credentials: McpCredentialStore,
+): Pick<McpServerStatus, 'auth' | 'signIn'> {
+  if (isStdioEntry(server.entry)) return {};
+  try {
+    const endpoint = resolveRemoteEndpoint(server.name, server.entry, environment);
+    if (endpoint.authMode !== 'oauth') return { auth: endpoint.authMode };
+    return { auth: 'oauth', signIn: credentials.statusOf(server.name, endpoint.url.href) };
+  } catch {
+    // An unset variable or a bad URL: the server cannot start; its start says why.
+    return { auth: 'oauth', signIn: { signedIn: false, refreshable: false } };
+  }
+}
+
 /**
  * Reads the configuration, keeps the servers that may start (the person's own, and project
  * entries the person trusted in exactly this form), and builds their tools from the stored tool
@@ -70,6 +101,7 @@ export async function openMcpTools(options: McpToolsOptions): Promise<McpTools> 
   const configuration = loadMcpConfiguration(options);
   const trustStore = new McpTrustStore(options.homeDir);
   const catalogues = new ToolCatalogueStore(options.homeDir);
+  const credentials = new McpCredentialStore(options.homeDir);
   const connections = new Map<string, McpServerConnection>();
   const statuses = new Map<string, McpServerStatus>();
   const listed = new Map<string, readonly CataloguedTool[]>();
@@ -84,6 +116,7 @@ export async function openMcpTools(options: McpToolsOptions): Promise<McpTools> 
       transport: transportOf(server.entry),
       trust,
       trustAnnotations: server.entry.trustAnnotations === true,
+      ...remoteAuthStatus(server, options.environment ?? process.env, credentials),
     };
     if (server.entry.disabled === true) {
       statuses.set(server.name, { ...base, availability: 'disabled', toolCount: 0 });
@@ -102,6 +135,8 @@ export async function openMcpTools(options: McpToolsOptions): Promise<McpTools> 
       ...(options.workspaceRoot !== undefined ? { workspaceRoot: options.workspaceRoot } : {}),
       ...(options.environment ? { environment: options.environment } : {}),
       ...(options.onNotice ? { onNotice: options.onNotice } : {}),
+      ...(options.onElicitation ? { onElicitation: options.onElicitation } : {}),
+      credentials,
       // Servers also send this right after starting; only a list that differs from the one this
       // session offers is worth saying, and it is stored for the next session.
       onToolListChanged: () => {
