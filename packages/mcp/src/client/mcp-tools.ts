@@ -1,7 +1,8 @@
 import { canonicalSha256 } from '@clawsmith/tool-protocol';
 import { loadMcpConfiguration, type McpConfiguration, type McpServerScope } from './mcp-configuration.js';
 import { mcpToolDefinition, type McpTool } from './mcp-tool-definition.js';
-import { assignMcpToolNames } from './mcp-tool-name.js';
+import { assignMcpToolNames, mcpToolName } from './mcp-tool-name.js';
+import { READ_RESOURCE_TOOL, readResourceTool } from './read-resource-tool.js';
 import type { McpElicitationHandler } from './elicitation.js';
 import { McpCredentialStore, type McpSignInStatus } from './oauth/credential-store.js';
 import { resolveRemoteEndpoint } from './oauth/remote-endpoint.js';
@@ -105,6 +106,7 @@ export async function openMcpTools(options: McpToolsOptions): Promise<McpTools> 
   const connections = new Map<string, McpServerConnection>();
   const statuses = new Map<string, McpServerStatus>();
   const listed = new Map<string, readonly CataloguedTool[]>();
+  const withResources = new Set<string>();
   const changedLists = new Set<string>();
 
   for (const server of configuration.servers) {
@@ -146,8 +148,12 @@ export async function openMcpTools(options: McpToolsOptions): Promise<McpTools> 
           .listTools()
           .then((listedNow) => {
             const tools = catalogueTools(listedNow);
-            catalogues.write(server.entrySha256, server.name, tools);
-            if (canonicalSha256(tools) !== canonicalSha256(listed.get(server.name) ?? [])) {
+            catalogues.write(server.entrySha256, server.name, tools, { resources: connection.offersResources });
+            // Said once per session, however many times the server announces a change.
+            if (
+              !changedLists.has(server.name) &&
+              canonicalSha256(tools) !== canonicalSha256(listed.get(server.name) ?? [])
+            ) {
               changedLists.add(server.name);
               options.onNotice?.(
                 `MCP server ${server.name} changed its tool list; new tools appear in the next session.`,
@@ -161,6 +167,7 @@ export async function openMcpTools(options: McpToolsOptions): Promise<McpTools> 
     const stored = catalogues.read(server.entrySha256);
     if (stored) {
       listed.set(server.name, stored.tools);
+      if (stored.resources === true) withResources.add(server.name);
       statuses.set(server.name, { ...base, availability: 'offered', toolCount: stored.tools.length });
     } else {
       statuses.set(server.name, {
@@ -188,8 +195,9 @@ export async function openMcpTools(options: McpToolsOptions): Promise<McpTools> 
         const name = connection.server.name;
         try {
           const tools = catalogueTools(await connection.listTools());
-          catalogues.write(connection.server.entrySha256, name, tools);
+          catalogues.write(connection.server.entrySha256, name, tools, { resources: connection.offersResources });
           listed.set(name, tools);
+          if (connection.offersResources) withResources.add(name);
           const { problem: _unknownList, ...known } = statuses.get(name) as McpServerStatus;
           statuses.set(name, { ...known, availability: 'offered', toolCount: tools.length });
         } catch (error) {
@@ -230,6 +238,15 @@ export async function openMcpTools(options: McpToolsOptions): Promise<McpTools> 
         },
       }),
     );
+  }
+
+  // Servers with resources also offer reading them (resource links in results point there),
+  // unless one of their own tools already has that name.
+  for (const { name: server } of configuration.servers) {
+    if (!withResources.has(server)) continue;
+    const name = mcpToolName(server, READ_RESOURCE_TOOL);
+    if (named.has(name)) continue;
+    tools.push(readResourceTool(name, connections.get(server) as McpServerConnection));
   }
 
   return Object.freeze({

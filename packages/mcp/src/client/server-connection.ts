@@ -25,6 +25,14 @@ export const STARTUP_TIMEOUT_MS = 30_000;
  */
 export const MAX_STDIO_MESSAGE_BYTES = 64 * 1024 * 1024;
 
+/** One item of a `resources/read` answer: text or base64 bytes. */
+export interface McpResourceContents {
+  readonly uri: string;
+  readonly mimeType?: string;
+  readonly text?: string;
+  readonly blob?: string;
+}
+
 /** Where a connection is in its life. */
 export type McpConnectionState = 'idle' | 'starting' | 'ready' | 'crashed' | 'closed';
 
@@ -79,6 +87,8 @@ export class McpServerConnection {
   #closing = false;
   #lastTransportError: string | undefined;
   #authMode: McpAuthMode = 'none';
+  #protocolVersion: string | undefined;
+  #offersResources = false;
 
   constructor(server: ConfiguredMcpServer, options: McpConnectionOptions = {}) {
     this.server = server;
@@ -98,6 +108,16 @@ export class McpServerConnection {
   /** The stdio child's process id while it runs. */
   get pid(): number | undefined {
     return this.#pid;
+  }
+
+  /** The MCP revision agreed with a Streamable HTTP server, once connected. */
+  get protocolVersion(): string | undefined {
+    return this.#protocolVersion;
+  }
+
+  /** Whether the server announced `resources` when it last started. */
+  get offersResources(): boolean {
+    return this.#offersResources;
   }
 
   /** The entry's call timeout. */
@@ -238,6 +258,11 @@ export class McpServerConnection {
         `MCP server ${name} ended unexpectedly; it restarts at the next call after ${this.#restartAt - Date.now()} ms.`,
       );
     };
+    // Streamable HTTP keeps the revision both sides agreed on (the SDK asks for its newest and
+    // accepts an older one the server answers with); stdio and SSE do not expose it.
+    const negotiated = (transport as { protocolVersion?: unknown }).protocolVersion;
+    this.#protocolVersion = typeof negotiated === 'string' ? negotiated : undefined;
+    this.#offersResources = client.getServerCapabilities()?.resources !== undefined;
     this.#client = client;
     this.#state = 'ready';
     return client;
@@ -321,6 +346,27 @@ export class McpServerConnection {
       );
     } finally {
       options.signal.removeEventListener('abort', forward);
+    }
+  }
+
+  /**
+   * Reads a resource (`resources/read`), such as one a tool result linked to. Throws like
+   * {@link callTool}: `mcp_auth_required`, `mcp_server_unavailable`, `mcp_protocol_error`.
+   */
+  async readResource(uri: string, options: { signal: AbortSignal }): Promise<McpResourceContents[]> {
+    const client = await this.connect();
+    try {
+      const result = await client.readResource({ uri }, { signal: options.signal, timeout: this.timeoutMs });
+      return result.contents as McpResourceContents[];
+    } catch (error) {
+      if (options.signal.aborted) throw options.signal.reason ?? error;
+      const authError = await authFailure(error, this.server.name, this.#authMode);
+      if (authError) throw authError;
+      throw new McpError(
+        MCP_ERROR_CODES.protocolError,
+        `The MCP server ${JSON.stringify(this.server.name)} could not read ${uri}: ${(error as Error).message}`,
+        { cause: error },
+      );
     }
   }
 

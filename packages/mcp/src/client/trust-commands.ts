@@ -44,7 +44,9 @@ export async function trustMcpServer(options: {
   });
   try {
     const tools = catalogueTools(await connection.listTools());
-    new ToolCatalogueStore(options.homeDir).write(server.entrySha256, server.name, tools);
+    new ToolCatalogueStore(options.homeDir).write(server.entrySha256, server.name, tools, {
+      resources: connection.offersResources,
+    });
     return { server, toolCount: tools.length };
   } catch (error) {
     return { server, problem: (error as Error).message };

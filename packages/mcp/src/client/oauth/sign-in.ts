@@ -142,7 +142,9 @@ export async function signInToMcpServer(options: McpSignInOptions): Promise<McpS
   });
   try {
     const tools = catalogueTools(await connection.listTools());
-    new ToolCatalogueStore(options.homeDir).write(server.entrySha256, server.name, tools);
+    new ToolCatalogueStore(options.homeDir).write(server.entrySha256, server.name, tools, {
+      resources: connection.offersResources,
+    });
     return { server, signInNeeded, status, toolCount: tools.length };
   } catch (error) {
     return { server, signInNeeded, status, problem: (error as Error).message };
