@@ -23,6 +23,8 @@ export interface OAuthMcpServer {
   readonly url: string;
   /** Every access and refresh token ever issued (to check none leaked into what a client wrote). */
   readonly issuedTokens: readonly string[];
+  /** The answers `confirm_deploy` got to its question, in order. */
+  readonly elicitationAnswers: readonly { action: string; content?: unknown }[];
   /** How often each step ran. */
   readonly counts: {
     registrations: number;
@@ -58,6 +60,7 @@ export async function startOAuthMcpServer(options: { accessTokenSeconds?: number
   const accessTokens = new Map<string, IssuedToken>();
   const refreshTokens = new Map<string, IssuedToken>();
   const issuedTokens: string[] = [];
+  const elicitationAnswers: { action: string; content?: unknown }[] = [];
   const counts = { registrations: 0, authorizations: 0, codeExchanges: 0, refreshes: 0, unauthorized: 0 };
 
   const clientsStore: OAuthRegisteredClientsStore = {
@@ -169,7 +172,7 @@ export async function startOAuthMcpServer(options: { accessTokenSeconds?: number
       created.onclose = () => {
         if (created.sessionId) transports.delete(created.sessionId);
       };
-      await remoteTools().connect(created);
+      await remoteTools(elicitationAnswers).connect(created);
       transport = created;
     }
     await transport.handleRequest(request as never, response as never, request.body);
@@ -182,6 +185,7 @@ export async function startOAuthMcpServer(options: { accessTokenSeconds?: number
   return {
     url: mcpUrl.href,
     issuedTokens,
+    elicitationAnswers,
     counts,
     expireAccessTokens() {
       for (const grant of accessTokens.values()) grant.expiresAt = Date.now() - 1;
@@ -198,7 +202,7 @@ export async function startOAuthMcpServer(options: { accessTokenSeconds?: number
 }
 
 /** The server's tools: plain text, structured output, a resource link, and a question to the person. */
-function remoteTools(): McpServer {
+function remoteTools(answers: { action: string; content?: unknown }[]): McpServer {
   const server = new McpServer({ name: 'clawsmith-oauth-test', version: '1.0.0' });
   server.registerTool(
     'whoami',
@@ -249,6 +253,7 @@ function remoteTools(): McpServer {
           required: ['confirm'],
         },
       });
+      answers.push({ action: answer.action, ...(answer.content ? { content: answer.content } : {}) });
       const reason = (answer._meta as Record<string, unknown> | undefined)?.['clawsmith/reason'];
       return {
         content: [
