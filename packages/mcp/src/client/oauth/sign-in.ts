@@ -88,15 +88,17 @@ export async function signInToMcpServer(options: McpSignInOptions): Promise<McpS
     );
   const store = new McpCredentialStore(options.homeDir);
   const url = endpoint.url.href;
-  let provider: McpOAuthProvider | undefined;
-  const listener = await openRedirectListener(server.name, () => provider?.expectedState);
-  provider = new McpOAuthProvider({
+  // The listener checks each answer's `state` against the provider's latest request.
+  const current: { provider?: McpOAuthProvider } = {};
+  const listener = await openRedirectListener(server.name, () => current.provider?.expectedState);
+  const provider = new McpOAuthProvider({
     store,
     serverName: server.name,
     serverUrl: url,
     settings: endpoint.oauth,
     signIn: { redirectUrl: listener.redirectUrl, openAuthorizationUrl: options.openAuthorizationUrl },
   });
+  current.provider = provider;
   // A new sign-in replaces the old one: without this the stored tokens would simply be used.
   provider.invalidateCredentials('tokens');
   const { Client } = await import('@modelcontextprotocol/sdk/client/index.js');
