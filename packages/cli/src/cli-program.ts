@@ -213,7 +213,7 @@ export function createProgram(): Command {
   const mcp = program
     .command('mcp')
     .description(
-      "MCP: list, trust or untrust a project's servers (never started before); serve clawsmith's tools to MCP clients",
+      "MCP: list, trust or untrust a project's servers (never started before); sign in to remote ones; serve clawsmith's tools to MCP clients",
     );
   const mcpWorkspace = (command: Command) =>
     homeOption(command).option('-w, --workspace <dir>', 'the workspace whose project servers to use', '.');
@@ -229,6 +229,15 @@ export function createProgram(): Command {
     .description('forget trust in a project server; it is not started again')
     .argument('<name>', 'the server name')
     .action(lazy(async () => (await import('./mcp/mcp-commands.js')).mcpUntrustCommand));
+  mcpWorkspace(mcp.command('login'))
+    .description('sign in to a remote server with OAuth in a browser (tokens kept owner-only in the home)')
+    .argument('<name>', 'the server name (an entry with "url")')
+    .option('--no-browser', 'only print the URL to open (headless machines)')
+    .action(lazy(async () => (await import('./mcp/mcp-commands.js')).mcpLoginCommand));
+  homeOption(mcp.command('logout'))
+    .description("forget a remote server's stored sign-in (its tokens are deleted)")
+    .argument('<name>', 'the server name')
+    .action(lazy(async () => (await import('./mcp/mcp-commands.js')).mcpLogoutCommand));
   homeOption(mcp.command('serve'))
     .description("serve clawsmith's tools, with checkpoints and undo, to an MCP client (stdio, or --http)")
     .option('-w, --workspace <dir>', 'the folder the tools work in', '.')

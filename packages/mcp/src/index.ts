@@ -5,7 +5,13 @@
 
 export { MCP_ERROR_CODES, McpError } from './mcp-errors.js';
 
-export type { HttpServerEntry, McpServerEntry, McpToolPolicy, StdioServerEntry } from './client/server-entry.js';
+export type {
+  HttpServerEntry,
+  McpOAuthSettings,
+  McpServerEntry,
+  McpToolPolicy,
+  StdioServerEntry,
+} from './client/server-entry.js';
 export { DEFAULT_CALL_TIMEOUT_MS } from './client/server-entry.js';
 
 export type {
@@ -37,6 +43,13 @@ export {
 
 export type { CataloguedTool, ToolCatalogue } from './client/tool-catalogue.js';
 export { ToolCatalogueStore } from './client/tool-catalogue.js';
+
+export type { McpCredentialRecord, McpSignInStatus } from './client/oauth/credential-store.js';
+export { McpCredentialStore } from './client/oauth/credential-store.js';
+export type { McpSignInOptions, McpSignInResult } from './client/oauth/sign-in.js';
+export { SIGN_IN_TIMEOUT_MS, signInToMcpServer, signOutOfMcpServer } from './client/oauth/sign-in.js';
+export type { McpElicitationAnswer, McpElicitationHandler, McpElicitationRequest } from './client/elicitation.js';
+export { ELICITATION_DECLINE_REASON_KEY } from './client/elicitation.js';
 
 export type { McpTool } from './client/mcp-tool-definition.js';
 export type { McpServerStatus, McpTools, McpToolsOptions } from './client/mcp-tools.js';

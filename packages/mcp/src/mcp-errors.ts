@@ -16,6 +16,11 @@ export const MCP_ERROR_CODES = Object.freeze({
   timeout: 'mcp_timeout',
   /** The server answered with a protocol error (unknown tool, bad parameters). */
   protocolError: 'mcp_protocol_error',
+  /**
+   * The remote server wants a sign-in (OAuth) that is missing, expired beyond refresh or revoked,
+   * or refused the static credentials of the entry's `headers`. Not retryable: a person must act.
+   */
+  authRequired: 'mcp_auth_required',
 } as const);
 
 /** An error of this package, with one of {@link MCP_ERROR_CODES}. */

@@ -7,9 +7,11 @@ describe('@clawsmith/mcp public surface', () => {
       'CHANGES_TEXT_LIMIT_BYTES',
       'CHANGES_TOOL_NAME',
       'DEFAULT_CALL_TIMEOUT_MS',
+      'ELICITATION_DECLINE_REASON_KEY',
       'MAX_MCP_TOOL_NAME_LENGTH',
       'MAX_STDIO_MESSAGE_BYTES',
       'MCP_ERROR_CODES',
+      'McpCredentialStore',
       'McpError',
       'McpServerConnection',
       'McpToolNameCollisionError',
@@ -18,6 +20,7 @@ describe('@clawsmith/mcp public surface', () => {
       'SERVED_HTTP_MAX_BODY_BYTES',
       'SERVED_HTTP_PATH',
       'SERVED_OUTPUT_SCHEMA',
+      'SIGN_IN_TIMEOUT_MS',
       'STARTUP_TIMEOUT_MS',
       'ToolCatalogueStore',
       'UNDO_TOOL_NAME',
@@ -34,6 +37,8 @@ describe('@clawsmith/mcp public surface', () => {
       'serveMcpOverHttp',
       'serveMcpOverStdio',
       'servedCallResult',
+      'signInToMcpServer',
+      'signOutOfMcpServer',
       'toolAnnotations',
       'trustMcpServer',
       'untrustMcpServer',
@@ -49,7 +54,10 @@ describe('@clawsmith/mcp public surface', () => {
       toolError: 'mcp_tool_error',
       timeout: 'mcp_timeout',
       protocolError: 'mcp_protocol_error',
+      authRequired: 'mcp_auth_required',
     });
+    expect(api.SIGN_IN_TIMEOUT_MS).toBe(300_000);
+    expect(api.ELICITATION_DECLINE_REASON_KEY).toBe('clawsmith/reason');
     expect(api.DEFAULT_CALL_TIMEOUT_MS).toBe(60_000);
     expect(api.STARTUP_TIMEOUT_MS).toBe(30_000);
     expect(api.RESTART_BACKOFF_MS).toEqual({ initial: 500, maximum: 30_000 });

@@ -1,5 +1,6 @@
 import { createInterface, type Interface } from 'node:readline';
 import type { ApprovalAnswer, ApprovalRequest, SessionEvent } from '@clawsmith/core';
+import type { McpElicitationAnswer, McpElicitationRequest } from '@clawsmith/mcp';
 import type { Provider } from '@clawsmith/providers';
 import { reportError } from '../cli-errors.js';
 import { EXIT_CODES } from '../exit-codes.js';
@@ -110,6 +111,7 @@ class ChatLoop {
       mcp: {
         ...(workspaceRoot ? { workspaceRoot } : {}),
         onNotice: (notice) => process.stderr.write(`clawsmith: ${notice}\n`),
+        onElicitation: (request) => this.#elicit(request),
       },
       extensions: entryExtensions(workspaceRoot),
     });
@@ -237,6 +239,21 @@ class ChatLoop {
     } catch (error) {
       reportError(error);
     }
+  }
+
+  // A server's question during a call of this turn: asked like an approval, on the same lines.
+  async #elicit(request: McpElicitationRequest): Promise<McpElicitationAnswer | undefined> {
+    const signal = this.#turn?.signal;
+    if (!signal || signal.aborted) return undefined;
+    this.#printer.stop();
+    const { askElicitation } = await import('../mcp/elicitation-prompt.js');
+    return askElicitation(request, {
+      say: (text) => this.#say(text),
+      ask: (prompt) => {
+        this.#prompt(prompt);
+        return this.#lines.answer(signal);
+      },
+    });
   }
 
   async #approve(request: ApprovalRequest, signal: AbortSignal): Promise<ApprovalAnswer> {

@@ -1,6 +1,7 @@
 import { mkdirSync, realpathSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { AgentCore, ApprovalHandler, ClawsmithHome, PermissionMode, SessionRecord } from '@clawsmith/core';
+import type { McpElicitationHandler } from '@clawsmith/mcp';
 import type { Provider } from '@clawsmith/providers';
 import type { Telemetry } from '@clawsmith/telemetry';
 import { isTraceparent } from '@clawsmith/tool-protocol';
@@ -41,7 +42,12 @@ export interface AgentRuntimeOptions {
   readonly permissionMode?: PermissionMode;
   readonly approvalHandler?: ApprovalHandler;
   /** Compose MCP servers' tools (user file, and this workspace's trusted project servers). */
-  readonly mcp?: { readonly workspaceRoot?: string; readonly onNotice: (notice: string) => void };
+  readonly mcp?: {
+    readonly workspaceRoot?: string;
+    readonly onNotice: (notice: string) => void;
+    /** Puts a server's question to the person (`chat`); without it questions are declined. */
+    readonly onElicitation?: McpElicitationHandler;
+  };
   /** The subagents' model (default `provider`) and step limit (default core's). */
   readonly subagents?: SubagentSettings;
   /** Compose skills, memory and trusted plugins (`@clawsmith/extensions`); entries pass `entryExtensions(…)`. */

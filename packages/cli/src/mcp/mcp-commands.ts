@@ -33,7 +33,25 @@ function line(status: McpServerStatus, entry: Record<string, unknown>): string {
   const env = Array.isArray(entry.env) && entry.env.length > 0 ? ` (env: ${entry.env.join(', ')})` : '';
   const tools = status.availability === 'offered' ? `${status.toolCount} tools` : status.availability;
   const head = `${status.name}  ${status.scope}  ${status.transport}  ${status.trust}  ${tools}`;
-  return `${head}\n    ${oneLine(target + env, 300)}${status.problem ? `\n    ${oneLine(status.problem, 300)}` : ''}`;
+  const signIn = signInLine(status);
+  return `${head}\n    ${oneLine(target + env, 300)}${signIn ? `\n    ${signIn}` : ''}${status.problem ? `\n    ${oneLine(status.problem, 300)}` : ''}`;
+}
+
+// Who is signed in and until when; never a token.
+function signInLine(status: McpServerStatus): string | undefined {
+  if (status.auth === 'headers') return 'auth: Authorization header from the entry';
+  if (status.auth === 'none') return 'auth: none ("oauth": false)';
+  const signIn = status.signIn;
+  if (status.auth !== 'oauth' || !signIn) return undefined;
+  if (!signIn.signedIn) return `auth: OAuth, not signed in (clawsmith mcp login ${status.name})`;
+  const expiry = signIn.expiresAt
+    ? Date.parse(signIn.expiresAt) > Date.now()
+      ? `, access token expires ${signIn.expiresAt}`
+      : `, access token expired ${signIn.expiresAt}`
+    : '';
+  const refresh = signIn.refreshable ? ' (refreshed without asking)' : ' (sign in again then)';
+  const scope = signIn.scope ? `, scope ${oneLine(signIn.scope, 120)}` : '';
+  return `auth: OAuth, signed in${scope}${expiry}${signIn.expiresAt ? refresh : ''}`;
 }
 
 /** `clawsmith mcp list`: every configured server, its trust and tools. Starts nothing. */
@@ -92,5 +110,82 @@ export async function mcpUntrustCommand(
   const workspaceRoot = resolveWorkspace(options.workspace);
   const removed = untrustMcpServer({ homeDir: resolveClawsmithHome(options.home), workspaceRoot, name });
   process.stdout.write(removed ? `${name} is no longer trusted in ${workspaceRoot}.\n` : `${name} was not trusted.\n`);
+  return EXIT_CODES.ok;
+}
+
+/** Options of `clawsmith mcp login`. */
+interface McpLoginOptions extends McpCommandOptions {
+  readonly browser?: boolean;
+}
+
+// The person's browser: $BROWSER when set, else the desktop's opener. Failing to start one is
+// fine: the URL is printed either way.
+function openBrowser(url: string): void {
+  const command =
+    process.env.BROWSER ??
+    (process.platform === 'darwin' ? 'open' : process.platform === 'win32' ? 'explorer' : 'xdg-open');
+  void import('node:child_process').then(({ spawn }) => {
+    try {
+      const child = spawn(command, [url], { detached: true, stdio: 'ignore' });
+      child.on('error', () => undefined);
+      child.unref();
+    } catch {
+      // no browser here: the printed URL is the way
+    }
+  });
+}
+
+/** `clawsmith mcp login NAME`: sign in to a remote server with OAuth in a browser. */
+export async function mcpLoginCommand(
+  rawOptions: Record<string, unknown>,
+  _command: unknown,
+  name: string,
+): Promise<number> {
+  const options = rawOptions as unknown as McpLoginOptions;
+  const { signInToMcpServer } = await import('@clawsmith/mcp');
+  const homeDir = resolveClawsmithHome(options.home);
+  const workspaceRoot = resolveWorkspace(options.workspace);
+  const stop = new AbortController();
+  const onInterrupt = () => stop.abort(new Error('The sign-in was interrupted.'));
+  process.once('SIGINT', onInterrupt);
+  try {
+    const result = await signInToMcpServer({
+      homeDir,
+      workspaceRoot,
+      name,
+      signal: stop.signal,
+      openAuthorizationUrl: (url) => {
+        process.stderr.write(
+          `To sign in to ${name}, open this URL in a browser on this machine (it returns to 127.0.0.1):\n${url.href}\n`,
+        );
+        if (options.browser !== false) openBrowser(url.href);
+      },
+    });
+    if (!result.signInNeeded) process.stdout.write(`${name} did not ask for a sign-in; nothing was stored.\n`);
+    else {
+      const expiry = result.status.expiresAt ? `; the access token expires ${result.status.expiresAt}` : '';
+      const refresh = result.status.refreshable ? ' and is refreshed without asking' : '';
+      process.stdout.write(`Signed in to ${name}${expiry}${expiry ? refresh : ''}.\n`);
+    }
+    if (result.toolCount !== undefined) process.stdout.write(`It offers ${result.toolCount} tools.\n`);
+    else process.stderr.write(`clawsmith: its tools could not be listed yet: ${oneLine(result.problem ?? '', 500)}\n`);
+    return EXIT_CODES.ok;
+  } finally {
+    process.off('SIGINT', onInterrupt);
+  }
+}
+
+/** `clawsmith mcp logout NAME`: forget the stored sign-in of a remote server. */
+export async function mcpLogoutCommand(
+  rawOptions: Record<string, unknown>,
+  _command: unknown,
+  name: string,
+): Promise<number> {
+  const options = rawOptions as unknown as McpCommandOptions;
+  const { signOutOfMcpServer } = await import('@clawsmith/mcp');
+  const removed = signOutOfMcpServer({ homeDir: resolveClawsmithHome(options.home), name });
+  process.stdout.write(
+    removed > 0 ? `Signed out of ${name}; its tokens are deleted.\n` : `${name} had no stored sign-in.\n`,
+  );
   return EXIT_CODES.ok;
 }

@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import type { McpTools } from '@clawsmith/mcp';
+import type { McpElicitationHandler, McpTools } from '@clawsmith/mcp';
 
 /**
  * The session's MCP tools for `clawsmith run` and `chat`: the user file in the home and the
@@ -10,6 +10,7 @@ export async function openMcpExtension(options: {
   homeDir: string;
   workspaceRoot?: string;
   onNotice: (notice: string) => void;
+  onElicitation?: McpElicitationHandler;
 }): Promise<McpTools | undefined> {
   const { mcpConfigurationFiles, openMcpTools } = await import('@clawsmith/mcp');
   const configured = mcpConfigurationFiles(options.homeDir, options.workspaceRoot).some(({ file }) => existsSync(file));
@@ -18,6 +19,7 @@ export async function openMcpExtension(options: {
     homeDir: options.homeDir,
     ...(options.workspaceRoot ? { workspaceRoot: options.workspaceRoot } : {}),
     onNotice: options.onNotice,
+    ...(options.onElicitation ? { onElicitation: options.onElicitation } : {}),
   });
   for (const problem of tools.configuration.problems)
     options.onNotice(`${problem.file}${problem.server ? ` (${problem.server})` : ''}: ${problem.message}`);

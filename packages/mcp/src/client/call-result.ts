@@ -72,11 +72,21 @@ async function describeBlock(block: ContentBlock, artifacts: ArtifactWriter | un
   }
 }
 
+function sameJson(text: string, value: unknown): boolean {
+  const trimmed = text.trim();
+  if (!trimmed.startsWith('{') && !trimmed.startsWith('[')) return false;
+  try {
+    return JSON.stringify(JSON.parse(trimmed)) === JSON.stringify(value);
+  } catch {
+    return false;
+  }
+}
+
 /**
  * Maps an MCP tool result onto the result protocol: text blocks joined by newlines; images,
  * audio and embedded resources stored as artifacts and referenced in the text; resource links
- * listed; `structuredContent` shown as a `json` display (and as the content when there is no
- * text); `isError: true` → status `error`, code `mcp_tool_error`. Large text is left to the
+ * listed; `structuredContent` shown as a `json` display and given to the model (as the content
+ * when there is no text, after the text unless the text is that JSON); `isError: true` → status `error`, code `mcp_tool_error`. Large text is left to the
  * host, which externalises it like any tool's output.
  */
 export async function mapCallResult(
@@ -93,7 +103,11 @@ export async function mapCallResult(
       title: `${options.serverName} · ${options.toolName}`,
       body: JSON.stringify(structured, null, 2),
     };
-    if (parts.every((part) => part.length === 0)) parts.push(JSON.stringify(structured));
+    const json = JSON.stringify(structured);
+    // The model gets the structured result too: as the content when there is no text, and after
+    // the text when the text is not already that JSON (servers SHOULD send both; many send prose).
+    if (parts.every((part) => part.length === 0)) parts.push(json);
+    else if (!parts.some((part) => sameJson(part, structured))) parts.push(`[structured content]\n${json}`);
   }
   const text = parts.filter((part) => part.length > 0).join('\n');
   if (result.isError === true) {

@@ -1,14 +1,15 @@
 import { MCP_ERROR_CODES, McpError } from '../mcp-errors.js';
 
-const REFERENCE = /\$\{([A-Za-z_][A-Za-z0-9_]*)(?::-([^}]*))?\}/g;
+// `${VAR}`, `${VAR:-default}`, and the explicit `${env:VAR}` form other clients' files use.
+const REFERENCE = /\$\{(?:env:)?([A-Za-z_][A-Za-z0-9_]*)(?::-([^}]*))?\}/g;
 
-/** The variable names `text` refers to with `${VAR}` or `${VAR:-default}`. */
+/** The variable names `text` refers to with `${VAR}`, `${env:VAR}` or `${VAR:-default}`. */
 export function referencedVariables(text: string): string[] {
   return [...text.matchAll(REFERENCE)].map((match) => match[1] as string);
 }
 
 /**
- * Replaces `${VAR}` and `${VAR:-default}` with values from `environment`. A missing variable
+ * Replaces `${VAR}`, `${env:VAR}` and `${VAR:-default}` with values from `environment`. A missing variable
  * without a default throws `mcp_env_missing` naming the variable and the server, never a value.
  */
 export function expandReferences(text: string, environment: NodeJS.ProcessEnv, serverName: string): string {

@@ -11,7 +11,9 @@ import {
 import type { z } from 'zod';
 import { argumentSchema } from './argument-schema.js';
 import { mapCallResult } from './call-result.js';
+import { MCP_ERROR_CODES } from '../mcp-errors.js';
 import { mcpToolRisk } from './mcp-tool-risk.js';
+import { outputSchemaCheck } from './output-schema.js';
 import type { McpServerConnection } from './server-connection.js';
 import type { CataloguedTool } from './tool-catalogue.js';
 
@@ -61,6 +63,7 @@ export function mcpToolDefinition(options: {
   const description = `${heading}${tool.description ?? '(no description)'} (tool ${JSON.stringify(tool.name)} of MCP server ${JSON.stringify(server.name)})`;
   const aliases = [tool.name, ...(tool.title ? [tool.title] : [])];
   let inputSchema: z.ZodType<Record<string, unknown>> | undefined;
+  const checkOutput = tool.outputSchema ? outputSchemaCheck(tool.outputSchema) : undefined;
   return Object.freeze({
     name,
     description,
@@ -93,11 +96,22 @@ export function mcpToolDefinition(options: {
           ...(context.reportProgress ? { onProgress: context.reportProgress } : {}),
           ...(context.traceContext ? { traceContext: context.traceContext } : {}),
         });
-        result = await mapCallResult(answer, {
-          serverName: server.name,
-          toolName: tool.name,
-          artifacts: context.artifacts,
-        });
+        const problem =
+          checkOutput && answer.isError !== true
+            ? answer.structuredContent === undefined
+              ? 'it declares an output schema but returned no structuredContent'
+              : checkOutput(answer.structuredContent)
+            : undefined;
+        result = problem
+          ? toolError(
+              MCP_ERROR_CODES.protocolError,
+              `The MCP server ${JSON.stringify(server.name)} answered ${tool.name} with a result that breaks the tool's own output schema (${problem}); the result was not used.`,
+            )
+          : await mapCallResult(answer, {
+              serverName: server.name,
+              toolName: tool.name,
+              artifacts: context.artifacts,
+            });
       } catch (error) {
         if (context.signal.aborted) return toolCancelled();
         if (!ClawsmithError.isInstance(error)) throw error;

@@ -72,9 +72,11 @@ describe('openMcpTools with the everything reference server (stdio)', () => {
         scope: 'user',
         trust: 'user',
         availability: 'offered',
-        toolCount: second.tools.length,
+        // The server's own tools, plus reading its resources (it announces the capability).
+        toolCount: second.tools.length - 1,
       }),
     ]);
+    expect(toolNamed(second, 'mcp__everything__read_resource')).toMatchObject({ deferred: true, risk: 'execute' });
 
     const result = await call(echo, { message: 'hello' }, context(workspace));
     expect(result).toMatchObject({ status: 'success', content: 'Echo: hello' });

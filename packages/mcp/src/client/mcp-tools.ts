@@ -1,7 +1,11 @@
 import { canonicalSha256 } from '@clawsmith/tool-protocol';
 import { loadMcpConfiguration, type McpConfiguration, type McpServerScope } from './mcp-configuration.js';
 import { mcpToolDefinition, type McpTool } from './mcp-tool-definition.js';
-import { assignMcpToolNames } from './mcp-tool-name.js';
+import { assignMcpToolNames, mcpToolName } from './mcp-tool-name.js';
+import { READ_RESOURCE_TOOL, readResourceTool } from './read-resource-tool.js';
+import type { McpElicitationHandler } from './elicitation.js';
+import { McpCredentialStore, type McpSignInStatus } from './oauth/credential-store.js';
+import { resolveRemoteEndpoint } from './oauth/remote-endpoint.js';
 import { McpServerConnection } from './server-connection.js';
 import { isStdioEntry } from './server-entry.js';
 import { catalogueTools, ToolCatalogueStore, type CataloguedTool } from './tool-catalogue.js';
@@ -22,6 +26,11 @@ export interface McpToolsOptions {
   readonly discover?: boolean;
   /** Told about crashes, restarts, changed tool lists and servers left out. */
   readonly onNotice?: (notice: string) => void;
+  /**
+   * Asks the person when a server sends `elicitation/create` during a call. Without it (or when
+   * it returns undefined) the request is declined, with the reason in the answer and a notice.
+   */
+  readonly onElicitation?: McpElicitationHandler;
 }
 
 /** One configured server as this session sees it. */
@@ -38,6 +47,13 @@ export interface McpServerStatus {
   readonly problem?: string;
   /** Whether annotations may lower risk. */
   readonly trustAnnotations: boolean;
+  /**
+   * Remote servers: `oauth` (signs in with `clawsmith mcp login`), `headers` (a static
+   * Authorization header), `none` (`"oauth": false`).
+   */
+  readonly auth?: 'oauth' | 'headers' | 'none';
+  /** Remote servers signing in with OAuth: whether signed in and until when. Never a token. */
+  readonly signIn?: McpSignInStatus;
 }
 
 /** The MCP tools of one session, ready for `AgentCoreOptions.extensions`. */
@@ -59,6 +75,22 @@ function transportOf(entry: McpConfiguration['servers'][number]['entry']): McpSe
   return entry.type === 'sse' ? 'sse' : 'http';
 }
 
+function remoteAuthStatus(
+  server: McpConfiguration['servers'][number],
+  environment: NodeJS.ProcessEnv,
+  credentials: McpCredentialStore,
+): Pick<McpServerStatus, 'auth' | 'signIn'> {
+  if (isStdioEntry(server.entry)) return {};
+  try {
+    const endpoint = resolveRemoteEndpoint(server.name, server.entry, environment);
+    if (endpoint.authMode !== 'oauth') return { auth: endpoint.authMode };
+    return { auth: 'oauth', signIn: credentials.statusOf(server.name, endpoint.url.href) };
+  } catch {
+    // An unset variable or a bad URL: the server cannot start; its start says why.
+    return { auth: 'oauth', signIn: { signedIn: false, refreshable: false } };
+  }
+}
+
 /**
  * Reads the configuration, keeps the servers that may start (the person's own, and project
  * entries the person trusted in exactly this form), and builds their tools from the stored tool
@@ -70,9 +102,11 @@ export async function openMcpTools(options: McpToolsOptions): Promise<McpTools> 
   const configuration = loadMcpConfiguration(options);
   const trustStore = new McpTrustStore(options.homeDir);
   const catalogues = new ToolCatalogueStore(options.homeDir);
+  const credentials = new McpCredentialStore(options.homeDir);
   const connections = new Map<string, McpServerConnection>();
   const statuses = new Map<string, McpServerStatus>();
   const listed = new Map<string, readonly CataloguedTool[]>();
+  const withResources = new Set<string>();
   const changedLists = new Set<string>();
 
   for (const server of configuration.servers) {
@@ -84,6 +118,7 @@ export async function openMcpTools(options: McpToolsOptions): Promise<McpTools> 
       transport: transportOf(server.entry),
       trust,
       trustAnnotations: server.entry.trustAnnotations === true,
+      ...remoteAuthStatus(server, options.environment ?? process.env, credentials),
     };
     if (server.entry.disabled === true) {
       statuses.set(server.name, { ...base, availability: 'disabled', toolCount: 0 });
@@ -102,6 +137,8 @@ export async function openMcpTools(options: McpToolsOptions): Promise<McpTools> 
       ...(options.workspaceRoot !== undefined ? { workspaceRoot: options.workspaceRoot } : {}),
       ...(options.environment ? { environment: options.environment } : {}),
       ...(options.onNotice ? { onNotice: options.onNotice } : {}),
+      ...(options.onElicitation ? { onElicitation: options.onElicitation } : {}),
+      credentials,
       // Servers also send this right after starting; only a list that differs from the one this
       // session offers is worth saying, and it is stored for the next session.
       onToolListChanged: () => {
@@ -111,8 +148,12 @@ export async function openMcpTools(options: McpToolsOptions): Promise<McpTools> 
           .listTools()
           .then((listedNow) => {
             const tools = catalogueTools(listedNow);
-            catalogues.write(server.entrySha256, server.name, tools);
-            if (canonicalSha256(tools) !== canonicalSha256(listed.get(server.name) ?? [])) {
+            catalogues.write(server.entrySha256, server.name, tools, { resources: connection.offersResources });
+            // Said once per session, however many times the server announces a change.
+            if (
+              !changedLists.has(server.name) &&
+              canonicalSha256(tools) !== canonicalSha256(listed.get(server.name) ?? [])
+            ) {
               changedLists.add(server.name);
               options.onNotice?.(
                 `MCP server ${server.name} changed its tool list; new tools appear in the next session.`,
@@ -126,6 +167,7 @@ export async function openMcpTools(options: McpToolsOptions): Promise<McpTools> 
     const stored = catalogues.read(server.entrySha256);
     if (stored) {
       listed.set(server.name, stored.tools);
+      if (stored.resources === true) withResources.add(server.name);
       statuses.set(server.name, { ...base, availability: 'offered', toolCount: stored.tools.length });
     } else {
       statuses.set(server.name, {
@@ -153,8 +195,9 @@ export async function openMcpTools(options: McpToolsOptions): Promise<McpTools> 
         const name = connection.server.name;
         try {
           const tools = catalogueTools(await connection.listTools());
-          catalogues.write(connection.server.entrySha256, name, tools);
+          catalogues.write(connection.server.entrySha256, name, tools, { resources: connection.offersResources });
           listed.set(name, tools);
+          if (connection.offersResources) withResources.add(name);
           const { problem: _unknownList, ...known } = statuses.get(name) as McpServerStatus;
           statuses.set(name, { ...known, availability: 'offered', toolCount: tools.length });
         } catch (error) {
@@ -195,6 +238,15 @@ export async function openMcpTools(options: McpToolsOptions): Promise<McpTools> 
         },
       }),
     );
+  }
+
+  // Servers with resources also offer reading them (resource links in results point there),
+  // unless one of their own tools already has that name.
+  for (const { name: server } of configuration.servers) {
+    if (!withResources.has(server)) continue;
+    const name = mcpToolName(server, READ_RESOURCE_TOOL);
+    if (named.has(name)) continue;
+    tools.push(readResourceTool(name, connections.get(server) as McpServerConnection));
   }
 
   return Object.freeze({

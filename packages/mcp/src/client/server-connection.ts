@@ -6,8 +6,13 @@ import type { TraceContext } from '@clawsmith/tool-protocol';
 import { MCP_ERROR_CODES, McpError } from '../mcp-errors.js';
 import { traceMeta } from '../trace-meta.js';
 import type { McpCallResult } from './call-result.js';
+import { answerElicitation, type McpElicitationHandler } from './elicitation.js';
 import { expandReferences } from './environment-references.js';
 import type { ConfiguredMcpServer } from './mcp-configuration.js';
+import { authFailure, type McpAuthMode } from './oauth/auth-failure.js';
+import type { McpCredentialStore } from './oauth/credential-store.js';
+import { McpOAuthProvider } from './oauth/oauth-provider.js';
+import { resolveRemoteEndpoint } from './oauth/remote-endpoint.js';
 import { DEFAULT_CALL_TIMEOUT_MS, isStdioEntry } from './server-entry.js';
 
 /** First wait before restarting a crashed server; doubles with each crash in a row, up to 30 s. */
@@ -21,6 +26,14 @@ export const STARTUP_TIMEOUT_MS = 30_000;
  * 10 MB result once JSON-escaped). Larger messages end the connection with a clear reason.
  */
 export const MAX_STDIO_MESSAGE_BYTES = 64 * 1024 * 1024;
+
+/** One item of a `resources/read` answer: text or base64 bytes. */
+export interface McpResourceContents {
+  readonly uri: string;
+  readonly mimeType?: string;
+  readonly text?: string;
+  readonly blob?: string;
+}
 
 /** Where a connection is in its life. */
 export type McpConnectionState = 'idle' | 'starting' | 'ready' | 'crashed' | 'closed';
@@ -43,6 +56,13 @@ export interface McpConnectionOptions {
   readonly onNotice?: (notice: string) => void;
   /** Told when the server says its tool list changed. */
   readonly onToolListChanged?: () => void;
+  /**
+   * Where OAuth credentials of remote servers are kept (`<home>/mcp/credentials`). Without it a
+   * remote server that asks for a sign-in answers `mcp_auth_required` and nothing is stored.
+   */
+  readonly credentials?: McpCredentialStore;
+  /** Asked when a server sends `elicitation/create`; without it every request is declined. */
+  readonly onElicitation?: McpElicitationHandler;
 }
 
 const CLIENT_INFO = { name: 'clawsmith', version: '0.1.0' };
@@ -70,6 +90,9 @@ export class McpServerConnection {
   #pid: number | undefined;
   #closing = false;
   #lastTransportError: string | undefined;
+  #authMode: McpAuthMode = 'none';
+  #protocolVersion: string | undefined;
+  #offersResources = false;
 
   constructor(server: ConfiguredMcpServer, options: McpConnectionOptions = {}) {
     this.server = server;
@@ -89,6 +112,16 @@ export class McpServerConnection {
   /** The stdio child's process id while it runs. */
   get pid(): number | undefined {
     return this.#pid;
+  }
+
+  /** The MCP revision agreed with a Streamable HTTP server, once connected. */
+  get protocolVersion(): string | undefined {
+    return this.#protocolVersion;
+  }
+
+  /** Whether the server announced `resources` when it last started. */
+  get offersResources(): boolean {
+    return this.#offersResources;
   }
 
   /** The entry's call timeout. */
@@ -122,13 +155,18 @@ export class McpServerConnection {
 
   async #start(): Promise<Client> {
     const { Client } = await import('@modelcontextprotocol/sdk/client/index.js');
-    const { ToolListChangedNotificationSchema } = await import('@modelcontextprotocol/sdk/types.js');
+    const { ElicitRequestSchema, ToolListChangedNotificationSchema } =
+      await import('@modelcontextprotocol/sdk/types.js');
     const environment = this.#options.environment ?? process.env;
     const name = this.server.name;
     const entry = this.server.entry;
     const makeClient = () => {
-      const client = new Client(CLIENT_INFO, { capabilities: {} });
+      // Elicitation is declared always: with nobody to ask, a request is declined with a reason.
+      const client = new Client(CLIENT_INFO, { capabilities: { elicitation: { form: {} } } });
       client.setNotificationHandler(ToolListChangedNotificationSchema, () => this.#options.onToolListChanged?.());
+      client.setRequestHandler(ElicitRequestSchema, (request) =>
+        answerElicitation(name, request.params, this.#options.onElicitation, this.#options.onNotice),
+      );
       return client;
     };
     let client = makeClient();
@@ -155,27 +193,46 @@ export class McpServerConnection {
         await client.connect(stdio, { timeout: STARTUP_TIMEOUT_MS });
         this.#pid = stdio.pid ?? undefined;
       } else {
-        const url = new URL(expandReferences(entry.url, environment, name));
-        const headers: Record<string, string> = {};
-        for (const [key, value] of Object.entries(entry.headers ?? {}))
-          headers[key] = expandReferences(value, environment, name);
+        const endpoint = resolveRemoteEndpoint(name, entry, environment);
+        const { url, headers } = endpoint;
+        this.#authMode = endpoint.authMode;
+        const credentials = this.#options.credentials;
+        const authProvider =
+          endpoint.authMode === 'oauth' && credentials
+            ? new McpOAuthProvider({
+                store: credentials,
+                serverName: name,
+                serverUrl: url.href,
+                settings: endpoint.oauth,
+              })
+            : undefined;
+        const transportOptions = { requestInit: { headers }, ...(authProvider ? { authProvider } : {}) };
         this.#starts += 1;
         if (entry.type === 'sse') {
           const { SSEClientTransport } = await import('@modelcontextprotocol/sdk/client/sse.js');
-          transport = new SSEClientTransport(url, { requestInit: { headers } });
+          transport = new SSEClientTransport(url, transportOptions);
           await client.connect(transport, { timeout: STARTUP_TIMEOUT_MS });
         } else {
           const { StreamableHTTPClientTransport } = await import('@modelcontextprotocol/sdk/client/streamableHttp.js');
           try {
-            transport = new StreamableHTTPClientTransport(url, { requestInit: { headers } });
+            transport = new StreamableHTTPClientTransport(url, transportOptions);
             await client.connect(transport, { timeout: STARTUP_TIMEOUT_MS });
           } catch (error) {
             const status = errorCode(error);
             // Older servers answer a Streamable HTTP POST with 4xx; they speak SSE at the same URL.
-            if (entry.type !== undefined || status === undefined || status < 400 || status >= 500) throw error;
+            // 401 and 403 are about credentials, which SSE would not change.
+            if (
+              entry.type !== undefined ||
+              status === undefined ||
+              status < 400 ||
+              status >= 500 ||
+              status === 401 ||
+              status === 403
+            )
+              throw error;
             const { SSEClientTransport } = await import('@modelcontextprotocol/sdk/client/sse.js');
             client = makeClient();
-            transport = new SSEClientTransport(url, { requestInit: { headers } });
+            transport = new SSEClientTransport(url, transportOptions);
             await client.connect(transport, { timeout: STARTUP_TIMEOUT_MS });
             this.#options.onNotice?.(`MCP server ${name} does not speak Streamable HTTP (${status}); using SSE.`);
           }
@@ -184,9 +241,11 @@ export class McpServerConnection {
     } catch (error) {
       await client.close().catch(() => undefined);
       this.#pid = undefined;
-      if (McpError.isInstance(error)) {
+      const authError = await authFailure(error, name, this.#authMode);
+      if (authError || McpError.isInstance(error)) {
+        // A missing sign-in or variable is the person's to fix: no crash, no backoff.
         this.#state = 'idle';
-        throw error;
+        throw authError ?? error;
       }
       this.#recordCrash();
       throw this.#unavailable(`it could not be started or reached (${(error as Error).message}).`, error);
@@ -203,6 +262,11 @@ export class McpServerConnection {
         `MCP server ${name} ended unexpectedly; it restarts at the next call after ${this.#restartAt - Date.now()} ms.`,
       );
     };
+    // Streamable HTTP keeps the revision both sides agreed on (the SDK asks for its newest and
+    // accepts an older one the server answers with); stdio and SSE do not expose it.
+    const negotiated = (transport as { protocolVersion?: unknown }).protocolVersion;
+    this.#protocolVersion = typeof negotiated === 'string' ? negotiated : undefined;
+    this.#offersResources = client.getServerCapabilities()?.resources !== undefined;
     this.#client = client;
     this.#state = 'ready';
     return client;
@@ -264,6 +328,8 @@ export class McpServerConnection {
       return result as McpCallResult;
     } catch (error) {
       if (options.signal.aborted) throw options.signal.reason ?? error;
+      const authError = await authFailure(error, this.server.name, this.#authMode);
+      if (authError) throw authError;
       const code = errorCode(error);
       if (this.#state === 'crashed' || this.#state === 'closed' || code === -32000) {
         const reason = this.#lastTransportError ? ` (${this.#lastTransportError})` : '';
@@ -286,6 +352,27 @@ export class McpServerConnection {
       );
     } finally {
       options.signal.removeEventListener('abort', forward);
+    }
+  }
+
+  /**
+   * Reads a resource (`resources/read`), such as one a tool result linked to. Throws like
+   * {@link callTool}: `mcp_auth_required`, `mcp_server_unavailable`, `mcp_protocol_error`.
+   */
+  async readResource(uri: string, options: { signal: AbortSignal }): Promise<McpResourceContents[]> {
+    const client = await this.connect();
+    try {
+      const result = await client.readResource({ uri }, { signal: options.signal, timeout: this.timeoutMs });
+      return result.contents as McpResourceContents[];
+    } catch (error) {
+      if (options.signal.aborted) throw options.signal.reason ?? error;
+      const authError = await authFailure(error, this.server.name, this.#authMode);
+      if (authError) throw authError;
+      throw new McpError(
+        MCP_ERROR_CODES.protocolError,
+        `The MCP server ${JSON.stringify(this.server.name)} could not read ${uri}: ${(error as Error).message}`,
+        { cause: error },
+      );
     }
   }
 

@@ -29,10 +29,23 @@ const stdioEntrySchema = z.looseObject({
   ...commonFields,
 });
 
+const oauthSchema = z.strictObject({
+  /** A client id registered with the server's authorization server (skips dynamic registration). */
+  clientId: z.string().min(1).optional(),
+  /** Its secret, for a confidential client; write it as `${env:NAME}`, never literally. */
+  clientSecret: z.string().min(1).optional(),
+  /** Scopes to ask for when neither the server's challenge nor its metadata names any. */
+  scope: z.string().min(1).optional(),
+  /** An HTTPS URL of a client-id metadata document, used where the authorization server supports them. */
+  clientMetadataUrl: z.string().min(1).optional(),
+});
+
 const httpEntrySchema = z.looseObject({
   type: z.enum(['http', 'streamable-http', 'sse']).optional(),
   url: z.string().min(1),
   headers: z.record(z.string(), z.string()).optional(),
+  /** OAuth settings, or `false` to never sign in (a 401 is then only `mcp_auth_required`). */
+  oauth: z.union([oauthSchema, z.literal(false)]).optional(),
   ...commonFields,
 });
 
@@ -45,6 +58,8 @@ export type StdioServerEntry = z.output<typeof stdioEntrySchema>;
 export type HttpServerEntry = z.output<typeof httpEntrySchema>;
 /** One server entry as written. Values may hold `${VAR}` references, expanded only at start. */
 export type McpServerEntry = StdioServerEntry | HttpServerEntry;
+/** OAuth settings of an HTTP entry, as written (values may hold `${env:NAME}` references). */
+export type McpOAuthSettings = z.output<typeof oauthSchema>;
 /** Per-tool risk and capabilities from the person's configuration. */
 export type McpToolPolicy = z.output<typeof toolPolicySchema>;
 

@@ -9,6 +9,8 @@ export interface CataloguedTool {
   readonly title?: string;
   readonly description?: string;
   readonly inputSchema: Record<string, unknown>;
+  /** The JSON Schema its `structuredContent` follows, when the server declares one. */
+  readonly outputSchema?: Record<string, unknown>;
   readonly annotations?: McpToolAnnotations;
 }
 
@@ -18,6 +20,8 @@ export interface ToolCatalogue {
   readonly server: string;
   readonly listedAt: string;
   readonly tools: readonly CataloguedTool[];
+  /** Whether the server announced the `resources` capability (then `read_resource` is offered). */
+  readonly resources?: boolean;
 }
 
 /** Keeps only the fields clawsmith uses, from a `tools/list` answer. */
@@ -33,6 +37,9 @@ export function catalogueTools(listed: readonly Record<string, unknown>[]): Cata
       ...(typeof title === 'string' ? { title } : {}),
       ...(typeof tool.description === 'string' ? { description: tool.description } : {}),
       inputSchema: (tool.inputSchema ?? { type: 'object' }) as Record<string, unknown>,
+      ...(tool.outputSchema && typeof tool.outputSchema === 'object'
+        ? { outputSchema: tool.outputSchema as Record<string, unknown> }
+        : {}),
       ...(Object.keys(hints).length > 0 ? { annotations: hints } : {}),
     };
   });
@@ -65,12 +72,25 @@ export class ToolCatalogueStore {
   }
 
   /** Stores a catalogue; returns whether it differs from the one stored before. */
-  write(entrySha256: string, server: string, tools: readonly CataloguedTool[]): boolean {
+  write(
+    entrySha256: string,
+    server: string,
+    tools: readonly CataloguedTool[],
+    options: { resources?: boolean } = {},
+  ): boolean {
     const before = this.read(entrySha256);
-    if (before && canonicalSha256(before.tools) === canonicalSha256(tools)) return false;
+    const resources = options.resources === true;
+    if (before && canonicalSha256(before.tools) === canonicalSha256(tools) && (before.resources === true) === resources)
+      return false;
     const file = this.#file(entrySha256);
     mkdirSync(dirname(file), { recursive: true });
-    const catalogue: ToolCatalogue = { version: 1, server, listedAt: new Date().toISOString(), tools };
+    const catalogue: ToolCatalogue = {
+      version: 1,
+      server,
+      listedAt: new Date().toISOString(),
+      tools,
+      ...(resources ? { resources } : {}),
+    };
     const temporary = `${file}.${process.pid}.tmp`;
     writeFileSync(temporary, JSON.stringify(catalogue));
     renameSync(temporary, file);

@@ -1,5 +1,6 @@
 import { MCP_ERROR_CODES, McpError } from '../mcp-errors.js';
 import { loadMcpConfiguration, type ConfiguredMcpServer } from './mcp-configuration.js';
+import { McpCredentialStore } from './oauth/credential-store.js';
 import { McpServerConnection } from './server-connection.js';
 import { catalogueTools, ToolCatalogueStore } from './tool-catalogue.js';
 import { McpTrustStore } from './trust-store.js';
@@ -38,11 +39,14 @@ export async function trustMcpServer(options: {
   new McpTrustStore(options.homeDir).trust(server, options.workspaceRoot);
   const connection = new McpServerConnection(server, {
     workspaceRoot: options.workspaceRoot,
+    credentials: new McpCredentialStore(options.homeDir),
     ...(options.environment ? { environment: options.environment } : {}),
   });
   try {
     const tools = catalogueTools(await connection.listTools());
-    new ToolCatalogueStore(options.homeDir).write(server.entrySha256, server.name, tools);
+    new ToolCatalogueStore(options.homeDir).write(server.entrySha256, server.name, tools, {
+      resources: connection.offersResources,
+    });
     return { server, toolCount: tools.length };
   } catch (error) {
     return { server, problem: (error as Error).message };
