@@ -2,6 +2,7 @@
 // event appended by another process reaches an SSE client, and the CPU that 50 idle SSE clients
 // (in this process) and 200 (in four other processes) cost. Each figure is printed beside a
 // reference measured in the same run.
+import { readSessionEvent } from '@clawsmith/session-protocol';
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -33,6 +34,7 @@ for (let written = 1; written < EVENTS; written += 1_000) {
       toolCallId: `call_${written + index}`,
       toolName: 'read_file',
       status: 'success',
+      result: { version: 1, status: 'success' },
       output: 'x'.repeat(200),
     })),
   );
@@ -92,8 +94,7 @@ async function streamLatencies(writer: 'child' | 'in-process', samples: number):
             await new Promise((resolve) => setTimeout(resolve, 100));
             await secondStore.appendEvent(session.id, {
               type: 'todos.updated',
-              todos: [],
-              sentAt: performance.timeOrigin + performance.now(),
+              todos: [{ content: `sent at ${performance.timeOrigin + performance.now()}`, status: 'pending' }],
             });
           }
         })();
@@ -109,8 +110,9 @@ async function streamLatencies(writer: 'child' | 'in-process', samples: number):
         .find((line) => line.startsWith('data: '));
       buffer = buffer.slice(boundary + 2);
       if (!data) continue;
-      const event = JSON.parse(data.slice(6)) as { sentAt?: number };
-      if (event.sentAt !== undefined) latencies.push(performance.timeOrigin + performance.now() - event.sentAt);
+      const event = readSessionEvent(JSON.parse(data.slice(6)));
+      const sent = event.type === 'todos.updated' ? /^sent at (.+)$/.exec(event.todos[0]?.content ?? '') : null;
+      if (sent) latencies.push(performance.timeOrigin + performance.now() - Number(sent[1]));
     }
   }
   await reader.cancel();

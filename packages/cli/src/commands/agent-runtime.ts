@@ -6,7 +6,7 @@ import type { Provider } from '@clawsmith/providers';
 import type { Telemetry } from '@clawsmith/telemetry';
 import { isTraceparent } from '@clawsmith/tool-protocol';
 import { CliError } from '../cli-errors.js';
-import { EXIT_CODES } from '../cli-program.js';
+import { EXIT_CODES } from '../exit-codes.js';
 import { buildSystemPrompt, type SystemPromptOptions } from '../instructions/system-prompt.js';
 import { openLspExtension } from './lsp-extension.js';
 import { isScriptProvider } from './provider-selection.js';

@@ -1,5 +1,5 @@
 import { resolveClawsmithHome } from '@clawsmith/core';
-import { EXIT_CODES } from '../cli-program.js';
+import { EXIT_CODES } from '../exit-codes.js';
 import { resolveWorkspace } from './agent-runtime.js';
 
 /** Options of `clawsmith lsp trust` and `clawsmith lsp untrust`. */
