@@ -219,7 +219,8 @@ export async function runCommand(
 
 function resultContent(result: CommandRunResult): string {
   const status = describeStatus(result.exitCode, result.signal);
-  const sandbox = result.sandbox === 'none' ? 'NONE (unsandboxed)' : `${result.sandbox}, ${sandboxNetworkWords(result)}`;
+  const sandbox =
+    result.sandbox === 'none' ? 'NONE (unsandboxed)' : `${result.sandbox}, ${sandboxNetworkWords(result)}`;
   const lines = [
     `$ ${result.command}`,
     `${status} · ${Math.round(result.durationMs)} ms · sandbox: ${sandbox}`,
@@ -256,7 +257,11 @@ export function commandToolResult(result: CommandRunResult): ToolExecutionResult
       kind: 'command' as const,
       title: `$ ${result.command}`.slice(0, 200),
       body: result.output,
-      fields: [...resultFields(result), ...networkRefusalFields(result.refusedHosts), ...fileChangeFields(result.files)],
+      fields: [
+        ...resultFields(result),
+        ...networkRefusalFields(result.refusedHosts),
+        ...fileChangeFields(result.files),
+      ],
     },
     ...(result.artifact ? { artifact: result.artifact } : {}),
     ...(result.exitCode !== null ? { exitCode: result.exitCode } : {}),

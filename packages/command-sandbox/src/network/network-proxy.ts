@@ -122,7 +122,9 @@ export async function startNetworkProxy(allowlist: CommandNetworkAllowlist): Pro
     try {
       url = new URL(request.url ?? '');
     } catch {
-      response.writeHead(400, { 'content-type': 'text/plain' }).end('Only absolute http:// URLs go through this proxy.\n');
+      response
+        .writeHead(400, { 'content-type': 'text/plain' })
+        .end('Only absolute http:// URLs go through this proxy.\n');
       return;
     }
     if (url.protocol !== 'http:') {
