@@ -75,6 +75,16 @@ describe('fetchReadable address checks', () => {
     expect((error as Error).message).toContain('169.254.169.254 (mixed.test resolves to it) is a metadata address');
   });
 
+  it.each([
+    ['digits', (port: number) => `http://2130706433:${port}/page`, '127.0.0.1'],
+    ['hexadecimal', (port: number) => `http://0x7f.1:${port}/page`, '127.0.0.1'],
+    ['IPv4-mapped IPv6', (port: number) => `http://[::ffff:127.0.0.1]:${port}/page`, '::ffff:7f00:1'],
+  ])('refuses a loopback address spelled as %s', async (_spelling, url, shown) => {
+    const error = await fetchReadable(url(main.port)).catch((caught: unknown) => caught);
+    expect(error).toMatchObject({ code: 'address_refused' });
+    expect((error as Error).message).toContain(`${shown} is a loopback address`);
+  });
+
   it('times out a slow server', async () => {
     const error = await fetchReadable(`${slow.origin}/slow`, { ...allowMain, timeoutMs: 300 }).catch(
       (caught: unknown) => caught,
