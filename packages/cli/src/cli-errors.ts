@@ -19,6 +19,7 @@ export const CLI_ERROR_CODES = [
   'invalid_subagent_option',
   'traceparent_invalid',
   'telemetry_config_invalid',
+  'invalid_network_option',
 ] as const;
 
 /** One of {@link CLI_ERROR_CODES}. */

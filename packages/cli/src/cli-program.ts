@@ -46,7 +46,17 @@ function modelOptions(command: Command): Command {
     )
     .option(...SUBAGENT_MODEL_OPTION)
     .option(...SUBAGENT_STEPS_OPTION)
-    .option(...TRACEPARENT_OPTION);
+    .option(...TRACEPARENT_OPTION)
+.option(
+      '--network-allow <domains>',
+      'commands reach only these domains (comma-separated, *.example.com for subdomains), through a proxy; refused hosts are listed in the result',
+    )
+    .option('--web-fetch-allow <domains>', 'web_fetch runs without asking for these domains')
+    .option('--web-fetch-deny <domains>', 'web_fetch never fetches these domains')
+    .option(
+      '--allow-private-network <hosts>',
+      'hosts, addresses or CIDR ranges on this machine or its networks that web_fetch and the command proxy may reach (refused by default)',
+    );
 }
 
 const SUBAGENT_MODEL_OPTION = [

@@ -1,3 +1,4 @@
+import { bridgedCommandArguments } from './network/network-bridge.js';
 import { limitedCommandArguments, type SandboxMount, type SandboxPlan } from './sandbox-plan.js';
 
 /**
@@ -52,11 +53,14 @@ export function bubblewrapArguments(plan: SandboxPlan): string[] {
   if (plan.newSession) argv.push('--new-session');
   if (plan.dieWithParent) argv.push('--die-with-parent');
   if (plan.dropCapabilities) argv.push('--cap-drop', 'ALL');
-  if (plan.unixSockets === 'denied') argv.push('--seccomp', String(UNIX_SOCKET_FILTER_DESCRIPTOR));
+  // Behind a network bridge the filter is loaded by the bridge, after it forked (it needs its Unix socket).
+  if (plan.unixSockets === 'denied' && !plan.networkBridge)
+    argv.push('--seccomp', String(UNIX_SOCKET_FILTER_DESCRIPTOR));
   argv.push('--clearenv');
   for (const [name, value] of Object.entries(plan.environment).sort(([left], [right]) => left.localeCompare(right)))
     argv.push('--setenv', name, value);
   argv.push('--chdir', plan.workingDirectory, '--');
-  argv.push(...limitedCommandArguments(plan));
+  const command = limitedCommandArguments(plan);
+  argv.push(...(plan.networkBridge ? bridgedCommandArguments(plan.networkBridge, command) : command));
   return argv;
 }

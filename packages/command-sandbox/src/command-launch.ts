@@ -19,6 +19,8 @@ import { realWorkspaceRoot } from './workspace-root.js';
 import { isUnixSocketFilterArchitecture } from './unix-socket-filter.js';
 import { unixSocketFilterFile } from './unix-socket-filter-file.js';
 import { findProtectedLocations, type ProtectedLocations } from './protected-locations.js';
+import type { CommandNetworkAllowlist, RefusedHost } from './network/network-allowlist.js';
+import { attachNetworkProxy } from './network/sandbox-network.js';
 import type { ProcessLaunch } from './process-runner.js';
 import { sandboxAvailability, type SandboxKind, type SandboxMode } from './sandbox-availability.js';
 import {
@@ -36,6 +38,11 @@ export interface CommandSandboxOptions {
   readonly sandbox?: SandboxMode;
   /** Whether commands may reach the network. Default false. */
   readonly network?: boolean;
+  /**
+   * Network only to these domains, through a proxy outside the sandbox (bubblewrap only; with
+   * `network: true` it is a configuration error). Refused hosts are listed in the result.
+   */
+  readonly networkAllowlist?: CommandNetworkAllowlist;
   /** Environment names added to the allowlist (forbidden names are a configuration error). */
   readonly env?: readonly string[];
   /** Where allowlisted values come from; default `process.env`. */
@@ -82,6 +89,8 @@ export interface PreparedCommand {
   readonly release: () => void;
   /** Whether the workspace is seen through the capture overlay (only inside bubblewrap). */
   readonly captured: boolean;
+  /** With a network allowlist: the hosts its proxy refused so far. */
+  readonly refusedHosts?: () => RefusedHost[];
 }
 
 /** The folders of an overlay capture, as {@link prepareCommand} takes them. */
@@ -94,6 +103,11 @@ export interface CaptureFolders {
 /** Checks the options once, at construction, so a bad allowlist fails before any call. */
 export function validateSandboxOptions(options: CommandSandboxOptions): void {
   assertEnvironmentAdditions(options.env ?? []);
+  if (options.networkAllowlist && (options.network === true || options.sandbox === 'off'))
+    throw new CommandSandboxError(
+      COMMAND_SANDBOX_ERROR_CODES.sandboxUnavailable,
+      `A network allowlist holds only inside the sandbox with the network off: drop ${options.network === true ? '`network: true`' : "`sandbox: 'off'`"} or the allowlist.`,
+    );
 }
 
 function pathKind(path: string): PathKind {
@@ -196,7 +210,7 @@ export async function prepareCommand(
   });
   const protectedLocations = availability ? findProtectedLocations(workspace, options.protectedPaths) : undefined;
   if (protectedLocations) refuseSymlinkedProtectedPaths(workspace, protectedLocations);
-  const plan = buildSandboxPlan({
+  const basePlan = buildSandboxPlan({
     workspaceRoot: workspace,
     workingDirectory,
     commandText,
@@ -212,6 +226,10 @@ export async function prepareCommand(
       ? { capture: { ...capture, identity: { uid: process.getuid?.() ?? 0, gid: process.getgid?.() ?? 0 } } }
       : {}),
   });
+  const network = options.networkAllowlist
+    ? await attachNetworkProxy(basePlan, options.networkAllowlist, availability?.kind ?? 'none')
+    : undefined;
+  const plan = network?.plan ?? basePlan;
   const captured = plan.mounts.some((mount) => mount.kind === 'overlay');
   const [limitedShell, ...limitedArgs] = limitedCommandArguments(plan);
   if (!availability) {
@@ -240,14 +258,27 @@ export async function prepareCommand(
     args: bubblewrapArguments(plan),
     environment: plan.environment,
     cwd: workingDirectory,
-    ...(plan.unixSockets === 'denied' ? { seccompFilterFile: deniedUnixSocketsFilter() } : {}),
+    ...(plan.unixSockets === 'denied' && !plan.networkBridge ? { seccompFilterFile: deniedUnixSocketsFilter() } : {}),
   };
+  let release: () => void;
+  try {
+    release = holdPlaceholdersOrRefuse(plan);
+  } catch (error) {
+    await network?.proxy.close();
+    throw error;
+  }
   return {
     plan,
     captured,
     sandbox: 'bubblewrap',
-    release: holdPlaceholdersOrRefuse(plan),
+    release: network
+      ? () => {
+          release();
+          void network.proxy.close();
+        }
+      : release,
     launch: overlayLaunch(plan, launch),
+    ...(network ? { refusedHosts: () => network.proxy.refusedHosts() } : {}),
   };
 }
 

@@ -35,6 +35,7 @@ export type { SandboxAvailability, SandboxKind, SandboxMode } from './sandbox-av
 export { sandboxAvailability } from './sandbox-availability.js';
 
 export type { CommandSandboxOptions, PreparedCommand } from './command-launch.js';
+export type { CommandNetworkAllowlist, ProxyHostResolver, RefusedHost } from './network/network-allowlist.js';
 export { prepareCommand } from './command-launch.js';
 export type { CommandRunRequest, CommandRunResult } from './run-command-tool.js';
 export type { CaptureMode, CommandFileChanges } from './capture/command-capture.js';

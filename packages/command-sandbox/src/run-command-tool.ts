@@ -25,6 +25,8 @@ import { COMMAND_SANDBOX_ERROR_CODES, CommandSandboxError } from './errors.js';
 import { runProcess } from './process-runner.js';
 import { realWorkspaceRoot } from './workspace-root.js';
 import type { SandboxKind } from './sandbox-availability.js';
+import type { RefusedHost } from './network/network-allowlist.js';
+import { networkRefusalFields, networkRefusalLines, sandboxNetworkWords } from './network/network-report.js';
 
 /** Defaults of the command limits that are part of the contract. */
 export const COMMAND_DEFAULTS = Object.freeze({
@@ -74,6 +76,10 @@ export interface CommandRunResult {
   readonly artifact?: ArtifactReference;
   /** The files the command changed (applied from the capture overlay), or why they were not captured. */
   readonly files?: CommandFileChanges;
+  /** With a network allowlist: its domain patterns. */
+  readonly networkAllowlist?: readonly string[];
+  /** With a network allowlist: the hosts its proxy refused, each once. */
+  readonly refusedHosts?: readonly RefusedHost[];
 }
 
 function uncapturedChanges(reason: string, workspaceRoot: string, before: StatWalk | undefined): CommandFileChanges {
@@ -149,6 +155,7 @@ export async function runCommand(
   } finally {
     prepared.release();
   }
+  const refusedHosts = prepared.refusedHosts?.();
   if (outcome.spawnError) {
     if (folder) await retireCaptureFolder(folder);
     throw new CommandSandboxError(
@@ -216,17 +223,20 @@ export async function runCommand(
     notes,
     ...(artifact ? { artifact } : {}),
     files,
+    ...(prepared.plan.networkBridge ? { networkAllowlist: prepared.plan.networkBridge.domains } : {}),
+    ...(refusedHosts ? { refusedHosts } : {}),
   };
 }
 
 function resultContent(result: CommandRunResult): string {
   const status = describeStatus(result.exitCode, result.signal);
   const sandbox =
-    result.sandbox === 'none' ? 'NONE (unsandboxed)' : `${result.sandbox}, network ${result.network ? 'on' : 'off'}`;
+    result.sandbox === 'none' ? 'NONE (unsandboxed)' : `${result.sandbox}, ${sandboxNetworkWords(result)}`;
   const lines = [
     `$ ${result.command}`,
     `${status} · ${Math.round(result.durationMs)} ms · sandbox: ${sandbox}`,
     ...result.notes,
+    ...networkRefusalLines(result.refusedHosts),
     ...fileChangeLines(result.files, result.timedOut || result.cancelled),
   ];
   if (result.artifact)
@@ -258,7 +268,11 @@ export function commandToolResult(result: CommandRunResult): ToolExecutionResult
       kind: 'command' as const,
       title: `$ ${result.command}`.slice(0, 200),
       body: result.output,
-      fields: [...resultFields(result), ...fileChangeFields(result.files)],
+      fields: [
+        ...resultFields(result),
+        ...networkRefusalFields(result.refusedHosts),
+        ...fileChangeFields(result.files),
+      ],
     },
     ...(result.artifact ? { artifact: result.artifact } : {}),
     ...(result.exitCode !== null ? { exitCode: result.exitCode } : {}),

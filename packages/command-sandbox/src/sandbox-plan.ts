@@ -1,6 +1,7 @@
 import { posix } from 'node:path';
 import { PROTECTED_PATHS } from '@clawsmith/tool-protocol';
 import type { ProtectedLocations } from './protected-locations.js';
+import type { NetworkBridge } from './network/network-bridge.js';
 
 /** POSIX resource limits applied to every command (rlimits; processes also by cgroup where possible). */
 export interface SandboxLimits {
@@ -97,6 +98,11 @@ export interface SandboxPlan {
   readonly command: { readonly shell: string; readonly text: string };
   /** The user and group the command runs as inside the sandbox, when they must be set (overlay capture). */
   readonly identity?: { readonly uid: number; readonly gid: number };
+  /**
+   * A network allowlist: the command runs behind the bridge to the proxy, which loads the Unix
+   * socket filter itself (after forking the bridge) instead of bubblewrap's `--seccomp`.
+   */
+  readonly networkBridge?: NetworkBridge;
 }
 
 /** What a path is on the host, as the plan builder needs to know. */

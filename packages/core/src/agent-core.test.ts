@@ -27,6 +27,7 @@ describe('createAgentCore', () => {
       'rename_file',
       'delete_file',
       'run_command',
+      'web_fetch',
       'todo_write',
       'todo_list',
       'read_artifact',

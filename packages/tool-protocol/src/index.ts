@@ -84,3 +84,8 @@ export type {
   WorkspaceWall,
 } from './workspace-mutations.js';
 export { WORKSPACE_MUTATION_SOURCE, createDirectWorkspaceWall, mutationFailure } from './workspace-mutations.js';
+
+export type { NetworkAddressKind } from './network-address.js';
+export { addressInRange, classifyNetworkAddress, isNetworkAddress } from './network-address.js';
+export type { NetworkAddressAllowance, NetworkAddressVerdict } from './network-policy.js';
+export { checkHostAddresses, matchesDomainPattern, normalizeHost } from './network-policy.js';

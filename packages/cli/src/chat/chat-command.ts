@@ -14,6 +14,7 @@ import {
 } from '../commands/agent-runtime.js';
 import { isScriptProvider, scriptExhaustionNote, selectProvider } from '../commands/provider-selection.js';
 import { selectSubagents } from '../commands/subagent-options.js';
+import { selectNetwork } from '../commands/network-options.js';
 import { entryExtensions } from '../extensions/extensions-composition.js';
 import { checkpointLines, checkpointTurns, formatDiff, sessionLines } from '../commands/store-commands.js';
 import { formatTodos } from '../terminal/event-summary.js';
@@ -101,10 +102,12 @@ class ChatLoop {
     const provider = await selectProvider(options);
     this.#provider = provider;
     const subagents = await selectSubagents(options);
+    const network = selectNetwork(options);
     this.#runtime = await openAgentRuntime({
       home: options.home,
       provider,
       subagents,
+      network,
       permissionMode: options.permissionMode,
       approvalHandler: (request, signal) => this.#approve(request, signal),
       ...(options.traceparent !== undefined ? { traceparent: options.traceparent } : {}),

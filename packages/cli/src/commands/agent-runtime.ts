@@ -11,6 +11,7 @@ import { buildSystemPrompt, type SystemPromptOptions } from '../instructions/sys
 import { openLspExtension } from './lsp-extension.js';
 import { isScriptProvider } from './provider-selection.js';
 import type { SubagentSettings } from './subagent-options.js';
+import type { NetworkSettings } from './network-options.js';
 import { checkSessionWorkspace, resolveSessionReference } from './session-reference.js';
 
 /** An opened home with an agent on it. `close()` ends background work and closes the database. */
@@ -54,6 +55,8 @@ export interface AgentRuntimeOptions {
   readonly extensions?: { readonly workspaceRoot?: string; readonly onNotice: (notice: string) => void };
   /** `--traceparent`: the W3C trace the turns continue (else the environment's `TRACEPARENT`). */
   readonly traceparent?: string;
+  /** Commands' domain allowlist, web_fetch's domain rules and the private addresses both may reach. */
+  readonly network?: NetworkSettings;
 }
 
 const NO_MODEL: Provider = {
@@ -78,7 +81,14 @@ export async function openAgentRuntime(options: AgentRuntimeOptions): Promise<Ag
   const homeFolder = resolveClawsmithHome(options.home);
   mkdirSync(homeFolder, { recursive: true });
   // Commands never see the home (database, journals, other sessions' artifacts), wherever it is.
-  const sandbox = { sandbox: 'auto', additionalHiddenPaths: [realpathSync(homeFolder)] } as const;
+  const network = options.network;
+  const sandbox = {
+    sandbox: 'auto',
+    additionalHiddenPaths: [realpathSync(homeFolder)],
+    ...(network && network.commandDomains.length > 0
+      ? { networkAllowlist: { domains: network.commandDomains, allowance: network.allowance } }
+      : {}),
+  } as const;
   // File tools and undo write through the same wall: a helper whose only writable folder is the workspace.
   const wall = createWorkspaceWall({ mode: 'auto' });
   const home = await openClawsmithHome(options.home, { wall });
@@ -103,6 +113,7 @@ export async function openAgentRuntime(options: AgentRuntimeOptions): Promise<Ag
     artifacts: home.artifacts,
     builtinTools: createBuiltinTools({
       command: sandbox,
+      webFetch: { allowance: network?.allowance ?? {} },
       // search_files keeps its trigram index in the home; CLAWSMITH_SEARCH_INDEX=off turns it off.
       workspace: {
         wall,
@@ -116,6 +127,14 @@ export async function openAgentRuntime(options: AgentRuntimeOptions): Promise<Ag
     ],
     permissionMode: options.permissionMode ?? 'default',
     ...(telemetry.enabled ? { traceContext: telemetry.traceContextOf } : {}),
+    rules: [
+      ...(network && network.webFetchAllow.length > 0
+        ? [{ action: 'allow' as const, tool: 'web_fetch', domains: network.webFetchAllow, reason: '--web-fetch-allow' }]
+        : []),
+      ...(network && network.webFetchDeny.length > 0
+        ? [{ action: 'deny' as const, tool: 'web_fetch', domains: network.webFetchDeny, reason: '--web-fetch-deny' }]
+        : []),
+    ],
     ...(options.approvalHandler ? { approvalHandler: options.approvalHandler } : {}),
     // Subagents use the same model unless --subagent-model names another (none without one: `mcp
     // serve` and the store commands run no model); a script gives each child its own `children` entry.

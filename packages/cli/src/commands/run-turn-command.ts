@@ -8,9 +8,10 @@ import { TranscriptPrinter } from '../terminal/transcript-printer.js';
 import { explicitWorkspace, openAgentRuntime, openOrCreateSession, resolveWorkspace } from './agent-runtime.js';
 import { isScriptProvider, scriptExhaustionNote, selectProvider } from './provider-selection.js';
 import { selectSubagents } from './subagent-options.js';
+import { selectNetwork, type NetworkChoice } from './network-options.js';
 
 /** Options of `clawsmith run`. */
-export interface RunOptions {
+export interface RunOptions extends NetworkChoice {
   readonly home?: string;
   readonly workspace: string;
   readonly script?: string;
@@ -56,10 +57,12 @@ export async function runTurnCommand(
   const prompt = await promptOf(promptArgument);
   const provider = await selectProvider(options);
   const subagents = await selectSubagents(options);
+  const network = selectNetwork(options);
   const runtime = await openAgentRuntime({
     home: options.home,
     provider,
     subagents,
+    network,
     permissionMode: options.permissionMode,
     mcp: {
       ...(workspaceRoot ? { workspaceRoot } : {}),

@@ -1,5 +1,6 @@
 import type { ResolvedToolSecurity, ToolCapability } from '@clawsmith/tool-protocol';
 import { commandStartsWith } from '@clawsmith/command-sandbox';
+import { domainsMatch } from './request-domains.js';
 import { pathGlobTest, toolGlobTest } from './glob-matchers.js';
 import { requestPaths, type RequestPath } from './request-paths.js';
 import { secretFileRule } from './secret-files.js';
@@ -31,7 +32,9 @@ export type PermissionAction = 'allow' | 'ask' | 'deny';
  * whose scope lies inside a denied path is denied; one whose scope merely contains it leaves it
  * out and says so. A command prefix matches only a command that is one simple command (no `;`,
  * `&&`, `||`, `|`, `&`, subshell, substitution, expansion or redirection) whose words start with
- * the prefix's words.
+ * the prefix's words. Domains match the host of the URL a call fetches (its `url` input, as
+ * `web_fetch` takes it): `example.com` that host only, `*.example.com` any host below it, `*`
+ * every host; a rule with domains says nothing about a call that names no URL.
  */
 export interface PermissionRule {
   readonly action: PermissionAction;
@@ -39,6 +42,8 @@ export interface PermissionRule {
   readonly capability?: ToolCapability;
   readonly paths?: readonly string[];
   readonly commandPrefix?: string;
+  /** Domain patterns of the URL the call fetches (`web_fetch`'s `url`), for example `docs.example.com` or `*.npmjs.org`. */
+  readonly domains?: readonly string[];
   /** Shown in the audit log and the approval prompt. */
   readonly reason?: string;
 }
@@ -92,6 +97,7 @@ function criteriaMatch(rule: PermissionRule, request: PermissionRequest): boolea
     const command = commandOf(request.input);
     if (command === undefined || !commandStartsWith(command, rule.commandPrefix)) return false;
   }
+  if (rule.domains !== undefined && !domainsMatch(rule.domains, request.input)) return false;
   return true;
 }
 
@@ -132,6 +138,7 @@ function describeRule(rule: PermissionRule): string {
     rule.capability !== undefined ? `capability ${rule.capability}` : undefined,
     rule.paths !== undefined ? `paths ${rule.paths.join(', ')}` : undefined,
     rule.commandPrefix !== undefined ? `command prefix "${rule.commandPrefix}"` : undefined,
+    rule.domains !== undefined ? `domains ${rule.domains.join(', ')}` : undefined,
   ].filter(Boolean);
   return `rule ${rule.action} (${criteria.join('; ') || 'every call'})${rule.reason ? `: ${rule.reason}` : ''}`;
 }

@@ -1,0 +1,52 @@
+import { describe, expect, it } from 'vitest';
+import { bubblewrapArguments } from '../bubblewrap-arguments.js';
+import { createRunCommandTool } from '../run-command-tool.js';
+import { buildSandboxPlan, DEFAULT_SANDBOX_LIMITS } from '../sandbox-plan.js';
+import { unixSocketFilterProgram } from '../unix-socket-filter.js';
+import { bridgedCommandArguments, type NetworkBridge } from './network-bridge.js';
+
+const bridge: NetworkBridge = {
+  perl: '/usr/bin/perl',
+  socketPath: '/run/clawsmith-network/proxy.sock',
+  port: 3128,
+  prctlSystemCall: 157,
+  filterProgram: unixSocketFilterProgram('x64'),
+  domains: ['registry.npmjs.org'],
+};
+const plan = buildSandboxPlan({
+  workspaceRoot: '/w',
+  workingDirectory: '/w',
+  commandText: 'npm ci',
+  network: false,
+  environment: {},
+  limits: DEFAULT_SANDBOX_LIMITS,
+  pathKind: () => 'missing',
+});
+
+describe('bubblewrapArguments behind the network bridge', () => {
+  it('keeps the network namespace unshared, leaves the filter to the bridge and runs the command behind it', () => {
+    const argv = bubblewrapArguments({ ...plan, networkBridge: bridge });
+    expect(argv).toContain('--unshare-net');
+    expect(argv).not.toContain('--seccomp');
+    const command = argv.slice(argv.indexOf('--', argv.indexOf('--chdir')) + 1);
+    expect(command.slice(0, 2)).toEqual(['/usr/bin/perl', '-e']);
+    expect(command.slice(3, 7)).toEqual([
+      '/run/clawsmith-network/proxy.sock',
+      '3128',
+      '157',
+      unixSocketFilterProgram('x64').toString('hex'),
+    ]);
+    expect(command.slice(7, 11)).toEqual(['/bin/bash', '--noprofile', '--norc', '-c']);
+    expect(bubblewrapArguments(plan)).toContain('--seccomp');
+    expect(bridgedCommandArguments(bridge, ['true']).at(-1)).toBe('true');
+  });
+});
+
+describe('createRunCommandTool with a network allowlist', () => {
+  it('refuses an allowlist beside the open network or without the sandbox, at construction', () => {
+    const networkAllowlist = { domains: ['registry.npmjs.org'] };
+    expect(() => createRunCommandTool({ network: true, networkAllowlist })).toThrow(/drop `network: true`/);
+    expect(() => createRunCommandTool({ sandbox: 'off', networkAllowlist })).toThrow(/drop `sandbox: 'off'`/);
+    expect(() => createRunCommandTool({ networkAllowlist })).not.toThrow();
+  });
+});

@@ -1,0 +1,70 @@
+import { SandboxUnavailableError } from '../errors.js';
+import type { SandboxPlan } from '../sandbox-plan.js';
+import { resolveTrustedLauncher } from '../trusted-launcher.js';
+import { isUnixSocketFilterArchitecture, unixSocketFilterProgram } from '../unix-socket-filter.js';
+import { PRCTL_SYSTEM_CALLS } from './network-bridge.js';
+import type { CommandNetworkAllowlist } from './network-allowlist.js';
+import { startNetworkProxy, type NetworkProxy } from './network-proxy.js';
+
+/** Where the proxy's folder appears inside the sandbox (under the sandbox's own empty `/run`). */
+export const PROXY_FOLDER_IN_SANDBOX = '/run/clawsmith-network';
+/** The loopback port the bridge listens on inside the sandbox (its own network namespace). */
+export const BRIDGE_PORT = 3128;
+
+/** The proxy environment: both spellings, since tools read one or the other. */
+function proxyEnvironment(port: number): Record<string, string> {
+  const proxy = `http://127.0.0.1:${port}`;
+  return {
+    HTTP_PROXY: proxy,
+    HTTPS_PROXY: proxy,
+    http_proxy: proxy,
+    https_proxy: proxy,
+    ALL_PROXY: proxy,
+    all_proxy: proxy,
+    NO_PROXY: '',
+    no_proxy: '',
+  };
+}
+
+/**
+ * Starts the proxy for one command and returns the plan that reaches it: the network namespace
+ * stays unshared (no route out), the proxy's folder is bound read-only into the sandbox, the
+ * proxy variables are set, and the command runs behind the bridge. Throws `sandbox_unavailable`
+ * where that cannot be had (no bubblewrap, no trusted Perl, an architecture the filter does not know).
+ */
+export async function attachNetworkProxy(
+  plan: SandboxPlan,
+  allowlist: CommandNetworkAllowlist,
+  sandbox: 'bubblewrap' | 'sandbox-exec' | 'none',
+): Promise<{ plan: SandboxPlan; proxy: NetworkProxy }> {
+  if (sandbox !== 'bubblewrap')
+    throw new SandboxUnavailableError(
+      'a network allowlist needs bubblewrap (a network namespace whose only way out is the proxy); without it the command would have all of the network or none. Turn the allowlist off, or run where bubblewrap works',
+    );
+  const prctlSystemCall = PRCTL_SYSTEM_CALLS[process.arch];
+  const perl = resolveTrustedLauncher('perl');
+  if (!isUnixSocketFilterArchitecture(process.arch) || prctlSystemCall === undefined || !perl.found)
+    throw new SandboxUnavailableError(
+      `a network allowlist needs Perl from the system folders and an x64 or arm64 machine for its bridge (${perl.found ? process.arch : perl.detail})`,
+    );
+  const proxy = await startNetworkProxy(allowlist);
+  return {
+    proxy,
+    plan: {
+      ...plan,
+      mounts: [
+        ...plan.mounts,
+        { kind: 'read-only', source: proxy.folder, target: PROXY_FOLDER_IN_SANDBOX, purpose: 'the network proxy' },
+      ],
+      environment: { ...plan.environment, ...proxyEnvironment(BRIDGE_PORT) },
+      networkBridge: {
+        perl: perl.program,
+        socketPath: `${PROXY_FOLDER_IN_SANDBOX}/${proxy.socketName}`,
+        port: BRIDGE_PORT,
+        prctlSystemCall,
+        filterProgram: unixSocketFilterProgram(),
+        domains: allowlist.domains,
+      },
+    },
+  };
+}
