@@ -4,8 +4,8 @@
 import { spawn } from 'node:child_process';
 import { testdir } from '@clawsmith/test-utils';
 import { describe, expect, it, onTestFinished } from 'vitest';
-import { eventually, processesWith, startAcpEditor } from './acp-harness.js';
-import { BIN, childEnvironment, parseJsonLines, runCli } from './cli-harness.js';
+import { agentText, eventually, processesWith, startAcpEditor } from './acp-harness.js';
+import { BIN, childEnvironment, parseJsonLines, runCli, writeScript } from './cli-harness.js';
 import { startStreamingModelServer } from './streaming-model-server.js';
 
 /** `clawsmith acp` spoken to a raw line at a time, to send what a library would never send. */
@@ -77,8 +77,17 @@ describe('clawsmith acp errors', () => {
     expect(await acp.exited).toBe(0);
   });
 
-  it('asks for authentication naming the missing key, and never calls a model', async () => {
+  it('asks for authentication naming the missing key, still loads history, and never calls a model', async () => {
     const home = testdir({});
+    const workspace = testdir({});
+    const scripted = await runCli(
+      ['run', '--script', writeScript(home, [{ text: 'Scripted answer.' }]), '-w', workspace, '--json', 'earlier'],
+      {
+        home,
+      },
+    );
+    expect(scripted.code).toBe(0);
+    const earlier = String(parseJsonLines(scripted.stdout)[0]!.sessionId);
     const editor = startAcpEditor(['--provider', 'anthropic', '--model', 'claude-sonnet-4-5'], { home });
     onTestFinished(() => void editor.child.kill('SIGKILL'));
     const initialized = await editor.agent.request('initialize', { protocolVersion: 1, clientCapabilities: {} });
@@ -92,6 +101,11 @@ describe('clawsmith acp errors', () => {
     await expect(editor.agent.request('authenticate', { methodId: 'environment-key' })).rejects.toMatchObject({
       code: -32000,
     });
+    await editor.agent.request('session/load', { sessionId: earlier, cwd: workspace, mcpServers: [] });
+    expect(agentText(editor.updates, earlier)).toBe('Scripted answer.');
+    await expect(
+      editor.agent.request('session/prompt', { sessionId: earlier, prompt: [{ type: 'text', text: 'again' }] }),
+    ).rejects.toMatchObject({ code: -32000, message: expect.stringContaining('ANTHROPIC_API_KEY') });
     editor.child.stdin!.end();
     expect(await editor.exited).toBe(0);
   });
