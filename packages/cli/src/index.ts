@@ -10,7 +10,6 @@ export { SLASH_HELP, parseApprovalAnswer, parseSlashCommand } from './chat/slash
 export type { TerminalStyle } from './terminal/terminal-style.js';
 export { terminalStyle } from './terminal/terminal-style.js';
 export { oneLine, terminalSafe } from './terminal/terminal-text.js';
-export type { TranscriptEvent } from './terminal/event-summary.js';
 export { formatTodos, summarizeEvent } from './terminal/event-summary.js';
 export type { DemoScript } from './demo/demo-script.js';
 export { DEMO_SCRIPT_URL, loadDemoScript } from './demo/demo-script.js';

@@ -32,6 +32,11 @@ try {
   const turn = await core.runTurn({ sessionId: session.id, prompt: 'Fix the typo in README.md' });
   console.log(turn.status, turn.text, readFileSync(join(workspaceRoot, 'README.md'), 'utf8').trim());
   // completed Fixed the typo. Hello, world
+  // The event log is typed: switch on `type` and each event's own fields are known.
+  for (const event of await core.listEvents(session.id))
+    if (event.type === 'tool.completed') console.log(event.toolName, event.result.status, event.result.display?.title);
+  // read_file success Read README.md
+  // edit_file success Edited README.md
   await core.restore(session.id, turn.turnId, 'files'); // undo the turn's file changes
   console.log('after undo:', readFileSync(join(workspaceRoot, 'README.md'), 'utf8').trim()); // after undo: Helo, world
 } finally {

@@ -1,3 +1,4 @@
+import type { BackgroundNotifiedEvent } from '@clawsmith/session-protocol';
 import type { ArtifactStore } from '@clawsmith/artifacts';
 import type { CheckpointStore } from '@clawsmith/checkpoints';
 import type { DeferredToolCatalog, RequestTools, SessionActivation } from '@clawsmith/deferred-tools';
@@ -38,5 +39,5 @@ export interface SubagentHooks {
   /** Closes children of `sessionId` left running by a process that is gone (`interrupted`). */
   recoverChildren(sessionId: string): Promise<void>;
   /** Finished background results not delivered yet, now marked delivered. */
-  takeNotice(sessionId: string): Promise<{ text: string; results: unknown[] } | undefined>;
+  takeNotice(sessionId: string): Promise<{ text: string; results: BackgroundNotifiedEvent['tasks'] } | undefined>;
 }

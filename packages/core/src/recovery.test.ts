@@ -3,6 +3,7 @@ import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { createScriptedProvider } from '@clawsmith/providers';
+import type { SessionEventOf } from '@clawsmith/session-protocol';
 import { createTestdir } from '@clawsmith/test-utils';
 import { describe, expect, it, onTestFinished } from 'vitest';
 import { createAgentCore } from './agent-core.js';
@@ -83,7 +84,10 @@ describe('crash recovery', () => {
       });
       expect(events.find((event) => event.type === 'session.recovered')).toMatchObject({ sealedArtifacts: 1 });
       const completedFor = (id: string) =>
-        events.find((event) => event.type === 'tool.completed' && event.toolCallId === id);
+        events.find(
+          (event): event is SessionEventOf<'tool.completed'> =>
+            event.type === 'tool.completed' && event.toolCallId === id,
+        );
       expect(completedFor('read-1')?.result).toMatchObject({ status: 'success' });
       expect(completedFor('deploy-1')).toMatchObject({
         result: { status: 'unknown', code: 'interrupted', retryable: false },

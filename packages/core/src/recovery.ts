@@ -57,15 +57,9 @@ export async function recoverSession(services: CoreServices, sessionId: string):
     const completed = new Map<string, { content: string; metadata: ToolResultMetadata }>();
     for (const event of events) {
       if (event.type === 'tool.started')
-        started.set(String(event.toolCallId), {
-          toolName: String(event.toolName),
-          sideEffect: event.sideEffect === true,
-        });
+        started.set(event.toolCallId, { toolName: event.toolName, sideEffect: event.sideEffect });
       if (event.type === 'tool.completed')
-        completed.set(String(event.toolCallId), {
-          content: String(event.output ?? ''),
-          metadata: event.result as ToolResultMetadata,
-        });
+        completed.set(event.toolCallId, { content: event.output, metadata: event.result });
     }
     const messages = await store.listMessages(sessionId);
     const answered = new Set(

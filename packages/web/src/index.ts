@@ -31,7 +31,6 @@ export {
   loginBodySchema,
   messagePageQuerySchema,
   restoreBodySchema,
-  sessionEventSchema,
   sessionListQuerySchema,
   sessionPatchBodySchema,
   sessionStatusSchema,

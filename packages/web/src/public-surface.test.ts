@@ -27,7 +27,6 @@ describe('@clawsmith/web public surface', () => {
       'loginBodySchema',
       'messagePageQuerySchema',
       'restoreBodySchema',
-      'sessionEventSchema',
       'sessionListQuerySchema',
       'sessionPatchBodySchema',
       'sessionStatusSchema',

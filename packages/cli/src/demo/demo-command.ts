@@ -78,8 +78,7 @@ export async function demoCommand(rawOptions: Record<string, unknown>): Promise<
     out.line(style.dim(`workspace ${workspace}\nhome      ${home}`));
     const unsubscribe = core.subscribe((event: SessionEvent) => {
       seen.push(event);
-      const artifact = (event.result as { artifact?: { id?: string } } | undefined)?.artifact;
-      if (event.type === 'tool.completed' && typeof artifact?.id === 'string') latestArtifactId = artifact.id;
+      if (event.type === 'tool.completed' && event.result.artifact) latestArtifactId = event.result.artifact.id;
       out.event(event);
     });
     const session = await core.createSession({ workspaceRoot: workspace, title: 'clawsmith demo' });

@@ -85,9 +85,9 @@ export function coreServedWorkspace(
             ? runtime.core.subscribe((event) => {
                 if (event.sessionId !== sessionId || event.type !== 'tool.progress') return;
                 onProgress({
-                  progress: Number(event.progress),
-                  ...(typeof event.total === 'number' ? { total: event.total } : {}),
-                  ...(typeof event.message === 'string' ? { message: event.message } : {}),
+                  progress: event.progress,
+                  ...(event.total !== undefined ? { total: event.total } : {}),
+                  ...(event.message !== undefined ? { message: event.message } : {}),
                 });
               })
             : undefined;

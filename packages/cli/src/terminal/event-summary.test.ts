@@ -1,5 +1,7 @@
 import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
+import type { ToolResultRecord } from '@clawsmith/session-protocol';
+import { recordedEvent } from '../__fixtures__/recorded-event.js';
 import { formatTodos, summarizeEvent } from './event-summary.js';
 import { terminalStyle } from './terminal-style.js';
 
@@ -7,17 +9,25 @@ const plain = terminalStyle(Object.assign(new PassThrough(), { isTTY: false }), 
 
 describe('summarizeEvent', () => {
   it('shows a tool start and its completion with status and code on one line each', () => {
-    expect(summarizeEvent({ type: 'tool.started', toolName: 'run_command', summary: 'npm test' }, plain)).toBe(
-      '  ▸ run_command npm test',
-    );
+    const started = recordedEvent({
+      type: 'tool.started',
+      toolCallId: 'c1',
+      toolName: 'run_command',
+      summary: 'npm test',
+      risk: 'execute',
+      capabilities: ['process.spawn'],
+      sideEffect: true,
+    });
+    expect(summarizeEvent(started, plain)).toBe('  ▸ run_command npm test');
     const denied = summarizeEvent(
-      {
+      recordedEvent({
         type: 'tool.completed',
+        toolCallId: 'c1',
         toolName: 'run_command',
         status: 'denied',
         output: 'sudo is never run.\nDetails',
         result: { version: 1, status: 'denied', code: 'command_refused' },
-      },
+      }),
       plain,
     );
     expect(denied).toBe('  ⊘ denied (command_refused) run_command\n    sudo is never run. Details');
@@ -25,16 +35,19 @@ describe('summarizeEvent', () => {
 
   it('shows a command body tail and the artifact, sanitised', () => {
     const summary = summarizeEvent(
-      {
+      recordedEvent({
         type: 'tool.completed',
+        toolCallId: 'c1',
         toolName: 'run_command',
+        status: 'success',
+        output: 'one\ntwo',
         result: {
           version: 1,
           status: 'success',
           display: { kind: 'command', title: 'Ran \u001b]0;title\u0007ls', body: 'one\n\u001b[31mtwo\u001b[0m\n' },
           artifact: { id: 'art_1', byteLength: 10, lineCount: 2, mediaType: 'text/plain' },
         },
-      },
+      }),
       plain,
     )!;
     expect(summary).toContain('✓ success run_command Ran ls');
@@ -44,14 +57,16 @@ describe('summarizeEvent', () => {
   });
 
   it("shows a command's exit code and duration, and says when it timed out or was cancelled", () => {
-    const command = (result: Record<string, unknown>) =>
+    const command = (result: Omit<ToolResultRecord, 'version' | 'display'>) =>
       summarizeEvent(
-        {
+        recordedEvent({
           type: 'tool.completed',
+          toolCallId: 'c1',
           toolName: 'run_command',
+          status: result.status,
           output: '$ node test.mjs\nexit code 3',
           result: { version: 1, display: { kind: 'command', title: '$ node test.mjs', body: 'boom\n' }, ...result },
-        },
+        }),
         plain,
       )!;
     const failed = command({ status: 'error', code: 'command_failed', exitCode: 3, durationMs: 42 });
@@ -69,7 +84,7 @@ describe('summarizeEvent', () => {
   });
 
   it('skips bookkeeping events', () => {
-    expect(summarizeEvent({ type: 'request.started' }, plain)).toBeUndefined();
+    expect(summarizeEvent(recordedEvent({ type: 'request.started', requestId: 'r1', step: 1 }), plain)).toBeUndefined();
   });
 });
 

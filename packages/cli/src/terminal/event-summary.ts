@@ -1,25 +1,12 @@
+import type { SessionEvent, SessionEventOf, ToolResultRecord } from '@clawsmith/session-protocol';
 import type { TerminalStyle } from './terminal-style.js';
 import { oneLine, terminalSafe } from './terminal-text.js';
-
-/** The fields of a persisted event the human transcript reads (see core's `SessionEvent`). */
-export interface TranscriptEvent {
-  readonly type: string;
-  readonly [field: string]: unknown;
-}
 
 const STATUS_MARKS: Record<string, string> = { success: '✓', error: '✗', denied: '⊘', cancelled: '◌', unknown: '?' };
 const BODY_LINES = 12;
 // Bodies worth seeing in a transcript: a command's output tail, a diff, an artifact excerpt. A
 // read_file body is the file itself and would drown the transcript.
 const BODY_KINDS = new Set(['command', 'diff', 'artifact']);
-
-function text(value: unknown): string {
-  return typeof value === 'string' ? value : '';
-}
-
-function record(value: unknown): Record<string, unknown> {
-  return typeof value === 'object' && value !== null ? (value as Record<string, unknown>) : {};
-}
 
 /** The last `count` lines of `body`, sanitised and indented, with a note of how many were left out. */
 export function indentedTail(body: string, style: TerminalStyle, count = BODY_LINES): string {
@@ -34,9 +21,8 @@ function seconds(durationMs: number): string {
 }
 
 /** A command's outcome in words: `exit 3 · 12 ms`, `timed out after 2.0 s`, `cancelled after 1.1 s`. */
-export function commandOutcome(result: Record<string, unknown>): string | undefined {
-  const exitCode = typeof result.exitCode === 'number' ? result.exitCode : undefined;
-  const durationMs = typeof result.durationMs === 'number' ? result.durationMs : undefined;
+export function commandOutcome(result: ToolResultRecord): string | undefined {
+  const { exitCode, durationMs } = result;
   if (exitCode === undefined && durationMs === undefined) return undefined;
   const took = durationMs === undefined ? '' : seconds(durationMs);
   if (result.code === 'command_timeout') return `timed out${took ? ` after ${took}` : ''}`;
@@ -52,54 +38,55 @@ function statusColor(status: string, style: TerminalStyle): (value: string) => s
   return style.yellow;
 }
 
+function completedLines(event: SessionEventOf<'tool.completed'>, style: TerminalStyle): string {
+  const { result } = event;
+  const { status, code, display } = result;
+  const title = display?.title ?? '';
+  const mark = statusColor(status, style)(`${STATUS_MARKS[status] ?? '?'} ${status}${code ? ` (${code})` : ''}`);
+  const outcome = commandOutcome(result);
+  const lines = [
+    `  ${mark} ${style.bold(oneLine(event.toolName, 40))}${title ? ` ${oneLine(title, 100)}` : ''}${outcome ? ` ${style.dim('·')} ${outcome}` : ''}`,
+  ];
+  const artifact = result.artifact ?? event.artifact;
+  if (artifact) {
+    lines.push(
+      `    ${style.dim(`output kept as artifact ${oneLine(artifact.id, 60)} (${artifact.byteLength} bytes, ${artifact.lineCount} lines)`)}`,
+    );
+  }
+  // read_artifact shows no body of its own: its excerpt is the output the model read.
+  const body = display?.body || (display?.kind === 'artifact' ? event.output : '');
+  // A failed command's output is what a person needs to see, as much as a passing one's.
+  const showBody = status === 'success' || display?.kind === 'command';
+  if (showBody && body && display && BODY_KINDS.has(display.kind)) lines.push(indentedTail(body, style));
+  else if (status !== 'success') lines.push(`    ${style.dim(oneLine(event.output, 200))}`);
+  return lines.join('\n');
+}
+
 /**
  * One event as the transcript shows it, or `undefined` for events a person does not need to see
  * (request bookkeeping). Tool calls get one line each with status and code; command output,
  * diffs and artifact excerpts get a bounded, sanitised tail below. Everything from a tool or a model is sanitised.
  */
-export function summarizeEvent(event: TranscriptEvent, style: TerminalStyle): string | undefined {
+export function summarizeEvent(event: SessionEvent, style: TerminalStyle): string | undefined {
   switch (event.type) {
     case 'tool.started':
-      return `  ${style.cyan('▸')} ${style.bold(oneLine(text(event.toolName), 40))} ${style.dim(oneLine(text(event.summary) || '', 100))}`;
-    case 'tool.completed': {
-      const result = record(event.result);
-      const status = text(result.status) || text(event.status) || 'unknown';
-      const code = text(result.code);
-      const display = record(result.display);
-      const title = text(display.title);
-      const mark = statusColor(status, style)(`${STATUS_MARKS[status] ?? '?'} ${status}${code ? ` (${code})` : ''}`);
-      const outcome = commandOutcome(result);
-      const lines = [
-        `  ${mark} ${style.bold(oneLine(text(event.toolName), 40))}${title ? ` ${oneLine(title, 100)}` : ''}${outcome ? ` ${style.dim('·')} ${outcome}` : ''}`,
-      ];
-      const artifact = record(result.artifact ?? event.artifact);
-      if (typeof artifact.id === 'string') {
-        lines.push(
-          `    ${style.dim(`output kept as artifact ${oneLine(artifact.id, 60)} (${String(artifact.byteLength)} bytes, ${String(artifact.lineCount)} lines)`)}`,
-        );
-      }
-      // read_artifact shows no body of its own: its excerpt is the output the model read.
-      const body = text(display.body) || (display.kind === 'artifact' ? text(event.output) : '');
-      // A failed command's output is what a person needs to see, as much as a passing one's.
-      const showBody = status === 'success' || display.kind === 'command';
-      if (showBody && body && BODY_KINDS.has(String(display.kind))) lines.push(indentedTail(body, style));
-      else if (status !== 'success') lines.push(`    ${style.dim(oneLine(text(event.output), 200))}`);
-      return lines.join('\n');
-    }
+      return `  ${style.cyan('▸')} ${style.bold(oneLine(event.toolName, 40))} ${style.dim(oneLine(event.summary, 100))}`;
+    case 'tool.completed':
+      return completedLines(event, style);
     case 'tool.decision':
       return event.action === 'deny'
-        ? `  ${style.red('⊘ denied')} ${oneLine(text(event.toolName), 40)}: ${oneLine(text(event.reason), 160)}`
+        ? `  ${style.red('⊘ denied')} ${oneLine(event.toolName, 40)}: ${oneLine(event.reason, 160)}`
         : undefined;
     case 'approval.resolved':
-      return `  ${style.dim(`approval: ${oneLine(text(event.answer), 20)}`)}`;
-    case 'todos.updated': {
-      const todos = Array.isArray(event.todos) ? event.todos : [];
-      return `  ${style.cyan('☰')} todos: ${todos.length} item(s)`;
-    }
+      return `  ${style.dim(`approval: ${event.answer}`)}`;
+    case 'todos.updated':
+      return `  ${style.cyan('☰')} todos: ${event.todos.length} item(s)`;
     case 'request.failed':
-      return `  ${style.red('model request failed')}: ${oneLine(text(event.message), 200)}`;
+      return `  ${style.red('model request failed')}: ${oneLine(event.message, 200)}`;
     case 'session.recovered':
       return `  ${style.yellow('recovered')} an interrupted turn; check the workspace before continuing`;
+    case 'event.unrecognized':
+      return `  ${style.dim(`(an event this version cannot show: ${oneLine(event.recordedType, 60)})`)}`;
     default:
       return undefined;
   }

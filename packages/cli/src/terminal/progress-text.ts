@@ -9,13 +9,17 @@ function amount(value: number): string {
  * `3` when the total is unknown. The message is the tool's own text: flattened to one line,
  * sanitised and cut. `undefined` when the event has no number.
  */
-export function progressText(event: { readonly [field: string]: unknown }): string | undefined {
+export function progressText(event: {
+  readonly progress: number;
+  readonly total?: number | undefined;
+  readonly message?: string | undefined;
+}): string | undefined {
   const { progress, total, message } = event;
-  if (typeof progress !== 'number' || !Number.isFinite(progress)) return undefined;
+  if (!Number.isFinite(progress)) return undefined;
   const counted =
-    typeof total === 'number' && Number.isFinite(total) && total > 0
+    total !== undefined && Number.isFinite(total) && total > 0
       ? `${amount(progress)}/${amount(total)}`
       : amount(progress);
-  const said = typeof message === 'string' ? oneLine(message, 60) : '';
+  const said = message !== undefined ? oneLine(message, 60) : '';
   return said ? `${counted} · ${said}` : counted;
 }

@@ -1,6 +1,7 @@
 import { PassThrough } from 'node:stream';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { describe, expect, it } from 'vitest';
+import { recordedEvent } from '../__fixtures__/recorded-event.js';
 import { progressText } from './progress-text.js';
 import { terminalStyle } from './terminal-style.js';
 import { TranscriptPrinter } from './transcript-printer.js';
@@ -15,21 +16,32 @@ function capture(isTTY: boolean) {
   return { printer, output: () => written.replace(/\u001b\[[0-9;]*m/g, '') };
 }
 
-const started = { type: 'tool.started', toolCallId: 'c1', toolName: 'mcp__everything__long', summary: 'steps 10' };
-const progress = (value: number, message?: string) => ({
-  type: 'tool.progress',
+const started = recordedEvent({
+  type: 'tool.started',
   toolCallId: 'c1',
   toolName: 'mcp__everything__long',
-  progress: value,
-  total: 10,
-  ...(message ? { message } : {}),
+  summary: 'steps 10',
+  risk: 'execute',
+  capabilities: ['network'],
+  sideEffect: true,
 });
-const completed = {
+const progress = (value: number, message?: string) =>
+  recordedEvent({
+    type: 'tool.progress',
+    toolCallId: 'c1',
+    toolName: 'mcp__everything__long',
+    progress: value,
+    total: 10,
+    ...(message ? { message } : {}),
+  });
+const completed = recordedEvent({
   type: 'tool.completed',
   toolCallId: 'c1',
   toolName: 'mcp__everything__long',
-  result: { status: 'success' },
-};
+  result: { version: 1, status: 'success' },
+  status: 'success',
+  output: 'done',
+});
 
 describe(progressText, () => {
   it('says how far a call has come, with its message on one safe line', () => {
@@ -38,7 +50,7 @@ describe(progressText, () => {
     expect(progressText({ progress: 1, total: 0, message: 'a\nb\u001b[31mred\u001b]0;title\u0007' })).toBe(
       '1 · a bred',
     );
-    expect(progressText({ progress: 'three' })).toBeUndefined();
+    expect(progressText({ progress: Number.NaN })).toBeUndefined();
   });
 });
 

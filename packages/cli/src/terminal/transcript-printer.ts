@@ -1,4 +1,5 @@
-import { summarizeEvent, type TranscriptEvent } from './event-summary.js';
+import type { SessionEvent, SessionEventOf } from '@clawsmith/session-protocol';
+import { summarizeEvent } from './event-summary.js';
 import { ProgressLine } from './progress-line.js';
 import { progressText } from './progress-text.js';
 import type { TerminalStyle } from './terminal-style.js';
@@ -63,12 +64,12 @@ export class TranscriptPrinter {
   }
 
   /** Shows one persisted event, when a person needs to see it. */
-  event(event: TranscriptEvent): void {
+  event(event: SessionEvent): void {
     if (event.type === 'tool.progress') {
       this.#showProgress(event);
       return;
     }
-    if (event.type === 'tool.completed') this.#running.delete(String(event.toolCallId));
+    if (event.type === 'tool.completed') this.#running.delete(event.toolCallId);
     if (event.type === 'request.started') this.#thinkingSince = Date.now();
     if (THINKING_ENDS.has(event.type) && this.#thinkingSince !== undefined) {
       this.#thinkingSince = undefined;
@@ -78,8 +79,8 @@ export class TranscriptPrinter {
     const summary = summarizeEvent(event, this.#style);
     if (summary !== undefined) this.line(summary);
     if (event.type === 'tool.started') {
-      this.#running.set(String(event.toolCallId), {
-        label: `${oneLine(String(event.toolName), 40)} ${oneLine(String(event.summary ?? ''), 60)}`,
+      this.#running.set(event.toolCallId, {
+        label: `${oneLine(event.toolName, 40)} ${oneLine(event.summary, 60)}`,
         startedAt: Date.now(),
         detail: '',
       });
@@ -97,8 +98,8 @@ export class TranscriptPrinter {
     this.endLine();
   }
 
-  #showProgress(event: TranscriptEvent): void {
-    const callId = String(event.toolCallId);
+  #showProgress(event: SessionEventOf<'tool.progress'>): void {
+    const callId = event.toolCallId;
     const running = this.#running.get(callId);
     const detail = progressText(event);
     if (running === undefined || detail === undefined) return;

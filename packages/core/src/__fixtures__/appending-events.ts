@@ -1,7 +1,8 @@
 // Test support: appends events to one session of a home, to race other processes doing the same.
 // Usage: appending-events.ts <home> <session id> <writer>. Prints READY once the home is open;
 // then for each line `<batches> <size>` on stdin appends that many batches of that many events
-// (each naming the writer, its batch and its index) and prints `DONE` or `FAILED <message>`.
+// (each an assistant message whose text is `<writer>/<batch>/<index>`) and prints `DONE` or
+// `FAILED <message>`.
 import { createInterface } from 'node:readline';
 import { openClawsmithHome } from '../clawsmith-home.js';
 import { SessionStore } from '../store/session-store.js';
@@ -17,9 +18,8 @@ for await (const line of createInterface({ input: process.stdin })) {
     for (let count = 0; count < batches; count++, batch++) {
       const events = Array.from({ length: size }, (_, index) => ({
         type: 'assistant.message' as const,
-        writer,
-        batch,
-        index,
+        text: `${writer}/${batch}/${index}`,
+        toolCalls: [],
       }));
       await store.appendEvents(sessionId, events);
     }

@@ -9,6 +9,7 @@ import { createAgentCore, type AgentCore } from '../agent-core.js';
 import type { AgentCoreOptions } from '../agent-core-options.js';
 import { createBuiltinTools } from '../builtin-tools.js';
 import { openClawsmithHome, type ClawsmithHome } from '../clawsmith-home.js';
+import type { SessionEventOf, SessionEventType } from '@clawsmith/session-protocol';
 import type { SessionEvent, SessionRecord } from '../store/session-records.js';
 
 export interface Harness {
@@ -17,7 +18,7 @@ export interface Harness {
   readonly session: SessionRecord;
   readonly workspace: string;
   events(): Promise<SessionEvent[]>;
-  eventsOf(type: string): Promise<SessionEvent[]>;
+  eventsOf<Type extends SessionEventType>(type: Type): Promise<SessionEventOf<Type>[]>;
 }
 
 export interface HarnessOptions extends Partial<Omit<AgentCoreOptions, 'db' | 'provider' | 'checkpoints'>> {
@@ -77,7 +78,8 @@ export async function createHarness(options: HarnessOptions): Promise<Harness> {
     session,
     workspace: workspaceDir.path,
     events: () => core.listEvents(session.id),
-    eventsOf: async (type) => (await core.listEvents(session.id)).filter((event) => event.type === type),
+    eventsOf: async <Type extends SessionEventType>(type: Type) =>
+      (await core.listEvents(session.id)).filter((event): event is SessionEventOf<Type> => event.type === type),
   };
 }
 

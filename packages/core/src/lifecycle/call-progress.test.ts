@@ -1,19 +1,25 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import type { NewSessionEventOf } from '@clawsmith/session-protocol';
 import type { NewSessionEvent } from '../store/session-records.js';
 import { PROGRESS_BOUNDS, callProgress } from './call-progress.js';
 
 function recorded(write?: (event: NewSessionEvent) => Promise<unknown>) {
-  const events: NewSessionEvent[] = [];
+  const events: NewSessionEventOf<'tool.progress'>[] = [];
   const progress = callProgress({
     turnId: 't1',
     toolCallId: 'c1',
     toolName: 'slow_tool',
-    write: write ?? (async (event) => void events.push(event)),
+    write:
+      write ??
+      (async (event) => {
+        if (event.type !== 'tool.progress') throw new Error(`unexpected ${event.type}`);
+        events.push(event);
+      }),
   });
   return { events, progress, report: progress.report as (value: unknown) => void };
 }
 
-const values = (events: readonly NewSessionEvent[]) =>
+const values = (events: readonly NewSessionEventOf<'tool.progress'>[]) =>
   events.map(({ progress, total, message }) => ({ progress, total, message }));
 
 describe(callProgress, () => {
@@ -108,11 +114,11 @@ describe(callProgress, () => {
   it('survives a failing write: the call goes on, later reports are still written, finish resolves', async () => {
     vi.useFakeTimers();
     let attempts = 0;
-    const events: NewSessionEvent[] = [];
+    const events: NewSessionEventOf<'tool.progress'>[] = [];
     const { progress } = recorded(async (event) => {
       attempts += 1;
       if (attempts === 1) throw new Error('database is locked');
-      events.push(event);
+      if (event.type === 'tool.progress') events.push(event);
     });
     progress.report({ progress: 1 });
     vi.advanceTimersByTime(PROGRESS_BOUNDS.intervalMs);

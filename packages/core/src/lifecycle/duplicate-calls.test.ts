@@ -1,10 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { call, createHarness, createProbeTool } from '../__fixtures__/core-harness.js';
 import type { SessionEvent } from '../store/session-records.js';
+import { isSessionEvent } from '@clawsmith/session-protocol';
 
 const resultOf = (events: SessionEvent[], toolCallId: string) =>
-  events.find((event) => event.type === 'tool.completed' && event.toolCallId === toolCallId)?.result as
-    { status: string; code?: string } | undefined;
+  events.filter((event) => isSessionEvent(event, 'tool.completed')).find((event) => event.toolCallId === toolCallId)
+    ?.result;
 
 describe('duplicate_call', () => {
   it('lets a later step repeat a call: re-read after an edit, re-run a test after a fix', async () => {

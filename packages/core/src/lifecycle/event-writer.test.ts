@@ -7,7 +7,11 @@ function callEvents(events: readonly SessionEvent[]): string[] {
   return events
     .filter((event) => event.type.startsWith('tool.') || event.type.startsWith('approval.'))
     .map((event) =>
-      [event.type, event.toolCallId, event.stage ? `${String(event.stage)}:${String(event.action)}` : undefined]
+      [
+        event.type,
+        'toolCallId' in event ? event.toolCallId : undefined,
+        event.type === 'tool.decision' ? `${event.stage}:${event.action}` : undefined,
+      ]
         .filter(Boolean)
         .join(' '),
     );

@@ -2,6 +2,7 @@ import { TOOL_RESULT_CODES, toolDenied, type ToolExecutionResult } from '@clawsm
 import { hookInput, runHooks } from '../permissions/hooks.js';
 import { decidePermission, type PermissionDecision } from '../permissions/permission-policy.js';
 import { requestPaths } from '../permissions/request-paths.js';
+import type { ToolDecisionEvent } from '@clawsmith/session-protocol';
 import type { NewSessionEvent } from '../store/session-records.js';
 import type { ApprovalAnswer } from '../permissions/approval-handler.js';
 import type { TurnContext } from './turn-context.js';
@@ -20,8 +21,8 @@ export type Judgment =
 function decisionEvent(
   turn: TurnContext,
   ready: ReadyCall,
-  stage: 'hook' | 'permission' | 'approval',
-  action: string,
+  stage: ToolDecisionEvent['stage'],
+  action: ToolDecisionEvent['action'],
   reason: string,
 ): NewSessionEvent {
   return {

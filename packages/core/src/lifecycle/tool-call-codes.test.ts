@@ -4,11 +4,15 @@ import { defineTool, type AnyToolDefinition } from '@clawsmith/tool-protocol';
 import { z } from 'zod';
 import { describe, expect, it } from 'vitest';
 import { call, createHarness } from '../__fixtures__/core-harness.js';
+import type { SessionEventOf } from '@clawsmith/session-protocol';
 import type { SessionEvent } from '../store/session-records.js';
 
 function completed(events: SessionEvent[], toolCallId: string) {
-  const event = events.find((candidate) => candidate.type === 'tool.completed' && candidate.toolCallId === toolCallId);
-  return event?.result as { status: string; code?: string; retryable?: boolean } | undefined;
+  const event = events.find(
+    (candidate): candidate is SessionEventOf<'tool.completed'> =>
+      candidate.type === 'tool.completed' && candidate.toolCallId === toolCallId,
+  );
+  return event?.result;
 }
 
 const started = (events: SessionEvent[], toolCallId: string) =>
@@ -141,8 +145,8 @@ describe('one tool call, end to end', () => {
     expect(crash.content).toBe('cannot read properties of undefined');
     // the activation shows in the evidence of the next request
     const requests = events.filter((event) => event.type === 'request.started');
-    expect((requests[0]!.composition as { activatedTools: string[] }).activatedTools).toEqual([]);
-    expect((requests[2]!.composition as { activatedTools: string[] }).activatedTools).toEqual(['jira_create_issue']);
+    expect(requests[0]!.composition?.activatedTools).toEqual([]);
+    expect(requests[2]!.composition?.activatedTools).toEqual(['jira_create_issue']);
     expect(requests[2]!.toolNames).toContain('jira_create_issue');
     expect(requests[2]!.toolSchemaSha256).not.toBe(requests[0]!.toolSchemaSha256);
   });

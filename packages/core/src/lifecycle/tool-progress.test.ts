@@ -49,7 +49,9 @@ describe('tool.progress', () => {
     expect(turn.status).toBe('completed');
 
     const events = await harness.events();
-    const ofCall = events.filter((event) => event.toolCallId === 'c1').map((event) => event.type);
+    const ofCall = events
+      .filter((event) => 'toolCallId' in event && event.toolCallId === 'c1')
+      .map((event) => event.type);
     expect(ofCall).toEqual(['tool.decision', 'tool.started', 'tool.progress', 'tool.progress', 'tool.completed']);
     const progress = events.filter((event) => event.type === 'tool.progress');
     expect(progress.map(({ toolName, progress, total }) => ({ toolName, progress, total }))).toEqual([

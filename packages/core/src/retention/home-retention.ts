@@ -1,3 +1,4 @@
+import type { NewSessionEventOf } from '@clawsmith/session-protocol';
 import type { ArtifactPruneResult, ArtifactStore } from '@clawsmith/artifacts';
 import type { CheckpointPruneResult, CheckpointStore, RetentionPolicy } from '@clawsmith/checkpoints';
 import type { ArtifactRetention } from '@clawsmith/artifacts';
@@ -41,7 +42,9 @@ export async function runRetention(stores: {
 }
 
 /** The figures of a report as a flat event payload (no per-point list). */
-export function retentionSummary(report: RetentionReport): Record<string, unknown> {
+export function retentionSummary(
+  report: RetentionReport,
+): Omit<NewSessionEventOf<'retention.completed'>, 'type' | 'reason' | 'turnId'> {
   return {
     dryRun: report.dryRun,
     durationMs: Math.round(report.durationMs),

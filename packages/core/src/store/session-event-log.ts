@@ -1,3 +1,4 @@
+import { readSessionEvent } from '@clawsmith/session-protocol';
 import { sql } from 'kysely';
 import type { CoreDatabase, SessionEventRow } from './core-tables.js';
 import { INSERT_CHUNK, insertChunks } from './insert-chunks.js';
@@ -15,15 +16,16 @@ interface PendingEventRow {
   readonly payloadJson: string;
 }
 
+/** A stored row read through the event contract (a row it cannot read becomes `event.unrecognized`). */
 function toEvent(row: SessionEventRow): SessionEvent {
-  return {
+  return readSessionEvent({
     ...(JSON.parse(row.payload_json) as Record<string, unknown>),
     type: row.type,
     sessionId: row.session_id,
     turnId: row.turn_id,
     sequence: row.sequence,
     createdAt: row.created_at,
-  };
+  });
 }
 
 /**

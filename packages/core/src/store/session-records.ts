@@ -15,49 +15,7 @@ export interface SessionRecord {
   readonly updatedAt: string;
 }
 
-/** The type of a persisted session event. */
-export type SessionEventType =
-  | 'session.created'
-  | 'session.forked'
-  | 'session.restored'
-  | 'session.recovered'
-  | 'turn.started'
-  | 'turn.completed'
-  | 'request.started'
-  | 'request.completed'
-  | 'request.failed'
-  | 'assistant.message'
-  | 'tool.decision'
-  | 'approval.requested'
-  | 'approval.resolved'
-  | 'tool.started'
-  | 'tool.progress'
-  | 'tool.completed'
-  | 'todos.updated'
-  | 'background.notified'
-  | 'retention.completed'
-  | 'retention.failed';
-
-/**
- * One persisted event. The envelope (`type`, `sessionId`, `turnId`, `sequence`, `createdAt`) is
- * followed by the event's own fields at the top level, exactly as `--json` prints it.
- */
-export interface SessionEvent {
-  readonly type: SessionEventType;
-  readonly sessionId: string;
-  readonly turnId: string | null;
-  /** Per-session sequence number, from 1, without gaps. */
-  readonly sequence: number;
-  readonly createdAt: string;
-  readonly [field: string]: unknown;
-}
-
-/** An event about to be appended: its type, turn and own fields. */
-export interface NewSessionEvent {
-  readonly type: SessionEventType;
-  readonly turnId?: string | null;
-  readonly [field: string]: unknown;
-}
+export type { NewSessionEvent, SessionEvent, SessionEventType } from '@clawsmith/session-protocol';
 
 /** A todo item of a session (`todo_write` replaces the whole list). */
 export interface TodoItem {

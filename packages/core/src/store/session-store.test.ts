@@ -5,7 +5,7 @@ import { describe, expect, it, onTestFinished } from 'vitest';
 import { CHILD_TIMEOUT } from '../__fixtures__/killed-child.js';
 import { openClawsmithHome } from '../clawsmith-home.js';
 import { INSERT_CHUNK } from './insert-chunks.js';
-import type { SessionEvent } from './session-records.js';
+import type { NewSessionEvent, SessionEvent } from './session-records.js';
 import { SessionStore } from './session-store.js';
 
 const appender = resolve(import.meta.dirname, '../__fixtures__/appending-events.ts');
@@ -20,12 +20,16 @@ function userMessage(index: number): ModelMessage {
   return { role: 'user', text: `message ${index}` };
 }
 
+function progressEvent(index: number): NewSessionEvent {
+  return { type: 'tool.progress', turnId: 'turn-1', toolCallId: 'c1', toolName: 'slow', progress: index };
+}
+
 describe('the event log', () => {
   it('numbers a batch larger than one INSERT after the last event, and hands each event to every listener once, in order', async () => {
     const store = await openStore(testdir());
     const session = await store.createSession({ workspaceRoot: '/workspace' });
-    await store.appendEvent(session.id, { type: 'session.created' });
-    await store.appendEvent(session.id, { type: 'turn.started', turnId: 'turn-1' });
+    await store.appendEvent(session.id, { type: 'session.created', workspaceRoot: '/workspace' });
+    await store.appendEvent(session.id, { type: 'turn.started', turnId: 'turn-1', prompt: 'go', restorePointId: 'p1' });
     const heard: SessionEvent[] = [];
     store.subscribe(() => {
       throw new Error('a failing subscriber');
@@ -35,16 +39,18 @@ describe('the event log', () => {
     const size = INSERT_CHUNK * 2 + 201;
     const stored = await store.appendEvents(
       session.id,
-      Array.from({ length: size }, (_, index) => ({ type: 'tool.started' as const, turnId: 'turn-1', index })),
+      Array.from({ length: size }, (_, index) => progressEvent(index)),
     );
 
     expect(stored.map((event) => event.sequence)).toEqual(Array.from({ length: size }, (_, index) => index + 3));
-    expect(stored.map((event) => event.index)).toEqual(Array.from({ length: size }, (_, index) => index));
+    expect(stored.map((event) => (event.type === 'tool.progress' ? event.progress : undefined))).toEqual(
+      Array.from({ length: size }, (_, index) => index),
+    );
     expect(heard).toEqual(stored);
     expect(await store.listEvents(session.id, { afterSequence: 2 })).toEqual(stored);
     expect(await store.lastSequence(session.id)).toBe(size + 2);
     unsubscribe();
-    await store.appendEvent(session.id, { type: 'turn.completed', turnId: 'turn-1' });
+    await store.appendEvent(session.id, { type: 'turn.completed', turnId: 'turn-1', status: 'completed' });
     expect(heard).toHaveLength(size);
   });
 
@@ -69,9 +75,11 @@ describe('the event log', () => {
       expect(events.map((event) => event.sequence)).toEqual(Array.from({ length: total }, (_, index) => index + 1));
       const batches = new Map<string, number[]>();
       for (const event of events) {
-        const key = `${String(event.writer)}/${String(event.batch)}`;
+        if (event.type !== 'assistant.message') throw new Error(`unexpected ${event.type}`);
+        const [writer, batch, index] = event.text.split('/');
+        const key = `${writer}/${batch}`;
         batches.set(key, [...(batches.get(key) ?? []), event.sequence]);
-        expect(event.index).toBe(batches.get(key)!.length - 1);
+        expect(Number(index)).toBe(batches.get(key)!.length - 1);
       }
       expect(batches.size).toBe(61);
       for (const sequences of batches.values()) expect(sequences.at(-1)! - sequences[0]!).toBe(sequences.length - 1);
@@ -100,11 +108,7 @@ describe('history', () => {
     await store.completeTurn(source.id, 'turn-1', 'completed');
     const events = await store.appendEvents(
       source.id,
-      Array.from({ length: INSERT_CHUNK + 10 }, (_, index) => ({
-        type: 'tool.started' as const,
-        turnId: 'turn-1',
-        index,
-      })),
+      Array.from({ length: INSERT_CHUNK + 10 }, (_, index) => progressEvent(index)),
     );
     await store.setTodos(source.id, [{ content: 'write the test', status: 'in_progress' }]);
     await store.appendMessages(source.id, 'turn-2', [userMessage(messageCount)]);
@@ -115,7 +119,12 @@ describe('history', () => {
       activation: [],
       startedAt: '2026-01-01T00:01:00.000Z',
     });
-    await store.appendEvent(source.id, { type: 'turn.started', turnId: 'turn-2' });
+    await store.appendEvent(source.id, {
+      type: 'turn.started',
+      turnId: 'turn-2',
+      prompt: 'second',
+      restorePointId: 'p2',
+    });
 
     const fork = await store.createSession({
       workspaceRoot: '/workspace',

@@ -1,3 +1,4 @@
+import type { BackgroundNotifiedEvent } from '@clawsmith/session-protocol';
 import { defineTool, toolError, toolSuccess, type AnyToolDefinition } from '@clawsmith/tool-protocol';
 import { z } from 'zod';
 import { childToolResult } from './child-result.js';
@@ -159,7 +160,9 @@ export class BackgroundTasks {
    * The results of this session's finished background tasks not delivered yet, marked delivered
    * (each is delivered once), as a message for the next turn and structured results for its event.
    */
-  async takeNotice(parentSessionId: string): Promise<{ text: string; results: unknown[] } | undefined> {
+  async takeNotice(
+    parentSessionId: string,
+  ): Promise<{ text: string; results: BackgroundNotifiedEvent['tasks'] } | undefined> {
     const finished = (await this.#runtime.delegations.list(parentSessionId)).filter(
       (record) => record.kind === 'background' && record.status !== 'running' && record.notifiedAt === null,
     );

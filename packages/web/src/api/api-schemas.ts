@@ -1,3 +1,4 @@
+import { sessionEventSchema } from '@clawsmith/session-protocol';
 import { z } from 'zod';
 
 /**
@@ -162,17 +163,6 @@ export const sessionSummarySchema = z.object({
   /** The subagents this session delegated, oldest first. */
   children: z.array(childSessionSchema),
 });
-
-/** One persisted event: the envelope, then its own fields. */
-export const sessionEventSchema = z
-  .object({
-    type: z.string(),
-    sessionId: z.string(),
-    turnId: z.string().nullable(),
-    sequence: z.number().int(),
-    createdAt: z.string(),
-  })
-  .catchall(z.unknown());
 
 /** A page of events. `nextAfterSequence` is the `afterSequence` of the next page. */
 export const eventPageSchema = z.object({

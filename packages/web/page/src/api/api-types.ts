@@ -1,35 +1,16 @@
 // The answers the page reads, as the server sends them (see the package README's API table).
+// Events and the tool results inside them are the session event contract's own types.
 import type { EventPage, SessionStatus, SessionSummary } from '../../../src/api/api-schemas.js';
 
 export type { EventPage, SessionStatus, SessionSummary };
-
-/** One persisted event (the envelope plus the event's own fields). */
-export interface SessionEvent {
-  readonly type: string;
-  readonly sessionId: string;
-  readonly turnId: string | null;
-  readonly sequence: number;
-  readonly createdAt: string;
-  readonly [field: string]: unknown;
-}
-
-export type ToolStatus = 'success' | 'error' | 'denied' | 'cancelled' | 'unknown';
-
-export interface ToolDisplay {
-  readonly kind: 'text' | 'command' | 'search' | 'diff' | 'artifact' | 'json';
-  readonly title: string;
-  readonly body?: string;
-  readonly fields?: readonly { readonly label: string; readonly value: string }[];
-}
-
-export interface ToolResult {
-  readonly status: ToolStatus;
-  readonly code?: string;
-  readonly display?: ToolDisplay;
-  readonly artifact?: { readonly id: string; readonly lineCount?: number; readonly byteLength?: number };
-  readonly exitCode?: number;
-  readonly durationMs?: number;
-}
+export type {
+  SessionEvent,
+  SessionEventOf,
+  TodoItemRecord as TodoItem,
+  ToolDisplayRecord as ToolDisplay,
+  ToolResultRecord as ToolResult,
+  ToolResultStatusRecord as ToolStatus,
+} from '@clawsmith/session-protocol';
 
 export interface ManifestFile {
   readonly path: string;
@@ -60,11 +41,6 @@ export interface FileDiff {
   readonly binary: boolean;
   readonly unifiedDiff: string;
   readonly diffTruncated: boolean;
-}
-
-export interface TodoItem {
-  readonly content: string;
-  readonly status: 'pending' | 'in_progress' | 'completed';
 }
 
 export interface PendingApproval {

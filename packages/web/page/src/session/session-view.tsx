@@ -35,8 +35,10 @@ export function SessionView({ sessionId }: { sessionId: string }) {
   );
   const fetchedTodos = useJson<{ todos: TodoItem[] }>(sessionPath(sessionId, '/todos'), generation);
   const liveTodos = useMemo(() => {
-    for (let index = events.length - 1; index >= 0; index -= 1)
-      if (events[index]!.type === 'todos.updated') return events[index]!.todos as TodoItem[];
+    for (let index = events.length - 1; index >= 0; index -= 1) {
+      const event = events[index]!;
+      if (event.type === 'todos.updated') return event.todos;
+    }
     return undefined;
   }, [events]);
   const turnMap = useMemo(

@@ -1,7 +1,7 @@
 // Reduces a session's events into what the transcript shows: prompts, assistant text, one card
 // per tool call (started, its latest progress, then completed), a checkpoint card per finished
 // turn, and notices.
-import type { SessionEvent, ToolResult } from '../api/api-types';
+import type { SessionEvent, SessionEventOf, ToolResult } from '../api/api-types';
 
 export type TranscriptItem =
   | { readonly kind: 'prompt'; readonly key: string; readonly turnId: string; readonly text: string }
@@ -31,25 +31,22 @@ export interface ToolProgress {
 type ToolItem = Extract<TranscriptItem, { kind: 'tool' }>;
 
 /** A `tool.progress` event's values, or `undefined` when it carries no usable number. */
-function progressOf(event: SessionEvent): ToolProgress | undefined {
+function progressOf(event: SessionEventOf<'tool.progress'>): ToolProgress | undefined {
   const { progress, total, message } = event;
-  if (typeof progress !== 'number' || !Number.isFinite(progress)) return undefined;
+  if (!Number.isFinite(progress)) return undefined;
   return {
     progress,
-    ...(typeof total === 'number' && Number.isFinite(total) && total > 0 ? { total } : {}),
-    ...(typeof message === 'string' && message !== '' ? { message } : {}),
+    ...(total !== undefined && Number.isFinite(total) && total > 0 ? { total } : {}),
+    ...(message ? { message } : {}),
   };
 }
 
-const text = (value: unknown): string => (typeof value === 'string' ? value : '');
+type CallEvent = SessionEventOf<'tool.started' | 'approval.requested' | 'approval.resolved' | 'tool.completed'>;
 
-/** A completion's result; events written before results were structured carry only `status`. */
-function completedResult(event: SessionEvent): ToolResult {
-  if (typeof event.result === 'object' && event.result !== null) return event.result as ToolResult;
-  const status = text(event.status);
-  const known = ['success', 'error', 'denied', 'cancelled', 'unknown'] as const;
-  return { status: known.find((candidate) => candidate === status) ?? 'unknown' };
-}
+/** The tool a call event names (an approval's answer does not repeat it). */
+const toolNameOf = (event: CallEvent): string => (event.type === 'approval.resolved' ? '' : event.toolName);
+const summaryOf = (event: CallEvent): string =>
+  event.type === 'tool.started' || event.type === 'approval.requested' ? event.summary : '';
 
 /** The transcript of `events` (in sequence order; an older page may start mid-turn). */
 export function transcriptItems(events: readonly SessionEvent[]): TranscriptItem[] {
@@ -66,27 +63,27 @@ export function transcriptItems(events: readonly SessionEvent[]): TranscriptItem
     const key = `e${event.sequence}`;
     switch (event.type) {
       case 'turn.started':
-        items.push({ kind: 'prompt', key, turnId: event.turnId ?? '', text: text(event.prompt) });
+        items.push({ kind: 'prompt', key, turnId: event.turnId ?? '', text: event.prompt });
         break;
       case 'assistant.message':
-        if (text(event.text) !== '') items.push({ kind: 'assistant', key, text: text(event.text) });
+        if (event.text !== '') items.push({ kind: 'assistant', key, text: event.text });
         break;
       case 'tool.started':
       case 'approval.requested':
       case 'approval.resolved':
       case 'tool.completed': {
-        const callId = text(event.toolCallId);
+        const callId = event.toolCallId;
         setTool(callId, (previous) => ({
           kind: 'tool',
           key: previous?.key ?? key,
           toolCallId: callId,
-          toolName: text(event.toolName) || (previous?.toolName ?? ''),
-          summary: previous?.summary || text(event.summary),
-          output: event.type === 'tool.completed' ? text(event.output) : (previous?.output ?? ''),
+          toolName: toolNameOf(event) || (previous?.toolName ?? ''),
+          summary: previous?.summary || summaryOf(event),
+          output: event.type === 'tool.completed' ? event.output : (previous?.output ?? ''),
           waitingForApproval: event.type === 'approval.requested',
           ...(event.type !== 'tool.completed' && previous?.progress ? { progress: previous.progress } : {}),
           ...(event.type === 'tool.completed'
-            ? { result: completedResult(event) }
+            ? { result: event.result }
             : previous?.result
               ? { result: previous.result }
               : {}),
@@ -94,7 +91,7 @@ export function transcriptItems(events: readonly SessionEvent[]): TranscriptItem
         break;
       }
       case 'tool.progress': {
-        const index = tools.get(text(event.toolCallId));
+        const index = tools.get(event.toolCallId);
         const progress = progressOf(event);
         const previous = index === undefined ? undefined : (items[index] as ToolItem);
         // Only a call still running shows progress; a page that starts mid-call has no card to update.
@@ -102,20 +99,20 @@ export function transcriptItems(events: readonly SessionEvent[]): TranscriptItem
         break;
       }
       case 'turn.completed':
-        items.push({ kind: 'checkpoint', key, turnId: event.turnId ?? '', status: text(event.status) });
+        items.push({ kind: 'checkpoint', key, turnId: event.turnId ?? '', status: event.status });
         break;
       case 'request.failed':
         items.push({
           kind: 'notice',
           key,
-          text: `The model request failed: ${text(event.message) || text(event.code)}`,
+          text: `The model request failed: ${event.message || event.code}`,
         });
         break;
       case 'session.forked':
         items.push({ kind: 'notice', key, text: 'This session was forked from another one.' });
         break;
       case 'session.restored':
-        items.push({ kind: 'notice', key, text: `Restored to before a turn (${text(event.scope) || 'restore'}).` });
+        items.push({ kind: 'notice', key, text: `Restored to before a turn (${event.scope}).` });
         break;
       default:
         break;
