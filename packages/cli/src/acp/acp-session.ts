@@ -1,4 +1,5 @@
-import type { AgentCore, ApprovalAnswer, ApprovalRequest, PermissionMode, SessionEvent } from '@clawsmith/core';
+import type { AgentCore, ApprovalAnswer, ApprovalRequest, PermissionMode } from '@clawsmith/core';
+import type { SessionEvent } from '@clawsmith/session-protocol';
 import type { AgentContext, SessionUpdate } from '@agentclientprotocol/sdk';
 import { eventUpdates, type EventTranslation } from './event-updates.js';
 import { askEditor } from './permission-bridge.js';

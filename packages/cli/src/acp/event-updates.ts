@@ -1,8 +1,9 @@
-// The one place the ACP agent reads clawsmith's session events: each persisted event becomes the
-// `session/update`s an editor shows. When the typed event union lands, only this file changes.
+// The one place the ACP agent reads clawsmith's session events (the typed union of
+// @clawsmith/session-protocol): each persisted event becomes the `session/update`s an editor shows.
 import { readFileSync } from 'node:fs';
 import { isAbsolute, relative } from 'node:path';
-import type { AgentCore, SessionEvent } from '@clawsmith/core';
+import type { AgentCore } from '@clawsmith/core';
+import type { SessionEvent, SessionEventOf } from '@clawsmith/session-protocol';
 import type { PlanEntry, SessionUpdate, ToolCallContent, ToolCallStatus } from '@agentclientprotocol/sdk';
 import { parseArguments, toolCallView } from './tool-call-view.js';
 
@@ -30,10 +31,6 @@ export async function loadCallArguments(translation: EventTranslation, sessionId
     if (message.role !== 'assistant') continue;
     for (const call of message.toolCalls) translation.callArguments.set(call.id, call.argumentsText);
   }
-}
-
-function field(event: SessionEvent, name: string): unknown {
-  return event[name];
 }
 
 function textOf(value: unknown): string {
@@ -98,24 +95,21 @@ function inputOf(translation: EventTranslation, toolCallId: string): Record<stri
   return typeof parsed === 'object' && parsed !== null ? (parsed as Record<string, unknown>) : {};
 }
 
-async function completion(translation: EventTranslation, event: SessionEvent): Promise<SessionUpdate> {
-  const toolCallId = textOf(field(event, 'toolCallId'));
-  const toolName = textOf(field(event, 'toolName')) || translation.callTools.get(toolCallId) || '';
-  const result = (field(event, 'result') ?? {}) as {
-    status?: string;
-    code?: string;
-    display?: { kind?: string; body?: unknown };
-  };
+async function completion(
+  translation: EventTranslation,
+  event: SessionEventOf<'tool.completed'>,
+): Promise<SessionUpdate> {
+  const { toolCallId, result } = event;
+  const toolName = event.toolName || translation.callTools.get(toolCallId) || '';
   const status: ToolCallStatus = result.status === 'success' ? 'completed' : 'failed';
-  const output = textOf(result.display?.body) || textOf(field(event, 'output'));
+  const output = result.display?.body || event.output;
   const content: ToolCallContent[] = [];
-  const view = toolCallView(translation.workspaceRoot, toolName, inputOf(translation, toolCallId));
+  const input = inputOf(translation, toolCallId);
+  const view = toolCallView(translation.workspaceRoot, toolName, input);
   if (status === 'completed' && view.kind === 'edit')
-    content.push(...(await diffContent(translation, event, toolName, inputOf(translation, toolCallId))));
+    content.push(...(await diffContent(translation, event, toolName, input)));
   if (status === 'failed')
-    content.push(
-      textContent(`${result.code ? `[${result.code}] ` : ''}${cut(textOf(field(event, 'output')) || output)}`),
-    );
+    content.push(textContent(`${result.code ? `[${result.code}] ` : ''}${cut(event.output || output)}`));
   else if (view.kind === 'execute') content.push(textContent(`\`\`\`\n${cut(output)}\n\`\`\``));
   else if (content.length === 0 && output) content.push(textContent(cut(output)));
   return {
@@ -127,14 +121,11 @@ async function completion(translation: EventTranslation, event: SessionEvent): P
   };
 }
 
-function planOf(event: SessionEvent): SessionUpdate {
-  const todos = Array.isArray(field(event, 'todos'))
-    ? (field(event, 'todos') as { content?: unknown; status?: unknown }[])
-    : [];
-  const entries: PlanEntry[] = todos.map((todo) => ({
-    content: textOf(todo.content),
+function planOf(event: SessionEventOf<'todos.updated'>): SessionUpdate {
+  const entries: PlanEntry[] = event.todos.map((todo) => ({
+    content: todo.content,
     priority: 'medium',
-    status: todo.status === 'completed' || todo.status === 'in_progress' ? todo.status : 'pending',
+    status: todo.status,
   }));
   return { sessionUpdate: 'plan', entries };
 }
@@ -144,28 +135,21 @@ export async function eventUpdates(translation: EventTranslation, event: Session
   switch (event.type) {
     case 'turn.started':
       return translation.mode === 'replay'
-        ? [{ sessionUpdate: 'user_message_chunk', content: { type: 'text', text: textOf(field(event, 'prompt')) } }]
+        ? [{ sessionUpdate: 'user_message_chunk', content: { type: 'text', text: event.prompt } }]
         : [];
     case 'assistant.message': {
       const updates: SessionUpdate[] = [];
-      const text = textOf(field(event, 'text'));
-      if (translation.mode === 'replay' && text)
-        updates.push({ sessionUpdate: 'agent_message_chunk', content: { type: 'text', text } });
-      const calls = Array.isArray(field(event, 'toolCalls'))
-        ? (field(event, 'toolCalls') as { id?: unknown; name?: unknown }[])
-        : [];
-      if (calls.some((call) => !translation.callArguments.has(textOf(call.id))))
+      if (translation.mode === 'replay' && event.text)
+        updates.push({ sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: event.text } });
+      if (event.toolCalls.some((call) => !translation.callArguments.has(call.id)))
         await loadCallArguments(translation, event.sessionId);
-      for (const call of calls) {
-        const toolCallId = textOf(call.id);
-        const toolName = textOf(call.name);
-        translation.callTools.set(toolCallId, toolName);
-        const argumentsText = translation.callArguments.get(toolCallId) ?? '{}';
-        const input = parseArguments(argumentsText);
+      for (const call of event.toolCalls) {
+        translation.callTools.set(call.id, call.name);
+        const input = parseArguments(translation.callArguments.get(call.id) ?? '{}');
         updates.push({
           sessionUpdate: 'tool_call',
-          toolCallId,
-          ...toolCallView(translation.workspaceRoot, toolName, input),
+          toolCallId: call.id,
+          ...toolCallView(translation.workspaceRoot, call.name, input),
           status: 'pending',
           rawInput: input,
         });
@@ -173,9 +157,7 @@ export async function eventUpdates(translation: EventTranslation, event: Session
       return updates;
     }
     case 'tool.started':
-      return [
-        { sessionUpdate: 'tool_call_update', toolCallId: textOf(field(event, 'toolCallId')), status: 'in_progress' },
-      ];
+      return [{ sessionUpdate: 'tool_call_update', toolCallId: event.toolCallId, status: 'in_progress' }];
     case 'tool.completed':
       return [await completion(translation, event)];
     case 'todos.updated':
@@ -202,9 +184,4 @@ export async function historyUpdates(
   const updates: SessionUpdate[] = [];
   for (const event of await core.listEvents(sessionId)) updates.push(...(await eventUpdates(translation, event)));
   return updates;
-}
-
-/** The status an ended turn reports: `cancelled` for a cancelled turn, else the turn's own. */
-export function turnStatusOf(event: SessionEvent): string | undefined {
-  return event.type === 'turn.completed' ? textOf(field(event, 'status')) : undefined;
 }
