@@ -269,6 +269,27 @@ export function createProgram(): Command {
     )
     .action(lazy(async () => (await import('./mcp/mcp-serve-command.js')).mcpServeCommand));
 
+  homeOption(program.command('acp'))
+    .description('be the agent of an editor that speaks the Agent Client Protocol (Zed and others), over stdio')
+    .option('-w, --workspace <dir>', 'the workspace of every session (default: the folder the editor opens)')
+    .option('--script <file>', 'replay scripted model responses from a JSON file (no API key needed)')
+    .addOption(
+      new Option('--provider <name>', 'a real model provider').choices(CLI_PROVIDERS).env('CLAWSMITH_PROVIDER'),
+    )
+    .addOption(new Option('--model <name>', 'the model name, e.g. gpt-4.1 or claude-sonnet-4-5').env('CLAWSMITH_MODEL'))
+    .option('--system-prompt <text>', 'replace the default instructions (text, or @FILE to read them from a file)')
+    .option('--append-system-prompt <text>', 'add to the instructions (text, or @FILE)')
+    .addOption(
+      new Option('--permission-mode <mode>', "a new session's mode (the editor can switch it per session)")
+        .choices(CLI_PERMISSION_MODES)
+        .default('default'),
+    )
+    .addHelpText(
+      'after',
+      '\nAn editor launches it: { "command": "clawsmith", "args": ["acp", "--provider", "openai", "--model", "gpt-4.1"] }',
+    )
+    .action(lazy(async () => (await import('./acp/acp-command.js')).acpCommand));
+
   homeOption(program.command('skills'))
     .description('list the skills the agent sees (home, .clawsmith/skills, .agents/skills) and any that are invalid')
     .option('-w, --workspace <dir>', 'the workspace whose skills to include', '.')

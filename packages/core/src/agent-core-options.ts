@@ -97,6 +97,12 @@ export interface RunTurnOptions {
   readonly onTextDelta?: (text: string) => void;
   /** The system prompt of this turn's requests, instead of the core's `systemPrompt`. */
   readonly systemPrompt?: string;
+  /**
+   * The permission mode this turn's calls are judged by, instead of the core's `permissionMode`
+   * (rules, hooks and the approval handler stay the core's). A host with several sessions, each
+   * with a mode its person chose, passes it per turn.
+   */
+  readonly permissionMode?: PermissionMode;
 }
 
 /** What `restore` reverts: the conversation, the files, or both. */

@@ -195,7 +195,10 @@ export async function runTurn(core: CoreServices, options: RunTurnOptions): Prom
   options.signal?.addEventListener('abort', forwardAbort, { once: true });
   if (options.signal?.aborted) controller.abort();
   try {
-    const turn = await openTurn(core, session, options.prompt, { signal: controller.signal });
+    const turn = await openTurn(core, session, options.prompt, {
+      signal: controller.signal,
+      ...(options.permissionMode ? { permissionMode: options.permissionMode } : {}),
+    });
     await recordPrompt(turn, options.prompt);
     // The history is read once; the turn appends to this copy as it appends to the store.
     const history: ModelMessage[] = await store.listMessages(session.id);

@@ -25,6 +25,8 @@ export interface ApprovalOverride {
   readonly approvalHandler?: ApprovalHandler | null;
   /** Why an `ask` is denied when nobody can be asked (the end of the denial message). */
   readonly unattendedReason?: string;
+  /** This turn's permission mode instead of the core's (an editor session's chosen mode). */
+  readonly permissionMode?: PermissionMode;
 }
 
 /** The core's settings for one turn: its handler (or the override's), and the session's allowances. */
@@ -36,7 +38,7 @@ export function turnPermissions(
   const approvalHandler =
     override.approvalHandler === null ? undefined : (override.approvalHandler ?? settings.approvalHandler);
   return {
-    mode: settings.mode,
+    mode: override.permissionMode ?? settings.mode,
     rules: settings.rules,
     hooks: settings.hooks,
     ...(approvalHandler ? { approvalHandler } : {}),

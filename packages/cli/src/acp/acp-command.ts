@@ -1,0 +1,101 @@
+import { Readable, Writable } from 'node:stream';
+import { ndJsonStream } from '@agentclientprotocol/sdk';
+import type { PermissionMode } from '@clawsmith/core';
+import { ClawsmithError } from '@clawsmith/tool-protocol';
+import { EXIT_CODES } from '../cli-program.js';
+import { openAgentRuntime, resolveWorkspace } from '../commands/agent-runtime.js';
+import { selectProvider } from '../commands/provider-selection.js';
+import { entryExtensions } from '../extensions/extensions-composition.js';
+import { createAcpAgent, type AcpAgent } from './acp-agent.js';
+
+/** Options of `clawsmith acp`. */
+interface AcpOptions {
+  readonly home?: string;
+  readonly workspace?: string;
+  readonly script?: string;
+  readonly provider?: 'openai' | 'anthropic';
+  readonly model?: string;
+  readonly permissionMode: PermissionMode;
+  readonly systemPrompt?: string;
+  readonly appendSystemPrompt?: string;
+}
+
+const KEY_VARIABLES = { openai: 'OPENAI_API_KEY', anthropic: 'ANTHROPIC_API_KEY' } as const;
+
+async function packageVersion(): Promise<string> {
+  const { readFile } = await import('node:fs/promises');
+  try {
+    return (JSON.parse(await readFile(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string })
+      .version;
+  } catch {
+    return '0.0.0';
+  }
+}
+
+/** The provider, or the variable whose missing key keeps turns from running (sessions still open and load). */
+async function providerOrMissingKey(options: AcpOptions) {
+  try {
+    return { provider: await selectProvider(options) };
+  } catch (error) {
+    if (ClawsmithError.isInstance(error) && error.code === 'provider_missing_api_key' && options.provider)
+      return { missingKeyVariable: KEY_VARIABLES[options.provider] };
+    throw error;
+  }
+}
+
+/**
+ * `clawsmith acp`: clawsmith as the agent of an editor that speaks the Agent Client Protocol, over
+ * this process's stdin and stdout (stdout belongs to the protocol; notices go to stderr). Ends
+ * when the editor closes stdin: running turns are cancelled (their calls closed, their process
+ * trees killed) and recorded before the process exits.
+ */
+export async function acpCommand(rawOptions: Record<string, unknown>): Promise<number> {
+  const options = rawOptions as unknown as AcpOptions;
+  const workspace = options.workspace === undefined ? undefined : resolveWorkspace(options.workspace);
+  const { provider, missingKeyVariable } = await providerOrMissingKey(options);
+  let acp: AcpAgent | undefined;
+  const runtime = await openAgentRuntime({
+    home: options.home,
+    ...(provider ? { provider } : {}),
+    permissionMode: options.permissionMode,
+    approvalHandler: (request, signal) => {
+      if (!acp) throw new Error('the editor connection is not open yet');
+      return acp.approve(request, signal);
+    },
+    mcp: {
+      ...(workspace ? { workspaceRoot: workspace } : {}),
+      onNotice: (notice) => process.stderr.write(`clawsmith: ${notice}\n`),
+    },
+    extensions: entryExtensions(workspace),
+  });
+  const stop = new AbortController();
+  const onSignal = () => stop.abort();
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
+  try {
+    acp = createAcpAgent({
+      runtime,
+      version: await packageVersion(),
+      ...(workspace ? { workspace } : {}),
+      permissionMode: options.permissionMode,
+      systemPrompt: {
+        ...(options.systemPrompt ? { systemPrompt: options.systemPrompt } : {}),
+        ...(options.appendSystemPrompt ? { appendSystemPrompt: options.appendSystemPrompt } : {}),
+      },
+      ...(missingKeyVariable ? { missingKeyVariable } : {}),
+    });
+    const stream = ndJsonStream(
+      Writable.toWeb(process.stdout) as WritableStream<Uint8Array>,
+      Readable.toWeb(process.stdin) as unknown as ReadableStream<Uint8Array>,
+    );
+    const connection = acp.app.connect(stream);
+    stop.signal.addEventListener('abort', () => connection.close(), { once: true });
+    await connection.closed.catch(() => undefined);
+    await acp.cancelAll();
+  } finally {
+    process.off('SIGINT', onSignal);
+    process.off('SIGTERM', onSignal);
+    await runtime.close();
+  }
+  return EXIT_CODES.ok;
+}

@@ -1,0 +1,89 @@
+import type { AgentCore, ApprovalAnswer, ApprovalRequest, PermissionMode } from '@clawsmith/core';
+import type { SessionEvent } from '@clawsmith/session-protocol';
+import type { AgentContext, SessionUpdate } from '@agentclientprotocol/sdk';
+import { eventUpdates, type EventTranslation } from './event-updates.js';
+import { askEditor } from './permission-bridge.js';
+
+/**
+ * One clawsmith session opened by an editor on this connection: its mode, the turn it runs, and
+ * the ordered queue of `session/update`s (streamed text, then each event's updates, in the order
+ * they happened, each sent after the one before).
+ */
+export class AcpSession {
+  readonly id: string;
+  readonly workspaceRoot: string;
+  mode: PermissionMode;
+  /** The running turn's canceller, while one runs. */
+  turn: AbortController | undefined;
+  /** Settles when the running turn (if any) has ended and its updates were sent. */
+  turnEnded: Promise<void> = Promise.resolve();
+  readonly #client: AgentContext;
+  readonly #translation: EventTranslation;
+  #queue: Promise<void> = Promise.resolve();
+
+  constructor(options: {
+    core: AgentCore;
+    client: AgentContext;
+    id: string;
+    workspaceRoot: string;
+    mode: PermissionMode;
+  }) {
+    this.id = options.id;
+    this.workspaceRoot = options.workspaceRoot;
+    this.mode = options.mode;
+    this.#client = options.client;
+    this.#translation = {
+      core: options.core,
+      workspaceRoot: options.workspaceRoot,
+      mode: 'live',
+      callArguments: new Map(),
+      callTools: new Map(),
+    };
+  }
+
+  /** Queues updates produced by `produce` behind everything queued before. A failing send is dropped (the editor went away). */
+  #enqueue(produce: () => Promise<readonly SessionUpdate[]> | readonly SessionUpdate[]): void {
+    this.#queue = this.#queue.then(async () => {
+      try {
+        for (const update of await produce())
+          await this.#client.notify('session/update', { sessionId: this.id, update });
+      } catch {
+        // The connection closed or the editor refused a notification: the record is unaffected.
+      }
+    });
+  }
+
+  /** Sends `updates` in order after everything queued. */
+  send(...updates: readonly SessionUpdate[]): void {
+    this.#enqueue(() => updates);
+  }
+
+  /** Streamed model text. */
+  textDelta(text: string): void {
+    if (text) this.send({ sessionUpdate: 'agent_message_chunk', content: { type: 'text', text } });
+  }
+
+  /** A persisted event of this session. */
+  event(event: SessionEvent): void {
+    this.#enqueue(() => eventUpdates(this.#translation, event));
+  }
+
+  /** Asks the editor about a call of this session's turn (or of a subagent it delegated to). */
+  approve(request: ApprovalRequest, signal: AbortSignal, timeoutMs?: number): Promise<ApprovalAnswer> {
+    return askEditor(
+      {
+        client: this.#client,
+        workspaceRoot: this.workspaceRoot,
+        flushUpdates: () => this.flush(),
+        ...(timeoutMs === undefined ? {} : { timeoutMs }),
+      },
+      { ...request, sessionId: this.id },
+      signal,
+    );
+  }
+
+  /** Resolves once everything queued so far was sent. */
+  flush(): Promise<void> {
+    return this.#queue;
+  }
+}
