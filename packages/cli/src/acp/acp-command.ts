@@ -2,7 +2,7 @@ import { Readable, Writable } from 'node:stream';
 import { ndJsonStream } from '@agentclientprotocol/sdk';
 import type { PermissionMode } from '@clawsmith/core';
 import { ClawsmithError } from '@clawsmith/tool-protocol';
-import { EXIT_CODES } from '../cli-program.js';
+import { EXIT_CODES } from '../exit-codes.js';
 import { openAgentRuntime, resolveWorkspace } from '../commands/agent-runtime.js';
 import { selectProvider } from '../commands/provider-selection.js';
 import { entryExtensions } from '../extensions/extensions-composition.js';

@@ -1,7 +1,7 @@
 import { isNetworkAddress } from '@clawsmith/tool-protocol';
 import type { NetworkAddressAllowance } from '@clawsmith/tool-protocol';
 import { CliError } from '../cli-errors.js';
-import { EXIT_CODES } from '../cli-program.js';
+import { EXIT_CODES } from '../exit-codes.js';
 
 /** The network flags of `run` and `chat`, as commander gives them. */
 export interface NetworkChoice {
