@@ -1,5 +1,5 @@
 import type { ResolvedToolSecurity, ToolCapability } from '@clawsmith/tool-protocol';
-import { commandStartsWith } from '@clawsmith/command-sandbox';
+import { commandPrefixMatches } from './command-prefix.js';
 import { pathGlobTest, toolGlobTest } from './glob-matchers.js';
 import { requestPaths, type RequestPath } from './request-paths.js';
 import { secretFileRule } from './secret-files.js';
@@ -29,9 +29,11 @@ export type PermissionAction = 'allow' | 'ask' | 'deny';
  * workspace and a symlink into `secrets/` are all `secrets/k`). A deny or ask rule matches when
  * any path of the call matches, ignoring case; an allow rule only when all do. A search or glob
  * whose scope lies inside a denied path is denied; one whose scope merely contains it leaves it
- * out and says so. A command prefix matches only a command that is one simple command (no `;`,
- * `&&`, `||`, `|`, `&`, subshell, substitution, expansion or redirection) whose words start with
- * the prefix's words.
+ * out and says so. A command prefix is judged over each simple command the text runs (each side
+ * of `;`, `&&`, `||`, `|`, newlines, and those in subshells and substitutions): an allow rule
+ * matches only when every one is plain (fixed words, no redirection, assignment or `&`) and
+ * starts with the prefix's words; a deny or ask rule matches when any one may start with them
+ * (a word only known when it runs counts as matching), or when the text is not valid bash.
  */
 export interface PermissionRule {
   readonly action: PermissionAction;
@@ -39,6 +41,10 @@ export interface PermissionRule {
   readonly capability?: ToolCapability;
   readonly paths?: readonly string[];
   readonly commandPrefix?: string;
+  /** With `commandPrefix`: the command's words must be exactly the prefix's. */
+  readonly exactCommand?: boolean;
+  /** The URL in input field `field` must be on `host` or a subdomain of it. */
+  readonly domain?: { readonly host: string; readonly field: string };
   /** Shown in the audit log and the approval prompt. */
   readonly reason?: string;
 }
@@ -68,6 +74,20 @@ function commandOf(input: unknown): string | undefined {
   return typeof value === 'string' ? value : undefined;
 }
 
+function domainMatches(rule: PermissionRule, input: unknown): boolean {
+  const { host, field } = rule.domain!;
+  const value = typeof input === 'object' && input !== null ? (input as Record<string, unknown>)[field] : undefined;
+  let hostname: string | undefined;
+  try {
+    hostname = typeof value === 'string' ? new URL(value).hostname.toLowerCase() : undefined;
+  } catch {
+    hostname = undefined;
+  }
+  // A URL that cannot be read may be anywhere: deny and ask rules match it, allow rules do not.
+  if (hostname === undefined) return rule.action !== 'allow';
+  return hostname === host || hostname.endsWith(`.${host}`);
+}
+
 function pathMatches(rule: PermissionRule, path: RequestPath): boolean {
   const globs = rule.paths as readonly string[];
   // A deny or ask rule matches when any form of the path does, ignoring case (a case-insensitive
@@ -90,8 +110,10 @@ function criteriaMatch(rule: PermissionRule, request: PermissionRequest): boolea
   if (rule.capability !== undefined && !request.security.capabilities.includes(rule.capability)) return false;
   if (rule.commandPrefix !== undefined) {
     const command = commandOf(request.input);
-    if (command === undefined || !commandStartsWith(command, rule.commandPrefix)) return false;
+    if (command === undefined || !commandPrefixMatches(command, rule.commandPrefix, rule.action, rule.exactCommand))
+      return false;
   }
+  if (rule.domain !== undefined && !domainMatches(rule, request.input)) return false;
   return true;
 }
 
@@ -131,7 +153,10 @@ function describeRule(rule: PermissionRule): string {
     rule.tool !== undefined ? `tool ${rule.tool}` : undefined,
     rule.capability !== undefined ? `capability ${rule.capability}` : undefined,
     rule.paths !== undefined ? `paths ${rule.paths.join(', ')}` : undefined,
-    rule.commandPrefix !== undefined ? `command prefix "${rule.commandPrefix}"` : undefined,
+    rule.commandPrefix !== undefined
+      ? `command ${rule.exactCommand ? '' : 'prefix '}"${rule.commandPrefix}"`
+      : undefined,
+    rule.domain !== undefined ? `domain ${rule.domain.host}` : undefined,
   ].filter(Boolean);
   return `rule ${rule.action} (${criteria.join('; ') || 'every call'})${rule.reason ? `: ${rule.reason}` : ''}`;
 }
