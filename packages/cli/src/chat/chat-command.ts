@@ -14,6 +14,7 @@ import {
 import { isScriptProvider, scriptExhaustionNote, selectProvider } from '../commands/provider-selection.js';
 import { selectSubagents } from '../commands/subagent-options.js';
 import { entryExtensions } from '../extensions/extensions-composition.js';
+import type { SettingsFlags } from '../settings/settings-flags.js';
 import { checkpointLines, checkpointTurns, formatDiff, sessionLines } from '../commands/store-commands.js';
 import { formatTodos } from '../terminal/event-summary.js';
 import { oneLine, terminalSafe } from '../terminal/terminal-text.js';
@@ -111,6 +112,11 @@ class ChatLoop {
         onNotice: (notice) => process.stderr.write(`clawsmith: ${notice}\n`),
       },
       extensions: entryExtensions(workspaceRoot),
+      settings: {
+        workspaceRoot: workspaceRoot || resolveWorkspace(options.workspace),
+        flags: options as SettingsFlags,
+        onNotice: (notice) => process.stderr.write(`clawsmith: ${notice}\n`),
+      },
     });
     const { core } = this.#runtime;
     const unsubscribe = core.subscribe((event: SessionEvent) => {

@@ -7,6 +7,7 @@ import { buildSystemPrompt, type SystemPromptOptions } from '../instructions/sys
 import { openLspExtension } from './lsp-extension.js';
 import { isScriptProvider } from './provider-selection.js';
 import type { SubagentSettings } from './subagent-options.js';
+import { settingsInputs, type SettingsFlags } from '../settings/settings-flags.js';
 import { checkSessionWorkspace, resolveSessionReference } from './session-reference.js';
 
 /** An opened home with an agent on it. `close()` ends background work and closes the database. */
@@ -41,6 +42,16 @@ export interface AgentRuntimeOptions {
   readonly subagents?: SubagentSettings;
   /** Compose skills, memory and trusted plugins (`@clawsmith/extensions`); entries pass `entryExtensions(…)`. */
   readonly extensions?: { readonly workspaceRoot?: string; readonly onNotice: (notice: string) => void };
+  /**
+   * Rules and hooks from the settings files and flags (`effectiveSettings` of core), read for
+   * `workspaceRoot`; its notices (an untrusted project file) are said once through `onNotice`.
+   */
+  readonly settings?: {
+    readonly workspaceRoot: string;
+    readonly flags: SettingsFlags;
+    readonly readProjectFiles?: boolean;
+    readonly onNotice: (notice: string) => void;
+  };
 }
 
 const NO_MODEL: Provider = {
@@ -58,11 +69,23 @@ const NO_MODEL: Provider = {
  * allows it, and the background command tools (their commands end with the process). Core and its services are imported here, lazily.
  */
 export async function openAgentRuntime(options: AgentRuntimeOptions): Promise<AgentRuntime> {
-  const { createAgentCore, createBuiltinTools, openClawsmithHome, resolveClawsmithHome } =
+  const { createAgentCore, createBuiltinTools, effectiveSettings, openClawsmithHome, resolveClawsmithHome } =
     await import('@clawsmith/core');
   const { createCommandExecutionService, createWorkspaceWall } = await import('@clawsmith/command-sandbox');
   const homeFolder = resolveClawsmithHome(options.home);
   mkdirSync(homeFolder, { recursive: true });
+  // Read before anything opens: an invalid settings file stops the command with its reason.
+  const settings = options.settings
+    ? effectiveSettings(
+        settingsInputs(
+          homeFolder,
+          options.settings.workspaceRoot,
+          options.settings.flags,
+          options.settings.readProjectFiles,
+        ),
+      )
+    : undefined;
+  for (const notice of settings?.notices ?? []) options.settings?.onNotice(notice);
   // Commands never see the home (database, journals, other sessions' artifacts), wherever it is.
   const sandbox = { sandbox: 'auto', additionalHiddenPaths: [realpathSync(homeFolder)] } as const;
   // File tools and undo write through the same wall: a helper whose only writable folder is the workspace.
@@ -101,6 +124,7 @@ export async function openAgentRuntime(options: AgentRuntimeOptions): Promise<Ag
       ...(extensions?.sources ?? []),
     ],
     permissionMode: options.permissionMode ?? 'default',
+    ...(settings ? { rules: settings.rules, hooks: settings.hooks, resultHooks: settings.resultHooks } : {}),
     ...(options.approvalHandler ? { approvalHandler: options.approvalHandler } : {}),
     // Subagents use the same model unless --subagent-model names another (none without one: `mcp
     // serve` and the store commands run no model); a script gives each child its own `children` entry.

@@ -8,9 +8,10 @@ import { TranscriptPrinter } from '../terminal/transcript-printer.js';
 import { explicitWorkspace, openAgentRuntime, openOrCreateSession, resolveWorkspace } from './agent-runtime.js';
 import { isScriptProvider, scriptExhaustionNote, selectProvider } from './provider-selection.js';
 import { selectSubagents } from './subagent-options.js';
+import type { SettingsFlags } from '../settings/settings-flags.js';
 
 /** Options of `clawsmith run`. */
-export interface RunOptions {
+export interface RunOptions extends SettingsFlags {
   readonly home?: string;
   readonly workspace: string;
   readonly script?: string;
@@ -65,6 +66,11 @@ export async function runTurnCommand(
       onNotice: (notice) => process.stderr.write(`clawsmith: ${oneLine(notice, 500)}\n`),
     },
     extensions: entryExtensions(workspaceRoot),
+    settings: {
+      workspaceRoot: workspaceRoot ?? resolveWorkspace(options.workspace),
+      flags: options,
+      onNotice: (notice) => process.stderr.write(`clawsmith: ${oneLine(notice, 500)}\n`),
+    },
   });
   const style = terminalStyle(process.stdout);
   const printer = new TranscriptPrinter(process.stdout, style);

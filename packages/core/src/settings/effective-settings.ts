@@ -20,6 +20,11 @@ export interface SettingsInputs {
   readonly allow?: readonly string[];
   readonly ask?: readonly string[];
   readonly deny?: readonly string[];
+  /**
+   * Default true. False for an entry that serves sessions of many workspaces (`web`): only the
+   * user's file, `--settings` and the flags apply.
+   */
+  readonly readProjectFiles?: boolean;
 }
 
 /** One entry of the effective settings and where it came from. */
@@ -161,7 +166,7 @@ export function effectiveSettings(inputs: SettingsInputs): EffectiveSettings {
 
   const userFile = join(inputs.homeDir, 'settings.json');
   if (existsSync(userFile)) addFile(userFile, true);
-  for (const file of projectSettingsFiles(inputs.workspaceRoot)) {
+  for (const file of inputs.readProjectFiles === false ? [] : projectSettingsFiles(inputs.workspaceRoot)) {
     if (!existsSync(file)) continue;
     const { sha256, settings } = readSettingsFile(file);
     const state = trust.stateOf(inputs.workspaceRoot, file, sha256);

@@ -45,7 +45,8 @@ function pathGlob(specifier: string, workspaceRoot: string, rule: string): strin
       throw new SettingsRuleError(
         `${rule}: ${absolute} is outside the workspace ${workspaceRoot}; the file tools never reach it, so the rule would match nothing`,
       );
-    return inside === '' ? '**' : inside;
+    if (inside === '') return '**';
+    return text.endsWith('/') ? `${inside}/**` : inside;
   }
   if (text.startsWith('./')) text = text.slice(2);
   else if (text.startsWith('/')) text = text.slice(1);
