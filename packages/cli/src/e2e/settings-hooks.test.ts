@@ -9,7 +9,7 @@ type Event = Record<string, unknown>;
 function completed(events: readonly Event[], id: string): { status: string; code?: string; content: string } {
   const event = events.find((candidate) => candidate.type === 'tool.completed' && candidate.toolCallId === id);
   if (!event) throw new Error(`no tool.completed for ${id}`);
-  return event.result as { status: string; code?: string; content: string };
+  return { ...(event.result as { status: string; code?: string }), content: String(event.output) };
 }
 
 function writeSettings(file: string, settings: unknown): void {

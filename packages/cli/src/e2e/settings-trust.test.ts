@@ -6,7 +6,7 @@ import { parseJsonLines, runCli, writeScript } from './cli-harness.js';
 
 function result(events: readonly Record<string, unknown>[], id: string) {
   const event = events.find((candidate) => candidate.type === 'tool.completed' && candidate.toolCallId === id);
-  return event?.result as { status: string; code?: string; content: string };
+  return { ...(event?.result as { status: string; code?: string }), content: String(event?.output) };
 }
 
 describe('project settings files through clawsmith run --json', () => {

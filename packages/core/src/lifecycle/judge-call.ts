@@ -1,3 +1,4 @@
+import { simpleCommandsIn } from '@clawsmith/command-sandbox';
 import { TOOL_RESULT_CODES, toolDenied, type ToolExecutionResult } from '@clawsmith/tool-protocol';
 import { hookInput, runHooks } from '../permissions/hooks.js';
 import { decidePermission, type PermissionDecision } from '../permissions/permission-policy.js';
@@ -31,6 +32,7 @@ function decisionEvent(
   stage: ToolDecisionEvent['stage'],
   action: ToolDecisionEvent['action'],
   reason: string,
+  judged: Pick<ToolDecisionEvent, 'paths' | 'commands' | 'inputUpdatedBy'> = {},
 ): NewSessionEvent {
   return {
     type: 'tool.decision',
@@ -40,6 +42,25 @@ function decisionEvent(
     stage,
     action,
     reason,
+    ...judged,
+  };
+}
+
+/** What the permission stage judged, for the record: the resolved paths and each simple command. */
+function judgedOf(
+  ready: ReadyCall,
+  inputUpdatedBy: string | undefined,
+): Pick<ToolDecisionEvent, 'paths' | 'commands' | 'inputUpdatedBy'> {
+  const paths = [...new Set((ready.paths ?? []).map((path) => path.forms.at(-1) ?? ''))];
+  const command = (ready.input as { command?: unknown } | null)?.command;
+  const commands =
+    typeof command === 'string'
+      ? (simpleCommandsIn(command) ?? []).map((found) => found.words.map((word) => word ?? '?').join(' '))
+      : [];
+  return {
+    ...(paths.length > 0 ? { paths } : {}),
+    ...(commands.length > 0 ? { commands } : {}),
+    ...(inputUpdatedBy ? { inputUpdatedBy } : {}),
   };
 }
 
@@ -216,7 +237,16 @@ export async function judgeCall(turn: TurnContext, call: ReadyCall, events: Call
   }
   if (verdict.outcome === 'ask' && decision.action === 'allow')
     decision = { action: 'ask', reason: `${verdict.hook}: ${verdict.reason}` };
-  decisions.push(decisionEvent(turn, ready, 'permission', decision.action, decision.reason));
+  decisions.push(
+    decisionEvent(
+      turn,
+      ready,
+      'permission',
+      decision.action,
+      decision.reason,
+      judgedOf(ready, verdict.updatedInput?.hook),
+    ),
+  );
   if (decision.action === 'deny') {
     return {
       allowed: false,
