@@ -159,7 +159,11 @@ describe('settings hooks through clawsmith run --json', () => {
     const script = writeScript(home, [
       {
         toolCalls: [
-          { id: 'call_edit', name: 'edit_file', arguments: { path: 'notes.txt', oldText: 'old line', newText: 'new line   ' } },
+          {
+            id: 'call_edit',
+            name: 'edit_file',
+            arguments: { path: 'notes.txt', oldText: 'old line', newText: 'new line   ' },
+          },
         ],
       },
       { toolCalls: [{ id: 'call_read', name: 'read_file', arguments: { path: 'notes.txt' } }] },
