@@ -6,7 +6,12 @@ import { decidePermission, type PermissionRule } from '../permissions/permission
 import { requestPaths } from '../permissions/request-paths.js';
 import { parseSettingsRule } from './settings-rules.js';
 
-const EXECUTE: ResolvedToolSecurity = { risk: 'execute', capabilities: ['process.execute'], sideEffect: true, reasons: [] };
+const EXECUTE: ResolvedToolSecurity = {
+  risk: 'execute',
+  capabilities: ['process.execute'],
+  sideEffect: true,
+  reasons: [],
+};
 const READ: ResolvedToolSecurity = { risk: 'read', capabilities: ['filesystem.read'], sideEffect: false, reasons: [] };
 
 function rules(workspace: string, entries: Record<'allow' | 'ask' | 'deny', string[]>): PermissionRule[] {
