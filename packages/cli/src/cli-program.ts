@@ -28,8 +28,19 @@ function homeOption(command: Command): Command {
   );
 }
 
-function modelOptions(command: Command): Command {
+const collect = (value: string, previous: string[] = []) => [...previous, value];
+
+/** `--allow`, `--ask`, `--deny` and `--settings`: merged after the settings files (see the README). */
+function settingsOptions(command: Command): Command {
   return command
+    .option('--allow <rule>', 'allow calls this rule matches, e.g. "Bash(npm test:*)" (repeatable)', collect)
+    .option('--ask <rule>', 'ask before calls this rule matches (repeatable)', collect)
+    .option('--deny <rule>', 'deny calls this rule matches, e.g. "Read(./secrets/**)" (repeatable)', collect)
+    .option('--settings <file>', 'also read this settings file, after the user and project ones (repeatable)', collect);
+}
+
+function modelOptions(command: Command): Command {
+  return settingsOptions(command)
     .option('-w, --workspace <dir>', 'the folder the agent works in', '.')
     .option('--script <file>', 'replay scripted model responses from a JSON file (no API key needed)')
     .addOption(
@@ -167,7 +178,7 @@ export function createProgram(): Command {
     .option('--json', 'print the new session as JSON')
     .action(lazy(async () => (await import('./commands/store-commands.js')).forkCommand));
 
-  homeOption(program.command('web'))
+  const web = homeOption(program.command('web'))
     .description('serve the browser UI and HTTP API for this home on 127.0.0.1 (prints a sign-in URL)')
     .option('--port <number>', 'port to listen on (0 picks a free one)', '0')
     .option(
@@ -193,7 +204,8 @@ export function createProgram(): Command {
         .default('default'),
     )
     .option(...SUBAGENT_MODEL_OPTION)
-    .option(...SUBAGENT_STEPS_OPTION)
+    .option(...SUBAGENT_STEPS_OPTION);
+  settingsOptions(web)
     .addHelpText(
       'after',
       '\nThe URL it prints carries a single-use sign-in code: opening it signs the browser in (an HttpOnly\n' +
@@ -219,6 +231,18 @@ export function createProgram(): Command {
   lspWorkspace(lsp.command('untrust'))
     .description('language servers load nothing from the workspace again')
     .action(lazy(async () => (await import('./commands/lsp-trust-commands.js')).lspUntrustCommand));
+  const config = program
+    .command('config')
+    .description('the effective settings (rules and hooks) of a workspace and where each came from');
+  const configWorkspace = (command: Command) =>
+    settingsOptions(homeOption(command).option('-w, --workspace <dir>', 'the workspace whose settings to read', '.'));
+  configWorkspace(config.command('show', { isDefault: true }))
+    .description('print every rule and hook, its source, and whether it applies')
+    .option('--json', 'one JSON object per line')
+    .action(lazy(async () => (await import('./settings/config-commands.js')).configShowCommand));
+  configWorkspace(config.command('trust'))
+    .description("trust the project's settings files as they are now (a changed file asks again)")
+    .action(lazy(async () => (await import('./settings/config-commands.js')).configTrustCommand));
 
   const mcp = program
     .command('mcp')
@@ -248,7 +272,7 @@ export function createProgram(): Command {
     .description("forget a remote server's stored sign-in (its tokens are deleted)")
     .argument('<name>', 'the server name')
     .action(lazy(async () => (await import('./mcp/mcp-commands.js')).mcpLogoutCommand));
-  homeOption(mcp.command('serve'))
+  settingsOptions(homeOption(mcp.command('serve')))
     .description("serve clawsmith's tools, with checkpoints and undo, to an MCP client (stdio, or --http)")
     .option('-w, --workspace <dir>', 'the folder the tools work in', '.')
     .addOption(

@@ -3,7 +3,8 @@
 
 export type { CommandSafetyOptions, CommandSafetyVerdict } from './command-safety.js';
 export { evaluateCommandSafety } from './command-safety.js';
-export { commandStartsWith, simpleCommandWords } from './simple-command.js';
+export type { FoundSimpleCommand } from './simple-command.js';
+export { commandStartsWith, simpleCommandWords, simpleCommandsIn } from './simple-command.js';
 export type { CommandSafetyRule } from './command-rules.js';
 export { COMMAND_SAFETY_RULES } from './command-rules.js';
 

@@ -35,6 +35,7 @@ describe('@clawsmith/command-sandbox public surface', () => {
       'sandboxAvailability',
       'settleCaptureFolders',
       'simpleCommandWords',
+      'simpleCommandsIn',
       'unixSocketFilterProgram',
       'upperFolderChanges',
     ]);

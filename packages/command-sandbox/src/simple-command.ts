@@ -1,4 +1,4 @@
-import { listOf, nodeType, parseShell, ShellSyntaxError, type ShellNode } from './shell-syntax.js';
+import { listOf, nodeType, parseShell, ShellSyntaxError, walkShell, type ShellNode } from './shell-syntax.js';
 import { decodeAnsiC } from './word-fields.js';
 
 const UNQUOTED_EXPANSION = /[*?[{~]/;
@@ -86,4 +86,66 @@ export function commandStartsWith(command: string, prefix: string): boolean {
   const words = simpleCommandWords(command);
   if (!prefixWords || !words || words.length < prefixWords.length) return false;
   return prefixWords.every((word, index) => words[index] === word);
+}
+
+// Statements that only hold other statements, each of which is listed on its own.
+const CONTAINERS = new Set([
+  'BinaryCmd',
+  'Subshell',
+  'Block',
+  'IfClause',
+  'WhileClause',
+  'ForClause',
+  'CaseClause',
+  'FuncDecl',
+  '',
+]);
+
+/** One simple command found in a command text, as permission rules judge it. */
+export interface FoundSimpleCommand {
+  /** Its words in order; `undefined` for a word only known when it runs (a substitution, a glob). */
+  readonly words: readonly (string | undefined)[];
+  /**
+   * True when every word is fixed and the command has no redirection, leading assignment or
+   * background `&`: what an allow rule may match.
+   */
+  readonly plain: boolean;
+}
+
+/**
+ * Every simple command in `text`, wherever it sits: each side of `;`, `&&`, `||`, `|` and
+ * newlines, inside subshells, groups, loops, function bodies and command substitutions
+ * (`npm test $(rm x)` holds `npm test $(rm x)`, not plain, and `rm x`). Undefined when the text is
+ * not valid bash. Parsed with the same parser as the catastrophic-command refusal.
+ */
+export function simpleCommandsIn(text: string): FoundSimpleCommand[] | undefined {
+  let file: ShellNode;
+  try {
+    file = parseShell(text);
+  } catch (error) {
+    if (error instanceof ShellSyntaxError) return undefined;
+    throw error;
+  }
+  // Every simple command is the `Cmd` of a statement, which holds its redirections and `&`.
+  const statements: ShellNode[] = [];
+  walkShell(file, (node) => {
+    if (nodeType(node) === 'Stmt') statements.push(node);
+  });
+  const found: FoundSimpleCommand[] = [];
+  for (const statement of statements) {
+    const type = nodeType(statement.Cmd);
+    if (CONTAINERS.has(type)) continue;
+    // `export PATH=…`, `declare`, `let`, `[[ ]]`, `(( ))`, `time`: not a command a rule can name.
+    if (type !== 'CallExpr') {
+      found.push({ words: [undefined], plain: false });
+      continue;
+    }
+    const call = statement.Cmd as ShellNode;
+    const words = listOf(call.Args).map((word) => wordText(word));
+    const impure = listOf(statement.Redirs).length > 0 || Boolean(statement.Background || statement.Coprocess);
+    const plain =
+      !impure && listOf(call.Assigns).length === 0 && words.length > 0 && words.every((word) => word !== undefined);
+    found.push({ words, plain });
+  }
+  return found;
 }

@@ -6,7 +6,7 @@ import type { AnyToolDefinition, TraceContextSource } from '@clawsmith/tool-prot
 import type { Kysely } from 'kysely';
 import type { ApprovalHandler } from './permissions/approval-handler.js';
 import type { ToolSource } from './lifecycle/tool-table.js';
-import type { ToolHook } from './permissions/hooks.js';
+import type { ToolHook, ToolResultHook } from './permissions/hooks.js';
 import type { PermissionMode, PermissionRule } from './permissions/permission-policy.js';
 import type { DelegationOptions } from './subagents/delegation-options.js';
 import type { RetentionScheduleOptions } from './retention/retention-schedule.js';
@@ -39,6 +39,8 @@ export interface AgentCoreOptions {
   readonly permissionMode?: PermissionMode;
   readonly rules?: readonly PermissionRule[];
   readonly hooks?: readonly ToolHook[];
+  /** Hooks that run after each call completed (formatters); their feedback is added to the result. */
+  readonly resultHooks?: readonly ToolResultHook[];
   /** Asks a person; without one, every `ask` is denied. */
   readonly approvalHandler?: ApprovalHandler;
   /** Model requests per turn before the turn stops with `step_limit`; default 50. */

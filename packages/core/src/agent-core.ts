@@ -124,6 +124,7 @@ export function createAgentCore(options: AgentCoreOptions): AgentCore {
       mode: options.permissionMode ?? 'default',
       rules: options.rules ?? [],
       hooks: options.hooks ?? [],
+      ...(options.resultHooks ? { resultHooks: options.resultHooks } : {}),
       ...(options.approvalHandler ? { approvalHandler: options.approvalHandler } : {}),
     },
     sessionAllowances: (sessionId) => {

@@ -14,7 +14,16 @@ export type { ToolEntry, ToolSource, ToolTable } from './lifecycle/tool-table.js
 export { DuplicateToolError, buildToolTable } from './lifecycle/tool-table.js';
 export { isParallelBatch } from './lifecycle/run-tool-calls.js';
 
-export type { HookVerdict, ToolHook, ToolHookDecision, ToolHookInput } from './permissions/hooks.js';
+export type {
+  HookAmendments,
+  HookVerdict,
+  ToolHook,
+  ToolHookAmendment,
+  ToolHookDecision,
+  ToolHookInput,
+  ToolResultHook,
+  ToolResultHookInput,
+} from './permissions/hooks.js';
 export type {
   PermissionAction,
   PermissionDecision,
@@ -50,3 +59,17 @@ export type { SessionEventListener } from './store/session-store.js';
 export { SessionStore } from './store/session-store.js';
 export { coreMigrations, migrateCore } from './store/core-migrations.js';
 export { openClawsmithDatabase } from './store/open-database.js';
+
+export type { EffectiveSettings, SettingsEntry, SettingsInputs } from './settings/effective-settings.js';
+export {
+  effectiveSettings,
+  projectSettingsFiles,
+  readSettingsFile,
+  trustProjectSettings,
+} from './settings/effective-settings.js';
+export { SettingsError } from './settings/settings-error.js';
+export type { SettingsFile } from './settings/settings-schema.js';
+export { SETTINGS_HOOK_EVENTS, settingsFileSchema } from './settings/settings-schema.js';
+export type { ToolAlias } from './settings/tool-aliases.js';
+export { TOOL_ALIASES } from './settings/tool-aliases.js';
+export { parseSettingsRule } from './settings/settings-rules.js';

@@ -17,6 +17,12 @@ export const toolDecisionEventSchema = z.object({
   action: z.enum(['allow', 'ask', 'deny']),
   /** Why, in words a person reads. */
   reason: z.string(),
+  /** What was judged (permission stage): the workspace-relative paths the call touches, as resolved once. */
+  paths: z.array(z.string()).optional(),
+  /** What was judged (permission stage): each simple command of a command text, its words joined by spaces (`?` for a word only known when it runs). */
+  commands: z.array(z.string()).optional(),
+  /** The hook that replaced the call's input (`updatedInput`), when one did. */
+  inputUpdatedBy: z.string().optional(),
 });
 
 /** A person is asked to approve a call. */

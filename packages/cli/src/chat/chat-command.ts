@@ -16,6 +16,7 @@ import { isScriptProvider, scriptExhaustionNote, selectProvider } from '../comma
 import { selectSubagents } from '../commands/subagent-options.js';
 import { selectNetwork } from '../commands/network-options.js';
 import { entryExtensions } from '../extensions/extensions-composition.js';
+import type { SettingsFlags } from '../settings/settings-flags.js';
 import { checkpointLines, checkpointTurns, formatDiff, sessionLines } from '../commands/store-commands.js';
 import { formatTodos } from '../terminal/event-summary.js';
 import { oneLine, terminalSafe } from '../terminal/terminal-text.js';
@@ -117,6 +118,11 @@ class ChatLoop {
         onElicitation: (request) => this.#elicit(request),
       },
       extensions: entryExtensions(workspaceRoot),
+      settings: {
+        workspaceRoot: workspaceRoot || resolveWorkspace(options.workspace),
+        flags: options as SettingsFlags,
+        onNotice: (notice) => process.stderr.write(`clawsmith: ${notice}\n`),
+      },
     });
     const { core } = this.#runtime;
     const unsubscribe = core.subscribe((event: SessionEvent) => {

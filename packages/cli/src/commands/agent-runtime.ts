@@ -12,6 +12,7 @@ import { openLspExtension } from './lsp-extension.js';
 import { isScriptProvider } from './provider-selection.js';
 import type { SubagentSettings } from './subagent-options.js';
 import type { NetworkSettings } from './network-options.js';
+import { settingsInputs, type SettingsFlags } from '../settings/settings-flags.js';
 import { checkSessionWorkspace, resolveSessionReference } from './session-reference.js';
 
 /** An opened home with an agent on it. `close()` ends background work and closes the database. */
@@ -57,6 +58,16 @@ export interface AgentRuntimeOptions {
   readonly traceparent?: string;
   /** Commands' domain allowlist, web_fetch's domain rules and the private addresses both may reach. */
   readonly network?: NetworkSettings;
+  /**
+   * Rules and hooks from the settings files and flags (`effectiveSettings` of core), read for
+   * `workspaceRoot`; its notices (an untrusted project file) are said once through `onNotice`.
+   */
+  readonly settings?: {
+    readonly workspaceRoot: string;
+    readonly flags: SettingsFlags;
+    readonly readProjectFiles?: boolean;
+    readonly onNotice: (notice: string) => void;
+  };
 }
 
 const NO_MODEL: Provider = {
@@ -74,12 +85,24 @@ const NO_MODEL: Provider = {
  * allows it, and the background command tools (their commands end with the process). Core and its services are imported here, lazily.
  */
 export async function openAgentRuntime(options: AgentRuntimeOptions): Promise<AgentRuntime> {
-  const { createAgentCore, createBuiltinTools, openClawsmithHome, resolveClawsmithHome } =
+  const { createAgentCore, createBuiltinTools, effectiveSettings, openClawsmithHome, resolveClawsmithHome } =
     await import('@clawsmith/core');
   const { createCommandExecutionService, createWorkspaceWall } = await import('@clawsmith/command-sandbox');
   const telemetry = await openTelemetry(options);
   const homeFolder = resolveClawsmithHome(options.home);
   mkdirSync(homeFolder, { recursive: true });
+  // Read before anything opens: an invalid settings file stops the command with its reason.
+  const settings = options.settings
+    ? effectiveSettings(
+        settingsInputs(
+          homeFolder,
+          options.settings.workspaceRoot,
+          options.settings.flags,
+          options.settings.readProjectFiles,
+        ),
+      )
+    : undefined;
+  for (const notice of settings?.notices ?? []) options.settings?.onNotice(notice);
   // Commands never see the home (database, journals, other sessions' artifacts), wherever it is.
   const network = options.network;
   const sandbox = {
@@ -128,6 +151,7 @@ export async function openAgentRuntime(options: AgentRuntimeOptions): Promise<Ag
     permissionMode: options.permissionMode ?? 'default',
     ...(telemetry.enabled ? { traceContext: telemetry.traceContextOf } : {}),
     rules: [
+      ...(settings?.rules ?? []),
       ...(network && network.webFetchAllow.length > 0
         ? [{ action: 'allow' as const, tool: 'web_fetch', domains: network.webFetchAllow, reason: '--web-fetch-allow' }]
         : []),
@@ -135,6 +159,7 @@ export async function openAgentRuntime(options: AgentRuntimeOptions): Promise<Ag
         ? [{ action: 'deny' as const, tool: 'web_fetch', domains: network.webFetchDeny, reason: '--web-fetch-deny' }]
         : []),
     ],
+    ...(settings ? { hooks: settings.hooks, resultHooks: settings.resultHooks } : {}),
     ...(options.approvalHandler ? { approvalHandler: options.approvalHandler } : {}),
     // Subagents use the same model unless --subagent-model names another (none without one: `mcp
     // serve` and the store commands run no model); a script gives each child its own `children` entry.

@@ -8,10 +8,11 @@ import { TranscriptPrinter } from '../terminal/transcript-printer.js';
 import { explicitWorkspace, openAgentRuntime, openOrCreateSession, resolveWorkspace } from './agent-runtime.js';
 import { isScriptProvider, scriptExhaustionNote, selectProvider } from './provider-selection.js';
 import { selectSubagents } from './subagent-options.js';
+import type { SettingsFlags } from '../settings/settings-flags.js';
 import { selectNetwork, type NetworkChoice } from './network-options.js';
 
 /** Options of `clawsmith run`. */
-export interface RunOptions extends NetworkChoice {
+export interface RunOptions extends NetworkChoice, SettingsFlags {
   readonly home?: string;
   readonly workspace: string;
   readonly script?: string;
@@ -70,6 +71,11 @@ export async function runTurnCommand(
     },
     extensions: entryExtensions(workspaceRoot),
     ...(options.traceparent !== undefined ? { traceparent: options.traceparent } : {}),
+    settings: {
+      workspaceRoot: workspaceRoot ?? resolveWorkspace(options.workspace),
+      flags: options,
+      onNotice: (notice) => process.stderr.write(`clawsmith: ${oneLine(notice, 500)}\n`),
+    },
   });
   const style = terminalStyle(process.stdout);
   const printer = new TranscriptPrinter(process.stdout, style);

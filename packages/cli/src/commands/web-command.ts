@@ -7,6 +7,7 @@ import { printLoginUrlsOnEnter } from './login-url-keys.js';
 import { openAgentRuntime } from './agent-runtime.js';
 import { selectProvider } from './provider-selection.js';
 import { selectSubagents } from './subagent-options.js';
+import type { SettingsFlags } from '../settings/settings-flags.js';
 
 /** Options of `clawsmith web`. */
 export interface WebOptions {
@@ -55,6 +56,13 @@ export async function webCommand(rawOptions: Record<string, unknown>): Promise<n
     approvalHandler: approvals.handler,
     // Each session has its own workspace: skills are listed per turn, skill_view is always loaded.
     extensions: entryExtensions(undefined),
+    // Sessions of many workspaces: the user's settings, --settings and the flags (their paths are workspace-relative).
+    settings: {
+      workspaceRoot: process.cwd(),
+      flags: options as SettingsFlags,
+      readProjectFiles: false,
+      onNotice: (notice) => process.stderr.write(`clawsmith: ${notice}\n`),
+    },
   });
   let server;
   try {

@@ -3,6 +3,7 @@ import { EXIT_CODES } from '../exit-codes.js';
 import { openAgentRuntime, resolveWorkspace } from '../commands/agent-runtime.js';
 import { entryExtensions } from '../extensions/extensions-composition.js';
 import { coreServedWorkspace } from './core-served-workspace.js';
+import type { SettingsFlags } from '../settings/settings-flags.js';
 
 /** Options of `clawsmith mcp serve`. */
 interface McpServeOptions {
@@ -26,6 +27,11 @@ export async function mcpServeCommand(rawOptions: Record<string, unknown>): Prom
     home: options.home,
     permissionMode: options.permissionMode,
     extensions: entryExtensions(workspaceRoot),
+    settings: {
+      workspaceRoot,
+      flags: options as SettingsFlags,
+      onNotice: (notice) => process.stderr.write(`clawsmith: ${notice}\n`),
+    },
   });
   const workspace = coreServedWorkspace(runtime, workspaceRoot, options.permissionMode);
   const stop = new AbortController();

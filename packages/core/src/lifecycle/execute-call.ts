@@ -11,6 +11,7 @@ import {
 import type { NewSessionEvent } from '../store/session-records.js';
 import { excludedPaths } from '../permissions/permission-policy.js';
 import { requestPaths } from '../permissions/request-paths.js';
+import { hookInput, runResultHooks } from '../permissions/hooks.js';
 import type { CallOutcome, TurnContext } from './turn-context.js';
 import { callProgress } from './call-progress.js';
 import type { ReadyCall } from './prepare-call.js';
@@ -111,11 +112,42 @@ function settleOrGiveUp(
   });
 }
 
+/** The result with what hooks said for the model: contexts from before the call, then result hooks' feedback. */
+async function withHookFeedback(
+  turn: TurnContext,
+  ready: ReadyCall,
+  result: ToolExecutionResult,
+  contexts: readonly string[],
+): Promise<ToolExecutionResult> {
+  const resultHooks = turn.permissions.resultHooks ?? [];
+  const notes = [...contexts];
+  if (resultHooks.length > 0) {
+    const call = hookInput(
+      {
+        toolName: ready.call.name,
+        input: ready.input,
+        summary: ready.summary,
+        sessionId: turn.session.id,
+        turnId: turn.turnId,
+        toolCallId: ready.call.id,
+      },
+      ready.entry.security,
+    );
+    notes.push(...(await runResultHooks(resultHooks, { ...call, status: result.status, content: result.content })));
+  }
+  if (notes.length === 0) return result;
+  return { ...result, content: `${result.content}\n\n${notes.map((note) => `[hook] ${note}`).join('\n')}` };
+}
+
 /**
  * Runs an authorised call: the tool gets `authorized: true`, the turn's recorder and the turn's
  * abort signal; its return value is normalised and large content externalised. Never throws.
  */
-export async function executeCall(turn: TurnContext, ready: ReadyCall): Promise<ToolExecutionResult> {
+export async function executeCall(
+  turn: TurnContext,
+  ready: ReadyCall,
+  contexts: readonly string[] = [],
+): Promise<ToolExecutionResult> {
   if (turn.signal.aborted) return toolCancelled();
   const progress = callProgress({
     turnId: turn.turnId,
@@ -131,7 +163,7 @@ export async function executeCall(turn: TurnContext, ready: ReadyCall): Promise<
         toolName: ready.call.name,
         input: ready.input,
         security: ready.entry.security,
-        paths: requestPaths(ready.entry.tool.pathArguments, ready.input, turn.session.workspaceRoot),
+        paths: ready.paths ?? requestPaths(ready.entry.tool.pathArguments, ready.input, turn.session.workspaceRoot),
       },
       turn.permissions.mode,
     );
@@ -163,6 +195,7 @@ export async function executeCall(turn: TurnContext, ready: ReadyCall): Promise<
   }
   // Before tool.completed is written: no progress event may follow the call's final state.
   await progress.finish();
+  result = await withHookFeedback(turn, ready, result, contexts);
   try {
     return await keepInlineBounded(turn, ready.call.id, result);
   } catch {

@@ -1,3 +1,4 @@
+import { simpleCommandsIn } from '@clawsmith/command-sandbox';
 import { TOOL_RESULT_CODES, toolDenied, type ToolExecutionResult } from '@clawsmith/tool-protocol';
 import { hookInput, runHooks } from '../permissions/hooks.js';
 import { decidePermission, type PermissionDecision } from '../permissions/permission-policy.js';
@@ -7,7 +8,7 @@ import type { NewSessionEvent } from '../store/session-records.js';
 import type { ApprovalAnswer } from '../permissions/approval-handler.js';
 import type { TurnContext } from './turn-context.js';
 import type { CallEventWriter } from './event-writer.js';
-import type { ReadyCall } from './prepare-call.js';
+import { safeSummary, type ReadyCall } from './prepare-call.js';
 
 /**
  * The verdict on a ready call: run it, or the denied result; with the decision events not yet
@@ -15,7 +16,14 @@ import type { ReadyCall } from './prepare-call.js';
  * `tool.completed`).
  */
 export type Judgment =
-  | { readonly allowed: true; readonly decisions: NewSessionEvent[] }
+  | {
+      readonly allowed: true;
+      readonly decisions: NewSessionEvent[];
+      /** The call as it runs: the input a hook updated, the paths it touches resolved once. */
+      readonly ready: ReadyCall;
+      /** What hooks added for the model, appended to the result. */
+      readonly contexts: readonly string[];
+    }
   | { readonly allowed: false; readonly result: ToolExecutionResult; readonly decisions: NewSessionEvent[] };
 
 function decisionEvent(
@@ -24,6 +32,7 @@ function decisionEvent(
   stage: ToolDecisionEvent['stage'],
   action: ToolDecisionEvent['action'],
   reason: string,
+  judged: Pick<ToolDecisionEvent, 'paths' | 'commands' | 'inputUpdatedBy'> = {},
 ): NewSessionEvent {
   return {
     type: 'tool.decision',
@@ -33,6 +42,25 @@ function decisionEvent(
     stage,
     action,
     reason,
+    ...judged,
+  };
+}
+
+/** What the permission stage judged, for the record: the resolved paths and each simple command. */
+function judgedOf(
+  ready: ReadyCall,
+  inputUpdatedBy: string | undefined,
+): Pick<ToolDecisionEvent, 'paths' | 'commands' | 'inputUpdatedBy'> {
+  const paths = [...new Set((ready.paths ?? []).map((path) => path.forms.at(-1) ?? ''))];
+  const command = (ready.input as { command?: unknown } | null)?.command;
+  const commands =
+    typeof command === 'string'
+      ? (simpleCommandsIn(command) ?? []).map((found) => found.words.map((word) => word ?? '?').join(' '))
+      : [];
+  return {
+    ...(paths.length > 0 ? { paths } : {}),
+    ...(commands.length > 0 ? { commands } : {}),
+    ...(inputUpdatedBy ? { inputUpdatedBy } : {}),
   };
 }
 
@@ -134,7 +162,8 @@ async function askPerson(
  * written to the event log with its reason: the returned decisions are not written yet. Before
  * a hook runs or a person is asked, `events` writes what it holds (see {@link CallEventWriter}).
  */
-export async function judgeCall(turn: TurnContext, ready: ReadyCall, events: CallEventWriter): Promise<Judgment> {
+export async function judgeCall(turn: TurnContext, call: ReadyCall, events: CallEventWriter): Promise<Judgment> {
+  let ready = call;
   const security = ready.entry.security;
   if (turn.permissions.hooks.length > 0) await events.flush();
   const verdict = await runHooks(
@@ -173,11 +202,28 @@ export async function judgeCall(turn: TurnContext, ready: ReadyCall, events: Cal
       ),
     };
   }
+  const contexts = verdict.contexts;
+  if (verdict.updatedInput) {
+    // The updated input is judged and run only if the tool's own schema accepts it.
+    const validated = ready.entry.tool.inputSchema.safeParse(verdict.updatedInput.input);
+    if (!validated.success) {
+      const reason = `hook ${verdict.updatedInput.hook} gave an updatedInput that does not match the schema of ${ready.call.name}; denied (hooks fail closed)`;
+      decisions.push(decisionEvent(turn, ready, 'hook', 'deny', reason));
+      return {
+        allowed: false,
+        decisions,
+        result: toolDenied(TOOL_RESULT_CODES.hookDenied, `A hook denied ${ready.call.name}: ${reason}.`),
+      };
+    }
+    ready = { ...ready, input: validated.data, summary: safeSummary(ready.entry, validated.data) };
+  }
+  // What the call touches is resolved once, for the input it runs with: rules, exclusions and the run use it.
+  ready = { ...ready, paths: requestPaths(ready.entry.tool.pathArguments, ready.input, turn.session.workspaceRoot) };
   let decision: PermissionDecision = decidePermission(turn.permissions.mode, turn.permissions.rules, {
     toolName: ready.call.name,
     input: ready.input,
     security,
-    paths: requestPaths(ready.entry.tool.pathArguments, ready.input, turn.session.workspaceRoot),
+    paths: ready.paths!,
   });
   if (
     decision.action !== 'deny' &&
@@ -191,7 +237,16 @@ export async function judgeCall(turn: TurnContext, ready: ReadyCall, events: Cal
   }
   if (verdict.outcome === 'ask' && decision.action === 'allow')
     decision = { action: 'ask', reason: `${verdict.hook}: ${verdict.reason}` };
-  decisions.push(decisionEvent(turn, ready, 'permission', decision.action, decision.reason));
+  decisions.push(
+    decisionEvent(
+      turn,
+      ready,
+      'permission',
+      decision.action,
+      decision.reason,
+      judgedOf(ready, verdict.updatedInput?.hook),
+    ),
+  );
   if (decision.action === 'deny') {
     return {
       allowed: false,
@@ -211,7 +266,7 @@ export async function judgeCall(turn: TurnContext, ready: ReadyCall, events: Cal
         decisions: after,
         result: toolDenied(TOOL_RESULT_CODES.permissionDenied, `Permission denied for ${ready.call.name}: ${reason}.`),
       };
-    return { allowed: true, decisions: after };
+    return { allowed: true, decisions: after, ready, contexts };
   }
-  return { allowed: true, decisions };
+  return { allowed: true, decisions, ready, contexts };
 }

@@ -1,3 +1,4 @@
+import type { RequestPath } from '../permissions/request-paths.js';
 import { checkToolCall, unknownToolResult } from '@clawsmith/deferred-tools';
 import type { ModelToolCall } from '@clawsmith/providers';
 import { TOOL_RESULT_CODES, canonicalJson, toolError, type ToolExecutionResult } from '@clawsmith/tool-protocol';
@@ -12,6 +13,8 @@ export interface ReadyCall {
   readonly entry: ToolEntry;
   readonly input: unknown;
   readonly summary: string;
+  /** The paths the call touches, resolved once when it is judged (see `requestPaths`). */
+  readonly paths?: readonly RequestPath[];
 }
 
 /** A call refused before judgment, with its result. */
@@ -38,7 +41,7 @@ function describeIssues(issues: readonly { path: readonly PropertyKey[]; message
     .join('; ');
 }
 
-function safeSummary(entry: ToolEntry, input: unknown): string {
+export function safeSummary(entry: ToolEntry, input: unknown): string {
   try {
     const summary = entry.tool.summarize(input);
     return typeof summary === 'string' ? summary.slice(0, 300) : entry.tool.name;

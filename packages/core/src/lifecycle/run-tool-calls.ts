@@ -40,8 +40,8 @@ async function runSerially(
         events.defer(judgment.decisions);
         outcome = { call: call.call, result: judgment.result };
       } else {
-        await events.writeNow([...judgment.decisions, startedEvent(turn, call)]);
-        outcome = { call: call.call, result: await executeCall(turn, call) };
+        await events.writeNow([...judgment.decisions, startedEvent(turn, judgment.ready)]);
+        outcome = { call: call.call, result: await executeCall(turn, judgment.ready, judgment.contexts) };
       }
     }
     // Written with the next call's decisions and tool.started (one statement instead of two).
@@ -60,19 +60,19 @@ async function runInParallel(
   // Judgments happen one by one in call order; their audit records and the allowed calls'
   // tool.started events are written, still in call order, before any call runs.
   const outcomes: (CallOutcome | undefined)[] = [];
-  const allowed: { index: number; call: ReadyCall }[] = [];
+  const allowed: { index: number; call: ReadyCall; contexts: readonly string[] }[] = [];
   for (const [index, call] of ready.entries()) {
     const judgment = await judgeCall(turn, call, events);
     events.defer(judgment.decisions);
     if (judgment.allowed) {
-      allowed.push({ index, call });
-      events.defer([startedEvent(turn, call)]);
+      allowed.push({ index, call: judgment.ready, contexts: judgment.contexts });
+      events.defer([startedEvent(turn, judgment.ready)]);
     } else {
       outcomes[index] = { call: call.call, result: judgment.result };
     }
   }
   await events.flush();
-  const results = await Promise.all(allowed.map(({ call }) => executeCall(turn, call)));
+  const results = await Promise.all(allowed.map(({ call, contexts }) => executeCall(turn, call, contexts)));
   allowed.forEach(({ index, call }, position) => {
     outcomes[index] = { call: call.call, result: results[position]! };
   });

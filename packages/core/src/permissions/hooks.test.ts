@@ -44,7 +44,12 @@ describe('runHooks', () => {
       hook: 'deny',
       reason: 'no network here',
     });
-    expect(await runHooks([allow, ask], input)).toEqual({ outcome: 'ask', hook: 'ask', reason: 'looks unusual' });
-    expect(await runHooks([allow], input)).toEqual({ outcome: 'allow' });
+    expect(await runHooks([allow, ask], input)).toEqual({
+      outcome: 'ask',
+      hook: 'ask',
+      reason: 'looks unusual',
+      contexts: [],
+    });
+    expect(await runHooks([allow], input)).toEqual({ outcome: 'allow', contexts: [] });
   });
 });

@@ -14,11 +14,19 @@ export interface ToolHookInput {
   readonly toolCallId: string;
 }
 
+/** What a hook may add to a call it does not deny. */
+export interface ToolHookAmendment {
+  /** The input the call runs with instead; validated again with the tool's schema (invalid denies). */
+  readonly updatedInput?: unknown;
+  /** Text added to the call's result for the model. */
+  readonly additionalContext?: string;
+}
+
 /** A hook's answer. `allow` means no objection: the permission policy still decides. */
 export type ToolHookDecision =
-  | { readonly decision: 'allow' }
+  | ({ readonly decision: 'allow' } & ToolHookAmendment)
   | { readonly decision: 'deny'; readonly reason: string }
-  | { readonly decision: 'ask'; readonly reason?: string };
+  | ({ readonly decision: 'ask'; readonly reason?: string } & ToolHookAmendment);
 
 /** A pre-tool hook. One that throws, answers nonsense or exceeds its time limit denies. */
 export interface ToolHook {
@@ -28,10 +36,16 @@ export interface ToolHook {
   decide(input: ToolHookInput): ToolHookDecision | Promise<ToolHookDecision>;
 }
 
+/** What the hooks that did not deny added: the last updated input wins; contexts add up. */
+export interface HookAmendments {
+  readonly updatedInput?: { readonly hook: string; readonly input: unknown };
+  readonly contexts: readonly string[];
+}
+
 /** The combined verdict of every hook, in order. */
 export type HookVerdict =
-  | { readonly outcome: 'allow' }
-  | { readonly outcome: 'ask'; readonly hook: string; readonly reason: string }
+  | ({ readonly outcome: 'allow' } & HookAmendments)
+  | ({ readonly outcome: 'ask'; readonly hook: string; readonly reason: string } & HookAmendments)
   | { readonly outcome: 'deny'; readonly hook: string; readonly reason: string };
 
 const DEFAULT_HOOK_TIMEOUT_MS = 5_000;
@@ -59,6 +73,7 @@ async function runOne(hook: ToolHook, input: ToolHookInput): Promise<ToolHookDec
       };
     if (answer?.decision === 'ask')
       return {
+        ...answer,
         decision: 'ask',
         reason: typeof answer.reason === 'string' ? answer.reason : `hook ${hook.name} asks for approval`,
       };
@@ -74,16 +89,25 @@ async function runOne(hook: ToolHook, input: ToolHookInput): Promise<ToolHookDec
   }
 }
 
-/** Runs the hooks in order: the first deny wins; otherwise any ask asks; otherwise allow. */
+/**
+ * Runs the hooks in order: the first deny wins; otherwise any ask asks; otherwise allow. A hook
+ * after one that updated the input sees the updated input.
+ */
 export async function runHooks(hooks: readonly ToolHook[], input: ToolHookInput): Promise<HookVerdict> {
-  let ask: HookVerdict | undefined;
+  let ask: { hook: string; reason: string } | undefined;
+  let updatedInput: HookAmendments['updatedInput'];
+  const contexts: string[] = [];
   for (const hook of hooks) {
-    const answer = await runOne(hook, input);
+    const answer = await runOne(hook, updatedInput ? { ...input, input: updatedInput.input } : input);
     if (answer.decision === 'deny') return { outcome: 'deny', hook: hook.name, reason: answer.reason };
     if (answer.decision === 'ask' && !ask)
-      ask = { outcome: 'ask', hook: hook.name, reason: answer.reason ?? `hook ${hook.name} asks for approval` };
+      ask = { hook: hook.name, reason: answer.reason ?? `hook ${hook.name} asks for approval` };
+    if (answer.updatedInput !== undefined) updatedInput = { hook: hook.name, input: answer.updatedInput };
+    if (typeof answer.additionalContext === 'string' && answer.additionalContext !== '')
+      contexts.push(answer.additionalContext);
   }
-  return ask ?? { outcome: 'allow' };
+  const amendments = { ...(updatedInput ? { updatedInput } : {}), contexts };
+  return ask ? { outcome: 'ask', ...ask, ...amendments } : { outcome: 'allow', ...amendments };
 }
 
 /** Builds the input hooks see for a call. */
@@ -98,4 +122,43 @@ export function hookInput(
     sideEffect: security.sideEffect,
     reasons: security.reasons,
   };
+}
+
+/** What a result hook sees: the call as it ran and its result. */
+export interface ToolResultHookInput extends ToolHookInput {
+  readonly status: string;
+  readonly content: string;
+}
+
+/**
+ * A hook that runs after a call completed (a formatter, a linter): its feedback is added to the
+ * result the model reads. One that throws or exceeds its time limit adds a note that says so.
+ */
+export interface ToolResultHook {
+  readonly name: string;
+  /** Time limit in milliseconds; default 5,000. */
+  readonly timeoutMs?: number;
+  after(input: ToolResultHookInput): Promise<{ readonly feedback?: string }>;
+}
+
+/** Runs the result hooks in order; returns the feedback for the model, one entry per hook that gave any. */
+export async function runResultHooks(hooks: readonly ToolResultHook[], input: ToolResultHookInput): Promise<string[]> {
+  const feedback: string[] = [];
+  for (const hook of hooks) {
+    const limit = hook.timeoutMs ?? DEFAULT_HOOK_TIMEOUT_MS;
+    let timer: NodeJS.Timeout | undefined;
+    const timeout = new Promise<{ feedback: string }>((resolve) => {
+      timer = setTimeout(() => resolve({ feedback: `[hook ${hook.name} did not answer within ${limit} ms]` }), limit);
+    });
+    try {
+      const answer = await Promise.race([Promise.resolve().then(() => hook.after(input)), timeout]);
+      if (typeof answer?.feedback === 'string' && answer.feedback !== '') feedback.push(answer.feedback);
+    } catch (error) {
+      const message = error instanceof Error ? error.message : String(error);
+      feedback.push(`[hook ${hook.name} failed: ${message.slice(0, 300)}]`);
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+  return feedback;
 }

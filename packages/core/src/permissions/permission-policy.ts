@@ -1,6 +1,7 @@
 import type { ResolvedToolSecurity, ToolCapability } from '@clawsmith/tool-protocol';
 import { commandStartsWith } from '@clawsmith/command-sandbox';
 import { domainsMatch } from './request-domains.js';
+import { commandPrefixMatches } from './command-prefix.js';
 import { pathGlobTest, toolGlobTest } from './glob-matchers.js';
 import { requestPaths, type RequestPath } from './request-paths.js';
 import { secretFileRule } from './secret-files.js';
@@ -30,11 +31,14 @@ export type PermissionAction = 'allow' | 'ask' | 'deny';
  * workspace and a symlink into `secrets/` are all `secrets/k`). A deny or ask rule matches when
  * any path of the call matches, ignoring case; an allow rule only when all do. A search or glob
  * whose scope lies inside a denied path is denied; one whose scope merely contains it leaves it
- * out and says so. A command prefix matches only a command that is one simple command (no `;`,
- * `&&`, `||`, `|`, `&`, subshell, substitution, expansion or redirection) whose words start with
- * the prefix's words. Domains match the host of the URL a call fetches (its `url` input, as
- * `web_fetch` takes it): `example.com` that host only, `*.example.com` any host below it, `*`
- * every host; a rule with domains says nothing about a call that names no URL.
+ * out and says so. A command prefix is judged over each simple command the text runs (each side
+ * of `;`, `&&`, `||`, `|`, newlines, and those in subshells and substitutions): an allow rule
+ * matches only when every one is plain (fixed words, no redirection, assignment or `&`) and
+ * starts with the prefix's words; a deny or ask rule matches when any one may start with them
+ * (a word only known when it runs counts as matching), or when the text is not valid bash.
+ * Domains match the host of the URL a call fetches (its `url` input, as `web_fetch` takes it):
+ * `example.com` that host only, `*.example.com` any host below it, `*` every host; a rule with
+ * domains says nothing about a call that names no URL.
  */
 export interface PermissionRule {
   readonly action: PermissionAction;
@@ -44,6 +48,10 @@ export interface PermissionRule {
   readonly commandPrefix?: string;
   /** Domain patterns of the URL the call fetches (`web_fetch`'s `url`), for example `docs.example.com` or `*.npmjs.org`. */
   readonly domains?: readonly string[];
+  /** With `commandPrefix`: the command's words must be exactly the prefix's. */
+  readonly exactCommand?: boolean;
+  /** The URL in input field `field` must be on `host` or a subdomain of it. */
+  readonly domain?: { readonly host: string; readonly field: string };
   /** Shown in the audit log and the approval prompt. */
   readonly reason?: string;
 }
@@ -73,6 +81,20 @@ function commandOf(input: unknown): string | undefined {
   return typeof value === 'string' ? value : undefined;
 }
 
+function domainMatches(rule: PermissionRule, input: unknown): boolean {
+  const { host, field } = rule.domain!;
+  const value = typeof input === 'object' && input !== null ? (input as Record<string, unknown>)[field] : undefined;
+  let hostname: string | undefined;
+  try {
+    hostname = typeof value === 'string' ? new URL(value).hostname.toLowerCase() : undefined;
+  } catch {
+    hostname = undefined;
+  }
+  // A URL that cannot be read may be anywhere: deny and ask rules match it, allow rules do not.
+  if (hostname === undefined) return rule.action !== 'allow';
+  return hostname === host || hostname.endsWith(`.${host}`);
+}
+
 function pathMatches(rule: PermissionRule, path: RequestPath): boolean {
   const globs = rule.paths as readonly string[];
   // A deny or ask rule matches when any form of the path does, ignoring case (a case-insensitive
@@ -95,9 +117,11 @@ function criteriaMatch(rule: PermissionRule, request: PermissionRequest): boolea
   if (rule.capability !== undefined && !request.security.capabilities.includes(rule.capability)) return false;
   if (rule.commandPrefix !== undefined) {
     const command = commandOf(request.input);
-    if (command === undefined || !commandStartsWith(command, rule.commandPrefix)) return false;
+    if (command === undefined || !commandPrefixMatches(command, rule.commandPrefix, rule.action, rule.exactCommand))
+      return false;
   }
   if (rule.domains !== undefined && !domainsMatch(rule.domains, request.input)) return false;
+  if (rule.domain !== undefined && !domainMatches(rule, request.input)) return false;
   return true;
 }
 
@@ -137,8 +161,11 @@ function describeRule(rule: PermissionRule): string {
     rule.tool !== undefined ? `tool ${rule.tool}` : undefined,
     rule.capability !== undefined ? `capability ${rule.capability}` : undefined,
     rule.paths !== undefined ? `paths ${rule.paths.join(', ')}` : undefined,
-    rule.commandPrefix !== undefined ? `command prefix "${rule.commandPrefix}"` : undefined,
     rule.domains !== undefined ? `domains ${rule.domains.join(', ')}` : undefined,
+    rule.commandPrefix !== undefined
+      ? `command ${rule.exactCommand ? '' : 'prefix '}"${rule.commandPrefix}"`
+      : undefined,
+    rule.domain !== undefined ? `domain ${rule.domain.host}` : undefined,
   ].filter(Boolean);
   return `rule ${rule.action} (${criteria.join('; ') || 'every call'})${rule.reason ? `: ${rule.reason}` : ''}`;
 }

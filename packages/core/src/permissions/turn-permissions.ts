@@ -1,5 +1,5 @@
 import type { ApprovalHandler } from './approval-handler.js';
-import type { ToolHook } from './hooks.js';
+import type { ToolHook, ToolResultHook } from './hooks.js';
 import type { PermissionMode, PermissionRule } from './permission-policy.js';
 
 /** The permission settings of one core: what every session's calls are judged by. */
@@ -7,6 +7,8 @@ export interface PermissionSettings {
   readonly mode: PermissionMode;
   readonly rules: readonly PermissionRule[];
   readonly hooks: readonly ToolHook[];
+  /** Hooks that run after each call completed; their feedback reaches the model. */
+  readonly resultHooks?: readonly ToolResultHook[];
   /** Asks a person when the policy or a hook says `ask`; without one, an `ask` is denied. */
   readonly approvalHandler?: ApprovalHandler;
 }
@@ -41,6 +43,7 @@ export function turnPermissions(
     mode: override.permissionMode ?? settings.mode,
     rules: settings.rules,
     hooks: settings.hooks,
+    ...(settings.resultHooks ? { resultHooks: settings.resultHooks } : {}),
     ...(approvalHandler ? { approvalHandler } : {}),
     ...(override.unattendedReason ? { unattendedReason: override.unattendedReason } : {}),
     sessionAllowances,

@@ -1,0 +1,204 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import type { ToolHook, ToolResultHook } from '../permissions/hooks.js';
+import type { PermissionAction, PermissionRule } from '../permissions/permission-policy.js';
+import { commandResultHook, commandToolHook } from './command-hook.js';
+import { SettingsError } from './settings-error.js';
+import { parseSettingsRule, SettingsRuleError } from './settings-rules.js';
+import { settingsFileSchema, SETTINGS_HOOK_EVENTS, type SettingsFile } from './settings-schema.js';
+import { SettingsTrustStore, settingsSha256 } from './settings-trust.js';
+
+/** Where settings are read from, in the order they are merged. */
+export interface SettingsInputs {
+  /** The clawsmith home: `<home>/settings.json` and the trust record. */
+  readonly homeDir: string;
+  /** The workspace's real path: `.clawsmith/settings.json` and `.clawsmith/settings.local.json`. */
+  readonly workspaceRoot: string;
+  /** `--settings FILE`, in order (the person's own: trusted). */
+  readonly settingsFiles?: readonly string[];
+  /** `--allow`, `--ask`, `--deny` rules. */
+  readonly allow?: readonly string[];
+  readonly ask?: readonly string[];
+  readonly deny?: readonly string[];
+  /**
+   * Default true. False for an entry that serves sessions of many workspaces (`web`): only the
+   * user's file, `--settings` and the flags apply.
+   */
+  readonly readProjectFiles?: boolean;
+}
+
+/** One entry of the effective settings and where it came from. */
+export interface SettingsEntry {
+  readonly kind: PermissionAction | 'hook';
+  /** The rule text, or `Event[matcher]: command` for a hook. */
+  readonly text: string;
+  /** The file, or `--allow`/`--ask`/`--deny`. */
+  readonly source: string;
+  /** False for an untrusted project file's allow rules and hooks. */
+  readonly applied: boolean;
+}
+
+/** The merged settings of a workspace, ready for core. */
+export interface EffectiveSettings {
+  readonly rules: readonly PermissionRule[];
+  readonly hooks: readonly ToolHook[];
+  readonly resultHooks: readonly ToolResultHook[];
+  readonly entries: readonly SettingsEntry[];
+  /** What the person should be told once (an untrusted or changed project file). */
+  readonly notices: readonly string[];
+  /** Project files whose allow rules and hooks wait for trust. */
+  readonly untrustedFiles: readonly string[];
+}
+
+/** The project's settings files (repository content, inert until trusted), in merge order. */
+export function projectSettingsFiles(workspaceRoot: string): string[] {
+  return [join(workspaceRoot, '.clawsmith', 'settings.json'), join(workspaceRoot, '.clawsmith', 'settings.local.json')];
+}
+
+function jsonPath(path: readonly PropertyKey[]): string {
+  return path.length === 0
+    ? '(the top level)'
+    : path
+        .map((part) => (typeof part === 'number' ? `[${part}]` : `.${String(part)}`))
+        .join('')
+        .replace(/^\./, '');
+}
+
+/** Reads and validates one settings file; throws {@link SettingsError} naming the file, the JSON path and what to write. */
+export function readSettingsFile(file: string): { settings: SettingsFile; sha256: string } {
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (error) {
+    throw new SettingsError(
+      file,
+      `The settings file ${file} cannot be read (${(error as Error).message}); fix its permissions or remove it.`,
+    );
+  }
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (error) {
+    throw new SettingsError(
+      file,
+      `The settings file ${file} is not valid JSON (${(error as Error).message}); write a JSON object such as {"permissions": {"allow": ["Bash(npm test:*)"]}}.`,
+    );
+  }
+  const parsed = settingsFileSchema.safeParse(value);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0]!;
+    const where = jsonPath(issue.path);
+    const unknownKeys = issue.code === 'unrecognized_keys' ? ` (${issue.keys.join(', ')})` : '';
+    const hint =
+      issue.code === 'unrecognized_keys' && issue.path.length === 1 && issue.path[0] === 'hooks'
+        ? `clawsmith runs the hook events ${SETTINGS_HOOK_EVENTS.join(' and ')}; remove the others`
+        : 'write it as the settings reference in the cli README shows: "permissions" with "allow", "ask" and "deny" lists of rules, "hooks" keyed by event with "matcher" and "hooks": [{"type": "command", "command": "..."}]';
+    throw new SettingsError(
+      file,
+      `The settings file ${file} is invalid at ${where}: ${issue.message}${unknownKeys}; ${hint}.`,
+    );
+  }
+  return { settings: parsed.data, sha256: settingsSha256(text) };
+}
+
+/**
+ * The effective settings of a workspace, merged in this order: the user's `<home>/settings.json`,
+ * the project's `.clawsmith/settings.json`, the local `.clawsmith/settings.local.json`, each
+ * `--settings FILE`, then `--allow`/`--ask`/`--deny`. Rules add up (deny beats ask beats allow
+ * whatever their order); hooks add up in that order. Project files are repository content: until
+ * the person trusts their exact content (`clawsmith config trust`), only their `deny` and `ask`
+ * rules apply. Throws {@link SettingsError} for any invalid file or rule: nothing is ignored silently.
+ */
+export function effectiveSettings(inputs: SettingsInputs): EffectiveSettings {
+  const trust = new SettingsTrustStore(inputs.homeDir);
+  const rules: PermissionRule[] = [];
+  const hooks: ToolHook[] = [];
+  const resultHooks: ToolResultHook[] = [];
+  const entries: SettingsEntry[] = [];
+  const notices: string[] = [];
+  const untrustedFiles: string[] = [];
+
+  const addRule = (text: string, action: PermissionAction, source: string, applied: boolean) => {
+    let parsed: PermissionRule[];
+    try {
+      parsed = parseSettingsRule(text, action, inputs.workspaceRoot, source);
+    } catch (error) {
+      if (error instanceof SettingsRuleError)
+        throw new SettingsError(
+          source,
+          `The rule ${JSON.stringify(text)} in ${source} (permissions.${action}) cannot be used: ${error.message}.`,
+        );
+      throw error;
+    }
+    entries.push({ kind: action, text, source, applied });
+    if (applied) rules.push(...parsed);
+  };
+
+  // A project file is read once: the content judged for trust is the content applied.
+  const addFile = (file: string, trusted: boolean, settings: SettingsFile = readSettingsFile(file).settings) => {
+    for (const action of ['deny', 'ask', 'allow'] as const)
+      for (const text of settings.permissions?.[action] ?? [])
+        addRule(text, action, file, trusted || action !== 'allow');
+    for (const event of SETTINGS_HOOK_EVENTS) {
+      for (const group of settings.hooks?.[event] ?? []) {
+        for (const handler of group.hooks) {
+          entries.push({
+            kind: 'hook',
+            text: `${event}[${group.matcher ?? '*'}]: ${handler.command}`,
+            source: file,
+            applied: trusted,
+          });
+          if (!trusted) continue;
+          const spec = {
+            event,
+            matcher: group.matcher,
+            command: handler.command,
+            source: file,
+            cwd: inputs.workspaceRoot,
+            ...(handler.timeout ? { timeout: handler.timeout } : {}),
+          };
+          if (event === 'PreToolUse') hooks.push(commandToolHook(spec));
+          else resultHooks.push(commandResultHook(spec));
+        }
+      }
+    }
+  };
+
+  const userFile = join(inputs.homeDir, 'settings.json');
+  if (existsSync(userFile)) addFile(userFile, true);
+  for (const file of inputs.readProjectFiles === false ? [] : projectSettingsFiles(inputs.workspaceRoot)) {
+    if (!existsSync(file)) continue;
+    const { sha256, settings } = readSettingsFile(file);
+    const state = trust.stateOf(inputs.workspaceRoot, file, sha256);
+    const trusted = state === 'trusted';
+    if (!trusted) {
+      const inert =
+        (settings.permissions?.allow?.length ?? 0) > 0 ||
+        Object.values(settings.hooks ?? {}).some((groups) => (groups?.length ?? 0) > 0);
+      if (inert) {
+        untrustedFiles.push(file);
+        notices.push(
+          `${file} is ${state === 'changed' ? 'changed since you trusted it' : 'not trusted'}: its deny and ask rules apply, its allow rules and hooks do not. Review it, then run 'clawsmith config trust' in this workspace.`,
+        );
+      }
+    }
+    addFile(file, trusted, settings);
+  }
+  for (const file of inputs.settingsFiles ?? []) addFile(resolve(file), true);
+  for (const action of ['deny', 'ask', 'allow'] as const)
+    for (const text of inputs[action] ?? []) addRule(text, action, `--${action}`, true);
+  return { rules, hooks, resultHooks, entries, notices, untrustedFiles };
+}
+
+/** Trusts the current content of the workspace's project settings files; returns the files trusted. */
+export function trustProjectSettings(homeDir: string, workspaceRoot: string): string[] {
+  const trust = new SettingsTrustStore(homeDir);
+  const trusted: string[] = [];
+  for (const file of projectSettingsFiles(workspaceRoot)) {
+    if (!existsSync(file)) continue;
+    const { sha256 } = readSettingsFile(file);
+    trust.trust(workspaceRoot, file, sha256);
+    trusted.push(file);
+  }
+  return trusted;
+}
