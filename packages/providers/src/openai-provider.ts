@@ -114,14 +114,21 @@ export function createOpenAIProvider(options: OpenAIProviderOptions): Provider {
           messages: toOpenAIMessages(request.messages, request.system),
           ...(request.tools.length > 0 ? { tools: toOpenAITools(request.tools) } : {}),
           ...(request.maxTokens !== undefined ? { [maxTokensField]: request.maxTokens } : {}),
+          ...(request.cacheKey !== undefined ? { prompt_cache_key: request.cacheKey } : {}),
           stream: true,
           stream_options: { include_usage: true },
         },
         signal ? { signal } : {},
       );
       for await (const chunk of chunks) {
-        if (chunk.usage)
-          usage = { inputTokens: chunk.usage.prompt_tokens, outputTokens: chunk.usage.completion_tokens };
+        if (chunk.usage) {
+          const cached = chunk.usage.prompt_tokens_details?.cached_tokens;
+          usage = {
+            inputTokens: chunk.usage.prompt_tokens,
+            outputTokens: chunk.usage.completion_tokens,
+            ...(typeof cached === 'number' ? { cacheReadTokens: cached } : {}),
+          };
+        }
         const choice = chunk.choices?.[0];
         if (!choice) continue;
         if (choice.delta?.content) yield { type: 'text-delta', text: choice.delta.content };
