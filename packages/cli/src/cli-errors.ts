@@ -17,6 +17,7 @@ export const CLI_ERROR_CODES = [
   'system_prompt_unreadable',
   'invalid_token',
   'invalid_subagent_option',
+  'invalid_token_option',
 ] as const;
 
 /** One of {@link CLI_ERROR_CODES}. */

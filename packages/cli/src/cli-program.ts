@@ -58,7 +58,13 @@ function modelOptions(command: Command): Command {
         .default('default'),
     )
     .option(...SUBAGENT_MODEL_OPTION)
-    .option(...SUBAGENT_STEPS_OPTION);
+    .option(...SUBAGENT_STEPS_OPTION)
+    .option(
+      '--context-window <tokens>',
+      "the model's context window (default CLAWSMITH_CONTEXT_WINDOW, then known model families, then 32768)",
+    )
+    .option('--max-turn-tokens <n>', 'input plus output tokens one turn may use; past it the turn stops (exit 1)')
+    .option('--max-session-tokens <n>', 'input plus output tokens the session may use over all its turns');
 }
 
 const SUBAGENT_MODEL_OPTION = [

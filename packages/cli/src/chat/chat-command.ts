@@ -12,6 +12,7 @@ import {
   type AgentRuntime,
 } from '../commands/agent-runtime.js';
 import { isScriptProvider, scriptExhaustionNote, selectProvider } from '../commands/provider-selection.js';
+import { selectContext } from '../commands/context-options.js';
 import { selectSubagents } from '../commands/subagent-options.js';
 import { entryExtensions } from '../extensions/extensions-composition.js';
 import { checkpointLines, checkpointTurns, formatDiff, sessionLines } from '../commands/store-commands.js';
@@ -101,6 +102,7 @@ class ChatLoop {
     this.#provider = provider;
     const subagents = await selectSubagents(options);
     this.#runtime = await openAgentRuntime({
+      context: selectContext(options),
       home: options.home,
       provider,
       subagents,

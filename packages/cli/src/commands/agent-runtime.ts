@@ -4,6 +4,7 @@ import type { AgentCore, ApprovalHandler, ClawsmithHome, PermissionMode, Session
 import type { Provider } from '@clawsmith/providers';
 import { CliError } from '../cli-errors.js';
 import { buildSystemPrompt, type SystemPromptOptions } from '../instructions/system-prompt.js';
+import type { ContextSettings } from './context-options.js';
 import { openLspExtension } from './lsp-extension.js';
 import { isScriptProvider } from './provider-selection.js';
 import type { SubagentSettings } from './subagent-options.js';
@@ -41,6 +42,8 @@ export interface AgentRuntimeOptions {
   readonly subagents?: SubagentSettings;
   /** Compose skills, memory and trusted plugins (`@clawsmith/extensions`); entries pass `entryExtensions(…)`. */
   readonly extensions?: { readonly workspaceRoot?: string; readonly onNotice: (notice: string) => void };
+  /** `--context-window`, `--max-turn-tokens`, `--max-session-tokens`. */
+  readonly context?: ContextSettings;
 }
 
 const NO_MODEL: Provider = {
@@ -81,6 +84,7 @@ export async function openAgentRuntime(options: AgentRuntimeOptions): Promise<Ag
       ).openCliExtensions({ homeDir: resolveClawsmithHome(options.home), ...options.extensions })
     : undefined;
   const core = createAgentCore({
+    ...options.context,
     commands,
     db: home.db,
     provider: options.provider ?? NO_MODEL,

@@ -7,6 +7,7 @@ import { terminalStyle } from '../terminal/terminal-style.js';
 import { TranscriptPrinter } from '../terminal/transcript-printer.js';
 import { explicitWorkspace, openAgentRuntime, openOrCreateSession, resolveWorkspace } from './agent-runtime.js';
 import { isScriptProvider, scriptExhaustionNote, selectProvider } from './provider-selection.js';
+import { selectContext } from './context-options.js';
 import { selectSubagents } from './subagent-options.js';
 
 /** Options of `clawsmith run`. */
@@ -23,6 +24,9 @@ export interface RunOptions {
   readonly appendSystemPrompt?: string;
   readonly subagentModel?: string;
   readonly subagentMaxSteps?: string;
+  readonly contextWindow?: string;
+  readonly maxTurnTokens?: string;
+  readonly maxSessionTokens?: string;
 }
 
 async function readStdin(): Promise<string> {
@@ -55,7 +59,9 @@ export async function runTurnCommand(
   const prompt = await promptOf(promptArgument);
   const provider = await selectProvider(options);
   const subagents = await selectSubagents(options);
+  const context = selectContext(options);
   const runtime = await openAgentRuntime({
+    context,
     home: options.home,
     provider,
     subagents,
