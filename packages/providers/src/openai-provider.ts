@@ -104,6 +104,19 @@ export function createOpenAIProvider(options: OpenAIProviderOptions): Provider {
       yield { type: 'finish', reason: 'cancelled' };
       return;
     }
+    // The SDK leaves a listener on the signal it is given after each request: give it one of its
+    // own per request, so a turn of many steps does not pile listeners on the turn's signal.
+    const own = new AbortController();
+    const forward = () => own.abort(signal?.reason);
+    signal?.addEventListener('abort', forward, { once: true });
+    try {
+      yield* streamWith(request, signal ? own.signal : undefined);
+    } finally {
+      signal?.removeEventListener('abort', forward);
+    }
+  }
+
+  async function* streamWith(request: ModelRequest, signal: AbortSignal | undefined): AsyncGenerator<ModelStreamEvent> {
     const toolCalls = new ToolCallAccumulator();
     let finishReason: ModelFinishReason | undefined;
     let usage: ModelUsage | undefined;
