@@ -94,12 +94,12 @@ describe.each(['openai', 'anthropic'] as const)('a session longer than the windo
       expect(usage.every((entry) => (entry as { inputTokens: number }).inputTokens > 0)).toBe(true);
       const turn = events.at(-1) as { usage: { inputTokens: number } };
       expect(turn.usage.inputTokens).toBe(
-        usage.reduce((sum, entry) => sum + (entry as { inputTokens: number }).inputTokens, 0),
+        usage.reduce((sum: number, entry) => sum + (entry as { inputTokens: number }).inputTokens, 0),
       );
       if (format === 'anthropic') {
         const reads = usage
           .slice(1)
-          .reduce((sum, entry) => sum + ((entry as { cacheReadTokens?: number }).cacheReadTokens ?? 0), 0);
+          .reduce((sum: number, entry) => sum + ((entry as { cacheReadTokens?: number }).cacheReadTokens ?? 0), 0);
         expect(reads).toBeGreaterThan(0);
       }
     },

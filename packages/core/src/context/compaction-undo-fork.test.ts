@@ -1,5 +1,6 @@
 import { readFileSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
+import type { ToolModelMessage } from '@clawsmith/providers';
 import { describe, expect, it } from 'vitest';
 import { call, createHarness } from '../__fixtures__/core-harness.js';
 
@@ -42,7 +43,9 @@ describe('compaction across undo and fork', () => {
     const stored = await core.listMessages(session.id);
     const view = await core.modelView(session.id);
     expect(view).toHaveLength(stored.length);
-    const storedResults = stored.filter((message) => message.role === 'tool' && message.toolName === 'read_file');
+    const storedResults = stored.filter(
+      (message): message is ToolModelMessage => message.role === 'tool' && message.toolName === 'read_file',
+    );
     expect(storedResults.every((message) => message.content.includes('line 299'))).toBe(true);
     const stubs = view.filter(
       (message) => message.role === 'tool' && message.content.includes('removed from the context'),

@@ -29,7 +29,6 @@ export interface Delegation {
  * no delegation tools (a child never delegates), whose mode is at most the parent's (read-only
  * for `delegate_task` and `delegate_background`), with the parent's rules and hooks.
  */
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
 /**
  * A child's own context: the window of its model (the parent's when the model is the same), its
  * own estimator, and half of each of the parent's token budgets.
@@ -51,6 +50,7 @@ function childContext(parent: ContextSettings, model: string): ContextSettings {
   };
 }
 
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
 export function createDelegation(db: Kysely<any>, options: DelegationOptions): Delegation {
   const store = new DelegationStore(db);
   let parent: CoreServices | undefined;
