@@ -20,6 +20,7 @@ export const CLI_ERROR_CODES = [
   'traceparent_invalid',
   'telemetry_config_invalid',
   'invalid_network_option',
+  'invalid_token_option',
 ] as const;
 
 /** One of {@link CLI_ERROR_CODES}. */

@@ -58,7 +58,7 @@ function modelOptions(command: Command): Command {
     .option(...SUBAGENT_MODEL_OPTION)
     .option(...SUBAGENT_STEPS_OPTION)
     .option(...TRACEPARENT_OPTION)
-.option(
+    .option(
       '--network-allow <domains>',
       'commands reach only these domains (comma-separated, *.example.com for subdomains), through a proxy; refused hosts are listed in the result',
     )
@@ -67,7 +67,13 @@ function modelOptions(command: Command): Command {
     .option(
       '--allow-private-network <hosts>',
       'hosts, addresses or CIDR ranges on this machine or its networks that web_fetch and the command proxy may reach (refused by default)',
-    );
+    )
+    .option(
+      '--context-window <tokens>',
+      "the model's context window (default CLAWSMITH_CONTEXT_WINDOW, then known model families, then 32768)",
+    )
+    .option('--max-turn-tokens <n>', 'input plus output tokens one turn may use; past it the turn stops (exit 1)')
+    .option('--max-session-tokens <n>', 'input plus output tokens the session may use over all its turns');
 }
 
 const SUBAGENT_MODEL_OPTION = [

@@ -45,6 +45,15 @@ export interface AgentCoreOptions {
   readonly approvalHandler?: ApprovalHandler;
   /** Model requests per turn before the turn stops with `step_limit`; default 50. */
   readonly maxSteps?: number;
+  /**
+   * The model's context window in tokens; default `CLAWSMITH_CONTEXT_WINDOW`, then the table of
+   * well-known model families, then 32,768. Compaction keeps requests under it.
+   */
+  readonly contextWindow?: number;
+  /** Input plus output tokens one turn may use; a turn that would pass it stops `incomplete` with `token_budget_exceeded`. */
+  readonly maxTurnTokens?: number;
+  /** Input plus output tokens a session may use over all its turns; same stop as `maxTurnTokens`. */
+  readonly maxSessionTokens?: number;
   /** Tool content above this many bytes goes to an artifact; default 50,000. */
   readonly inlineContentLimit?: number;
   /** After a cancellation, how long to wait for a tool that ignores its abort signal; default 2,000 ms. */
@@ -68,7 +77,8 @@ export interface AgentCoreOptions {
 
 /**
  * How a turn ended: `completed` (the model answered without tool calls), `incomplete` (the
- * model's answer was cut by its token limit: `model_output_truncated`), `failed` (a provider
+ * model's answer was cut by its token limit: `model_output_truncated`; or the next request
+ * would pass a token budget: `token_budget_exceeded`), `failed` (a provider
  * error, or the provider ended the answer itself), `cancelled`, `step_limit`.
  */
 export type TurnStatus = 'completed' | 'incomplete' | 'cancelled' | 'failed' | 'step_limit';
@@ -87,6 +97,16 @@ export interface TurnResult {
   readonly changedFiles: readonly { path: string; change: string; linesAdded: number; linesRemoved: number }[];
   /** Why the turn failed, when it did. */
   readonly error?: { readonly code: string; readonly message: string; readonly retryable: boolean };
+  /** Tokens of every model request of the turn (compaction's summary requests included), summed. */
+  readonly usage?: TurnUsage;
+}
+
+/** Tokens summed over requests. */
+export interface TurnUsage {
+  readonly inputTokens: number;
+  readonly outputTokens: number;
+  readonly cacheReadTokens: number;
+  readonly cacheWriteTokens: number;
 }
 
 /** Options of one turn. */

@@ -14,6 +14,9 @@ import {
 import type { ToolSource } from './lifecycle/tool-table.js';
 import { recoverSession } from './recovery.js';
 import { assertHomeOutsideWorkspace } from './home-placement.js';
+import { compactSession, modelView, type CompactionResult } from './context/session-compaction.js';
+import { resolveContextWindow } from './context/context-window.js';
+import { TokenEstimator } from './context/token-estimator.js';
 import { forkSession, restoreTurn, type RestoreResult } from './restore.js';
 import { SessionActivations } from './session-activations.js';
 import { createTodoTools } from './session-tools/todo-tools.js';
@@ -64,6 +67,14 @@ export interface AgentCore {
    * commands. Refused with `session_busy` while a live process runs one of its turns.
    */
   deleteSession(sessionId: string): Promise<SessionDeletion>;
+  /**
+   * Compacts the model's view of a session now (`/compact`): old tool results become stubs, then
+   * older messages are summarised when that is not enough. The stored messages and events are
+   * unchanged; a `context.compacted` event records it. Refused with `turn_in_progress` during a turn.
+   */
+  compact(sessionId: string): Promise<CompactionResult>;
+  /** The messages the next model request of a session is built from (its compactions applied). */
+  modelView(sessionId: string): Promise<ModelMessage[]>;
   /** Waits for a retention run in progress, then ends the background subagents and background commands of every session this core ran, and waits for run_command's capture folders to be removed. */
   close(): Promise<void>;
 }
@@ -133,6 +144,12 @@ export function createAgentCore(options: AgentCoreOptions): AgentCore {
       return set;
     },
     maxSteps: options.maxSteps ?? 50,
+    context: {
+      window: resolveContextWindow(options.provider.model, options.contextWindow),
+      estimator: new TokenEstimator(),
+      ...(options.maxTurnTokens !== undefined ? { maxTurnTokens: options.maxTurnTokens } : {}),
+      ...(options.maxSessionTokens !== undefined ? { maxSessionTokens: options.maxSessionTokens } : {}),
+    },
     inlineContentLimit: options.inlineContentLimit ?? 50_000,
     cancelGraceMs: options.cancelGraceMs ?? 2_000,
     ...(options.systemPrompt ? { systemPrompt: options.systemPrompt } : {}),
@@ -223,6 +240,8 @@ export function createAgentCore(options: AgentCoreOptions): AgentCore {
     listDelegations: (parentSessionId?: string) =>
       (delegation?.store ?? new DelegationStore(options.db)).list(parentSessionId),
     deleteSession: (sessionId: string) => deleteSession(services, sessionId, options.commands),
+    compact: (sessionId: string) => compactSession(services, sessionId),
+    modelView: (sessionId: string) => modelView(services, sessionId),
     async close() {
       await retention?.idle();
       await delegation?.close();

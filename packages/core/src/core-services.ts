@@ -4,6 +4,8 @@ import type { CheckpointStore } from '@clawsmith/checkpoints';
 import type { DeferredToolCatalog, RequestTools, SessionActivation } from '@clawsmith/deferred-tools';
 import type { Provider } from '@clawsmith/providers';
 import type { TraceContextSource } from '@clawsmith/tool-protocol';
+import type { ContextWindow } from './context/context-window.js';
+import type { TokenEstimator } from './context/token-estimator.js';
 import type { ToolTable } from './lifecycle/tool-table.js';
 import type { PermissionSettings } from './permissions/turn-permissions.js';
 import type { SessionStore } from './store/session-store.js';
@@ -26,6 +28,8 @@ export interface CoreServices {
   /** Tools a person allowed for the rest of a session (kept in memory, per session). */
   sessionAllowances(sessionId: string): Set<string>;
   readonly maxSteps: number;
+  /** The model's context window, the request-size estimator and the token budgets. */
+  readonly context: ContextSettings;
   readonly inlineContentLimit: number;
   readonly cancelGraceMs: number;
   readonly systemPrompt?: string;
@@ -43,4 +47,14 @@ export interface SubagentHooks {
   recoverChildren(sessionId: string): Promise<void>;
   /** Finished background results not delivered yet, now marked delivered. */
   takeNotice(sessionId: string): Promise<{ text: string; results: BackgroundNotifiedEvent['tasks'] } | undefined>;
+}
+
+/** What core knows about the model's context and the token budgets. */
+export interface ContextSettings {
+  readonly window: ContextWindow;
+  readonly estimator: TokenEstimator;
+  /** Input plus output tokens one turn may use. */
+  readonly maxTurnTokens?: number;
+  /** Input plus output tokens a session may use over all its turns. */
+  readonly maxSessionTokens?: number;
 }

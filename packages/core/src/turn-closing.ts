@@ -31,7 +31,7 @@ export async function recordToolResults(
  */
 export async function closeTurn(
   turn: TurnContext,
-  outcome: { status: TurnStatus; steps: number; error?: TurnResult['error'] },
+  outcome: { status: TurnStatus; steps: number; error?: TurnResult['error']; usage?: TurnResult['usage'] },
 ): Promise<TurnResult['changedFiles']> {
   const { store } = turn.core;
   const manifest = await turn.checkpoint.complete();
@@ -55,6 +55,7 @@ export async function closeTurn(
       paths: changedFiles.map((file) => file.path),
     },
     ...(outcome.error ? { error: outcome.error } : {}),
+    ...(outcome.usage ? { usage: outcome.usage } : {}),
   });
   return changedFiles;
 }

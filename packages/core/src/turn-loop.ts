@@ -12,6 +12,7 @@ import { completedEvent } from './lifecycle/execute-call.js';
 import { runToolCalls } from './lifecycle/run-tool-calls.js';
 import type { TurnContext } from './lifecycle/turn-context.js';
 import { assertHomeOutsideWorkspace } from './home-placement.js';
+import { TurnContextView } from './context/turn-context-view.js';
 import { closeTurn, recordToolResults } from './turn-closing.js';
 import { claimSession, openTurn } from './turn-opening.js';
 
@@ -103,54 +104,79 @@ function systemPromptOf(core: CoreServices, options: RunTurnOptions) {
   return { system, evidence };
 }
 
-/** Sends the history to the model and collects its answer, with `request.*` events around it. */
+/** Whether a failure says the request was longer than the model's context window. */
+function isContextTooLong(error: unknown): boolean {
+  return ClawsmithError.isInstance(error) && error.code === 'provider_context_too_long';
+}
+
+/**
+ * Sends the model's view of the history (compacted first when it would pass the threshold) and
+ * collects its answer, with `request.*` events around it. A request refused as too long is
+ * compacted and sent again once; a request that would pass a token budget is not sent.
+ */
 async function requestModel(
   turn: TurnContext,
+  view: TurnContextView,
   history: readonly ModelMessage[],
   step: number,
   options: RunTurnOptions,
 ): Promise<{ response: ModelResponse } | { end: StepEnd }> {
   const { store } = turn.core;
-  const requestId = randomUUID();
   const request = turn.core.requestTools(turn.activation);
   const { system, evidence } = systemPromptOf(turn.core, options);
-  await store.appendEvent(turn.session.id, {
-    type: 'request.started',
-    turnId: turn.turnId,
-    requestId,
-    step,
-    ...request.evidence,
-    ...evidence,
-  });
-  let response: ModelResponse;
-  try {
-    const stream = turn.core.provider.stream({
-      requestId,
-      messages: history,
-      tools: request.tools,
-      signal: turn.signal,
-      ...(system ? { system } : {}),
-    });
-    response = await collectModelResponse(stream, options.onTextDelta ? { onTextDelta: options.onTextDelta } : {});
-  } catch (error) {
-    const failure = turn.signal.aborted ? undefined : describeFailure(error);
+  const shape = { system, tools: request.tools, signal: turn.signal };
+  let prepared = await view.prepare(history, shape);
+  for (let attempt = 0; ; attempt += 1) {
+    const overBudget = view.budgetFailure(prepared.estimatedInputTokens);
+    if (overBudget) return { end: { status: 'incomplete', error: overBudget } };
+    const requestId = randomUUID();
     await store.appendEvent(turn.session.id, {
-      type: 'request.failed',
+      type: 'request.started',
       turnId: turn.turnId,
       requestId,
-      ...(failure ?? { code: 'cancelled', message: 'The turn was cancelled.', retryable: false }),
+      step,
+      ...request.evidence,
+      ...evidence,
+      estimatedInputTokens: prepared.estimatedInputTokens,
     });
-    return { end: failure ? { status: 'failed', error: failure } : { status: 'cancelled' } };
+    let response: ModelResponse;
+    try {
+      const stream = turn.core.provider.stream({
+        requestId,
+        messages: prepared.messages,
+        tools: request.tools,
+        signal: turn.signal,
+        cacheKey: turn.session.id,
+        ...(system ? { system } : {}),
+      });
+      response = await collectModelResponse(stream, options.onTextDelta ? { onTextDelta: options.onTextDelta } : {});
+    } catch (error) {
+      const failure = turn.signal.aborted ? undefined : describeFailure(error);
+      await store.appendEvent(turn.session.id, {
+        type: 'request.failed',
+        turnId: turn.turnId,
+        requestId,
+        ...(failure ?? { code: 'cancelled', message: 'The turn was cancelled.', retryable: false }),
+      });
+      if (failure && attempt === 0 && isContextTooLong(error)) {
+        // Compact harder and send once more; a second refusal ends the turn.
+        view.learnOverflow(prepared);
+        prepared = await view.prepare(history, shape, 'overflow');
+        continue;
+      }
+      return { end: failure ? { status: 'failed', error: failure } : { status: 'cancelled' } };
+    }
+    view.record(response.usage, prepared);
+    await store.appendEvent(turn.session.id, {
+      type: 'request.completed',
+      turnId: turn.turnId,
+      requestId,
+      finishReason: response.finishReason,
+      toolCallCount: response.toolCalls.length,
+      ...(response.usage ? { usage: response.usage } : {}),
+    });
+    return { response };
   }
-  await store.appendEvent(turn.session.id, {
-    type: 'request.completed',
-    turnId: turn.turnId,
-    requestId,
-    finishReason: response.finishReason,
-    toolCallCount: response.toolCalls.length,
-    ...(response.usage ? { usage: response.usage } : {}),
-  });
-  return { response };
 }
 
 /** Records the model's answer, then runs its tool calls (or closes them unrun); says whether the turn ends. */
@@ -202,6 +228,7 @@ export async function runTurn(core: CoreServices, options: RunTurnOptions): Prom
     await recordPrompt(turn, options.prompt);
     // The history is read once; the turn appends to this copy as it appends to the store.
     const history: ModelMessage[] = await store.listMessages(session.id);
+    const view = await TurnContextView.open(core, session.id, turn.turnId);
     let end: StepEnd;
     let text = '';
     let steps = 0;
@@ -211,7 +238,7 @@ export async function runTurn(core: CoreServices, options: RunTurnOptions): Prom
         break;
       }
       steps += 1;
-      const requested = await requestModel(turn, history, steps, options);
+      const requested = await requestModel(turn, view, history, steps, options);
       if ('end' in requested) {
         end = requested.end;
         break;
@@ -220,7 +247,8 @@ export async function runTurn(core: CoreServices, options: RunTurnOptions): Prom
       end = await answerModel(turn, history, requested.response);
     }
     const { status, error } = end ?? { status: 'step_limit' };
-    const changedFiles = await closeTurn(turn, { status, steps, ...(error ? { error } : {}) });
+    const usage = view.usage;
+    const changedFiles = await closeTurn(turn, { status, steps, usage, ...(error ? { error } : {}) });
     return {
       sessionId: session.id,
       turnId: turn.turnId,
@@ -229,6 +257,7 @@ export async function runTurn(core: CoreServices, options: RunTurnOptions): Prom
       steps,
       restorePointId: turn.checkpoint.restorePointId,
       changedFiles,
+      usage,
       ...(error ? { error } : {}),
     };
   } finally {

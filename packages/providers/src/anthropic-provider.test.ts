@@ -108,7 +108,7 @@ describe('createAnthropicProvider', () => {
     expect(events).toEqual([
       { type: 'text-delta', text: 'Hel' },
       { type: 'text-delta', text: 'lo.' },
-      { type: 'usage', usage: { inputTokens: 42, outputTokens: 9 } },
+      { type: 'usage', usage: { inputTokens: 42, outputTokens: 9, cacheReadTokens: 2, cacheWriteTokens: 0 } },
       { type: 'finish', reason: 'stop' },
     ]);
     const [received] = wire.requests;
@@ -118,9 +118,17 @@ describe('createAnthropicProvider', () => {
     expect(received!.body).toEqual({
       model: 'claude-test',
       max_tokens: 4096,
-      system: 'Be brief.\n\nUse tools.',
-      messages: [{ role: 'user', content: [{ type: 'text', text: 'Hello' }] }],
-      tools: [{ name: 'read_file', description: 'Read a file', input_schema: readFileSchema.inputSchema }],
+      // Cache breakpoints: after the tools, the system prompt and the latest turns.
+      system: [{ type: 'text', text: 'Be brief.\n\nUse tools.', cache_control: { type: 'ephemeral' } }],
+      messages: [{ role: 'user', content: [{ type: 'text', text: 'Hello', cache_control: { type: 'ephemeral' } }] }],
+      tools: [
+        {
+          name: 'read_file',
+          description: 'Read a file',
+          input_schema: readFileSchema.inputSchema,
+          cache_control: { type: 'ephemeral' },
+        },
+      ],
       stream: true,
     });
   });
@@ -155,7 +163,7 @@ describe('createAnthropicProvider', () => {
         // A tool without input streams no delta; its input came with content_block_start.
         { id: 'toolu_c', name: 'list_tasks', argumentsText: '{}' },
       ],
-      usage: { inputTokens: 42, outputTokens: 30 },
+      usage: { inputTokens: 42, outputTokens: 30, cacheReadTokens: 2, cacheWriteTokens: 0 },
       finishReason: 'tool-calls',
     });
   });
@@ -222,6 +230,8 @@ describe('createAnthropicProvider', () => {
             id: `toolu_${letter}`,
             name: 'read_file',
             input: { path: `${letter}.txt` },
+            // The second-latest turn's breakpoint: where the previous step wrote its prefix.
+            ...(letter === 'e' ? { cache_control: { type: 'ephemeral' } } : {}),
           })),
         ],
       },
@@ -233,7 +243,7 @@ describe('createAnthropicProvider', () => {
           { type: 'tool_result', tool_use_id: 'toolu_c', content: 'Permission denied.', is_error: true },
           { type: 'tool_result', tool_use_id: 'toolu_d', content: 'Cancelled.', is_error: true },
           { type: 'tool_result', tool_use_id: 'toolu_e', content: 'Interrupted.', is_error: true },
-          { type: 'text', text: 'And then?' },
+          { type: 'text', text: 'And then?', cache_control: { type: 'ephemeral' } },
         ],
       },
     ]);
@@ -326,6 +336,19 @@ describe('createAnthropicProvider', () => {
     expect(wire.requests[1]!.headers['x-stainless-retry-count']).toBe('1');
   });
 
+  it('maps the "prompt is too long" 400 to provider_context_too_long', async () => {
+    const wire = await serve((_request, response) =>
+      answerError(response, 400, {
+        type: 'error',
+        error: { type: 'invalid_request_error', message: 'prompt is too long: 210000 tokens > 200000 maximum' },
+      }),
+    );
+    const provider = createAnthropicProvider({ model: 'claude-test', apiKey: 'sk-ant-test', baseURL: wire.baseURL });
+    const error = await caught(collectModelResponse(provider.stream(request())));
+    expect(wire.requests).toHaveLength(1);
+    expect([error.code, error.retryable, error.status]).toEqual(['provider_context_too_long', false, 400]);
+  });
+
   it.each([
     [429, 'provider_rate_limited', true, 2],
     [529, 'provider_unavailable', true, 2],
@@ -390,7 +413,7 @@ describe('createAnthropicProvider', () => {
     expect(await collectModelResponse(provider.stream(request()))).toEqual({
       text: '',
       toolCalls: [],
-      usage: { inputTokens: 42, outputTokens: 0 },
+      usage: { inputTokens: 42, outputTokens: 0, cacheReadTokens: 2, cacheWriteTokens: 0 },
       finishReason: 'stop',
     });
     expect(wire.requests[0]!.headers.authorization).toBe('Bearer clawsmith-local-no-key');

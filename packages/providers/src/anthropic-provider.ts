@@ -5,6 +5,7 @@ import Anthropic, {
   APIUserAbortError,
 } from '@anthropic-ai/sdk';
 import { type ProviderEnvironment, resolveCredentials } from './api-key.js';
+import { withCacheBreakpoints } from './anthropic-cache.js';
 import { toAnthropicConversation, toAnthropicTools } from './anthropic-messages.js';
 import type { ModelFinishReason, ModelRequest, ModelStreamEvent, Provider } from './model-stream.js';
 import { PROVIDER_ERROR_CODES, providerError } from './provider-error.js';
@@ -75,9 +76,11 @@ export function createAnthropicProvider(options: AnthropicProviderOptions): Prov
       return;
     }
     const conversation = toAnthropicConversation(request.messages, request.system);
+    const cached = withCacheBreakpoints(conversation.system, conversation.messages, toAnthropicTools(request.tools));
     const blocks = new Map<number, OpenBlock>();
     let inputTokens = 0;
     let outputTokens = 0;
+    let cache: { cacheReadTokens?: number; cacheWriteTokens?: number } = {};
     let stopReason: string | null | undefined;
     let stopped = false;
     try {
@@ -85,9 +88,9 @@ export function createAnthropicProvider(options: AnthropicProviderOptions): Prov
         {
           model: options.model,
           max_tokens: request.maxTokens ?? defaultMaxTokens,
-          ...(conversation.system !== undefined ? { system: conversation.system } : {}),
-          messages: conversation.messages,
-          ...(request.tools.length > 0 ? { tools: toAnthropicTools(request.tools) } : {}),
+          ...(cached.system !== undefined ? { system: cached.system } : {}),
+          messages: cached.messages,
+          ...(cached.tools.length > 0 ? { tools: cached.tools } : {}),
           stream: true,
         },
         signal ? { signal } : {},
@@ -99,6 +102,14 @@ export function createAnthropicProvider(options: AnthropicProviderOptions): Prov
             inputTokens =
               usage.input_tokens + (usage.cache_creation_input_tokens ?? 0) + (usage.cache_read_input_tokens ?? 0);
             outputTokens = usage.output_tokens;
+            cache = {
+              ...(typeof usage.cache_read_input_tokens === 'number'
+                ? { cacheReadTokens: usage.cache_read_input_tokens }
+                : {}),
+              ...(typeof usage.cache_creation_input_tokens === 'number'
+                ? { cacheWriteTokens: usage.cache_creation_input_tokens }
+                : {}),
+            };
             break;
           }
           case 'content_block_start': {
@@ -171,7 +182,7 @@ export function createAnthropicProvider(options: AnthropicProviderOptions): Prov
       return;
     }
     if (!stopped) throw providerError(NAME, PROVIDER_ERROR_CODES.unavailable, 'the stream ended before message_stop');
-    yield { type: 'usage', usage: { inputTokens, outputTokens } };
+    yield { type: 'usage', usage: { inputTokens, outputTokens, ...cache } };
     yield { type: 'finish', reason: finishReasonOf(stopReason) };
   }
 

@@ -15,6 +15,8 @@ export interface ModelRequest {
   readonly system?: string;
   /** The most tokens the model may write; the adapter's default applies when absent. */
   readonly maxTokens?: number;
+  /** A stable key grouping requests that share a prefix (core passes the session id); sent as OpenAI's `prompt_cache_key`, ignored where the API takes none. */
+  readonly cacheKey?: string;
 }
 
 /** Tokens a request consumed, as the vendor reported them. */
@@ -23,6 +25,10 @@ export interface ModelUsage {
   readonly inputTokens: number;
   /** Tokens written. */
   readonly outputTokens: number;
+  /** Of `inputTokens`, those served from the vendor's prompt cache, when it says (OpenAI `cached_tokens`, Anthropic `cache_read_input_tokens`). */
+  readonly cacheReadTokens?: number;
+  /** Of `inputTokens`, those written to the vendor's prompt cache, when it says (Anthropic `cache_creation_input_tokens`). */
+  readonly cacheWriteTokens?: number;
 }
 
 /**

@@ -1,6 +1,17 @@
 import type { ModelToolSchema } from '@clawsmith/tool-protocol';
 import type { ChatCompletionFunctionTool, ChatCompletionMessageParam } from 'openai/resources/chat/completions';
-import type { ModelMessage } from './model-message.js';
+import type { ModelMessage, ToolModelMessage } from './model-message.js';
+
+/**
+ * The text of a tool message. Chat Completions has no error flag on a tool message (Anthropic's
+ * `is_error`), so any status but `success` opens the text with one status line naming the code:
+ * `[tool status: error, code: command_failed]`.
+ */
+export function toolMessageText(message: ToolModelMessage): string {
+  const { status, code } = message.toolResult;
+  if (status === 'success') return message.content;
+  return `[tool status: ${status}${code ? `, code: ${code}` : ''}]\n${message.content}`;
+}
 
 /** The Chat Completions messages for a conversation; `system` comes first as a system message. */
 export function toOpenAIMessages(
@@ -33,8 +44,7 @@ export function toOpenAIMessages(
         });
         break;
       case 'tool':
-        // Chat Completions has no error flag on a tool message: the content says what happened.
-        converted.push({ role: 'tool', tool_call_id: message.toolCallId, content: message.content });
+        converted.push({ role: 'tool', tool_call_id: message.toolCallId, content: toolMessageText(message) });
         break;
     }
   }

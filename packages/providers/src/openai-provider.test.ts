@@ -180,7 +180,7 @@ describe('createOpenAIProvider', () => {
     expect(error.message).toMatch(/timed out/);
   });
 
-  it('sends tool results back as tool messages after the assistant tool calls', async () => {
+  it('sends tool results back as tool messages after the assistant tool calls, a failed one opening with its status and code', async () => {
     const wire = await serve((_request, response) =>
       streamChunks(response, [chunk({ content: 'Both read.' }), chunk({}, 'stop')]),
     );
@@ -229,7 +229,11 @@ describe('createOpenAIProvider', () => {
         ],
       },
       { role: 'tool', tool_call_id: 'call_a', content: 'alpha' },
-      { role: 'tool', tool_call_id: 'call_b', content: 'The arguments are not valid JSON.' },
+      {
+        role: 'tool',
+        tool_call_id: 'call_b',
+        content: '[tool status: error, code: invalid_json]\nThe arguments are not valid JSON.',
+      },
     ]);
   });
 
@@ -333,6 +337,52 @@ describe('createOpenAIProvider', () => {
     const error = await caught(collectModelResponse(provider.stream(request())));
     expect(wire.requests).toHaveLength(1);
     expect([error.code, error.retryable, error.status]).toEqual([code, retryable, status]);
+  });
+
+  it.each([
+    [
+      'OpenAI',
+      {
+        error: {
+          message: 'maximum context length is 64000 tokens',
+          type: 'invalid_request_error',
+          code: 'context_length_exceeded',
+        },
+      },
+    ],
+    ['a local server', { error: { message: 'the request exceeds the available context size (64000 tokens)' } }],
+  ])('maps a 400 from %s saying the request is too long to provider_context_too_long', async (_who, body) => {
+    const wire = await serve((_request, response) => answerError(response, 400, body));
+    const provider = createOpenAIProvider({ model: 'gpt-test', apiKey: 'sk-test', baseURL: wire.baseURL });
+    const error = await caught(collectModelResponse(provider.stream(request())));
+    expect(wire.requests).toHaveLength(1);
+    expect([error.code, error.retryable, error.status]).toEqual(['provider_context_too_long', false, 400]);
+    expect(error.message).toMatch(/compact it/);
+  });
+
+  it('passes the cache key as prompt_cache_key and reports cached prompt tokens as cacheReadTokens', async () => {
+    const wire = await serve((_request, response) =>
+      streamChunks(response, [
+        chunk({ content: 'OK' }, 'stop'),
+        JSON.stringify({
+          id: 'chatcmpl-1',
+          object: 'chat.completion.chunk',
+          created: 1_700_000_000,
+          model: 'gpt-test',
+          choices: [],
+          usage: {
+            prompt_tokens: 2048,
+            completion_tokens: 1,
+            total_tokens: 2049,
+            prompt_tokens_details: { cached_tokens: 1920 },
+          },
+        }),
+      ]),
+    );
+    const provider = createOpenAIProvider({ model: 'gpt-test', apiKey: 'sk-test', baseURL: wire.baseURL });
+    const response = await collectModelResponse(provider.stream({ ...request(), cacheKey: 'session-1' }));
+    expect(response.usage).toEqual({ inputTokens: 2048, outputTokens: 1, cacheReadTokens: 1920 });
+    expect((wire.requests[0]!.body as { prompt_cache_key: string }).prompt_cache_key).toBe('session-1');
   });
 
   it('reports a server that keeps failing with 5xx as unavailable after the retries', async () => {

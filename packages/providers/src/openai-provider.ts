@@ -104,6 +104,19 @@ export function createOpenAIProvider(options: OpenAIProviderOptions): Provider {
       yield { type: 'finish', reason: 'cancelled' };
       return;
     }
+    // The SDK leaves a listener on the signal it is given after each request: give it one of its
+    // own per request, so a turn of many steps does not pile listeners on the turn's signal.
+    const own = new AbortController();
+    const forward = () => own.abort(signal?.reason);
+    signal?.addEventListener('abort', forward, { once: true });
+    try {
+      yield* streamWith(request, signal ? own.signal : undefined);
+    } finally {
+      signal?.removeEventListener('abort', forward);
+    }
+  }
+
+  async function* streamWith(request: ModelRequest, signal: AbortSignal | undefined): AsyncGenerator<ModelStreamEvent> {
     const toolCalls = new ToolCallAccumulator();
     let finishReason: ModelFinishReason | undefined;
     let usage: ModelUsage | undefined;
@@ -114,14 +127,21 @@ export function createOpenAIProvider(options: OpenAIProviderOptions): Provider {
           messages: toOpenAIMessages(request.messages, request.system),
           ...(request.tools.length > 0 ? { tools: toOpenAITools(request.tools) } : {}),
           ...(request.maxTokens !== undefined ? { [maxTokensField]: request.maxTokens } : {}),
+          ...(request.cacheKey !== undefined ? { prompt_cache_key: request.cacheKey } : {}),
           stream: true,
           stream_options: { include_usage: true },
         },
         signal ? { signal } : {},
       );
       for await (const chunk of chunks) {
-        if (chunk.usage)
-          usage = { inputTokens: chunk.usage.prompt_tokens, outputTokens: chunk.usage.completion_tokens };
+        if (chunk.usage) {
+          const cached = chunk.usage.prompt_tokens_details?.cached_tokens;
+          usage = {
+            inputTokens: chunk.usage.prompt_tokens,
+            outputTokens: chunk.usage.completion_tokens,
+            ...(typeof cached === 'number' ? { cacheReadTokens: cached } : {}),
+          };
+        }
         const choice = chunk.choices?.[0];
         if (!choice) continue;
         if (choice.delta?.content) yield { type: 'text-delta', text: choice.delta.content };

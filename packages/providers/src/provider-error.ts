@@ -10,6 +10,8 @@ export const PROVIDER_ERROR_CODES = Object.freeze({
   authFailed: 'provider_auth_failed',
   /** Another 4xx: the request itself was refused (unknown model, too long a prompt). Not retryable. */
   badRequest: 'provider_bad_request',
+  /** A 400/413 saying the request is longer than the model's context window (OpenAI `context_length_exceeded`, Anthropic "prompt is too long", the same from local servers). Not retryable unchanged: make the conversation shorter first. */
+  contextTooLong: 'provider_context_too_long',
   /** The caller aborted. Not retryable (the caller asked to stop). */
   cancelled: 'provider_cancelled',
   /** The server answered with something that is not the vendor's protocol. Not retryable. */
@@ -80,6 +82,8 @@ const NEXT_STEP: Record<ProviderErrorCode, string> = {
   provider_auth_failed: 'Check the API key (and that it may use this model).',
   provider_bad_request:
     'Check the model name, the base URL and the size of the conversation; sending it unchanged will fail again.',
+  provider_context_too_long:
+    "Shorten the conversation (compact it) or raise the model's context window; sending it unchanged will fail again.",
   provider_cancelled: 'The request was aborted by its caller.',
   provider_protocol_error: 'Check that the base URL points at a server that speaks this API.',
   provider_missing_api_key: 'Set the API key.',

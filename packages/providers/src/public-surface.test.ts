@@ -29,6 +29,7 @@ describe('@clawsmith/providers public surface', () => {
       unavailable: 'provider_unavailable',
       authFailed: 'provider_auth_failed',
       badRequest: 'provider_bad_request',
+      contextTooLong: 'provider_context_too_long',
       cancelled: 'provider_cancelled',
       protocolError: 'provider_protocol_error',
       missingApiKey: 'provider_missing_api_key',

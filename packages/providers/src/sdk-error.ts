@@ -20,6 +20,18 @@ export interface SdkErrorClasses {
   readonly APIConnectionError: ErrorClass;
 }
 
+// Wordings of "the request is longer than the context window" across vendors and local servers.
+const CONTEXT_TOO_LONG =
+  /context_length_exceeded|prompt is too long|maximum context length|context (?:length|window|size)|too many tokens|exceeds? the (?:model's )?(?:context|max)/i;
+
+/** Whether an HTTP error answer says the request did not fit the model's context window. */
+function isContextTooLong(status: number, error: Error): boolean {
+  if (status !== 400 && status !== 413) return false;
+  const record = error as { code?: unknown; error?: { code?: unknown; error?: { code?: unknown } } };
+  const codes = [record.code, record.error?.code, record.error?.error?.code];
+  return codes.includes('context_length_exceeded') || CONTEXT_TOO_LONG.test(error.message);
+}
+
 function errorType(error: object): string | undefined {
   const record = error as { type?: unknown; error?: { type?: unknown; error?: { type?: unknown } } };
   for (const candidate of [record.type, record.error?.type, record.error?.error?.type]) {
@@ -45,7 +57,10 @@ export function mapSdkError(provider: string, error: unknown, classes: SdkErrorC
   if (error instanceof classes.APIError) {
     const status = (error as { status?: unknown }).status;
     if (typeof status === 'number') {
-      return providerError(provider, providerCodeForStatus(status), `the API answered ${error.message}`, {
+      const code = isContextTooLong(status, error)
+        ? PROVIDER_ERROR_CODES.contextTooLong
+        : providerCodeForStatus(status);
+      return providerError(provider, code, `the API answered ${error.message}`, {
         status,
         cause: error,
       });

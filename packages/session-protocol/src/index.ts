@@ -71,6 +71,7 @@ export {
   type RetentionCompletedEvent,
   type RetentionFailedEvent,
 } from './retention-events.js';
+export { contextCompactedEventSchema, type ContextCompactedEvent } from './context-events.js';
 export {
   SESSION_EVENT_TYPES,
   isSessionEvent,

@@ -10,6 +10,7 @@ describe('the public surface of @clawsmith/session-protocol', () => {
       'artifactReferenceRecordSchema',
       'assistantMessageEventSchema',
       'backgroundNotifiedEventSchema',
+      'contextCompactedEventSchema',
       'eventEnvelopeShape',
       'failureRecordSchema',
       'finishReasonSchema',
@@ -65,6 +66,7 @@ describe('the public surface of @clawsmith/session-protocol', () => {
       'tool.completed',
       'retention.completed',
       'retention.failed',
+      'context.compacted',
     ]);
   });
 });

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { DeepReadonly } from './deep-readonly.js';
+import { contextCompactedEventSchema } from './context-events.js';
 import { eventEnvelopeShape, type EventEnvelope } from './event-envelope.js';
 import {
   assistantMessageEventSchema,
@@ -47,6 +48,7 @@ export const recordedSessionEventSchema = z.discriminatedUnion('type', [
   toolCompletedEventSchema,
   retentionCompletedEventSchema,
   retentionFailedEventSchema,
+  contextCompactedEventSchema,
 ]);
 
 /** An event of a type this version knows, as written and as read back. */

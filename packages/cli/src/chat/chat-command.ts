@@ -13,6 +13,7 @@ import {
   type AgentRuntime,
 } from '../commands/agent-runtime.js';
 import { isScriptProvider, scriptExhaustionNote, selectProvider } from '../commands/provider-selection.js';
+import { selectContext } from '../commands/context-options.js';
 import { selectSubagents } from '../commands/subagent-options.js';
 import { selectNetwork } from '../commands/network-options.js';
 import { entryExtensions } from '../extensions/extensions-composition.js';
@@ -105,6 +106,7 @@ class ChatLoop {
     const subagents = await selectSubagents(options);
     const network = selectNetwork(options);
     this.#runtime = await openAgentRuntime({
+      context: selectContext(options),
       home: options.home,
       provider,
       subagents,

@@ -8,6 +8,7 @@ import { isTraceparent } from '@clawsmith/tool-protocol';
 import { CliError } from '../cli-errors.js';
 import { EXIT_CODES } from '../exit-codes.js';
 import { buildSystemPrompt, type SystemPromptOptions } from '../instructions/system-prompt.js';
+import type { ContextSettings } from './context-options.js';
 import { openLspExtension } from './lsp-extension.js';
 import { isScriptProvider } from './provider-selection.js';
 import type { SubagentSettings } from './subagent-options.js';
@@ -68,6 +69,8 @@ export interface AgentRuntimeOptions {
     readonly readProjectFiles?: boolean;
     readonly onNotice: (notice: string) => void;
   };
+  /** `--context-window`, `--max-turn-tokens`, `--max-session-tokens`. */
+  readonly context?: ContextSettings;
 }
 
 const NO_MODEL: Provider = {
@@ -128,6 +131,7 @@ export async function openAgentRuntime(options: AgentRuntimeOptions): Promise<Ag
       ).openCliExtensions({ homeDir: resolveClawsmithHome(options.home), ...options.extensions })
     : undefined;
   const core = createAgentCore({
+    ...options.context,
     commands,
     db: home.db,
     provider: options.provider ?? NO_MODEL,

@@ -7,6 +7,7 @@ import { terminalStyle } from '../terminal/terminal-style.js';
 import { TranscriptPrinter } from '../terminal/transcript-printer.js';
 import { explicitWorkspace, openAgentRuntime, openOrCreateSession, resolveWorkspace } from './agent-runtime.js';
 import { isScriptProvider, scriptExhaustionNote, selectProvider } from './provider-selection.js';
+import { selectContext } from './context-options.js';
 import { selectSubagents } from './subagent-options.js';
 import type { SettingsFlags } from '../settings/settings-flags.js';
 import { selectNetwork, type NetworkChoice } from './network-options.js';
@@ -26,6 +27,9 @@ export interface RunOptions extends NetworkChoice, SettingsFlags {
   readonly subagentModel?: string;
   readonly subagentMaxSteps?: string;
   readonly traceparent?: string;
+  readonly contextWindow?: string;
+  readonly maxTurnTokens?: string;
+  readonly maxSessionTokens?: string;
 }
 
 async function readStdin(): Promise<string> {
@@ -59,7 +63,9 @@ export async function runTurnCommand(
   const provider = await selectProvider(options);
   const subagents = await selectSubagents(options);
   const network = selectNetwork(options);
+  const context = selectContext(options);
   const runtime = await openAgentRuntime({
+    context,
     home: options.home,
     provider,
     subagents,

@@ -26,7 +26,7 @@ function pieces(text: string, count: number): string[] {
   return Array.from({ length: count }, (_, index) => text.slice(index * size, (index + 1) * size));
 }
 
-function sse(response: ServerResponse, data: unknown, event?: string): void {
+export function sse(response: ServerResponse, data: unknown, event?: string): void {
   response.write(
     `${event ? `event: ${event}\n` : ''}data: ${typeof data === 'string' ? data : JSON.stringify(data)}\n\n`,
   );
@@ -37,7 +37,20 @@ function assistantTurns(body: Record<string, unknown>): number {
   return messages.filter((message) => message.role === 'assistant').length;
 }
 
-function streamOpenAI(response: ServerResponse, step: ModelStep, index: number): void {
+/** Token counts a server reports for one answer. */
+export interface ServedUsage {
+  readonly input: number;
+  readonly output: number;
+  readonly cacheRead?: number;
+  readonly cacheWrite?: number;
+}
+
+export function streamOpenAI(
+  response: ServerResponse,
+  step: ModelStep,
+  index: number,
+  usage: ServedUsage = { input: 100 + index, output: 10 },
+): void {
   const id = `chatcmpl-${index}`;
   const chunk = (delta: unknown, finish: string | null = null) => ({
     id,
@@ -67,12 +80,22 @@ function streamOpenAI(response: ServerResponse, step: ModelStep, index: number):
     created: 1_764_000_000,
     model: 'local-model',
     choices: [],
-    usage: { prompt_tokens: 100 + index, completion_tokens: 10, total_tokens: 110 + index },
+    usage: {
+      prompt_tokens: usage.input,
+      completion_tokens: usage.output,
+      total_tokens: usage.input + usage.output,
+      ...(usage.cacheRead !== undefined ? { prompt_tokens_details: { cached_tokens: usage.cacheRead } } : {}),
+    },
   });
   sse(response, '[DONE]');
 }
 
-function streamAnthropic(response: ServerResponse, step: ModelStep, index: number): void {
+export function streamAnthropic(
+  response: ServerResponse,
+  step: ModelStep,
+  index: number,
+  usage: ServedUsage = { input: 100 + index, output: 10 },
+): void {
   sse(
     response,
     {
@@ -85,7 +108,13 @@ function streamAnthropic(response: ServerResponse, step: ModelStep, index: numbe
         content: [],
         stop_reason: null,
         stop_sequence: null,
-        usage: { input_tokens: 100 + index, output_tokens: 1 },
+        // Anthropic counts cached tokens apart from input_tokens.
+        usage: {
+          input_tokens: usage.input - (usage.cacheRead ?? 0) - (usage.cacheWrite ?? 0),
+          output_tokens: 1,
+          ...(usage.cacheRead !== undefined ? { cache_read_input_tokens: usage.cacheRead } : {}),
+          ...(usage.cacheWrite !== undefined ? { cache_creation_input_tokens: usage.cacheWrite } : {}),
+        },
       },
     },
     'message_start',
@@ -130,7 +159,7 @@ function streamAnthropic(response: ServerResponse, step: ModelStep, index: numbe
     {
       type: 'message_delta',
       delta: { stop_reason: step.calls ? 'tool_use' : 'end_turn', stop_sequence: null },
-      usage: { output_tokens: 10 },
+      usage: { output_tokens: usage.output },
     },
     'message_delta',
   );

@@ -83,6 +83,8 @@ export function summarizeEvent(event: SessionEvent, style: TerminalStyle): strin
       return `  ${style.cyan('☰')} todos: ${event.todos.length} item(s)`;
     case 'request.failed':
       return `  ${style.red('model request failed')}: ${oneLine(event.message, 200)}`;
+    case 'context.compacted':
+      return `  ${style.dim(compactionLine(event))}`;
     case 'session.recovered':
       return `  ${style.yellow('recovered')} an interrupted turn; check the workspace before continuing`;
     case 'event.unrecognized':
@@ -90,6 +92,14 @@ export function summarizeEvent(event: SessionEvent, style: TerminalStyle): strin
     default:
       return undefined;
   }
+}
+
+/** The one line a compaction gets: what was pruned or summarised, and the tokens before and after. */
+export function compactionLine(event: Extract<SessionEvent, { type: 'context.compacted' }>): string {
+  const format = (value: number) => value.toLocaleString('en-US');
+  const parts = [`${event.prunedToolResults} old tool result(s) pruned`];
+  if (event.summary !== undefined) parts.push(`messages 1-${event.summarizedThroughMessage} summarised`);
+  return `context compacted (${event.reason}): ${parts.join(', ')}; about ${format(event.tokensBefore)} → ${format(event.tokensAfter)} of ${format(event.contextWindow)} tokens`;
 }
 
 /** A todo list as lines: `[x]` completed, `[~]` in progress, `[ ]` pending. */

@@ -1,5 +1,4 @@
 import type { ResolvedToolSecurity, ToolCapability } from '@clawsmith/tool-protocol';
-import { commandStartsWith } from '@clawsmith/command-sandbox';
 import { domainsMatch } from './request-domains.js';
 import { commandPrefixMatches } from './command-prefix.js';
 import { pathGlobTest, toolGlobTest } from './glob-matchers.js';

@@ -103,6 +103,21 @@ export class SessionEventLog {
     return rows.map(toEvent);
   }
 
+  /** The session's events of one type, oldest first (read by type, not by scanning the log). */
+  async listOfType<T extends SessionEvent['type']>(
+    sessionId: string,
+    type: T,
+  ): Promise<Extract<SessionEvent, { type: T }>[]> {
+    const rows = await this.#db
+      .selectFrom('session_event')
+      .selectAll()
+      .where('session_id', '=', sessionId)
+      .where('type', '=', type as SessionEventRow['type'])
+      .orderBy('sequence')
+      .execute();
+    return rows.map(toEvent).filter((event): event is Extract<SessionEvent, { type: T }> => event.type === type);
+  }
+
   async lastSequence(sessionId: string): Promise<number> {
     const row = await this.#db
       .selectFrom('session_event')

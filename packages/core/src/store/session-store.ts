@@ -112,6 +112,14 @@ export class SessionStore {
     return this.#events.lastSequence(sessionId);
   }
 
+  /** The session's events of one `type`, oldest first. */
+  async listEventsOfType<T extends SessionEvent['type']>(
+    sessionId: string,
+    type: T,
+  ): Promise<Extract<SessionEvent, { type: T }>[]> {
+    return this.#events.listOfType(sessionId, type);
+  }
+
   async startTurn(turn: turns.NewTurn): Promise<TurnRecord> {
     return turns.startTurn(this.#db, turn);
   }

@@ -1,7 +1,9 @@
 import type { AnyToolDefinition } from '@clawsmith/tool-protocol';
 import { createApplyPatchTool } from '@clawsmith/workspace-fs';
 import type { Kysely } from 'kysely';
-import type { CoreServices, SubagentHooks } from '../core-services.js';
+import { knownContextWindow, resolveContextWindow } from '../context/context-window.js';
+import { TokenEstimator } from '../context/token-estimator.js';
+import type { ContextSettings, CoreServices, SubagentHooks } from '../core-services.js';
 import type { ComposedTools } from '../tool-composition.js';
 import { BackgroundTasks } from './background-tasks.js';
 import { recoverChildren } from './child-recovery.js';
@@ -27,6 +29,27 @@ export interface Delegation {
  * no delegation tools (a child never delegates), whose mode is at most the parent's (read-only
  * for `delegate_task` and `delegate_background`), with the parent's rules and hooks.
  */
+/**
+ * A child's own context: the window of its model (the parent's when the model is the same), its
+ * own estimator, and half of each of the parent's token budgets.
+ */
+function childContext(parent: ContextSettings, model: string): ContextSettings {
+  const known = knownContextWindow(model);
+  const window =
+    parent.window.source === 'option' || parent.window.source === 'environment' || known === undefined
+      ? parent.window
+      : resolveContextWindow(model, known);
+  const half = (budget: number | undefined) => (budget === undefined ? {} : { budget: Math.floor(budget / 2) });
+  const turn = half(parent.maxTurnTokens).budget;
+  const session = half(parent.maxSessionTokens).budget;
+  return {
+    window,
+    estimator: new TokenEstimator(),
+    ...(turn !== undefined ? { maxTurnTokens: turn } : {}),
+    ...(session !== undefined ? { maxSessionTokens: session } : {}),
+  };
+}
+
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export function createDelegation(db: Kysely<any>, options: DelegationOptions): Delegation {
   const store = new DelegationStore(db);
@@ -51,6 +74,7 @@ export function createDelegation(db: Kysely<any>, options: DelegationOptions): D
         provider: overrides.provider,
         permissions: { ...services.permissions, mode: overrides.permissionMode },
         maxSteps: options.maxSteps ?? DELEGATION_LIMITS.childSteps,
+        context: childContext(services.context, overrides.provider.model),
         // A child has no system prompt of the parent's and delivers no background notices.
         systemPrompt: undefined,
         subagents: undefined,
