@@ -3,7 +3,13 @@
 import { defaultServerConditions, mergeConfig, type UserConfig } from 'vite';
 import { defineConfig } from 'vitest/config';
 
-const sourceConditions = ['@clawsmith/source', ...defaultServerConditions];
+// Vitest hands these conditions to Node itself. The bundler-only `module` condition points some
+// packages (OpenTelemetry's API, which the Anthropic SDK loads) at ES builds with extensionless
+// imports that Node cannot load, so tests resolve as Node does.
+const sourceConditions = [
+  '@clawsmith/source',
+  ...defaultServerConditions.filter((condition) => condition !== 'module'),
+];
 
 export function packageTestConfig(overrides: UserConfig = {}): UserConfig {
   const base = defineConfig({
