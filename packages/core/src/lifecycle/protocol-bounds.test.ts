@@ -14,6 +14,8 @@ describe('protocol bounds on one assistant message', () => {
       call(`c${index}`, 'read_file', { path: `f${index}.txt` }),
     );
     const harness = await createHarness({
+      // The bounds are under test, not compaction: 10,000 results must not be compacted away.
+      contextWindow: 100_000_000,
       files: { 'a.txt': 'alpha\n' },
       responses: [
         { toolCalls: calls },
@@ -42,6 +44,8 @@ describe('protocol bounds on one assistant message', () => {
   it('refuses a 100,000-character call id and an oversized tool name with invalid_tool_call, and the store stays intact', async () => {
     const longId = 'x'.repeat(100_000);
     const harness = await createHarness({
+      // The bounds are under test, not compaction: 10,000 results must not be compacted away.
+      contextWindow: 100_000_000,
       files: { 'a.txt': 'alpha\n' },
       responses: [
         {
