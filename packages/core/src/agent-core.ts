@@ -145,7 +145,12 @@ export function createAgentCore(options: AgentCoreOptions): AgentCore {
     },
     maxSteps: options.maxSteps ?? 50,
     context: {
-      window: resolveContextWindow(options.provider.model, options.contextWindow),
+      window: resolveContextWindow(
+        options.provider.model,
+        options.contextWindow,
+        process.env,
+        options.provider.contextWindow,
+      ),
       estimator: new TokenEstimator(),
       ...(options.maxTurnTokens !== undefined ? { maxTurnTokens: options.maxTurnTokens } : {}),
       ...(options.maxSessionTokens !== undefined ? { maxSessionTokens: options.maxSessionTokens } : {}),

@@ -86,6 +86,11 @@ export interface Provider {
   readonly name: string;
   /** The model the adapter asks for. */
   readonly model: string;
+  /**
+   * The context window the provider knows its model has, in tokens, when it knows better than a
+   * table of model names (a scripted model has none: it replays its answers whatever it is sent).
+   */
+  readonly contextWindow?: number;
   /** Sends `request` and streams the answer. */
   stream(request: ModelRequest): AsyncIterable<ModelStreamEvent>;
 }

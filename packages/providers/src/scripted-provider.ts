@@ -62,6 +62,8 @@ function replay(script: ModelScript, model: string): ScriptedProvider {
   return {
     name: 'scripted',
     model,
+    // A script has no window: compaction would spend scripted answers on summaries it never meant.
+    contextWindow: Number.MAX_SAFE_INTEGER,
     get remaining() {
       return script.responses.length - next;
     },

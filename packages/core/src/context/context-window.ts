@@ -1,5 +1,5 @@
 /** Where a context window came from. */
-export type ContextWindowSource = 'option' | 'environment' | 'model-table' | 'default';
+export type ContextWindowSource = 'option' | 'environment' | 'provider' | 'model-table' | 'default';
 
 /** The context window core plans requests against. */
 export interface ContextWindow {
@@ -46,19 +46,22 @@ function parseWindow(value: string | number, what: string): number {
 }
 
 /**
- * The window for `model`: the option, else `CLAWSMITH_CONTEXT_WINDOW`, else the family table,
+ * The window for `model`: the option, else `CLAWSMITH_CONTEXT_WINDOW`, else the provider's own
+ * (`Provider.contextWindow`, e.g. a scripted model's unlimited one), else the family table,
  * else {@link DEFAULT_CONTEXT_WINDOW}. The output reserve is a quarter of the window, at most 8,192.
  */
 export function resolveContextWindow(
   model: string,
   option?: number,
   environment: Readonly<Record<string, string | undefined>> = process.env,
+  providerWindow?: number,
 ): ContextWindow {
   const fromEnvironment = environment[CONTEXT_WINDOW_VARIABLE];
   let tokens: number;
   let source: ContextWindowSource;
   if (option !== undefined) [tokens, source] = [parseWindow(option, 'contextWindow'), 'option'];
   else if (fromEnvironment) [tokens, source] = [parseWindow(fromEnvironment, CONTEXT_WINDOW_VARIABLE), 'environment'];
+  else if (providerWindow !== undefined) [tokens, source] = [providerWindow, 'provider'];
   else {
     const known = knownContextWindow(model);
     [tokens, source] = known === undefined ? [DEFAULT_CONTEXT_WINDOW, 'default'] : [known, 'model-table'];

@@ -66,7 +66,10 @@ describe('bad input gets a clear JSON error with a stable code and changes nothi
     for (let batch = 0; batch < 40; batch += 1)
       await web.store.appendEvents(
         session.id,
-        Array.from({ length: 10 }, () => ({ type: 'todos.updated' as const, todos: [], note: large })),
+        Array.from({ length: 10 }, () => ({
+          type: 'todos.updated' as const,
+          todos: [{ content: large, status: 'pending' as const }],
+        })),
       );
     await expect
       .poll(
