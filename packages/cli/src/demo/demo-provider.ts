@@ -17,6 +17,8 @@ export async function createDemoProvider(
   return {
     name: 'scripted',
     model: 'clawsmith-demo',
+    // A script has no context window: compaction would spend the tour's answers on summaries.
+    ...(inner.contextWindow !== undefined ? { contextWindow: inner.contextWindow } : {}),
     async *stream(request) {
       for await (const event of inner.stream(request)) {
         if (event.type === 'tool-call' && event.toolCall.argumentsText.includes(ARTIFACT_PLACEHOLDER)) {
