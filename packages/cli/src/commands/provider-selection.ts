@@ -29,6 +29,7 @@ function countingExhaustion(
   return {
     name: scripted.name,
     model: scripted.model,
+    ...(scripted.contextWindow !== undefined ? { contextWindow: scripted.contextWindow } : {}),
     childProvider: (toolCallId: string) => scripted.childProvider(toolCallId),
     get requestsPastEnd() {
       return requestsPastEnd;
