@@ -72,6 +72,15 @@ async function describeBlock(block: ContentBlock, artifacts: ArtifactWriter | un
   }
 }
 
+/** Whether every string inside `value` already stands in `text` (a server that wraps its text as `{ content: text }`). */
+function stringsWithin(text: string, value: unknown): boolean {
+  if (typeof value === 'string') return text.includes(value);
+  if (Array.isArray(value)) return value.every((item) => stringsWithin(text, item));
+  if (typeof value === 'object' && value !== null)
+    return Object.values(value).every((item) => stringsWithin(text, item));
+  return false;
+}
+
 function sameJson(text: string, value: unknown): boolean {
   const trimmed = text.trim();
   if (!trimmed.startsWith('{') && !trimmed.startsWith('[')) return false;
@@ -107,7 +116,8 @@ export async function mapCallResult(
     // The model gets the structured result too: as the content when there is no text, and after
     // the text when the text is not already that JSON (servers SHOULD send both; many send prose).
     if (parts.every((part) => part.length === 0)) parts.push(json);
-    else if (!parts.some((part) => sameJson(part, structured))) parts.push(`[structured content]\n${json}`);
+    else if (!parts.some((part) => sameJson(part, structured) || stringsWithin(part, structured)))
+      parts.push(`[structured content]\n${json}`);
   }
   const text = parts.filter((part) => part.length > 0).join('\n');
   if (result.isError === true) {
