@@ -1,6 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
+import { usesPrivateTestUtilities } from './example-imports.js';
 import { installPackages, type UnpackedPackages } from './install-packages.js';
 import type { PublishedPackage } from './pack-packages.js';
 
@@ -64,9 +65,7 @@ export function createConsumerProject(
     if (!existsSync(folder)) continue;
     const name = basename(pkg.folder);
     for (const file of readdirSync(folder).filter((entry) => entry.endsWith('.ts'))) {
-      // An example that stands up a server from this repository's private test utilities (mcp's
-      // local OAuth server) is checked by its package's README test only: no team can install them.
-      if (readFileSync(join(folder, file), 'utf8').includes("from '@clawsmith/test-utils")) continue;
+      if (usesPrivateTestUtilities(readFileSync(join(folder, file), 'utf8'))) continue;
       cpSync(join(folder, file), join(root, 'examples', name, file));
       examples.push(`${name}/${file}`);
     }

@@ -21,3 +21,12 @@ export function exampleImports(source: string): string[] {
     for (const item of (list as string).trim().split(/\s+/)) names.add(item.slice(0, item.lastIndexOf('@')));
   return [...names];
 }
+
+/**
+ * Whether an example stands up a server from this repository's private test utilities (mcp's local
+ * OAuth server). No team can install those, so such an example is checked by its package's README
+ * test only, and the packed-consumer check leaves it out.
+ */
+export function usesPrivateTestUtilities(source: string): boolean {
+  return exampleImports(source).includes('@clawsmith/test-utils');
+}

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { basename, join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createConsumerProject, unpackTarballs, type ConsumerProject } from '../src/consumer-project.js';
+import { usesPrivateTestUtilities } from '../src/example-imports.js';
 import { createIsolatedProject, type IsolatedProject } from '../src/isolated-project.js';
 import { packPackages, publishedPackages, type PackageManifest } from '../src/pack-packages.js';
 
@@ -58,6 +59,7 @@ function isolatedProjects(): IsolatedProject[] {
         ? readdirSync(examples)
             .filter((file) => file.endsWith('.ts'))
             .map((file) => join(examples, file))
+            .filter((file) => !usesPrivateTestUtilities(readFileSync(file, 'utf8')))
         : [],
       compiledExamples: join(consumer.root, 'dist', folder),
     });
@@ -147,7 +149,9 @@ describe('each packed package installed alone, with only what it declares', () =
       'core',
       'deferred-tools',
       'providers',
+      'session-protocol',
       'tool-protocol',
+      'web-fetch',
       'workspace-fs',
     ]);
   });
