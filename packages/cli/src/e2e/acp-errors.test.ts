@@ -6,7 +6,7 @@ import { testdir } from '@clawsmith/test-utils';
 import { describe, expect, it, onTestFinished } from 'vitest';
 import { agentText, eventually, processesWith, startAcpEditor } from './acp-harness.js';
 import { BIN, childEnvironment, parseJsonLines, runCli, writeScript } from './cli-harness.js';
-import { startStreamingModelServer } from './streaming-model-server.js';
+import { startStreamingModelServer } from '@clawsmith/test-utils/model-servers';
 
 /** `clawsmith acp` spoken to a raw line at a time, to send what a library would never send. */
 function rawAcp(home: string, args: readonly string[], env: Record<string, string>) {

@@ -6,7 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { testdir } from '@clawsmith/test-utils';
 import { describe, expect, it, onTestFinished } from 'vitest';
 import { agentText, startAcpEditor } from './acp-harness.js';
-import { startStreamingModelServer } from './streaming-model-server.js';
+import { startStreamingModelServer } from '@clawsmith/test-utils/model-servers';
 
 interface ZedEntry {
   readonly type: string;

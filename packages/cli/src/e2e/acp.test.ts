@@ -9,7 +9,7 @@ import { testdir } from '@clawsmith/test-utils';
 import { describe, expect, it, onTestFinished } from 'vitest';
 import { agentText, eventually, processesWith, startAcpEditor, type AcpEditor } from './acp-harness.js';
 import { parseJsonLines, runCli } from './cli-harness.js';
-import { startStreamingModelServer, type ModelStep } from './streaming-model-server.js';
+import { startStreamingModelServer, type ModelStep } from '@clawsmith/test-utils/model-servers';
 
 const TIMEOUT = 240_000;
 

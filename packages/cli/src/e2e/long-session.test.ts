@@ -7,8 +7,7 @@ import { join } from 'node:path';
 import { testdir } from '@clawsmith/test-utils';
 import { describe, expect, it, onTestFinished } from 'vitest';
 import { parseJsonLines, runCli } from './cli-harness.js';
-import type { ModelStep } from './streaming-model-server.js';
-import { startWindowedModelServer } from './windowed-model-server.js';
+import { startWindowedModelServer, type ModelStep } from '@clawsmith/test-utils/model-servers';
 
 const WORDS = ['alpha', 'river', 'copper', 'lantern', 'meadow', 'signal', 'harbor', 'quartz', 'ember', 'violet'];
 

@@ -7,7 +7,7 @@ import { spawn, type IPty } from '@lydell/node-pty';
 import { testdir } from '@clawsmith/test-utils';
 import { describe, expect, it, onTestFinished } from 'vitest';
 import { BIN, childEnvironment, parseJsonLines, runCli } from './cli-harness.js';
-import { startStreamingModelServer, type ModelStep } from './streaming-model-server.js';
+import { startStreamingModelServer, type ModelStep } from '@clawsmith/test-utils/model-servers';
 
 const PROJECT = {
   'calc.mjs': 'export function add(a, b) {\n  return a - b;\n}\n',

@@ -1,7 +1,7 @@
 import { testdir } from '@clawsmith/test-utils';
 import { describe, expect, it, onTestFinished } from 'vitest';
 import { parseJsonLines, runCli } from './cli-harness.js';
-import { startStreamingModelServer } from './streaming-model-server.js';
+import { startStreamingModelServer } from '@clawsmith/test-utils/model-servers';
 import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
