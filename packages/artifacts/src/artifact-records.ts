@@ -23,10 +23,17 @@ interface ArtifactLineMarksTable {
   byte_offset: number | string | bigint;
 }
 
+interface ArtifactSharesTable {
+  artifact_id: string;
+  session_id: string;
+}
+
 /** The tables this package owns, as Kysely sees them. */
 export interface ArtifactDatabase {
   artifact_records: ArtifactRecordsTable;
   artifact_line_marks: ArtifactLineMarksTable;
+  /** Artifacts another session may read too (a fork reads its parent's). */
+  artifact_shares: ArtifactSharesTable;
 }
 
 /** One artifact's metadata row. */
@@ -108,14 +115,92 @@ export class ArtifactRecords {
     });
   }
 
+  /** The artifact, when `sessionId` owns it or it is shared with `sessionId`. */
   async find(sessionId: string, id: string): Promise<ArtifactRecord | undefined> {
     const row = await this.db
       .selectFrom('artifact_records')
       .selectAll()
       .where('id', '=', id)
-      .where('session_id', '=', sessionId)
+      .where((where) =>
+        where.or([
+          where('session_id', '=', sessionId),
+          where.exists(
+            where
+              .selectFrom('artifact_shares')
+              .select('artifact_shares.artifact_id')
+              .where('artifact_shares.artifact_id', '=', id)
+              .where('artifact_shares.session_id', '=', sessionId),
+          ),
+        ]),
+      )
       .executeTakeFirst();
     return row ? toRecord(row) : undefined;
+  }
+
+  /** Lets `to` read every artifact `from` can read (its own and those shared with it); returns how many. */
+  async share(from: string, to: string): Promise<number> {
+    return this.db.transaction().execute(async (transaction) => {
+      const owned = await transaction
+        .selectFrom('artifact_records')
+        .select('id')
+        .where('session_id', '=', from)
+        .execute();
+      const shared = await transaction
+        .selectFrom('artifact_shares')
+        .select('artifact_id')
+        .where('session_id', '=', from)
+        .execute();
+      const ids = [...new Set([...owned.map((row) => row.id), ...shared.map((row) => row.artifact_id)])];
+      for (let start = 0; start < ids.length; start += 500)
+        await transaction
+          .insertInto('artifact_shares')
+          .values(ids.slice(start, start + 500).map((id) => ({ artifact_id: id, session_id: to })))
+          .onConflict((conflict) => conflict.doNothing())
+          .execute();
+      return ids.length;
+    });
+  }
+
+  /**
+   * Lets go of a session: its shares end; each artifact it owns passes to a session it is shared
+   * with, or, shared with none, is deleted. Returns the records deleted, whose bodies the caller removes.
+   */
+  async releaseSession(sessionId: string): Promise<ArtifactRecord[]> {
+    return this.db.transaction().execute(async (transaction) => {
+      await transaction.deleteFrom('artifact_shares').where('session_id', '=', sessionId).execute();
+      const owned = await transaction
+        .selectFrom('artifact_records')
+        .selectAll()
+        .where('session_id', '=', sessionId)
+        .execute();
+      const deleted: ArtifactRecord[] = [];
+      for (const row of owned) {
+        const heir = await transaction
+          .selectFrom('artifact_shares')
+          .select('session_id')
+          .where('artifact_id', '=', row.id)
+          .orderBy('session_id')
+          .limit(1)
+          .executeTakeFirst();
+        if (heir) {
+          await transaction
+            .updateTable('artifact_records')
+            .set({ session_id: heir.session_id })
+            .where('id', '=', row.id)
+            .execute();
+          await transaction
+            .deleteFrom('artifact_shares')
+            .where('artifact_id', '=', row.id)
+            .where('session_id', '=', heir.session_id)
+            .execute();
+        } else deleted.push(toRecord(row));
+      }
+      await deleteRows(
+        transaction,
+        deleted.map((record) => record.id),
+      );
+      return deleted;
+    });
   }
 
   async listSession(sessionId: string): Promise<ArtifactRecord[]> {
@@ -156,13 +241,17 @@ export class ArtifactRecords {
 
   async deleteMany(ids: readonly string[]): Promise<void> {
     if (ids.length === 0) return;
-    await this.db.transaction().execute(async (transaction) => {
-      for (let start = 0; start < ids.length; start += 500) {
-        const batch = ids.slice(start, start + 500);
-        await transaction.deleteFrom('artifact_line_marks').where('artifact_id', 'in', batch).execute();
-        await transaction.deleteFrom('artifact_records').where('id', 'in', batch).execute();
-      }
-    });
+    await this.db.transaction().execute((transaction) => deleteRows(transaction, ids));
+  }
+}
+
+/** Deletes the artifacts' rows: records, line marks and shares. */
+async function deleteRows(db: Kysely<ArtifactDatabase>, ids: readonly string[]): Promise<void> {
+  for (let start = 0; start < ids.length; start += 500) {
+    const batch = ids.slice(start, start + 500);
+    await db.deleteFrom('artifact_line_marks').where('artifact_id', 'in', batch).execute();
+    await db.deleteFrom('artifact_shares').where('artifact_id', 'in', batch).execute();
+    await db.deleteFrom('artifact_records').where('id', 'in', batch).execute();
   }
 }
 

@@ -95,7 +95,15 @@ export interface ArtifactStore {
   readLines(sessionId: string, id: string, range: LineRange): Promise<LineRangeResult>;
   /** A keyword or regular-expression search, bounded in output, bytes scanned and time. */
   search(sessionId: string, id: string, options: SearchOptions): Promise<SearchResult>;
-  /** Deletes every artifact of a session; returns how many. */
+  /**
+   * Lets `toSessionId` read every artifact `fromSessionId` can read (a fork reads its parent's:
+   * the tool results and compaction stubs it inherits name them). Returns how many.
+   */
+  shareSession(fromSessionId: string, toSessionId: string): Promise<number>;
+  /**
+   * Deletes a session's artifacts; returns how many bodies were removed. An artifact shared with
+   * another session (a fork) passes to it instead and stays readable there.
+   */
   deleteSession(sessionId: string): Promise<number>;
   /**
    * Applies age and quota retention; never removes an artifact that is still open. With
@@ -274,9 +282,9 @@ export function createArtifactStore(options: ArtifactStoreOptions): ArtifactStor
         throw error;
       }
     },
+    shareSession: (fromSessionId, toSessionId) => records.share(fromSessionId, toSessionId),
     async deleteSession(sessionId) {
-      const doomed = await records.listSession(sessionId);
-      await records.deleteMany(doomed.map((record) => record.id));
+      const doomed = await records.releaseSession(sessionId);
       for (const record of doomed) removeContentFile(contentPath(directory, record.id));
       return doomed.length;
     },

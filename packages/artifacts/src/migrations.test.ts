@@ -21,6 +21,7 @@ describe('migrateArtifacts', () => {
       expect(await tableNames(db)).toEqual([
         'artifact_line_marks',
         'artifact_records',
+        'artifact_shares',
         'clawsmith_artifacts_migration',
         'clawsmith_artifacts_migration_lock',
       ]);

@@ -43,6 +43,21 @@ export const artifactMigrations: Record<string, Migration> = Object.freeze({
       await db.schema.dropTable('artifact_records').execute();
     },
   },
+  // A fork reads its parent's artifacts: the tool results and compaction stubs it inherits name them.
+  '2026_12_06_0001_artifact_shares': {
+    async up(db: Kysely<unknown>): Promise<void> {
+      await db.schema
+        .createTable('artifact_shares')
+        .addColumn('artifact_id', 'varchar(64)', (column) => column.notNull())
+        .addColumn('session_id', 'varchar(255)', (column) => column.notNull())
+        .addPrimaryKeyConstraint('artifact_shares_pk', ['artifact_id', 'session_id'])
+        .execute();
+      await db.schema.createIndex('artifact_shares_session').on('artifact_shares').column('session_id').execute();
+    },
+    async down(db: Kysely<unknown>): Promise<void> {
+      await db.schema.dropTable('artifact_shares').execute();
+    },
+  },
 });
 
 /**

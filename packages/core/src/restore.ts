@@ -94,7 +94,7 @@ export async function restoreTurn(
 
 /**
  * Forks a session: the child gets the parent's history up to the end of `atTurnId` (default:
- * all of it) and shares its checkpoints by content hash. The parent is unchanged.
+ * all of it), shares its checkpoints by content hash and may read its artifacts. The parent is unchanged.
  */
 export async function forkSession(
   services: CoreServices,
@@ -149,6 +149,8 @@ export async function forkSession(
     child.id,
     atTurnId === undefined ? {} : { upToTurnId: atTurnId },
   );
+  // The results and compaction stubs the child inherits name the parent's artifacts.
+  await services.artifacts?.shareSession(parentSessionId, child.id);
   await store.appendEvent(child.id, { type: 'session.forked', parentSessionId, atTurnId: atTurnId ?? null });
   return child;
 }

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { DeepReadonly } from './deep-readonly.js';
 import { eventEnvelopeShape } from './event-envelope.js';
+import { tokenUsageRecordSchema } from './recorded-shapes.js';
 
 /**
  * The model's view of the conversation was compacted; the stored messages and events are
@@ -30,6 +31,8 @@ export const contextCompactedEventSchema = z.object({
   tokensBefore: z.number(),
   /** Estimated tokens after. */
   tokensAfter: z.number(),
+  /** Tokens the summary request used, when there was one; the turn's usage counts them too. */
+  summaryUsage: tokenUsageRecordSchema.optional(),
 });
 
 /** A `context.compacted` event. */

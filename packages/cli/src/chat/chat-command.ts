@@ -19,7 +19,7 @@ import { selectNetwork } from '../commands/network-options.js';
 import { entryExtensions } from '../extensions/extensions-composition.js';
 import type { SettingsFlags } from '../settings/settings-flags.js';
 import { checkpointLines, checkpointTurns, formatDiff, sessionLines } from '../commands/store-commands.js';
-import { formatTodos } from '../terminal/event-summary.js';
+import { compactionLine, formatTodos } from '../terminal/event-summary.js';
 import { oneLine, terminalSafe } from '../terminal/terminal-text.js';
 import { terminalStyle, type TerminalStyle } from '../terminal/terminal-style.js';
 import { TranscriptPrinter } from '../terminal/transcript-printer.js';
@@ -215,6 +215,19 @@ class ChatLoop {
     return turn ? `#${turn.ordinal}` : undefined;
   }
 
+  /** `/compact`: the line the compaction's event gets, or why there was nothing to take out. */
+  async #compact(): Promise<string> {
+    const { core } = this.#runtime!;
+    const result = await core.compact(this.#sessionId);
+    if (!result.compacted)
+      return this.#style.dim(
+        'Nothing to compact: no older tool result is sent in full and nothing is old enough to summarise.',
+      );
+    const events = await core.listEvents(this.#sessionId);
+    const event = events.findLast((candidate) => candidate.type === 'context.compacted');
+    return event?.type === 'context.compacted' ? compactionLine(event) : 'Compacted.';
+  }
+
   async #slash(text: string): Promise<'exit' | void> {
     const { core } = this.#runtime!;
     const command = parseSlashCommand(text);
@@ -228,6 +241,8 @@ class ChatLoop {
           return this.#say(this.#style.yellow(command.message));
         case 'todos':
           return this.#say(formatTodos(await core.getTodos(this.#sessionId), this.#style));
+        case 'compact':
+          return this.#say(await this.#compact());
         case 'sessions':
           return this.#say(sessionLines(await core.listSessions(), this.#style, await core.listDelegations()));
         case 'checkpoints': {

@@ -13,6 +13,7 @@ describe('parseSlashCommand', () => {
   it('reads the listing commands and exit', () => {
     expect(parseSlashCommand('/checkpoints')).toEqual({ kind: 'checkpoints' });
     expect(parseSlashCommand('/todos')).toEqual({ kind: 'todos' });
+    expect(parseSlashCommand('/compact')).toEqual({ kind: 'compact' });
     expect(parseSlashCommand('/sessions')).toEqual({ kind: 'sessions' });
     expect(parseSlashCommand('/help')).toEqual({ kind: 'help' });
     expect(parseSlashCommand('/quit')).toEqual({ kind: 'exit' });

@@ -6,6 +6,7 @@ export type SlashCommand =
   | { readonly kind: 'diff'; readonly turn: string; readonly path: string }
   | { readonly kind: 'checkpoints' }
   | { readonly kind: 'todos' }
+  | { readonly kind: 'compact' }
   | { readonly kind: 'sessions' }
   | { readonly kind: 'help' }
   | { readonly kind: 'exit' }
@@ -20,6 +21,7 @@ export const SLASH_HELP = [
   '  /undo diff <turn> <path>   what that turn changed in one file',
   '  /checkpoints               restore points of this session',
   '  /todos                     the todo list',
+  '  /compact                   shrink what the model is sent now (old tool results, then a summary); the record keeps all',
   '  /sessions                  every session in this home',
   '  /help                      this list',
   '  /exit                      leave (Ctrl-C twice also leaves; once cancels a running turn)',
@@ -49,10 +51,11 @@ export function parseSlashCommand(line: string): SlashCommand {
     }
     case '/checkpoints':
     case '/todos':
+    case '/compact':
     case '/sessions':
     case '/help':
       return words.length === 0
-        ? { kind: name.slice(1) as 'checkpoints' | 'todos' | 'sessions' | 'help' }
+        ? { kind: name.slice(1) as 'checkpoints' | 'todos' | 'compact' | 'sessions' | 'help' }
         : { kind: 'invalid', message: `${name} takes no arguments.` };
     case '/exit':
     case '/quit':

@@ -76,4 +76,25 @@ describe('clawsmith chat in a pseudo-terminal', () => {
     chat.pty.write('\u0003');
     expect(await chat.exited).toBe(130);
   });
+
+  it('/compact shrinks what the model is sent on demand, and says so when there is nothing left', async () => {
+    const home = testdir();
+    const workspace = testdir({ 'a.txt': 'alpha\n'.repeat(500), 'b.txt': 'beta\n'.repeat(500) });
+    const script = writeScript(home, [
+      { toolCalls: [{ id: 'call_a', name: 'read_file', arguments: { path: 'a.txt' } }] },
+      { toolCalls: [{ id: 'call_b', name: 'read_file', arguments: { path: 'b.txt' } }] },
+      { text: 'Read both.' },
+    ]);
+    const chat = startChat(['--script', script, '--workspace', workspace], home);
+    await chat.waitFor('› ');
+    chat.pty.write('read a and b\r');
+    await chat.waitFor(/turn #1 \S+ completed/);
+    await chat.waitFor('› ');
+    chat.pty.write('/compact\r');
+    await chat.waitFor(/context compacted \(manual\): 2 old tool result\(s\) pruned; about [\d,]+ → [\d,]+ of/);
+    chat.pty.write('/compact\r');
+    await chat.waitFor('Nothing to compact');
+    chat.pty.write('/exit\r');
+    expect(await chat.exited).toBe(0);
+  });
 });

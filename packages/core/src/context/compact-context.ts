@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { collectModelResponse, type ModelMessage } from '@clawsmith/providers';
+import { collectModelResponse, type ModelMessage, type ModelUsage } from '@clawsmith/providers';
 import type { ModelToolSchema } from '@clawsmith/tool-protocol';
 import type { CoreServices } from '../core-services.js';
 import { applyCompaction, buildModelView, type CompactionState } from './context-view.js';
@@ -21,6 +21,17 @@ export interface CompactionInput {
   readonly signal?: AbortSignal;
 }
 
+/** What a compaction did: the new state, and what it took out. */
+export interface CompactionOutcome {
+  readonly state: CompactionState;
+  /** Tool results this compaction turned into stubs. */
+  readonly prunedToolResults: number;
+  /** Whether the older messages were replaced by a summary. */
+  readonly summarized: boolean;
+  /** Tokens the summary request used. */
+  readonly summaryUsage?: ModelUsage;
+}
+
 /** The messages kept verbatim after a summary, at least. */
 const KEEP_LATEST_MESSAGES = 6;
 
@@ -37,13 +48,13 @@ function tailStart(history: readonly ModelMessage[], from: number): number {
   return index;
 }
 
-/** Asks the model, without tools, to summarise `messages`; returns the summary text. */
+/** Asks the model, without tools, to summarise `messages`; returns the summary text and the request's usage. */
 async function summarise(
   core: CoreServices,
   messages: readonly ModelMessage[],
   todos: string,
   signal: AbortSignal | undefined,
-): Promise<string> {
+): Promise<{ text: string; usage: ModelUsage | undefined }> {
   const response = await collectModelResponse(
     core.provider.stream({
       requestId: randomUUID(),
@@ -53,17 +64,20 @@ async function summarise(
       ...(signal ? { signal } : {}),
     }),
   );
-  return response.text.trim();
+  return { text: response.text.trim(), usage: response.usage };
 }
 
 /**
  * Compacts the model's view of a session, never its stored messages or events: first old tool
  * results become stubs (their full text put in the artifact store when it is not there yet),
  * then, when that is not enough, the older messages are summarised by the model. Writes one
- * `context.compacted` event and returns the new state; returns `undefined` when nothing could
- * be taken out.
+ * `context.compacted` event and returns what it did; returns `undefined` when nothing could be
+ * taken out.
  */
-export async function compactContext(core: CoreServices, input: CompactionInput): Promise<CompactionState | undefined> {
+export async function compactContext(
+  core: CoreServices,
+  input: CompactionInput,
+): Promise<CompactionOutcome | undefined> {
   const { history, state } = input;
   const { estimator } = core.context;
   const { threshold, target } = compactionLimits(core);
@@ -92,26 +106,29 @@ export async function compactContext(core: CoreServices, input: CompactionInput)
   let next = applyCompaction(state, { prunedThroughMessage: plan.prunedThroughMessage, artifacts });
   let tokensAfter = estimator.estimate(shape(buildModelView(history, next)));
   let summary: { summarizedThroughMessage: number; summary: string } | undefined;
+  let summaryUsage: ModelUsage | undefined;
   const stillTooBig = input.reason === 'threshold' ? tokensAfter > threshold : tokensAfter > target;
   const summaryFrom = state.summarizedThroughMessage;
   const cut = tailStart(history, summaryFrom);
   if (stillTooBig && cut > summaryFrom) {
     const older = buildModelView(history.slice(0, cut), next);
     const todos = await core.store.getTodos(input.sessionId);
-    const text = await summarise(
+    const answer = await summarise(
       core,
       older,
       todos.map((todo) => `- [${todo.status}] ${todo.content}`).join('\n'),
       input.signal,
     );
+    summaryUsage = answer.usage;
+    const text = answer.text;
     if (text !== '') {
       summary = { summarizedThroughMessage: cut, summary: text };
       next = applyCompaction(next, { prunedThroughMessage: next.prunedThroughMessage, artifacts: [], ...summary });
       tokensAfter = estimator.estimate(shape(buildModelView(history, next)));
     }
   }
-  if (plan.newlyPruned.length === 0 && !summary && plan.prunedThroughMessage === state.prunedThroughMessage)
-    return undefined;
+  // Nothing taken out (no tool result left to stub, nothing old enough to summarise): no event.
+  if (plan.newlyPruned.length === 0 && !summary) return undefined;
   await core.store.appendEvent(input.sessionId, {
     type: 'context.compacted',
     ...(input.turnId ? { turnId: input.turnId } : {}),
@@ -123,6 +140,12 @@ export async function compactContext(core: CoreServices, input: CompactionInput)
     contextWindow: core.context.window.tokens,
     tokensBefore,
     tokensAfter,
+    ...(summaryUsage ? { summaryUsage } : {}),
   });
-  return next;
+  return {
+    state: next,
+    prunedToolResults: plan.newlyPruned.length,
+    summarized: summary !== undefined,
+    ...(summaryUsage ? { summaryUsage } : {}),
+  };
 }

@@ -62,6 +62,8 @@ describe('compaction across undo and fork', () => {
     // A fork after the compaction builds the same view.
     const fork = await core.fork(session.id);
     expect(await core.modelView(fork.id)).toEqual(view);
+    // ...and the fork's model can read the artifact its stub names.
+    expect(await harness.home.artifacts.info(fork.id, artifactId)).toMatchObject({ byteLength: info.byteLength });
 
     // Undo all of the compacting turn: files and conversation as before, and the view is the stored conversation.
     expect(existsSync(join(harness.workspace, 'notes.md'))).toBe(true);
@@ -90,5 +92,37 @@ describe('compaction across undo and fork', () => {
     expect(result.tokensAfter).toBeLessThan(result.tokensBefore);
     const [event] = await harness.eventsOf('context.compacted');
     expect(event).toMatchObject({ reason: 'manual', prunedToolResults: 2 });
+  });
+
+  it('counts the summary request in the turn that needed it: its tokens in the usage, its answer in the event', async () => {
+    const prompt = (turn: number) => `Turn ${turn}: ${text(`prompt ${turn}`).slice(0, 12_000)}`;
+    const harness = await createHarness({
+      contextWindow: 16_384,
+      responses: [
+        { text: 'One.' },
+        { text: 'Two.' },
+        { text: 'Three.' },
+        // No tool result to take out in turn 4, so the first prompt is summarised.
+        { text: 'Summary: four long prompts.', usage: { inputTokens: 777, outputTokens: 33 } },
+        { text: 'Four.' },
+      ],
+    });
+    const { core, session } = harness;
+    for (let turn = 1; turn <= 4; turn += 1) {
+      const result = await core.runTurn({ sessionId: session.id, prompt: prompt(turn) });
+      expect(result.status).toBe('completed');
+    }
+    // Turns 2 and 3 passed the threshold too, with nothing to take out: they record nothing.
+    const compactions = await harness.eventsOf('context.compacted');
+    expect(compactions).toHaveLength(1);
+    expect(compactions[0]).toMatchObject({
+      reason: 'threshold',
+      prunedToolResults: 0,
+      summary: 'Summary: four long prompts.',
+      summaryUsage: { inputTokens: 777, outputTokens: 33 },
+    });
+    const turns = await harness.eventsOf('turn.completed');
+    expect(turns.at(-1)).toMatchObject({ usage: { inputTokens: 777, outputTokens: 33 } });
+    expect(turns.slice(0, 3).map((event) => event.usage?.inputTokens ?? 0)).toEqual([0, 0, 0]);
   });
 });

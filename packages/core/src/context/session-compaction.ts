@@ -10,6 +10,10 @@ export interface CompactionResult {
   /** Estimated tokens of the next request's messages and tools, before and after. */
   readonly tokensBefore: number;
   readonly tokensAfter: number;
+  /** Tool results turned into stubs that name their artifact. */
+  readonly prunedToolResults: number;
+  /** Whether the older messages were replaced by a model-written summary. */
+  readonly summarized: boolean;
 }
 
 function requestShape(services: CoreServices, activation: Parameters<CoreServices['requestTools']>[0]) {
@@ -36,5 +40,11 @@ export async function compactSession(services: CoreServices, sessionId: string):
   const shape = requestShape(services, await services.activationFor(sessionId));
   const before = services.context.estimator.estimate({ ...shape, messages: view.peek(history, shape) });
   const after = await view.prepare(history, shape, 'manual');
-  return { compacted: view.compacted, tokensBefore: before, tokensAfter: after.estimatedInputTokens };
+  return {
+    compacted: view.compacted,
+    tokensBefore: before,
+    tokensAfter: after.estimatedInputTokens,
+    prunedToolResults: view.compactions.reduce((sum, done) => sum + done.prunedToolResults, 0),
+    summarized: view.compactions.some((done) => done.summarized),
+  };
 }

@@ -2,7 +2,7 @@ import type { ModelMessage, ModelUsage } from '@clawsmith/providers';
 import type { ModelToolSchema } from '@clawsmith/tool-protocol';
 import type { TurnUsage } from '../agent-core-options.js';
 import type { CoreServices } from '../core-services.js';
-import { compactContext, compactionLimits, type CompactionReason } from './compact-context.js';
+import { compactContext, compactionLimits, type CompactionOutcome, type CompactionReason } from './compact-context.js';
 import { buildModelView, compactionStateOf, type CompactionState } from './context-view.js';
 
 /** A request ready to send: the model's view and its estimated size. */
@@ -40,7 +40,7 @@ export function addUsage(sum: TurnUsage, usage: ModelUsage | TurnUsage | undefin
 export class TurnContextView {
   #state: CompactionState;
   #usage: TurnUsage = ZERO;
-  #compacted = false;
+  #compactions: Omit<CompactionOutcome, 'state'>[] = [];
 
   private constructor(
     private readonly core: CoreServices,
@@ -65,7 +65,12 @@ export class TurnContextView {
 
   /** Whether this view compacted anything. */
   get compacted(): boolean {
-    return this.#compacted;
+    return this.#compactions.length > 0;
+  }
+
+  /** What this view's compactions did, in order. */
+  get compactions(): readonly Omit<CompactionOutcome, 'state'>[] {
+    return this.#compactions;
   }
 
   /** The view as it stands, without compacting. */
@@ -105,9 +110,12 @@ export class TurnContextView {
         ...(request.signal ? { signal: request.signal } : {}),
       });
       if (next) {
-        this.#compacted = true;
-        this.#state = next;
-        messages = buildModelView(history, next);
+        const { state, ...done } = next;
+        this.#compactions.push(done);
+        // The summary request is a model request of the turn: its tokens count toward usage and budgets.
+        this.#usage = addUsage(this.#usage, done.summaryUsage);
+        this.#state = state;
+        messages = buildModelView(history, state);
         estimate = estimator.estimate({ ...request, messages });
       }
     }
