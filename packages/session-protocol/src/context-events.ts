@@ -33,6 +33,8 @@ export const contextCompactedEventSchema = z.object({
   tokensAfter: z.number(),
   /** Tokens the summary request used, when there was one; the turn's usage counts them too. */
   summaryUsage: tokenUsageRecordSchema.optional(),
+  /** Milliseconds the compaction itself took: building views, estimating, storing artifacts; the summary request's time aside. */
+  durationMs: z.number().optional(),
 });
 
 /** A `context.compacted` event. */

@@ -19,7 +19,7 @@ import {
   type WindowedRequest,
 } from '@clawsmith/test-utils/model-servers';
 import { compactionTimes } from './compaction-timing.js';
-import { report } from './measure.js';
+import { medianOf, report } from './measure.js';
 
 const bin = fileURLToPath(new URL('../../../packages/cli/dist/bin.js', import.meta.url));
 if (!existsSync(bin)) {
@@ -47,8 +47,14 @@ function runClawsmith(args: readonly string[], env: Record<string, string>): Pro
   });
 }
 
-/** Plays the whole session in one window; returns what the server saw. */
-async function playSession(format: 'openai' | 'anthropic', window: number): Promise<readonly WindowedRequest[]> {
+/** What one played session left: the server's view of each request, and each compaction's own time. */
+interface PlayedSession {
+  readonly requests: readonly WindowedRequest[];
+  readonly compactionMs: readonly number[];
+}
+
+/** Plays the whole session in one window. */
+async function playSession(format: 'openai' | 'anthropic', window: number): Promise<PlayedSession> {
   const server = await startWindowedModelServer(format, longSessionStep, window);
   const home = mkdtempSync(join(tmpdir(), 'clawsmith-bench-home-'));
   const workspace = mkdtempSync(join(tmpdir(), 'clawsmith-bench-ws-'));
@@ -57,6 +63,7 @@ async function playSession(format: 'openai' | 'anthropic', window: number): Prom
     CLAWSMITH_HOME: home,
     ...(format === 'openai' ? { OPENAI_BASE_URL: server.baseURL } : { ANTHROPIC_BASE_URL: server.baseURL }),
   };
+  const compactionMs: number[] = [];
   try {
     let sessionId: string | undefined;
     for (let turn = 0; turn < LONG_SESSION_TURNS; turn += 1) {
@@ -79,9 +86,15 @@ async function playSession(format: 'openai' | 'anthropic', window: number): Prom
         ],
         env,
       );
-      sessionId ??= (JSON.parse(stdout.slice(0, stdout.indexOf('\n'))) as { sessionId: string }).sessionId;
+      const events = stdout
+        .trim()
+        .split('\n')
+        .map((line) => JSON.parse(line) as { type: string; sessionId: string; durationMs?: number });
+      sessionId ??= events[0]?.sessionId;
+      for (const event of events)
+        if (event.type === 'context.compacted' && event.durationMs !== undefined) compactionMs.push(event.durationMs);
     }
-    return server.requests;
+    return { requests: server.requests, compactionMs };
   } finally {
     await server.close();
     rmSync(home, { recursive: true, force: true });
@@ -92,8 +105,8 @@ async function playSession(format: 'openai' | 'anthropic', window: number): Prom
 const sum = (values: readonly number[]) => values.reduce((total, value) => total + value, 0);
 const format = (value: number) => value.toLocaleString('en-US');
 
-const compacted = await playSession('openai', WINDOW);
-const unlimited = await playSession('openai', UNLIMITED);
+const { requests: compacted, compactionMs } = await playSession('openai', WINDOW);
+const { requests: unlimited } = await playSession('openai', UNLIMITED);
 const sentCompacted = sum(compacted.map((request) => request.tokens));
 const sentUnlimited = sum(unlimited.map((request) => request.tokens));
 console.log('\n## input tokens sent over the 200-step session (OpenAI format)');
@@ -107,7 +120,11 @@ for (const [label, requests, total] of [
     `| ${label} | ${requests.length} | ${requests.filter((r) => r.rejected).length} | ${requests.filter((r) => r.summary).length} | ${format(Math.max(...requests.map((r) => r.tokens)))} | ${format(total)} | ${(total / sentUnlimited).toFixed(2)}x |`,
   );
 
-const anthropic = await playSession('anthropic', WINDOW);
+console.log(
+  `\nCompactions in that session: ${compactionMs.length}, their own time (durationMs) median ${medianOf(compactionMs).toFixed(1)} ms, max ${Math.max(...compactionMs).toFixed(1)} ms.`,
+);
+
+const { requests: anthropic } = await playSession('anthropic', WINDOW);
 const served = anthropic.filter((request) => !request.rejected).slice(1);
 const mainLoop = served.filter((request) => !request.summary);
 const share = (requests: readonly WindowedRequest[]) =>

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { performance } from 'node:perf_hooks';
 import { collectModelResponse, type ModelMessage, type ModelUsage } from '@clawsmith/providers';
 import type { ModelToolSchema } from '@clawsmith/tool-protocol';
 import type { CoreServices } from '../core-services.js';
@@ -78,6 +79,8 @@ export async function compactContext(
   core: CoreServices,
   input: CompactionInput,
 ): Promise<CompactionOutcome | undefined> {
+  const started = performance.now();
+  let modelMs = 0;
   const { history, state } = input;
   const { estimator } = core.context;
   const { threshold, target } = compactionLimits(core);
@@ -113,12 +116,14 @@ export async function compactContext(
   if (stillTooBig && cut > summaryFrom) {
     const older = buildModelView(history.slice(0, cut), next);
     const todos = await core.store.getTodos(input.sessionId);
+    const asked = performance.now();
     const answer = await summarise(
       core,
       older,
       todos.map((todo) => `- [${todo.status}] ${todo.content}`).join('\n'),
       input.signal,
     );
+    modelMs = performance.now() - asked;
     summaryUsage = answer.usage;
     const text = answer.text;
     if (text !== '') {
@@ -141,6 +146,7 @@ export async function compactContext(
     tokensBefore,
     tokensAfter,
     ...(summaryUsage ? { summaryUsage } : {}),
+    durationMs: Math.round((performance.now() - started - modelMs) * 100) / 100,
   });
   return {
     state: next,

@@ -46,8 +46,11 @@ function tokensOf(text: string): number {
 function blocksOf(body: Record<string, unknown>): { key: string; tokens: number; breakpoint: boolean }[] {
   const blocks: { key: string; tokens: number; breakpoint: boolean }[] = [];
   const add = (value: unknown, role: string) => {
-    const text = typeof value === 'string' ? value : JSON.stringify(value);
     const breakpoint = typeof value === 'object' && value !== null && 'cache_control' in value;
+    // A breakpoint marks where to cache; it is not content: the same block with or without one
+    // is the same prefix (a request reads what an earlier one cached at its breakpoint).
+    const content = breakpoint ? { ...(value as Record<string, unknown>), cache_control: undefined } : value;
+    const text = typeof content === 'string' ? content : JSON.stringify(content);
     // Four tokens of framing per block, as the vendors add role and block markers.
     blocks.push({ key: `${role}:${text}`, tokens: tokensOf(text) + 4, breakpoint });
   };
