@@ -3,6 +3,7 @@ import { sendJson, sessionPath } from '../api/api-client';
 import type { PendingApproval, SessionEvent, SessionSummary, TodoItem, TurnSummary } from '../api/api-types';
 import { ApprovalPanel } from '../approvals/approval-panel';
 import { ErrorNotice } from '../app/error-notice';
+import { RestoreOutcomeNotice, type RestoreOutcome } from '../checkpoints/restore-outcome';
 import { navigate } from '../app/hash-route';
 import { LiteralText } from '../display/literal-text';
 import { StatusBadge } from '../display/status-badge';
@@ -46,6 +47,7 @@ export function SessionView({ sessionId }: { sessionId: string }) {
     [turns.data],
   );
   const [forkError, setForkError] = useState<unknown>();
+  const [restored, setRestored] = useState<RestoreOutcome>();
   const fork = (turnId?: string) =>
     sendJson<SessionSummary>(sessionPath(sessionId, '/fork'), turnId ? { atTurnId: turnId } : {}).then(
       (child) => navigate(`/sessions/${child.id}`),
@@ -96,7 +98,9 @@ export function SessionView({ sessionId }: { sessionId: string }) {
             loadingOlder={stream.loadingOlder}
             loadOlder={stream.loadOlder}
             onFork={fork}
+            onRestored={setRestored}
           />
+          {restored && <RestoreOutcomeNotice outcome={restored} onDismiss={() => setRestored(undefined)} />}
           <PromptBox sessionId={sessionId} running={running} />
         </div>
         <aside className="session-side" aria-label="Session state">

@@ -2,6 +2,7 @@ import { useVirtualizer } from '@tanstack/react-virtual';
 import { useEffect, useLayoutEffect, useRef } from 'react';
 import type { TurnSummary } from '../api/api-types';
 import { CheckpointCard } from '../checkpoints/checkpoint-card';
+import type { RestoreOutcome } from '../checkpoints/restore-outcome';
 import { AssistantItem, NoticeItem, PromptItem } from './message-items';
 import { ToolCard } from './tool-card';
 import type { TranscriptItem } from './transcript-items';
@@ -16,6 +17,7 @@ interface TranscriptViewProps {
   readonly loadingOlder: boolean;
   readonly loadOlder: () => void;
   readonly onFork: (turnId: string) => void;
+  readonly onRestored: (outcome: RestoreOutcome) => void;
 }
 
 function ItemView({ item, props }: { item: TranscriptItem; props: TranscriptViewProps }) {
@@ -32,7 +34,9 @@ function ItemView({ item, props }: { item: TranscriptItem; props: TranscriptView
           sessionId={props.sessionId}
           turn={props.turns.get(item.turnId)}
           status={item.status}
+          allTurns={props.turns.values()}
           onFork={props.onFork}
+          onRestored={props.onRestored}
         />
       );
     case 'notice':
