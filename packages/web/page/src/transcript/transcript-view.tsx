@@ -80,6 +80,14 @@ export function TranscriptView(props: TranscriptViewProps) {
     if (atEnd.current && items.length > 0) virtualizer.scrollToIndex(items.length - 1 + offset, { align: 'end' });
   }, [lastKey, items.length, offset, virtualizer]);
 
+  // Rows measured taller or shorter than estimated change the total height after that scroll: stay at the end.
+  const totalSize = virtualizer.getTotalSize();
+  useLayoutEffect(() => {
+    const element = scroller.current;
+    if (element && atEnd.current && fromBottom.current === undefined)
+      element.scrollTop = element.scrollHeight - element.clientHeight;
+  }, [totalSize]);
+
   const olderVisible = hasOlder && rows[0]?.index === 0;
   useEffect(() => {
     if (!olderVisible || loadingOlder || items.length === 0) return;
@@ -101,7 +109,7 @@ export function TranscriptView(props: TranscriptViewProps) {
         atEnd.current = element.scrollHeight - element.scrollTop - element.clientHeight < 48;
       }}
     >
-      <div className="transcript-canvas" style={{ height: virtualizer.getTotalSize() }}>
+      <div className="transcript-canvas" style={{ height: totalSize }}>
         {rows.map((row) => (
           <div
             key={row.key}
