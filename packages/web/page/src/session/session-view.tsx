@@ -46,6 +46,13 @@ export function SessionView({ sessionId }: { sessionId: string }) {
     () => new Map((turns.data?.turns ?? []).map((turn) => [turn.turnId, turn] as const)),
     [turns.data],
   );
+  const pending = approvals.data?.approvals;
+  const inlineApprovals = useMemo(() => {
+    const waiting = new Set(
+      items.flatMap((item) => (item.kind === 'tool' && item.waitingForApproval ? [item.toolCallId] : [])),
+    );
+    return new Map((pending ?? []).filter((one) => waiting.has(one.toolCallId)).map((one) => [one.toolCallId, one]));
+  }, [items, pending]);
   const [forkError, setForkError] = useState<unknown>();
   const [restored, setRestored] = useState<RestoreOutcome>();
   const fork = (turnId?: string) =>
@@ -93,6 +100,7 @@ export function SessionView({ sessionId }: { sessionId: string }) {
             sessionId={sessionId}
             items={items}
             turns={turnMap}
+            approvals={inlineApprovals}
             hasOlder={stream.hasOlder}
             oldestSequence={events[0]?.sequence ?? 0}
             loadingOlder={stream.loadingOlder}
@@ -104,7 +112,10 @@ export function SessionView({ sessionId }: { sessionId: string }) {
           <PromptBox sessionId={sessionId} running={running} />
         </div>
         <aside className="session-side" aria-label="Session state">
-          <ApprovalPanel sessionId={sessionId} approvals={approvals.data?.approvals ?? []} />
+          <ApprovalPanel
+            sessionId={sessionId}
+            approvals={(pending ?? []).filter((one) => !inlineApprovals.has(one.toolCallId))}
+          />
           <TodoPanel todos={liveTodos ?? fetchedTodos.data?.todos} />
         </aside>
       </div>

@@ -1,6 +1,6 @@
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { useEffect, useLayoutEffect, useRef } from 'react';
-import type { TurnSummary } from '../api/api-types';
+import type { PendingApproval, TurnSummary } from '../api/api-types';
 import { CheckpointCard } from '../checkpoints/checkpoint-card';
 import type { RestoreOutcome } from '../checkpoints/restore-outcome';
 import { AssistantItem, NoticeItem, PromptItem } from './message-items';
@@ -11,6 +11,8 @@ interface TranscriptViewProps {
   readonly sessionId: string;
   readonly items: readonly TranscriptItem[];
   readonly turns: ReadonlyMap<string, TurnSummary>;
+  /** Pending approvals by tool call id, shown in their call's card. */
+  readonly approvals: ReadonlyMap<string, PendingApproval>;
   readonly hasOlder: boolean;
   /** The sequence of the oldest event loaded (shown as `data-oldest-sequence` for tests and tools). */
   readonly oldestSequence: number;
@@ -27,7 +29,7 @@ function ItemView({ item, props }: { item: TranscriptItem; props: TranscriptView
     case 'assistant':
       return <AssistantItem text={item.text} />;
     case 'tool':
-      return <ToolCard item={item} sessionId={props.sessionId} />;
+      return <ToolCard item={item} sessionId={props.sessionId} approval={props.approvals.get(item.toolCallId)} />;
     case 'checkpoint':
       return (
         <CheckpointCard
