@@ -179,6 +179,66 @@ describe('checkpoint cards', { timeout: BROWSER_TEST_TIMEOUT }, () => {
     expect(await page.getByRole('status', { name: 'Restore result' }).count()).toBe(0);
   });
 
+  it('counts lines alike on the tool and checkpoint cards and heads created and deleted files with /dev/null', async () => {
+    const home = createTestdir({}, 'clawsmith-home-');
+    const workspace = createTestdir({ 'old.txt': 'first\nsecond\n' });
+    onTestFinished(() => {
+      home.remove();
+      workspace.remove();
+    });
+    const session = await scriptedTurn(home.path, {
+      workspace: workspace.path,
+      prompt: 'create and delete',
+      responses: [
+        {
+          toolCalls: [
+            { id: 'w1', name: 'write_file', arguments: { path: 'five.txt', content: 'one\ntwo\nthree\nfour\nfive\n' } },
+            { id: 'd1', name: 'delete_file', arguments: { path: 'old.txt' } },
+          ],
+        },
+        { text: 'Created five.txt and deleted old.txt.' },
+      ],
+    });
+    const web = await createWebHarness({ homePath: home.path });
+    const page = await signedInPage(browser(), web, `#/sessions/${session}`);
+    const written = page.getByRole('article', { name: 'Tool call write_file: success' });
+    const deleted = page.getByRole('article', { name: 'Tool call delete_file: success' });
+    await written.waitFor();
+    expect(await written.locator('.diff-totals').textContent()).toBe('+5 −0');
+    expect(await deleted.locator('.diff-totals').textContent()).toBe('+0 −2');
+    expect((await written.locator('.diff-line').allTextContents()).slice(0, 3)).toEqual([
+      '--- /dev/null\n',
+      '+++ b/five.txt\n',
+      '@@ -0,0 +1,5 @@\n',
+    ]);
+    expect((await deleted.locator('.diff-line').allTextContents()).slice(0, 2)).toEqual([
+      '--- a/old.txt\n',
+      '+++ /dev/null\n',
+    ]);
+    // A content hash tells a person nothing: the write card shows the size only.
+    expect(await written.locator('.fields dt').allTextContents()).toEqual(['bytes']);
+
+    const card = checkpoint(page);
+    await card.waitFor();
+    expect(await card.getByRole('button', { name: /five\.txt/ }).textContent()).toBe('created five.txt +5 −0');
+    expect(await card.getByRole('button', { name: /old\.txt/ }).textContent()).toBe('deleted old.txt +0 −2');
+    await card.getByRole('button', { name: /five\.txt/ }).click();
+    const diff = card.locator('.file-row').filter({ hasText: 'five.txt' }).locator('.diff');
+    await diff.waitFor();
+    expect(await diff.locator('.diff-totals').textContent()).toBe('+5 −0');
+    expect((await diff.locator('.diff-line').allTextContents()).slice(0, 2)).toEqual([
+      '--- /dev/null\n',
+      '+++ b/five.txt\n',
+    ]);
+    await card.getByRole('button', { name: /old\.txt/ }).click();
+    const gone = card.locator('.file-row').filter({ hasText: 'old.txt' }).locator('.diff');
+    await gone.waitFor();
+    expect((await gone.locator('.diff-line').allTextContents()).slice(0, 2)).toEqual([
+      '--- a/old.txt\n',
+      '+++ /dev/null\n',
+    ]);
+  });
+
   it('shows the conflicting paths and changes nothing when the person edited a file after the turn', async () => {
     const { web, session, workspace } = await editedSession();
     writeFileSync(join(workspace, 'a.txt'), 'my own edit\n');
