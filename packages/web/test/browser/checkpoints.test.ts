@@ -59,7 +59,7 @@ describe('checkpoint cards', { timeout: BROWSER_TEST_TIMEOUT }, () => {
     const card = checkpoint(page);
     await card.waitFor();
     expect(await card.locator('header .totals').textContent()).toBe('2 files +3 −1');
-    expect(await card.getByRole('button', { name: /a\.txt/ }).textContent()).toBe('modified a.txt +2 −1');
+    expect(await card.getByRole('button', { name: /a\.txt/ }).textContent()).toBe('▸ modified a.txt +2 −1');
     expect(await card.locator('.diff').count()).toBe(0);
     expect(diffRequests).toEqual([]);
 
@@ -69,6 +69,7 @@ describe('checkpoint cards', { timeout: BROWSER_TEST_TIMEOUT }, () => {
     expect(await card.locator('.diff-line.added').allTextContents()).toEqual(['+TWO\n', '+and more\n']);
     expect(await card.locator('.diff-line.removed').allTextContents()).toEqual(['-two\n']);
     expect(await card.getByRole('button', { name: /a\.txt/ }).getAttribute('aria-expanded')).toBe('true');
+    expect(await card.getByRole('button', { name: /a\.txt/ }).textContent()).toBe('▾ modified a.txt +2 −1');
     // Collapsing and expanding again reuses the diff already fetched.
     await card.getByRole('button', { name: /a\.txt/ }).click();
     await card.getByRole('button', { name: /a\.txt/ }).click();
@@ -220,8 +221,8 @@ describe('checkpoint cards', { timeout: BROWSER_TEST_TIMEOUT }, () => {
 
     const card = checkpoint(page);
     await card.waitFor();
-    expect(await card.getByRole('button', { name: /five\.txt/ }).textContent()).toBe('created five.txt +5 −0');
-    expect(await card.getByRole('button', { name: /old\.txt/ }).textContent()).toBe('deleted old.txt +0 −2');
+    expect(await card.getByRole('button', { name: /five\.txt/ }).textContent()).toBe('▸ created five.txt +5 −0');
+    expect(await card.getByRole('button', { name: /old\.txt/ }).textContent()).toBe('▸ deleted old.txt +0 −2');
     await card.getByRole('button', { name: /five\.txt/ }).click();
     const diff = card.locator('.file-row').filter({ hasText: 'five.txt' }).locator('.diff');
     await diff.waitFor();
@@ -237,6 +238,32 @@ describe('checkpoint cards', { timeout: BROWSER_TEST_TIMEOUT }, () => {
       '--- a/old.txt\n',
       '+++ /dev/null\n',
     ]);
+  });
+
+  it('offers only the conversation on a turn that changed no file', async () => {
+    const home = createTestdir({}, 'clawsmith-home-');
+    const workspace = createTestdir({});
+    onTestFinished(() => {
+      home.remove();
+      workspace.remove();
+    });
+    const session = await scriptedTurn(home.path, {
+      workspace: workspace.path,
+      prompt: 'just talk',
+      responses: [{ text: 'Only words.' }],
+    });
+    const web = await createWebHarness({ homePath: home.path });
+    const page = await signedInPage(browser(), web, `#/sessions/${session}`);
+    const card = checkpoint(page);
+    await card.waitFor();
+    expect(await card.getByRole('radio').count()).toBe(0);
+    expect(await card.getByRole('group').count()).toBe(0);
+    await card.getByRole('button', { name: 'Restore the conversation to before turn 1…' }).click();
+    const said = (await card.getByRole('alertdialog', { name: 'Confirm restore' }).textContent()) ?? '';
+    expect(said).toContain('Files stay as they are.');
+    await card.getByRole('button', { name: 'Confirm restore' }).click();
+    await page.getByText('Restored the conversation to before a turn (session).').waitFor();
+    expect(await page.getByText('Only words.').count()).toBe(0);
   });
 
   it('shows the conflicting paths and changes nothing when the person edited a file after the turn', async () => {

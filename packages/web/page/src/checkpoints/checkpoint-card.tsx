@@ -15,7 +15,7 @@ export function CheckpointCard({
   sessionId: string;
   turn: TurnSummary | undefined;
   status: string;
-  allTurns: Iterable<TurnSummary>;
+  allTurns: readonly TurnSummary[];
   onFork: (turnId: string) => void;
   onRestored: (outcome: RestoreOutcome) => void;
 }) {

@@ -25,10 +25,13 @@ export function RestoreControls({
 }: {
   sessionId: string;
   turn: TurnSummary;
-  allTurns: Iterable<TurnSummary>;
+  allTurns: readonly TurnSummary[];
   onRestored: (outcome: RestoreOutcome) => void;
 }) {
-  const [scope, setScope] = useState<RestoreScope>('all');
+  // When no file of this turn or a later one can be put back, only the conversation can be restored.
+  const filesToRestore = restorePlan(turn, allTurns, 'files').files.length > 0;
+  const [chosenScope, setScope] = useState<RestoreScope>('all');
+  const scope = filesToRestore ? chosenScope : 'session';
   const [stage, setStage] = useState<Stage>({ step: 'choose' });
   const [sending, setSending] = useState(false);
   const confirmation = useRef<HTMLDivElement>(null);
@@ -59,27 +62,33 @@ export function RestoreControls({
   const name = `restore-scope-${turn.turnId}`;
   return (
     <div className="restore">
-      <fieldset>
-        <legend>Restore to before turn {turn.ordinal}</legend>
-        {RESTORE_SCOPES.map((option) => (
-          <label key={option.scope}>
-            <input
-              type="radio"
-              name={name}
-              value={option.scope}
-              checked={scope === option.scope}
-              onChange={() => {
-                setScope(option.scope);
-                setStage({ step: 'choose' });
-              }}
-            />{' '}
-            {option.label}
-          </label>
-        ))}
+      {!filesToRestore ? (
         <button type="button" onClick={() => setStage({ step: 'confirm' })}>
-          Restore…
+          Restore the conversation to before turn {turn.ordinal}…
         </button>
-      </fieldset>
+      ) : (
+        <fieldset>
+          <legend>Restore to before turn {turn.ordinal}</legend>
+          {RESTORE_SCOPES.map((option) => (
+            <label key={option.scope}>
+              <input
+                type="radio"
+                name={name}
+                value={option.scope}
+                checked={scope === option.scope}
+                onChange={() => {
+                  setScope(option.scope);
+                  setStage({ step: 'choose' });
+                }}
+              />{' '}
+              {option.label}
+            </label>
+          ))}
+          <button type="button" onClick={() => setStage({ step: 'confirm' })}>
+            Restore…
+          </button>
+        </fieldset>
+      )}
       {stage.step === 'confirm' && (
         <div
           ref={confirmation}

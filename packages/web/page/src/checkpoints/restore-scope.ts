@@ -35,7 +35,7 @@ export interface RestorePlan {
 const putsFilesBack = (scope: RestoreScope) => scope === 'files' || scope === 'all';
 
 /** What restoring `scope` to before `turn` changes, given all the session's turns. */
-export function restorePlan(turn: TurnSummary, allTurns: Iterable<TurnSummary>, scope: RestoreScope): RestorePlan {
+export function restorePlan(turn: TurnSummary, allTurns: readonly TurnSummary[], scope: RestoreScope): RestorePlan {
   const affected = [...allTurns]
     .filter((candidate) => candidate.ordinal >= turn.ordinal)
     .sort((left, right) => left.ordinal - right.ordinal);

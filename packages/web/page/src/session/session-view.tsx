@@ -21,6 +21,8 @@ function lastOf(events: readonly SessionEvent[], types: readonly string[]): numb
   return 0;
 }
 
+const NO_TURNS: readonly TurnSummary[] = [];
+
 /** One session: its transcript live over the event stream, checkpoints, todos, approvals and the prompt box. */
 export function SessionView({ sessionId }: { sessionId: string }) {
   const stream = useSessionEvents(sessionId);
@@ -100,6 +102,7 @@ export function SessionView({ sessionId }: { sessionId: string }) {
             sessionId={sessionId}
             items={items}
             turns={turnMap}
+            turnList={turns.data?.turns ?? NO_TURNS}
             approvals={inlineApprovals}
             hasOlder={stream.hasOlder}
             oldestSequence={events[0]?.sequence ?? 0}

@@ -11,6 +11,8 @@ interface TranscriptViewProps {
   readonly sessionId: string;
   readonly items: readonly TranscriptItem[];
   readonly turns: ReadonlyMap<string, TurnSummary>;
+  /** The same turns as a list, oldest first (a restore takes a turn and every later one). */
+  readonly turnList: readonly TurnSummary[];
   /** Pending approvals by tool call id, shown in their call's card. */
   readonly approvals: ReadonlyMap<string, PendingApproval>;
   readonly hasOlder: boolean;
@@ -36,7 +38,7 @@ function ItemView({ item, props }: { item: TranscriptItem; props: TranscriptView
           sessionId={props.sessionId}
           turn={props.turns.get(item.turnId)}
           status={item.status}
-          allTurns={props.turns.values()}
+          allTurns={props.turnList}
           onFork={props.onFork}
           onRestored={props.onRestored}
         />
