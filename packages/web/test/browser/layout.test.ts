@@ -59,6 +59,8 @@ describe('the session view on narrow and wide screens', { timeout: BROWSER_TEST_
     await page.getByText('The very last words.').waitFor();
     const transcript = await box(page, 'log', 'Transcript');
     expect(transcript.width).toBeGreaterThanOrEqual(380);
+    // Tall enough to read too: most of the screen, with the prompt box below it.
+    expect(transcript.height).toBeGreaterThanOrEqual(500);
     const todos = await box(page, 'region', 'Todos');
     expect(todos.y).toBeGreaterThanOrEqual(transcript.y + transcript.height);
     expect(todos.width).toBeGreaterThanOrEqual(380);
