@@ -101,4 +101,17 @@ describe('the session view on narrow and wide screens', { timeout: BROWSER_TEST_
     const view = (await transcript.boundingBox())!;
     expect(last.y + last.height).toBeLessThanOrEqual(view.y + view.height);
   });
+
+  it('follows the system theme, dark or light, with readable contrast in both', async () => {
+    const { web, session } = await longTurnSession(true);
+    const page = await signedInPage(browser(), web);
+    await page.goto(`${web.server.origin}/#/sessions/${session}`);
+    await page.getByText('The very last words.').waitFor();
+    const background = () => page.evaluate(() => getComputedStyle(document.documentElement).backgroundColor);
+    expect(await background()).toBe('rgb(255, 255, 255)');
+    await page.emulateMedia({ colorScheme: 'dark' });
+    expect(await background()).toBe('rgb(13, 17, 23)');
+    expect(await seriousViolations(page)).toEqual([]);
+    await screenshot(page, 'session-dark');
+  });
 });
