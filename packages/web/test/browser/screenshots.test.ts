@@ -22,7 +22,9 @@ async function photograph(page: Page, name: string, width: number, shows: Locato
   await page.setViewportSize({ width, height: 860 });
   await shows.scrollIntoViewIfNeeded();
   expect(await shows.isVisible()).toBe(true);
-  expect(await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth)).toBe(0);
+  expect(await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth)).toBe(
+    0,
+  );
   expect(await seriousViolations(page)).toEqual([]);
   mkdirSync(target, { recursive: true });
   await page.screenshot({ path: join(target, `${name}-${width}.png`) });
