@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { testdir } from '@clawsmith/test-utils';
 import { describe, expect, it, onTestFinished } from 'vitest';
 import { lineStats, unifiedDiff } from './line-diff.js';
-import { beginTurn, openStore, toolWrite } from './__fixtures__/tool-simulator.js';
+import { beginTurn, openStore, toolDelete, toolWrite } from './__fixtures__/tool-simulator.js';
 
 async function setup(tree: Record<string, string>) {
   const root = testdir(tree);
@@ -41,6 +41,24 @@ describe('diff', () => {
       \\ No newline at end of file
       "
     `);
+  });
+
+  it('heads the diff of a created file with /dev/null before it and of a deleted file with /dev/null after it', async () => {
+    const { root, store } = await setup({ 'gone.txt': 'bye\nnow\n' });
+    const turn = await beginTurn(store, root, 't1');
+    await toolWrite(turn.recorder, root, 'new.txt', 'one\ntwo\nthree\nfour\nfive\n');
+    await toolDelete(turn.recorder, root, 'gone.txt');
+    const manifest = await turn.complete();
+    expect((await store.diff('session-1', 't1', 'new.txt')).unifiedDiff).toBe(
+      '--- /dev/null\n+++ b/new.txt\n@@ -0,0 +1,5 @@\n+one\n+two\n+three\n+four\n+five\n',
+    );
+    expect((await store.diff('session-1', 't1', 'gone.txt')).unifiedDiff).toBe(
+      '--- a/gone.txt\n+++ /dev/null\n@@ -1,2 +0,0 @@\n-bye\n-now\n',
+    );
+    expect(manifest.files.map((file) => [file.path, file.change, file.linesAdded, file.linesRemoved])).toEqual([
+      ['new.txt', 'created', 5, 0],
+      ['gone.txt', 'deleted', 0, 2],
+    ]);
   });
 
   it('keeps the bytes a tool handed over, even when the file changes again before the turn ends', async () => {

@@ -88,7 +88,13 @@ export async function diffFile(
   };
   const whole =
     !binary && beforeText !== undefined && afterText !== undefined
-      ? cut(unifiedDiff(path, beforeText, afterText), DIFF_TEXT_LIMIT_BYTES)
+      ? cut(
+          unifiedDiff(path, beforeText, afterText, 3, {
+            beforeExists: row.before_state !== 'absent',
+            afterExists: row.after_state !== 'absent',
+          }),
+          DIFF_TEXT_LIMIT_BYTES,
+        )
       : undefined;
   return {
     sessionId,

@@ -112,8 +112,23 @@ function render(line: string, sign: string): string {
   return line.endsWith(NO_NEWLINE) ? `${sign}${line.slice(0, -1)}\n\\ No newline at end of file\n` : `${sign}${line}\n`;
 }
 
-/** A unified diff (3 lines of context) from `before` to `after`, labelled `a/path` and `b/path`. */
-export function unifiedDiff(path: string, before: string, after: string, context = 3): string {
+/** Which sides of a diff exist: a created file has no before, a deleted one no after. */
+export interface DiffSides {
+  readonly beforeExists: boolean;
+  readonly afterExists: boolean;
+}
+
+/**
+ * A unified diff (3 lines of context) from `before` to `after`, labelled `a/path` and `b/path`,
+ * or `/dev/null` for the side that does not exist (a created or deleted file), as git writes it.
+ */
+export function unifiedDiff(
+  path: string,
+  before: string,
+  after: string,
+  context = 3,
+  sides: DiffSides = { beforeExists: true, afterExists: true },
+): string {
   const beforeLines = splitLines(before);
   const afterLines = splitLines(after);
   const operations = editScript(beforeLines, afterLines);
@@ -127,7 +142,7 @@ export function unifiedDiff(path: string, before: string, after: string, context
   }
   const changed = operations.flatMap((operation, index) => (operation === '=' ? [] : [index]));
   if (changed.length === 0) return '';
-  let output = `--- a/${path}\n+++ b/${path}\n`;
+  let output = `--- ${sides.beforeExists ? `a/${path}` : '/dev/null'}\n+++ ${sides.afterExists ? `b/${path}` : '/dev/null'}\n`;
   let group = 0;
   while (group < changed.length) {
     let last = group;

@@ -13,12 +13,27 @@ describe('delete_file', () => {
     expect(await runTool(deleteFile, { path: 'a.txt' }, context)).toMatchObject({
       status: 'success',
       content: 'Deleted a.txt (5 bytes).',
+      display: {
+        kind: 'diff',
+        title: 'Deleted a.txt',
+        body: '--- a/a.txt\n+++ /dev/null\n@@ -1,1 +0,0 @@\n-alpha\n\\ No newline at end of file\n',
+      },
     });
     expect(Object.keys(snapshotTree(root))).toEqual(['b.txt']);
     expect(context.changes).toEqual([
       { phase: 'before', path: 'a.txt', image: { state: 'file', content: Buffer.from('alpha'), mode: 0o600 } },
       { phase: 'after', path: 'a.txt', image: { state: 'absent' } },
     ]);
+  });
+
+  it('shows no lines for a binary file it deletes', async () => {
+    const root = testdir({ 'blob.bin': 'a\0b' });
+    const result = await runTool(deleteFile, { path: 'blob.bin' }, testContext(root));
+    expect(result.display).toEqual({
+      kind: 'diff',
+      title: 'Deleted blob.bin',
+      fields: [{ label: 'bytes', value: '3' }],
+    });
   });
 
   it('refuses folders, symlinks, FIFOs, outside and protected paths, oversized files and unauthorized calls', async () => {

@@ -2,8 +2,9 @@ import { assertAuthorized, defineTool, toolSuccess } from '@clawsmith/tool-proto
 import { z } from 'zod';
 import { applyThroughWall, expectUnchanged } from './atomic-file.js';
 import { recordAfterChange, recordBeforeChange } from './file-change-recording.js';
-import { assertRegularFile, readWholeFile } from './regular-file.js';
+import { assertRegularFile, looksBinary, readWholeFile } from './regular-file.js';
 import type { ResolvedToolOptions } from './tool-options.js';
+import { wholeFileDiff } from './whole-file-diff.js';
 import { assertNotSymlink, resolveWritablePath } from './writable-path.js';
 
 const deleteInput = z.strictObject({
@@ -33,10 +34,14 @@ export function createDeleteFileTool(options: ResolvedToolOptions) {
       await recordBeforeChange(context, path.relative, { state: 'file', content, mode: stats.mode & 0o7777 });
       await applyThroughWall(options.wall, path, [expectUnchanged(path, stats), { kind: 'unlink', path: path.real }]);
       await recordAfterChange(context, path.relative, { state: 'absent' });
+      const text = content.toString('utf8');
+      // A binary file has no lines to show as removed.
+      const textual = !looksBinary(content) && Buffer.from(text, 'utf8').equals(content);
       return toolSuccess(`Deleted ${path.relative} (${content.length} bytes).`, {
         display: {
           kind: 'diff',
           title: `Deleted ${path.relative}`,
+          ...(textual ? { body: wholeFileDiff(path.relative, text, 'deleted') } : {}),
           fields: [{ label: 'bytes', value: String(content.length) }],
         },
       });

@@ -13,7 +13,11 @@ describe('write_file', () => {
     const context = testContext(root);
     const result = await runTool(writeFile, { path: 'src/new.ts', content: 'export {};\n' }, context);
     expect(result).toMatchObject({ status: 'success', content: 'Created src/new.ts (11 bytes, 1 line).' });
-    expect(result.display).toMatchObject({ kind: 'diff', title: 'Created src/new.ts', body: '+export {};\n+' });
+    expect(result.display).toMatchObject({
+      kind: 'diff',
+      title: 'Created src/new.ts',
+      body: '--- /dev/null\n+++ b/src/new.ts\n@@ -0,0 +1,1 @@\n+export {};\n',
+    });
     expect(readFileSync(join(root, 'src/new.ts'), 'utf8')).toBe('export {};\n');
     expect(context.changes).toEqual([
       { phase: 'before', path: 'src/new.ts', image: { state: 'absent' } },

@@ -1,10 +1,11 @@
-import { assertAuthorized, boundText, defineTool, toolSuccess } from '@clawsmith/tool-protocol';
+import { assertAuthorized, defineTool, toolSuccess } from '@clawsmith/tool-protocol';
 import { z } from 'zod';
 import { createFileAtomically } from './atomic-file.js';
 import { recordAfterChange, recordBeforeChange } from './file-change-recording.js';
 import { sha256 } from './regular-file.js';
 import { countLines } from './text-lines.js';
 import type { ResolvedToolOptions } from './tool-options.js';
+import { wholeFileDiff } from './whole-file-diff.js';
 import { assertFreeTarget, resolveWritablePath } from './writable-path.js';
 import { WORKSPACE_FS_ERROR_CODES, WorkspaceFsError } from './workspace-fs-error.js';
 
@@ -50,13 +51,7 @@ export function createWriteFileTool(options: ResolvedToolOptions) {
           display: {
             kind: 'diff',
             title: `Created ${path.relative}`,
-            body: boundText(
-              input.content
-                .split('\n')
-                .map((line) => `+${line}`)
-                .join('\n'),
-              16_000,
-            ),
+            body: wholeFileDiff(path.relative, input.content, 'created'),
             fields: [
               { label: 'bytes', value: String(content.length) },
               { label: 'sha256', value: digest },

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { createTestdir } from '@clawsmith/test-utils';
 import { describe, expect, it, onTestFinished } from 'vitest';
 import { createWebHarness } from '../../src/__fixtures__/web-harness.js';
+import { seriousViolations } from './accessibility.js';
 import { screenshot, scriptedTurn, signedInPage, useBrowser, BROWSER_TEST_TIMEOUT } from './browser-harness.js';
 
 const browser = useBrowser();
@@ -39,12 +40,18 @@ describe('turns from the page', { timeout: BROWSER_TEST_TIMEOUT }, () => {
       await page.getByRole('textbox', { name: 'Prompt for a new turn' }).fill(prompt);
       await page.getByRole('button', { name: 'Send' }).click();
     };
-    const approval = page.getByRole('article', { name: 'Approval for run_command' });
+    // Approvals are answered in the call's own card in the transcript.
+    const approval = page
+      .getByRole('log', { name: 'Transcript' })
+      .getByRole('article', { name: 'Tool call run_command: waiting' })
+      .getByRole('article', { name: 'Approval for run_command' });
 
     await send('write out.txt');
     await page.getByText('write out.txt').waitFor();
     await approval.waitFor();
     expect(await approval.textContent()).toContain('echo approved > out.txt');
+    expect(await page.getByRole('region', { name: 'Waiting for your approval' }).count()).toBe(0);
+    expect(await seriousViolations(page)).toEqual([]);
     await screenshot(page, 'approval');
     await approval.getByRole('button', { name: 'Allow', exact: true }).click();
     await page.getByText('The command ran.').waitFor();
@@ -53,7 +60,12 @@ describe('turns from the page', { timeout: BROWSER_TEST_TIMEOUT }, () => {
 
     await send('write no.txt');
     await approval.waitFor();
-    await approval.getByRole('button', { name: 'Deny' }).click();
+    // Typing in the prompt box never answers; with the card focused, D denies.
+    await page.getByRole('textbox', { name: 'Prompt for a new turn' }).pressSequentially('dad');
+    expect(await approval.getByRole('button', { name: 'Deny' }).isVisible()).toBe(true);
+    await page.getByRole('textbox', { name: 'Prompt for a new turn' }).fill('');
+    await approval.focus();
+    await page.keyboard.press('d');
     await page.getByText('It was refused.').waitFor();
     expect(existsSync(join(workspace.path, 'no.txt'))).toBe(false);
     expect(await page.getByRole('article', { name: 'Tool call run_command: denied' }).count()).toBe(1);

@@ -1,6 +1,7 @@
 import { useEffect, useState } from 'react';
 import type { ApiError } from '../api/api-client';
 import { signInFromFragment } from '../api/sign-in';
+import { signInAdvice } from '../api/sign-in-advice';
 import { SessionView } from '../session/session-view';
 import { SessionList } from '../sessions/session-list';
 import { useHashRoute } from './hash-route';
@@ -21,7 +22,7 @@ export function App() {
         {signIn === 'pending' && <p role="status">Signing in…</p>}
         {typeof signIn === 'object' && (
           <p role="alert" className="error">
-            <code className="badge code">{signIn.code}</code> {signIn.message}
+            <code className="badge code">{signIn.code}</code> {signInAdvice(signIn)}
           </p>
         )}
         {signIn === 'done' &&

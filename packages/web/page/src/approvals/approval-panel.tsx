@@ -1,7 +1,7 @@
 import type { PendingApproval } from '../api/api-types';
 import { ApprovalCard } from './approval-card';
 
-/** Calls waiting for the person's answer. */
+/** Calls waiting for the person's answer whose tool card is not in the transcript (those are answered inline). */
 export function ApprovalPanel({ sessionId, approvals }: { sessionId: string; approvals: readonly PendingApproval[] }) {
   if (approvals.length === 0) return null;
   return (

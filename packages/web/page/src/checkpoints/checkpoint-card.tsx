@@ -1,18 +1,23 @@
 import type { TurnSummary } from '../api/api-types';
 import { FileDiffRow } from './file-diff-row';
 import { RestoreControls } from './restore-controls';
+import type { RestoreOutcome } from './restore-outcome';
 
 /** A finished turn's checkpoint: its manifest (paths, +/- lines), lazy diffs, restore and fork. */
 export function CheckpointCard({
   sessionId,
   turn,
   status,
+  allTurns,
   onFork,
+  onRestored,
 }: {
   sessionId: string;
   turn: TurnSummary | undefined;
   status: string;
+  allTurns: readonly TurnSummary[];
   onFork: (turnId: string) => void;
+  onRestored: (outcome: RestoreOutcome) => void;
 }) {
   if (!turn) return <p className="notice">Turn finished ({status}).</p>;
   const checkpoint = turn.checkpoint;
@@ -37,7 +42,9 @@ export function CheckpointCard({
           ))}
         </ul>
       )}
-      {checkpoint && !checkpoint.undone && <RestoreControls sessionId={sessionId} turn={turn} />}
+      {checkpoint && !checkpoint.undone && (
+        <RestoreControls sessionId={sessionId} turn={turn} allTurns={allTurns} onRestored={onRestored} />
+      )}
       <button type="button" onClick={() => onFork(turn.turnId)}>
         Fork after turn {turn.ordinal}
       </button>

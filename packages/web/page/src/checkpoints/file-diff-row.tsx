@@ -21,6 +21,9 @@ export function FileDiffRow({ sessionId, turnId, file }: { sessionId: string; tu
   return (
     <li className="file-row">
       <button type="button" className="file-toggle" aria-expanded={open} onClick={toggle}>
+        <span className="disclosure" aria-hidden="true">
+          {open ? '▾' : '▸'}
+        </span>{' '}
         <span className={`change change-${file.change}`}>{file.change}</span>{' '}
         <LiteralText text={file.path} limit={500} /> <span className="added-count">+{file.linesAdded ?? 0}</span>{' '}
         <span className="removed-count">−{file.linesRemoved ?? 0}</span>

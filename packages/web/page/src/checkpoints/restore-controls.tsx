@@ -1,74 +1,132 @@
-import { useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { ApiError, sendJson, sessionPath } from '../api/api-client';
 import type { RestoreScope, TurnSummary } from '../api/api-types';
 import { ErrorNotice } from '../app/error-notice';
 import { LiteralText } from '../display/literal-text';
-import { RESTORE_SCOPES, restoreConsequence } from './restore-scope';
+import { RESTORE_SCOPES, restoreConsequence, restoreIrreversibility, restorePlan } from './restore-scope';
+import type { RestoreOutcome } from './restore-outcome';
 
 type Stage =
   | { readonly step: 'choose' }
   | { readonly step: 'confirm' }
-  | { readonly step: 'done'; readonly restoredPaths: readonly string[] }
   | { readonly step: 'conflict'; readonly paths: readonly string[] }
   | { readonly step: 'failed'; readonly error: unknown };
 
-/** Restore to before a turn: pick the scope, read what will change, confirm; a refusal lists the conflicting paths. */
-export function RestoreControls({ sessionId, turn }: { sessionId: string; turn: TurnSummary }) {
-  const [scope, setScope] = useState<RestoreScope>('all');
+/**
+ * Restore to before a turn: pick the scope, read every turn and file that will change (this turn
+ * and all later ones), confirm. The outcome goes to `onRestored`, which keeps it in view after this
+ * card leaves the transcript; a refusal lists the conflicting paths here.
+ */
+export function RestoreControls({
+  sessionId,
+  turn,
+  allTurns,
+  onRestored,
+}: {
+  sessionId: string;
+  turn: TurnSummary;
+  allTurns: readonly TurnSummary[];
+  onRestored: (outcome: RestoreOutcome) => void;
+}) {
+  // When no file of this turn or a later one can be put back, only the conversation can be restored.
+  const filesToRestore = restorePlan(turn, allTurns, 'files').files.length > 0;
+  const [chosenScope, setScope] = useState<RestoreScope>('all');
+  const scope = filesToRestore ? chosenScope : 'session';
   const [stage, setStage] = useState<Stage>({ step: 'choose' });
-  const restore = () =>
+  const [sending, setSending] = useState(false);
+  const confirmation = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    // The card may sit low in the transcript: bring the question to the person (focus scrolls it into view).
+    if (stage.step === 'confirm') confirmation.current?.focus();
+  }, [stage.step]);
+  const plan = restorePlan(turn, allTurns, scope);
+  const restore = () => {
+    setSending(true);
     sendJson<{ restoredPaths: string[] }>(sessionPath(sessionId, `/turns/${encodeURIComponent(turn.turnId)}/restore`), {
       scope,
-    }).then(
-      (answer) => setStage({ step: 'done', restoredPaths: answer.restoredPaths }),
-      (error: unknown) => {
-        if (error instanceof ApiError && error.code === 'checkpoint_conflict') {
-          const conflicts = (error.details.conflicts ?? []) as { path: string }[];
-          setStage({ step: 'conflict', paths: conflicts.map((conflict) => conflict.path) });
-        } else setStage({ step: 'failed', error });
-      },
-    );
+    })
+      .then(
+        (answer) => {
+          setStage({ step: 'choose' });
+          onRestored({ ordinal: turn.ordinal, scope, turns: plan.turns, restoredPaths: answer.restoredPaths });
+        },
+        (error: unknown) => {
+          if (error instanceof ApiError && error.code === 'checkpoint_conflict') {
+            const conflicts = (error.details.conflicts ?? []) as { path: string }[];
+            setStage({ step: 'conflict', paths: conflicts.map((conflict) => conflict.path) });
+          } else setStage({ step: 'failed', error });
+        },
+      )
+      .finally(() => setSending(false));
+  };
   const name = `restore-scope-${turn.turnId}`;
   return (
     <div className="restore">
-      <fieldset>
-        <legend>Restore to before turn {turn.ordinal}</legend>
-        {RESTORE_SCOPES.map((option) => (
-          <label key={option.scope}>
-            <input
-              type="radio"
-              name={name}
-              value={option.scope}
-              checked={scope === option.scope}
-              onChange={() => {
-                setScope(option.scope);
-                setStage({ step: 'choose' });
-              }}
-            />{' '}
-            {option.label}
-          </label>
-        ))}
+      {!filesToRestore ? (
         <button type="button" onClick={() => setStage({ step: 'confirm' })}>
-          Restore…
+          Restore the conversation to before turn {turn.ordinal}…
         </button>
-      </fieldset>
+      ) : (
+        <fieldset>
+          <legend>Restore to before turn {turn.ordinal}</legend>
+          {RESTORE_SCOPES.map((option) => (
+            <label key={option.scope}>
+              <input
+                type="radio"
+                name={name}
+                value={option.scope}
+                checked={scope === option.scope}
+                onChange={() => {
+                  setScope(option.scope);
+                  setStage({ step: 'choose' });
+                }}
+              />{' '}
+              {option.label}
+            </label>
+          ))}
+          <button type="button" onClick={() => setStage({ step: 'confirm' })}>
+            Restore…
+          </button>
+        </fieldset>
+      )}
       {stage.step === 'confirm' && (
-        <div className="confirm" role="alertdialog" aria-label="Confirm restore">
+        <div
+          ref={confirmation}
+          className="confirm"
+          role="alertdialog"
+          aria-label="Confirm restore"
+          tabIndex={-1}
+          onKeyDown={(event) => {
+            if (event.key === 'Escape') setStage({ step: 'choose' });
+          }}
+        >
           <p>
-            <LiteralText text={restoreConsequence(turn, scope)} />
+            <LiteralText text={restoreConsequence(plan)} />
           </p>
-          <button type="button" className="danger" onClick={restore}>
+          <ul className="restore-turns" aria-label="Turns this restore undoes">
+            {plan.turns.map((undone) => (
+              <li key={undone.turnId}>
+                Turn {undone.ordinal}: <LiteralText text={undone.prompt} limit={120} />
+                {undone.files.length > 0 && (
+                  <>
+                    {' '}
+                    — puts back{' '}
+                    <span className="restore-files">
+                      <LiteralText text={undone.files.join(', ')} limit={2_000} />
+                    </span>
+                  </>
+                )}
+              </li>
+            ))}
+          </ul>
+          <p className="notice">{restoreIrreversibility(scope, 'before')}</p>
+          <button type="button" className="danger" onClick={restore} disabled={sending}>
             Confirm restore
           </button>{' '}
           <button type="button" onClick={() => setStage({ step: 'choose' })}>
             Cancel
           </button>
         </div>
-      )}
-      {stage.step === 'done' && (
-        <p role="status" className="restored">
-          Restored. {stage.restoredPaths.length} {stage.restoredPaths.length === 1 ? 'file' : 'files'} put back.
-        </p>
       )}
       {stage.step === 'conflict' && (
         <div role="alert" className="conflict">

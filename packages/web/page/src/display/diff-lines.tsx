@@ -1,22 +1,16 @@
+import { diffCounts, diffLineKinds } from './diff-counts';
 import { visibleText } from './visible-text';
 
 /** Lines of a unified diff shown at most; the rest are counted. */
 const MAX_DIFF_LINES = 400;
 
-function lineClass(line: string): string {
-  if (line.startsWith('@@')) return 'hunk';
-  if (line.startsWith('+++ ') || line.startsWith('--- ')) return 'file-header';
-  if (line.startsWith('+')) return 'added';
-  if (line.startsWith('-')) return 'removed';
-  return 'context';
-}
-
 /** A unified diff with added and removed lines marked, as literal text. */
 export function DiffLines({ diff }: { diff: string }) {
-  const lines = diff.split('\n');
+  // A diff ends with a newline: the empty string after it is no line.
+  const lines = diff.endsWith('\n') ? diff.slice(0, -1).split('\n') : diff.split('\n');
+  const kinds = diffLineKinds(lines);
   const shown = lines.slice(0, MAX_DIFF_LINES);
-  const added = lines.filter((line) => line.startsWith('+') && !line.startsWith('+++')).length;
-  const removed = lines.filter((line) => line.startsWith('-') && !line.startsWith('---')).length;
+  const { added, removed } = diffCounts(diff);
   return (
     <div className="diff">
       <p className="diff-totals">
@@ -24,7 +18,7 @@ export function DiffLines({ diff }: { diff: string }) {
       </p>
       <pre>
         {shown.map((line, index) => (
-          <span key={index} className={`diff-line ${lineClass(line)}`}>
+          <span key={index} className={`diff-line ${kinds[index]}`}>
             {visibleText(line, 2_000).text}
             {'\n'}
           </span>

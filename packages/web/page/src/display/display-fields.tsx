@@ -1,12 +1,16 @@
 import type { ToolDisplay } from '../api/api-types';
 import { LiteralText } from './literal-text';
 
-/** A display's labelled values (exit code, duration, bytes searched). */
+/** Values kept for programs (the API still has them) that tell a person nothing. */
+const MACHINE_FIELDS = new Set(['sha256']);
+
+/** A display's labelled values (exit code, duration, bytes searched), without content hashes. */
 export function DisplayFields({ fields }: { fields: ToolDisplay['fields'] }) {
-  if (!fields || fields.length === 0) return null;
+  const shown = (fields ?? []).filter((field) => !MACHINE_FIELDS.has(field.label));
+  if (shown.length === 0) return null;
   return (
     <dl className="fields">
-      {fields.map((field, index) => (
+      {shown.map((field, index) => (
         <div key={index}>
           <dt>
             <LiteralText text={field.label} limit={100} />

@@ -9,7 +9,7 @@ export function PromptBox({ sessionId, running }: { sessionId: string; running: 
   const [sending, setSending] = useState(false);
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    if (prompt.trim() === '') return;
+    if (prompt.trim() === '' || sending || running) return;
     setSending(true);
     setError(undefined);
     sendJson(sessionPath(sessionId, '/turns'), { prompt })
@@ -28,10 +28,15 @@ export function PromptBox({ sessionId, running }: { sessionId: string; running: 
         rows={3}
         value={prompt}
         onChange={(event) => setPrompt(event.target.value)}
+        aria-describedby="prompt-keys"
         onKeyDown={(event) => {
-          if (event.key === 'Enter' && (event.metaKey || event.ctrlKey)) submit(event);
+          // Enter sends, Shift+Enter breaks the line; Enter that confirms an input method's composition does neither.
+          if (event.key === 'Enter' && !event.shiftKey && !event.nativeEvent.isComposing) submit(event);
         }}
       />
+      <p id="prompt-keys" className="hint">
+        Enter sends · Shift+Enter starts a new line
+      </p>
       <div className="prompt-actions">
         <button type="submit" disabled={sending || running}>
           Send

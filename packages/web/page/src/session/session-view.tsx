@@ -3,6 +3,7 @@ import { sendJson, sessionPath } from '../api/api-client';
 import type { PendingApproval, SessionEvent, SessionSummary, TodoItem, TurnSummary } from '../api/api-types';
 import { ApprovalPanel } from '../approvals/approval-panel';
 import { ErrorNotice } from '../app/error-notice';
+import { RestoreOutcomeNotice, type RestoreOutcome } from '../checkpoints/restore-outcome';
 import { navigate } from '../app/hash-route';
 import { LiteralText } from '../display/literal-text';
 import { StatusBadge } from '../display/status-badge';
@@ -19,6 +20,8 @@ function lastOf(events: readonly SessionEvent[], types: readonly string[]): numb
     if (types.includes(events[index]!.type)) return events[index]!.sequence;
   return 0;
 }
+
+const NO_TURNS: readonly TurnSummary[] = [];
 
 /** One session: its transcript live over the event stream, checkpoints, todos, approvals and the prompt box. */
 export function SessionView({ sessionId }: { sessionId: string }) {
@@ -45,7 +48,15 @@ export function SessionView({ sessionId }: { sessionId: string }) {
     () => new Map((turns.data?.turns ?? []).map((turn) => [turn.turnId, turn] as const)),
     [turns.data],
   );
+  const pending = approvals.data?.approvals;
+  const inlineApprovals = useMemo(() => {
+    const waiting = new Set(
+      items.flatMap((item) => (item.kind === 'tool' && item.waitingForApproval ? [item.toolCallId] : [])),
+    );
+    return new Map((pending ?? []).filter((one) => waiting.has(one.toolCallId)).map((one) => [one.toolCallId, one]));
+  }, [items, pending]);
   const [forkError, setForkError] = useState<unknown>();
+  const [restored, setRestored] = useState<RestoreOutcome>();
   const fork = (turnId?: string) =>
     sendJson<SessionSummary>(sessionPath(sessionId, '/fork'), turnId ? { atTurnId: turnId } : {}).then(
       (child) => navigate(`/sessions/${child.id}`),
@@ -91,16 +102,23 @@ export function SessionView({ sessionId }: { sessionId: string }) {
             sessionId={sessionId}
             items={items}
             turns={turnMap}
+            turnList={turns.data?.turns ?? NO_TURNS}
+            approvals={inlineApprovals}
             hasOlder={stream.hasOlder}
             oldestSequence={events[0]?.sequence ?? 0}
             loadingOlder={stream.loadingOlder}
             loadOlder={stream.loadOlder}
             onFork={fork}
+            onRestored={setRestored}
           />
+          {restored && <RestoreOutcomeNotice outcome={restored} onDismiss={() => setRestored(undefined)} />}
           <PromptBox sessionId={sessionId} running={running} />
         </div>
         <aside className="session-side" aria-label="Session state">
-          <ApprovalPanel sessionId={sessionId} approvals={approvals.data?.approvals ?? []} />
+          <ApprovalPanel
+            sessionId={sessionId}
+            approvals={(pending ?? []).filter((one) => !inlineApprovals.has(one.toolCallId))}
+          />
           <TodoPanel todos={liveTodos ?? fetchedTodos.data?.todos} />
         </aside>
       </div>

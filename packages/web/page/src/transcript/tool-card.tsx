@@ -1,3 +1,5 @@
+import type { PendingApproval } from '../api/api-types';
+import { ApprovalCard } from '../approvals/approval-card';
 import { CodeBadge, StatusBadge } from '../display/status-badge';
 import { DisplayView } from '../display/display-view';
 import { LiteralText } from '../display/literal-text';
@@ -5,8 +7,17 @@ import type { ToolProgress, TranscriptItem } from './transcript-items';
 
 type ToolItem = Extract<TranscriptItem, { kind: 'tool' }>;
 
-/** One tool call: its name, status and code badges, title, and its display rendered by kind. */
-export function ToolCard({ item, sessionId }: { item: ToolItem; sessionId: string }) {
+/** One tool call: its name, status and code badges, title, its approval while waiting, and its display rendered by kind. */
+export function ToolCard({
+  item,
+  sessionId,
+  approval,
+}: {
+  item: ToolItem;
+  sessionId: string;
+  /** The pending approval of this call, answered right here in the transcript. */
+  approval?: PendingApproval | undefined;
+}) {
   const status = item.result?.status ?? (item.waitingForApproval ? 'waiting' : 'running');
   const title = item.result?.display?.title ?? item.summary;
   return (
@@ -18,6 +29,9 @@ export function ToolCard({ item, sessionId }: { item: ToolItem; sessionId: strin
           <LiteralText text={title} limit={300} />
         </span>
       </header>
+      {!item.result && item.waitingForApproval && approval && (
+        <ApprovalCard sessionId={sessionId} approval={approval} />
+      )}
       {!item.result && item.progress && <ProgressView toolName={item.toolName} progress={item.progress} />}
       {item.result && <DisplayView sessionId={sessionId} result={item.result} output={item.output} />}
     </article>

@@ -48,6 +48,25 @@ const toolNameOf = (event: CallEvent): string => (event.type === 'approval.resol
 const summaryOf = (event: CallEvent): string =>
   event.type === 'tool.started' || event.type === 'approval.requested' ? event.summary : '';
 
+const RESTORED_WHAT: Record<SessionEventOf<'session.restored'>['scope'], string> = {
+  files: 'the files',
+  session: 'the conversation',
+  all: 'the files and the conversation',
+};
+
+/** The line a restore leaves in the transcript, with the files it put back. */
+function restoredNotice(event: SessionEventOf<'session.restored'>): string {
+  const what = RESTORED_WHAT[event.scope];
+  const paths = event.restoredPaths;
+  const files =
+    event.scope === 'session'
+      ? ''
+      : paths.length === 0
+        ? ' No file needed putting back.'
+        : ` Put back: ${paths.join(', ')}.`;
+  return `Restored ${what} to before a turn (${event.scope}).${files}`;
+}
+
 /** The transcript of `events` (in sequence order; an older page may start mid-turn). */
 export function transcriptItems(events: readonly SessionEvent[]): TranscriptItem[] {
   const items: TranscriptItem[] = [];
@@ -112,7 +131,7 @@ export function transcriptItems(events: readonly SessionEvent[]): TranscriptItem
         items.push({ kind: 'notice', key, text: 'This session was forked from another one.' });
         break;
       case 'session.restored':
-        items.push({ kind: 'notice', key, text: `Restored to before a turn (${event.scope}).` });
+        items.push({ kind: 'notice', key, text: restoredNotice(event) });
         break;
       default:
         break;

@@ -1,7 +1,8 @@
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { useEffect, useLayoutEffect, useRef } from 'react';
-import type { TurnSummary } from '../api/api-types';
+import type { PendingApproval, TurnSummary } from '../api/api-types';
 import { CheckpointCard } from '../checkpoints/checkpoint-card';
+import type { RestoreOutcome } from '../checkpoints/restore-outcome';
 import { AssistantItem, NoticeItem, PromptItem } from './message-items';
 import { ToolCard } from './tool-card';
 import type { TranscriptItem } from './transcript-items';
@@ -10,12 +11,17 @@ interface TranscriptViewProps {
   readonly sessionId: string;
   readonly items: readonly TranscriptItem[];
   readonly turns: ReadonlyMap<string, TurnSummary>;
+  /** The same turns as a list, oldest first (a restore takes a turn and every later one). */
+  readonly turnList: readonly TurnSummary[];
+  /** Pending approvals by tool call id, shown in their call's card. */
+  readonly approvals: ReadonlyMap<string, PendingApproval>;
   readonly hasOlder: boolean;
   /** The sequence of the oldest event loaded (shown as `data-oldest-sequence` for tests and tools). */
   readonly oldestSequence: number;
   readonly loadingOlder: boolean;
   readonly loadOlder: () => void;
   readonly onFork: (turnId: string) => void;
+  readonly onRestored: (outcome: RestoreOutcome) => void;
 }
 
 function ItemView({ item, props }: { item: TranscriptItem; props: TranscriptViewProps }) {
@@ -25,14 +31,16 @@ function ItemView({ item, props }: { item: TranscriptItem; props: TranscriptView
     case 'assistant':
       return <AssistantItem text={item.text} />;
     case 'tool':
-      return <ToolCard item={item} sessionId={props.sessionId} />;
+      return <ToolCard item={item} sessionId={props.sessionId} approval={props.approvals.get(item.toolCallId)} />;
     case 'checkpoint':
       return (
         <CheckpointCard
           sessionId={props.sessionId}
           turn={props.turns.get(item.turnId)}
           status={item.status}
+          allTurns={props.turnList}
           onFork={props.onFork}
+          onRestored={props.onRestored}
         />
       );
     case 'notice':
@@ -76,6 +84,14 @@ export function TranscriptView(props: TranscriptViewProps) {
     if (atEnd.current && items.length > 0) virtualizer.scrollToIndex(items.length - 1 + offset, { align: 'end' });
   }, [lastKey, items.length, offset, virtualizer]);
 
+  // Rows measured taller or shorter than estimated change the total height after that scroll: stay at the end.
+  const totalSize = virtualizer.getTotalSize();
+  useLayoutEffect(() => {
+    const element = scroller.current;
+    if (element && atEnd.current && fromBottom.current === undefined)
+      element.scrollTop = element.scrollHeight - element.clientHeight;
+  }, [totalSize]);
+
   const olderVisible = hasOlder && rows[0]?.index === 0;
   useEffect(() => {
     if (!olderVisible || loadingOlder || items.length === 0) return;
@@ -97,7 +113,7 @@ export function TranscriptView(props: TranscriptViewProps) {
         atEnd.current = element.scrollHeight - element.scrollTop - element.clientHeight < 48;
       }}
     >
-      <div className="transcript-canvas" style={{ height: virtualizer.getTotalSize() }}>
+      <div className="transcript-canvas" style={{ height: totalSize }}>
         {rows.map((row) => (
           <div
             key={row.key}
