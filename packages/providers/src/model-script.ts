@@ -12,7 +12,12 @@ const responseSchema = z.strictObject({
   text: z.string().optional(),
   toolCalls: z.array(toolCallSchema).optional(),
   usage: z
-    .strictObject({ inputTokens: z.number().int().nonnegative(), outputTokens: z.number().int().nonnegative() })
+    .strictObject({
+      inputTokens: z.number().int().nonnegative(),
+      outputTokens: z.number().int().nonnegative(),
+      cacheReadTokens: z.number().int().nonnegative().optional(),
+      cacheWriteTokens: z.number().int().nonnegative().optional(),
+    })
     .optional(),
   /** How the response ends; default `tool-calls` with tool calls, else `stop`. */
   finishReason: z.enum(['stop', 'tool-calls', 'length', 'error']).optional(),

@@ -91,6 +91,8 @@ export function clawsmithRun(
     readonly responses: readonly unknown[];
     readonly session?: string;
     readonly permissionMode?: string;
+    /** More `clawsmith run` options, before the prompt (e.g. `['--context-window', '6000']`). */
+    readonly extraArgs?: readonly string[];
   },
 ): Promise<ClawsmithRun> & { readonly pid: number | undefined; kill(signal: NodeJS.Signals): void } {
   if (!existsSync(CLI_BIN)) throw new Error(`${CLI_BIN} is missing; build the cli (npx nx run @clawsmith/cli:build).`);
@@ -109,6 +111,7 @@ export function clawsmithRun(
     '--script',
     script,
     ...(options.session ? ['--session', options.session] : []),
+    ...(options.extraArgs ?? []),
     options.prompt,
   ];
   const environment: Record<string, string | undefined> = { ...process.env, NO_COLOR: '1' };

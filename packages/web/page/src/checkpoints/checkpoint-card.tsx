@@ -1,4 +1,5 @@
 import type { TurnSummary } from '../api/api-types';
+import type { TurnUsage } from '../transcript/transcript-items';
 import { FileDiffRow } from './file-diff-row';
 import { RestoreControls } from './restore-controls';
 import type { RestoreOutcome } from './restore-outcome';
@@ -8,6 +9,7 @@ export function CheckpointCard({
   sessionId,
   turn,
   status,
+  usage,
   allTurns,
   onFork,
   onRestored,
@@ -15,6 +17,7 @@ export function CheckpointCard({
   sessionId: string;
   turn: TurnSummary | undefined;
   status: string;
+  usage?: TurnUsage;
   allTurns: readonly TurnSummary[];
   onFork: (turnId: string) => void;
   onRestored: (outcome: RestoreOutcome) => void;
@@ -34,6 +37,7 @@ export function CheckpointCard({
             <span className="removed-count">−{totals.linesRemoved}</span>
           </span>
         )}
+        {usage && usage.inputTokens + usage.outputTokens > 0 && <TokenUsage usage={usage} />}
       </header>
       {checkpoint && checkpoint.files.length > 0 && (
         <ul className="files" aria-label="Changed files">
@@ -49,5 +53,17 @@ export function CheckpointCard({
         Fork after turn {turn.ordinal}
       </button>
     </section>
+  );
+}
+
+/** The turn's tokens: input (of which read from the prompt cache) and output. */
+function TokenUsage({ usage }: { usage: TurnUsage }) {
+  const count = (value: number) => value.toLocaleString('en-US');
+  const cached = usage.cacheReadTokens ?? 0;
+  return (
+    <span className="token-usage" title="Tokens this turn's model requests used">
+      {count(usage.inputTokens)} tokens in{cached > 0 ? ` (${count(cached)} from cache)` : ''},{' '}
+      {count(usage.outputTokens)} out
+    </span>
   );
 }

@@ -28,3 +28,12 @@ export function NoticeItem({ text }: { text: string }) {
     </p>
   );
 }
+
+/** Where the model's view was compacted: a divider across the transcript, which itself keeps everything. */
+export function CompactionMarker({ text }: { text: string }) {
+  return (
+    <p className="compaction-marker" role="note">
+      <LiteralText text={text} />
+    </p>
+  );
+}

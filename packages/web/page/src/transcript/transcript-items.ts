@@ -18,8 +18,20 @@ export type TranscriptItem =
       /** The latest `tool.progress` of a call still running (dropped once it completed). */
       readonly progress?: ToolProgress;
     }
-  | { readonly kind: 'checkpoint'; readonly key: string; readonly turnId: string; readonly status: string }
-  | { readonly kind: 'notice'; readonly key: string; readonly text: string };
+  | {
+      readonly kind: 'checkpoint';
+      readonly key: string;
+      readonly turnId: string;
+      readonly status: string;
+      /** The tokens the turn's model requests used, when the turn recorded them. */
+      readonly usage?: TurnUsage;
+    }
+  | { readonly kind: 'notice'; readonly key: string; readonly text: string }
+  /** The model's view was compacted here: what it is sent from now on changed; the transcript did not. */
+  | { readonly kind: 'compaction'; readonly key: string; readonly text: string };
+
+/** A turn's token usage, as `turn.completed` records it. */
+export type TurnUsage = NonNullable<SessionEventOf<'turn.completed'>['usage']>;
 
 /** How far a running call has come, as its latest `tool.progress` event says. */
 export interface ToolProgress {
@@ -65,6 +77,25 @@ function restoredNotice(event: SessionEventOf<'session.restored'>): string {
         ? ' No file needed putting back.'
         : ` Put back: ${paths.join(', ')}.`;
   return `Restored ${what} to before a turn (${event.scope}).${files}`;
+}
+
+const count = (value: number) => value.toLocaleString('en-US');
+
+/** The marker a compaction leaves: what the model is no longer sent in full, and the tokens before and after. */
+export function compactionText(event: SessionEventOf<'context.compacted'>): string {
+  const why = {
+    threshold: 'near the context window',
+    overflow: 'the model refused a request as too long',
+    manual: 'on demand',
+  }[event.reason];
+  const parts: string[] = [];
+  if (event.prunedToolResults > 0)
+    parts.push(
+      `${count(event.prunedToolResults)} older tool result${event.prunedToolResults === 1 ? '' : 's'} now sent as a pointer to its artifact`,
+    );
+  if (event.summary !== undefined)
+    parts.push(`the conversation before message ${count(event.summarizedThroughMessage ?? 0)} sent as a summary`);
+  return `Context compacted (${why}): ${parts.join('; ') || 'nothing taken out'}. About ${count(event.tokensBefore)} → ${count(event.tokensAfter)} of ${count(event.contextWindow)} tokens. The transcript keeps everything.`;
 }
 
 /** The transcript of `events` (in sequence order; an older page may start mid-turn). */
@@ -118,7 +149,16 @@ export function transcriptItems(events: readonly SessionEvent[]): TranscriptItem
         break;
       }
       case 'turn.completed':
-        items.push({ kind: 'checkpoint', key, turnId: event.turnId ?? '', status: event.status });
+        items.push({
+          kind: 'checkpoint',
+          key,
+          turnId: event.turnId ?? '',
+          status: event.status,
+          ...(event.usage ? { usage: event.usage } : {}),
+        });
+        break;
+      case 'context.compacted':
+        items.push({ kind: 'compaction', key, text: compactionText(event) });
         break;
       case 'request.failed':
         items.push({

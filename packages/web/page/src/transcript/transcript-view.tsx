@@ -3,7 +3,7 @@ import { useEffect, useLayoutEffect, useRef } from 'react';
 import type { PendingApproval, TurnSummary } from '../api/api-types';
 import { CheckpointCard } from '../checkpoints/checkpoint-card';
 import type { RestoreOutcome } from '../checkpoints/restore-outcome';
-import { AssistantItem, NoticeItem, PromptItem } from './message-items';
+import { AssistantItem, CompactionMarker, NoticeItem, PromptItem } from './message-items';
 import { ToolCard } from './tool-card';
 import type { TranscriptItem } from './transcript-items';
 
@@ -38,6 +38,7 @@ function ItemView({ item, props }: { item: TranscriptItem; props: TranscriptView
           sessionId={props.sessionId}
           turn={props.turns.get(item.turnId)}
           status={item.status}
+          {...(item.usage ? { usage: item.usage } : {})}
           allTurns={props.turnList}
           onFork={props.onFork}
           onRestored={props.onRestored}
@@ -45,6 +46,8 @@ function ItemView({ item, props }: { item: TranscriptItem; props: TranscriptView
       );
     case 'notice':
       return <NoticeItem text={item.text} />;
+    case 'compaction':
+      return <CompactionMarker text={item.text} />;
   }
 }
 
