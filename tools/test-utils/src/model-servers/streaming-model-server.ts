@@ -3,7 +3,7 @@
 // (tool-call arguments split across chunks, several calls in one message, usage in a final
 // chunk), choosing each answer from how many assistant turns the request's conversation holds.
 // It records every request so the test can check what the model was shown. Not part of the build.
-import { createServer, type ServerResponse } from 'node:http';
+import { createServer, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
 /** One step of the model: tool calls (with object arguments) or a final text. */
@@ -166,6 +166,37 @@ export function streamAnthropic(
   sse(response, { type: 'message_stop' }, 'message_stop');
 }
 
+/** Answers a request with one step, streamed in the vendor's format, and ends the response. */
+export function streamStep(
+  format: 'openai' | 'anthropic',
+  response: ServerResponse,
+  step: ModelStep,
+  index: number,
+  usage?: ServedUsage,
+): void {
+  response.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
+  if (format === 'openai') streamOpenAI(response, step, index, usage);
+  else streamAnthropic(response, step, index, usage);
+  response.end();
+}
+
+/** Listens on 127.0.0.1 (a free port); the base URL the vendor's SDK takes, and a close that drops open connections. */
+export async function listenOnLoopback(
+  server: Server,
+  format: 'openai' | 'anthropic',
+): Promise<{ baseURL: string; close(): Promise<void> }> {
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    baseURL: format === 'openai' ? `http://127.0.0.1:${port}/v1` : `http://127.0.0.1:${port}`,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
+
 /** Answers that depend on the request's `model`. */
 export interface ModelServerOptions {
   /** Steps for requests naming this model, instead of the server's `steps`. */
@@ -207,21 +238,8 @@ export async function startStreamingModelServer(
       if (options.unknownModels?.includes(model)) return refuseModel(response, format, model);
       const index = assistantTurns(body);
       const step = (options.modelSteps?.[model] ?? steps)[index] ?? { text: 'done' };
-      response.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
-      if (format === 'openai') streamOpenAI(response, step, index);
-      else streamAnthropic(response, step, index);
-      response.end();
+      streamStep(format, response, step, index);
     });
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  return {
-    baseURL: format === 'openai' ? `http://127.0.0.1:${port}/v1` : `http://127.0.0.1:${port}`,
-    requests,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
-  };
+  return { ...(await listenOnLoopback(server, format)), requests };
 }

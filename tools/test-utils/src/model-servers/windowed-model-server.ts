@@ -6,10 +6,9 @@
 // per accepted request (a request without tools is a summary request: it gets a summary text).
 import { createHash } from 'node:crypto';
 import { createServer, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { Tiktoken } from 'js-tiktoken/lite';
 import o200k from 'js-tiktoken/ranks/o200k_base';
-import { streamAnthropic, streamOpenAI, type ModelStep } from './streaming-model-server.js';
+import { listenOnLoopback, streamStep, type ModelStep } from './streaming-model-server.js';
 
 /** What the server saw of one request. */
 export interface WindowedRequest {
@@ -139,21 +138,8 @@ export async function startWindowedModelServer(
           : (steps[played] ?? { text: 'done' });
       const index = summary ? requests.length : (played += 1) - 1;
       const usage = { input: tokens, output: 20, ...(format === 'anthropic' ? { cacheRead, cacheWrite } : {}) };
-      response.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
-      if (format === 'openai') streamOpenAI(response, step, index, usage);
-      else streamAnthropic(response, step, index, usage);
-      response.end();
+      streamStep(format, response, step, index, usage);
     });
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  return {
-    baseURL: format === 'openai' ? `http://127.0.0.1:${port}/v1` : `http://127.0.0.1:${port}`,
-    requests,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
-  };
+  return { ...(await listenOnLoopback(server, format)), requests };
 }
