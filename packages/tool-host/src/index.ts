@@ -15,6 +15,7 @@ export type { JudgedCallRun } from './calls/execute-judged-call.js';
 export { executeJudgedCall } from './calls/execute-judged-call.js';
 export type { InlineBound } from './calls/large-output.js';
 export { DEFAULT_INLINE_CONTENT_LIMIT, keepInlineBounded } from './calls/large-output.js';
+export { resultText } from './calls/result-text.js';
 export { runAuthorized } from './calls/run-authorized.js';
 export type { ToolEntry, ToolSource, ToolTable } from './calls/tool-table.js';
 export { DuplicateToolError, buildToolTable } from './calls/tool-table.js';

@@ -20,6 +20,7 @@ describe('@clawsmith/tool-host public surface', () => {
       'openToolHost',
       'parseCallArguments',
       'requestPaths',
+      'resultText',
       'runAuthorized',
       'runHooks',
       'runResultHooks',

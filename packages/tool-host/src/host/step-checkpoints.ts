@@ -15,11 +15,15 @@ export class StepCheckpoints {
   ) {}
 
   /** Opens a step (ending an open one first); returns its restore point's turn id. */
-  async begin(): Promise<string> {
-    await this.end();
-    const opening = this.start();
+  begin(): Promise<string> {
+    const previous = this.open;
+    // Set before anything is awaited, so a call that comes in meanwhile joins the new step.
+    const opening = (async () => {
+      if (previous) await (await previous).complete();
+      return this.start();
+    })();
     this.open = opening;
-    return (await opening).turnId;
+    return opening.then((checkpoint) => checkpoint.turnId);
   }
 
   /** Ends the open step, if any: its manifest is written and it can be undone. */

@@ -42,7 +42,7 @@ export interface ToolHost {
   beginStep(): Promise<string>;
   /** Ends the open step. Calls made with no step open get a restore point each. */
   endStep(): Promise<void>;
-  /** The session's restore points, oldest first, each with its manifest (the files it changed). */
+  /** The session's restore points, oldest first, each with its manifest (the files it changed). Ends the open step first, as `diff` and `undo` do. */
   listRestorePoints(): Promise<RestorePoint[]>;
   /** Before and after text of one file a step changed, and a unified diff. */
   diff(stepId: string, path: string): Promise<FileDiff>;
@@ -223,10 +223,17 @@ export function createToolHost(options: ToolHostOptions): ToolHost {
     beginStep: () => steps.begin(),
     endStep: () => steps.end(),
     async listRestorePoints() {
+      await steps.end();
       const points = await options.checkpoints.listRestorePoints(sessionId);
       return Promise.all(points.map((point) => options.checkpoints.getRestorePoint(sessionId, point.turnId)));
     },
-    diff: (stepId: string, path: string) => options.checkpoints.diff(sessionId, stepId, path),
-    undo: (stepId: string) => options.checkpoints.undoFiles(sessionId, stepId),
+    async diff(stepId: string, path: string) {
+      await steps.end();
+      return options.checkpoints.diff(sessionId, stepId, path);
+    },
+    async undo(stepId: string) {
+      await steps.end();
+      return options.checkpoints.undoFiles(sessionId, stepId);
+    },
   });
 }
