@@ -20,11 +20,13 @@ describe('beginTurn and the recorder', () => {
     await toolWrite(turn.recorder, root, 'a.txt', 'after\n');
     await turn.complete();
     const point = await store.getRestorePoint('s', 't1');
-    expect({ messageCount: point.messageCount, eventSequence: point.eventSequence, todos: point.todoSnapshot }).toEqual({
-      messageCount: 0,
-      eventSequence: 0,
-      todos: null,
-    });
+    expect({ messageCount: point.messageCount, eventSequence: point.eventSequence, todos: point.todoSnapshot }).toEqual(
+      {
+        messageCount: 0,
+        eventSequence: 0,
+        todos: null,
+      },
+    );
     await store.undoFiles('s', 't1');
     expect(readFileSync(join(root, 'a.txt'), 'utf8')).toBe('before\n');
   });

@@ -14,7 +14,7 @@ const loud = defineTool({
   concurrencySafe: true,
   inputSchema: z.object({ lines: z.number().int() }),
   summarize: (input) => `loud ${input.lines}`,
-  execute: (input) => LINE.repeat(input.lines),
+  execute: async (input) => LINE.repeat(input.lines),
 });
 
 async function hostWith(readArtifactTool: boolean) {
