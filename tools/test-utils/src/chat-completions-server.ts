@@ -1,5 +1,5 @@
 // A real HTTP server on 127.0.0.1 that plays a model speaking the OpenAI Chat Completions
-// streaming format: each request is answered with the next scripted step (text, or tool calls
+// format, streamed (or whole, when the request does not ask for a stream): each request is answered with the next scripted step (text, or tool calls
 // whose arguments arrive split across chunks), and every request body is kept so a test can
 // check what the model was shown. For adapter tests that drive a real framework package.
 import { createServer, type ServerResponse } from 'node:http';
@@ -63,6 +63,36 @@ function stream(response: ServerResponse, step: ChatStep, index: number): void {
   response.end();
 }
 
+/** The same answer as one JSON completion, for a client that does not ask for a stream. */
+function answerWhole(response: ServerResponse, step: ChatStep, index: number): void {
+  const calls = (step.calls ?? []).map((call, callIndex) => ({
+    id: `call_${index}_${callIndex}`,
+    type: 'function',
+    function: { name: call.name, arguments: JSON.stringify(call.arguments) },
+  }));
+  response.writeHead(200, { 'content-type': 'application/json' });
+  response.end(
+    JSON.stringify({
+      id: `chatcmpl-${index}`,
+      object: 'chat.completion',
+      created: 1_764_000_000,
+      model: 'local-model',
+      choices: [
+        {
+          index: 0,
+          message: {
+            role: 'assistant',
+            content: step.text ?? null,
+            ...(calls.length > 0 ? { tool_calls: calls } : {}),
+          },
+          finish_reason: calls.length > 0 ? 'tool_calls' : 'stop',
+        },
+      ],
+      usage: { prompt_tokens: 100, completion_tokens: 10, total_tokens: 110 },
+    }),
+  );
+}
+
 /**
  * Starts the server on 127.0.0.1 (a free port). Request N is answered with `steps[N]`; a request
  * past the script is answered 500 with a message, so a test that asks more than it scripted fails.
@@ -88,7 +118,8 @@ export async function startChatCompletionsServer(steps: readonly ChatStep[]): Pr
         );
         return;
       }
-      stream(response, step, index);
+      if (body.stream === true) stream(response, step, index);
+      else answerWhole(response, step, index);
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
