@@ -1,6 +1,6 @@
 import { resultText, type ToolHost } from '@clawsmith/tool-host';
 import { withoutStrictNulls } from './strict-nulls.js';
-import { tool, type FunctionTool, type RunToolApprovalItem, type RunState } from '@openai/agents';
+import { tool, type FunctionTool, type RunToolApprovalItem } from '@openai/agents';
 
 /** An interruption of a run, put in the host's terms: what asks, why, and the two answers. */
 export interface PendingApproval {
@@ -13,6 +13,12 @@ export interface PendingApproval {
   readonly item: RunToolApprovalItem;
 }
 
+/** What `answer` needs of a run's state (`RunResult.state`). */
+export interface ApprovalState {
+  approve(item: RunToolApprovalItem): void;
+  reject(item: RunToolApprovalItem): void;
+}
+
 /** The host's tools for an Agent, and its interruptions mapped back to the host's reasons. */
 export interface OpenAiAgentsTools {
   /** Function tools (strict mode) whose `needsApproval` is the host's decision. */
@@ -21,7 +27,7 @@ export interface OpenAiAgentsTools {
   pending(result: { readonly interruptions: readonly RunToolApprovalItem[] }): PendingApproval[];
   /** Answers every pending approval on the run's state (then `run(agent, result.state)` goes on). */
   answer(
-    result: { readonly interruptions: readonly RunToolApprovalItem[]; readonly state: RunState<unknown, never> },
+    result: { readonly interruptions: readonly RunToolApprovalItem[]; readonly state: ApprovalState },
     approve: (pending: PendingApproval) => boolean | Promise<boolean>,
   ): Promise<void>;
 }
