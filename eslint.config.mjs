@@ -32,10 +32,20 @@ export default tseslint.config(
             { sourceTag: 'layer:contract', onlyDependOnLibsWithTags: ['layer:none'] },
             // layer 1 imports only layer 0; services never import each other
             { sourceTag: 'layer:service', onlyDependOnLibsWithTags: ['layer:contract', 'layer:tooling'] },
-            // layer 2 imports layers 0-1
+            // layer 2, below core: the tool host (one call's lifecycle without a loop) wires services
+            {
+              sourceTag: 'layer:host',
+              onlyDependOnLibsWithTags: ['layer:contract', 'layer:service', 'layer:tooling'],
+            },
+            // layer 2, the agent loop: core imports layers 0-1 and the tool host
             {
               sourceTag: 'layer:composition',
-              onlyDependOnLibsWithTags: ['layer:contract', 'layer:service', 'layer:tooling'],
+              onlyDependOnLibsWithTags: ['layer:contract', 'layer:service', 'layer:host', 'layer:tooling'],
+            },
+            // layer 3, framework adapters: the tool host and what is below it, never core or an app
+            {
+              sourceTag: 'layer:adapter',
+              onlyDependOnLibsWithTags: ['layer:contract', 'layer:service', 'layer:host', 'layer:tooling'],
             },
             // apps import anything below, and an app that is also a library (web's server, which
             // `clawsmith web` starts); no app imports the cli
@@ -44,7 +54,9 @@ export default tseslint.config(
               onlyDependOnLibsWithTags: [
                 'layer:contract',
                 'layer:service',
+                'layer:host',
                 'layer:composition',
+                'layer:adapter',
                 'layer:tooling',
                 'layer:app-library',
               ],
@@ -55,7 +67,9 @@ export default tseslint.config(
               onlyDependOnLibsWithTags: [
                 'layer:contract',
                 'layer:service',
+                'layer:host',
                 'layer:composition',
+                'layer:adapter',
                 'layer:app',
                 'layer:tooling',
               ],

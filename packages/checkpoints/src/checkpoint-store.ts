@@ -182,11 +182,13 @@ export function createCheckpointStore(options: CheckpointStoreOptions): Checkpoi
   return {
     async beginTurn(input) {
       for (const name of ['sessionId', 'turnId', 'workspaceRoot'] as const) assertIdentifier(name, input[name]);
-      assertCount('messageCount', input.messageCount);
-      assertCount('eventSequence', input.eventSequence);
+      const messageCount = input.messageCount ?? 0;
+      const eventSequence = input.eventSequence ?? 0;
+      assertCount('messageCount', messageCount);
+      assertCount('eventSequence', eventSequence);
       const todoSnapshot = JSON.stringify(input.todoSnapshot ?? null);
       try {
-        await writes.begin({ ...input, todoSnapshot, createdAt: now() });
+        await writes.begin({ ...input, messageCount, eventSequence, todoSnapshot, createdAt: now() });
       } catch (error) {
         const existing = await db
           .selectFrom('checkpoint_restore_point')

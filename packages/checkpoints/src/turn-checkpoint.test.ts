@@ -1,4 +1,4 @@
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { testdir } from '@clawsmith/test-utils';
 import { Migrator, sql } from 'kysely';
@@ -14,6 +14,23 @@ async function setup(tree: Record<string, string>) {
 }
 
 describe('beginTurn and the recorder', () => {
+  it('takes a turn without session bookkeeping, stores 0, 0 and null, and undoes it like any other', async () => {
+    const { root, store } = await setup({ 'a.txt': 'before\n' });
+    const turn = await store.beginTurn({ sessionId: 's', turnId: 't1', workspaceRoot: root });
+    await toolWrite(turn.recorder, root, 'a.txt', 'after\n');
+    await turn.complete();
+    const point = await store.getRestorePoint('s', 't1');
+    expect({ messageCount: point.messageCount, eventSequence: point.eventSequence, todos: point.todoSnapshot }).toEqual(
+      {
+        messageCount: 0,
+        eventSequence: 0,
+        todos: null,
+      },
+    );
+    await store.undoFiles('s', 't1');
+    expect(readFileSync(join(root, 'a.txt'), 'utf8')).toBe('before\n');
+  });
+
   it('keeps the first pre-image and the latest post-image, and completes with paths and numbers only', async () => {
     const { root, store } = await setup({ 'a.txt': 'one\ntwo\nthree\n', 'gone.txt': 'x\ny\n', 'bin.dat': '' });
     const turn = await store.beginTurn({

@@ -25,18 +25,23 @@ import { bodyLineStats, isTextBody } from './body-line-stats.js';
 import { buildManifest, type TurnManifest } from './turn-manifest.js';
 import type { TurnWrites } from './turn-writes.js';
 
-/** What core hands over at the start of a turn; kept with the restore point. */
+/**
+ * What a caller hands over at the start of a turn; kept with the restore point. Only the ids and
+ * the workspace are required: the session bookkeeping (`messageCount`, `eventSequence`,
+ * `todoSnapshot`) is for a caller that restores a conversation with the files (core); a caller
+ * that only undoes files leaves it out (0, 0 and null are stored).
+ */
 export interface BeginTurnInput {
   readonly sessionId: string;
   readonly turnId: string;
   /** Absolute path of the workspace the turn's tools write in. */
   readonly workspaceRoot: string;
-  /** Number of session messages before the turn. */
-  readonly messageCount: number;
-  /** Sequence number of the last session event before the turn. */
-  readonly eventSequence: number;
-  /** The todo list at the start of the turn; opaque JSON to this package. */
-  readonly todoSnapshot: unknown;
+  /** Number of session messages before the turn; default 0. */
+  readonly messageCount?: number;
+  /** Sequence number of the last session event before the turn; default 0. */
+  readonly eventSequence?: number;
+  /** The todo list at the start of the turn; opaque JSON to this package; default null. */
+  readonly todoSnapshot?: unknown;
 }
 
 /** The checkpoint of a running turn: hand `recorder` to the tools, then `complete()` at turn end. */

@@ -4,10 +4,10 @@ import type { CommandExecutionService } from '@clawsmith/command-sandbox';
 import type { Provider } from '@clawsmith/providers';
 import type { AnyToolDefinition, TraceContextSource } from '@clawsmith/tool-protocol';
 import type { Kysely } from 'kysely';
-import type { ApprovalHandler } from './permissions/approval-handler.js';
-import type { ToolSource } from './lifecycle/tool-table.js';
-import type { ToolHook, ToolResultHook } from './permissions/hooks.js';
-import type { PermissionMode, PermissionRule } from './permissions/permission-policy.js';
+import type { ApprovalHandler } from '@clawsmith/tool-host';
+import type { ToolSource } from '@clawsmith/tool-host';
+import type { ToolHook, ToolResultHook } from '@clawsmith/tool-host';
+import type { PermissionMode, PermissionRule } from '@clawsmith/tool-host';
 import type { DelegationOptions } from './subagents/delegation-options.js';
 import type { RetentionScheduleOptions } from './retention/retention-schedule.js';
 

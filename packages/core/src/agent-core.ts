@@ -11,7 +11,7 @@ import {
   type DirectToolCallResult,
   type ToolDescription,
 } from './direct-calls.js';
-import type { ToolSource } from './lifecycle/tool-table.js';
+import type { ToolSource } from '@clawsmith/tool-host';
 import { recoverSession } from './recovery.js';
 import { assertHomeOutsideWorkspace } from './home-placement.js';
 import { compactSession, modelView, type CompactionResult } from './context/session-compaction.js';

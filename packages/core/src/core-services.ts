@@ -6,7 +6,7 @@ import type { Provider } from '@clawsmith/providers';
 import type { TraceContextSource } from '@clawsmith/tool-protocol';
 import type { ContextWindow } from './context/context-window.js';
 import type { TokenEstimator } from './context/token-estimator.js';
-import type { ToolTable } from './lifecycle/tool-table.js';
+import type { ToolTable } from '@clawsmith/tool-host';
 import type { PermissionSettings } from './permissions/turn-permissions.js';
 import type { SessionStore } from './store/session-store.js';
 

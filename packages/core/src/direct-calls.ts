@@ -5,7 +5,7 @@ import { type ModelToolSchema, type ResolvedToolSecurity, type ToolExecutionResu
 import type { TurnResult } from './agent-core-options.js';
 import type { CoreServices } from './core-services.js';
 import { runToolCalls } from './lifecycle/run-tool-calls.js';
-import type { ApprovalHandler } from './permissions/approval-handler.js';
+import type { ApprovalHandler } from '@clawsmith/tool-host';
 import { closeTurn, recordToolResults } from './turn-closing.js';
 import { claimSession, openTurn } from './turn-opening.js';
 

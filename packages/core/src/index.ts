@@ -9,9 +9,9 @@ export { createBuiltinTools } from './builtin-tools.js';
 export type { ClawsmithHome } from './clawsmith-home.js';
 export { openClawsmithHome, resolveClawsmithHome } from './clawsmith-home.js';
 
-export type { ApprovalAnswer, ApprovalHandler, ApprovalRequest } from './permissions/approval-handler.js';
-export type { ToolEntry, ToolSource, ToolTable } from './lifecycle/tool-table.js';
-export { DuplicateToolError, buildToolTable } from './lifecycle/tool-table.js';
+export type { ApprovalAnswer, ApprovalHandler, ApprovalRequest } from '@clawsmith/tool-host';
+export type { ToolEntry, ToolSource, ToolTable } from '@clawsmith/tool-host';
+export { DuplicateToolError, buildToolTable } from '@clawsmith/tool-host';
 export { isParallelBatch } from './lifecycle/run-tool-calls.js';
 
 export type {
@@ -23,16 +23,16 @@ export type {
   ToolHookInput,
   ToolResultHook,
   ToolResultHookInput,
-} from './permissions/hooks.js';
+} from '@clawsmith/tool-host';
 export type {
   PermissionAction,
   PermissionDecision,
   PermissionMode,
   PermissionRequest,
   PermissionRule,
-} from './permissions/permission-policy.js';
-export { PERMISSION_MODES, decidePermission } from './permissions/permission-policy.js';
-export { SECRET_FILE_GLOBS } from './permissions/secret-files.js';
+} from '@clawsmith/tool-host';
+export { PERMISSION_MODES, decidePermission } from '@clawsmith/tool-host';
+export { SECRET_FILE_GLOBS } from '@clawsmith/tool-host';
 
 export type { RestoreResult } from './restore.js';
 export type { ChildDescription, DelegationOptions } from './subagents/delegation-options.js';

@@ -6,7 +6,7 @@ import {
   type RequestTools,
   type SessionActivation,
 } from '@clawsmith/deferred-tools';
-import { buildToolTable, type ToolSource, type ToolTable } from './lifecycle/tool-table.js';
+import { buildToolTable, type ToolSource, type ToolTable } from '@clawsmith/tool-host';
 import type { SessionActivations } from './session-activations.js';
 
 /** A frozen tool table with its deferred catalog and cached request schemas. */

@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { call, createHarness } from '../__fixtures__/core-harness.js';
-import type { ApprovalAnswer, ApprovalRequest } from '../permissions/approval-handler.js';
+import type { ApprovalAnswer, ApprovalRequest } from '@clawsmith/tool-host';
 
 const writes = (count: number) =>
   Array.from({ length: count }, (_, index) =>

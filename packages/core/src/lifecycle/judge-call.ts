@@ -1,14 +1,10 @@
-import { simpleCommandsIn } from '@clawsmith/command-sandbox';
+import { judgeCall as judgeWithHost, type ApprovalAnswer } from '@clawsmith/tool-host';
 import { TOOL_RESULT_CODES, toolDenied, type ToolExecutionResult } from '@clawsmith/tool-protocol';
-import { hookInput, runHooks } from '../permissions/hooks.js';
-import { decidePermission, type PermissionDecision } from '../permissions/permission-policy.js';
-import { requestPaths } from '../permissions/request-paths.js';
 import type { ToolDecisionEvent } from '@clawsmith/session-protocol';
 import type { NewSessionEvent } from '../store/session-records.js';
-import type { ApprovalAnswer } from '../permissions/approval-handler.js';
 import type { TurnContext } from './turn-context.js';
 import type { CallEventWriter } from './event-writer.js';
-import { safeSummary, type ReadyCall } from './prepare-call.js';
+import type { ReadyCall } from './prepare-call.js';
 
 /**
  * The verdict on a ready call: run it, or the denied result; with the decision events not yet
@@ -43,24 +39,6 @@ function decisionEvent(
     action,
     reason,
     ...judged,
-  };
-}
-
-/** What the permission stage judged, for the record: the resolved paths and each simple command. */
-function judgedOf(
-  ready: ReadyCall,
-  inputUpdatedBy: string | undefined,
-): Pick<ToolDecisionEvent, 'paths' | 'commands' | 'inputUpdatedBy'> {
-  const paths = [...new Set((ready.paths ?? []).map((path) => path.forms.at(-1) ?? ''))];
-  const command = (ready.input as { command?: unknown } | null)?.command;
-  const commands =
-    typeof command === 'string'
-      ? (simpleCommandsIn(command) ?? []).map((found) => found.words.map((word) => word ?? '?').join(' '))
-      : [];
-  return {
-    ...(paths.length > 0 ? { paths } : {}),
-    ...(commands.length > 0 ? { commands } : {}),
-    ...(inputUpdatedBy ? { inputUpdatedBy } : {}),
   };
 }
 
@@ -157,108 +135,44 @@ async function askPerson(
 }
 
 /**
- * Hooks first (they see the effective risk and capabilities; the first deny wins; a failing hook
- * denies), then the permission policy, then a person when either asks. Every decision is
+ * The tool host's judgment (hooks, then the permission policy, then what a person allowed for
+ * the session), recorded as decision events, then a person when it asks. Every decision is
  * written to the event log with its reason: the returned decisions are not written yet. Before
  * a hook runs or a person is asked, `events` writes what it holds (see {@link CallEventWriter}).
  */
 export async function judgeCall(turn: TurnContext, call: ReadyCall, events: CallEventWriter): Promise<Judgment> {
-  let ready = call;
-  const security = ready.entry.security;
   if (turn.permissions.hooks.length > 0) await events.flush();
-  const verdict = await runHooks(
-    turn.permissions.hooks,
-    hookInput(
-      {
-        toolName: ready.call.name,
-        input: ready.input,
-        summary: ready.summary,
-        sessionId: turn.session.id,
-        turnId: turn.turnId,
-        toolCallId: ready.call.id,
-      },
-      security,
-    ),
+  const judgment = await judgeWithHost(
+    {
+      tool: call.entry.tool,
+      security: call.entry.security,
+      input: call.input,
+      summary: call.summary,
+      sessionId: turn.session.id,
+      turnId: turn.turnId,
+      toolCallId: call.call.id,
+      workspaceRoot: turn.session.workspaceRoot,
+    },
+    {
+      mode: turn.permissions.mode,
+      rules: turn.permissions.rules,
+      hooks: turn.permissions.hooks,
+      sessionAllowances: turn.permissions.sessionAllowances,
+    },
   );
-  const decisions: NewSessionEvent[] = [];
-  if (turn.permissions.hooks.length > 0) {
-    decisions.push(
-      decisionEvent(
-        turn,
-        ready,
-        'hook',
-        verdict.outcome,
-        verdict.outcome === 'allow' ? 'every hook allowed' : `${verdict.hook}: ${verdict.reason}`,
-      ),
-    );
-  }
-  if (verdict.outcome === 'deny') {
-    return {
-      allowed: false,
-      decisions,
-      result: toolDenied(
-        TOOL_RESULT_CODES.hookDenied,
-        `A hook denied ${ready.call.name}: ${verdict.reason}. Do not retry this call unchanged.`,
-      ),
-    };
-  }
-  const contexts = verdict.contexts;
-  if (verdict.updatedInput) {
-    // The updated input is judged and run only if the tool's own schema accepts it.
-    const validated = ready.entry.tool.inputSchema.safeParse(verdict.updatedInput.input);
-    if (!validated.success) {
-      const reason = `hook ${verdict.updatedInput.hook} gave an updatedInput that does not match the schema of ${ready.call.name}; denied (hooks fail closed)`;
-      decisions.push(decisionEvent(turn, ready, 'hook', 'deny', reason));
-      return {
-        allowed: false,
-        decisions,
-        result: toolDenied(TOOL_RESULT_CODES.hookDenied, `A hook denied ${ready.call.name}: ${reason}.`),
-      };
-    }
-    ready = { ...ready, input: validated.data, summary: safeSummary(ready.entry, validated.data) };
-  }
-  // What the call touches is resolved once, for the input it runs with: rules, exclusions and the run use it.
-  ready = { ...ready, paths: requestPaths(ready.entry.tool.pathArguments, ready.input, turn.session.workspaceRoot) };
-  let decision: PermissionDecision = decidePermission(turn.permissions.mode, turn.permissions.rules, {
-    toolName: ready.call.name,
-    input: ready.input,
-    security,
-    paths: ready.paths!,
-  });
-  if (
-    decision.action !== 'deny' &&
-    turn.permissions.sessionAllowances.has(ready.call.name) &&
-    turn.permissions.mode !== 'read-only'
-  ) {
-    decision =
-      decision.action === 'ask'
-        ? { action: 'allow', reason: `allowed for this session by the person (${decision.reason})` }
-        : decision;
-  }
-  if (verdict.outcome === 'ask' && decision.action === 'allow')
-    decision = { action: 'ask', reason: `${verdict.hook}: ${verdict.reason}` };
-  decisions.push(
-    decisionEvent(
-      turn,
-      ready,
-      'permission',
-      decision.action,
-      decision.reason,
-      judgedOf(ready, verdict.updatedInput?.hook),
-    ),
+  const decisions = judgment.decisions.map(({ stage, action, reason, ...judged }) =>
+    decisionEvent(turn, call, stage, action, reason, judged),
   );
-  if (decision.action === 'deny') {
-    return {
-      allowed: false,
-      decisions,
-      result: toolDenied(
-        TOOL_RESULT_CODES.permissionDenied,
-        `Permission denied for ${ready.call.name}: ${decision.reason}.`,
-      ),
-    };
-  }
-  if (decision.action === 'ask') {
-    const { answer, reason, unwritten } = await askPerson(turn, ready, decision.reason, decisions, events);
+  if (judgment.denied) return { allowed: false, decisions, result: judgment.denied };
+  const ready: ReadyCall = {
+    ...call,
+    input: judgment.input,
+    summary: judgment.summary,
+    ...(judgment.paths ? { paths: judgment.paths } : {}),
+  };
+  const contexts = judgment.contexts;
+  if (judgment.action === 'ask') {
+    const { answer, reason, unwritten } = await askPerson(turn, ready, judgment.reason, decisions, events);
     const after = [...unwritten, decisionEvent(turn, ready, 'approval', answer === 'deny' ? 'deny' : 'allow', reason)];
     if (answer === 'deny')
       return {

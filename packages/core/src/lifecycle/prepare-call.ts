@@ -1,10 +1,9 @@
-import type { RequestPath } from '../permissions/request-paths.js';
+import { parseCallArguments, safeSummary, type RequestPath, type ToolEntry } from '@clawsmith/tool-host';
 import { checkToolCall, unknownToolResult } from '@clawsmith/deferred-tools';
 import type { ModelToolCall } from '@clawsmith/providers';
 import { TOOL_RESULT_CODES, canonicalJson, toolError, type ToolExecutionResult } from '@clawsmith/tool-protocol';
 import { malformedCallResult } from './call-bounds.js';
 import type { TurnContext } from './turn-context.js';
-import type { ToolEntry } from './tool-table.js';
 
 /** A call that passed every check before judgment, with its parsed input. */
 export interface ReadyCall {
@@ -31,22 +30,6 @@ function callKey(call: ModelToolCall): string {
     return `${call.name}\u0000${canonicalJson(JSON.parse(call.argumentsText))}`;
   } catch {
     return `${call.name}\u0000${call.argumentsText}`;
-  }
-}
-
-function describeIssues(issues: readonly { path: readonly PropertyKey[]; message: string }[]): string {
-  return issues
-    .slice(0, 10)
-    .map((issue) => `${issue.path.length > 0 ? issue.path.map(String).join('.') : '(input)'}: ${issue.message}`)
-    .join('; ');
-}
-
-export function safeSummary(entry: ToolEntry, input: unknown): string {
-  try {
-    const summary = entry.tool.summarize(input);
-    return typeof summary === 'string' ? summary.slice(0, 300) : entry.tool.name;
-  } catch {
-    return entry.tool.name;
   }
 }
 
@@ -86,28 +69,8 @@ export function prepareCall(turn: TurnContext, call: ModelToolCall, messageCalls
     );
   }
   messageCalls.add(key);
-  let parsed: unknown;
-  try {
-    parsed = call.argumentsText.trim() === '' ? {} : JSON.parse(call.argumentsText);
-  } catch (error) {
-    const detail = error instanceof Error ? error.message : 'unparseable';
-    return refuse(
-      toolError(
-        TOOL_RESULT_CODES.invalidJson,
-        `The arguments of ${call.name} are not valid JSON (${detail}). Send one JSON object that matches the tool's schema.`,
-        { retryable: true },
-      ),
-    );
-  }
-  const validated = entry.tool.inputSchema.safeParse(parsed);
-  if (!validated.success) {
-    return refuse(
-      toolError(
-        TOOL_RESULT_CODES.invalidArguments,
-        `The arguments of ${call.name} do not match its schema: ${describeIssues(validated.error.issues)}. Fix them and call again.`,
-        { retryable: true },
-      ),
-    );
-  }
-  return { kind: 'ready', call, entry, input: validated.data, summary: safeSummary(entry, validated.data) };
+  // An empty text means `{}`; bad JSON is invalid_json, a schema failure invalid_arguments.
+  const parsed = parseCallArguments(entry.tool, call.argumentsText);
+  if (!parsed.ok) return refuse(parsed.result);
+  return { kind: 'ready', call, entry, input: parsed.input, summary: safeSummary(entry.tool, parsed.input) };
 }

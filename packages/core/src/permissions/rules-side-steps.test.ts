@@ -4,7 +4,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { call, createHarness } from '../__fixtures__/core-harness.js';
-import type { PermissionRule } from './permission-policy.js';
+import type { PermissionRule } from '@clawsmith/tool-host';
 
 const DENY_SECRETS: PermissionRule[] = [{ action: 'deny', paths: ['secrets/**'], reason: 'secrets stay untouched' }];
 

@@ -1,8 +1,8 @@
 // Secret files (.env, private keys) as the core guards them with the real workspace tools.
 import { describe, expect, it } from 'vitest';
 import { call, createHarness } from '../__fixtures__/core-harness.js';
-import type { ApprovalRequest } from './approval-handler.js';
-import type { PermissionMode } from './permission-policy.js';
+import type { ApprovalRequest } from '@clawsmith/tool-host';
+import type { PermissionMode } from '@clawsmith/tool-host';
 
 const FILES = {
   '.env': 'API_TOKEN=hunter2-secret\n',

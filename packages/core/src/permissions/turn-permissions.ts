@@ -1,6 +1,6 @@
-import type { ApprovalHandler } from './approval-handler.js';
-import type { ToolHook, ToolResultHook } from './hooks.js';
-import type { PermissionMode, PermissionRule } from './permission-policy.js';
+import type { ApprovalHandler } from '@clawsmith/tool-host';
+import type { ToolHook, ToolResultHook } from '@clawsmith/tool-host';
+import type { PermissionMode, PermissionRule } from '@clawsmith/tool-host';
 
 /** The permission settings of one core: what every session's calls are judged by. */
 export interface PermissionSettings {

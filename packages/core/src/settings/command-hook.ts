@@ -5,7 +5,7 @@ import type {
   ToolHookInput,
   ToolResultHook,
   ToolResultHookInput,
-} from '../permissions/hooks.js';
+} from '@clawsmith/tool-host';
 import type { SettingsHookEvent } from './settings-schema.js';
 import { aliasesOf } from './tool-aliases.js';
 

@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import type { ToolHook, ToolResultHook } from '../permissions/hooks.js';
-import type { PermissionAction, PermissionRule } from '../permissions/permission-policy.js';
+import type { ToolHook, ToolResultHook } from '@clawsmith/tool-host';
+import type { PermissionAction, PermissionRule } from '@clawsmith/tool-host';
 import { commandResultHook, commandToolHook } from './command-hook.js';
 import { SettingsError } from './settings-error.js';
 import { parseSettingsRule, SettingsRuleError } from './settings-rules.js';

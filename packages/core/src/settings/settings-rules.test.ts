@@ -2,8 +2,8 @@ import { join } from 'node:path';
 import { testdir } from '@clawsmith/test-utils';
 import type { ResolvedToolSecurity } from '@clawsmith/tool-protocol';
 import { describe, expect, it } from 'vitest';
-import { decidePermission, type PermissionRule } from '../permissions/permission-policy.js';
-import { requestPaths } from '../permissions/request-paths.js';
+import { decidePermission, type PermissionRule } from '@clawsmith/tool-host';
+import { requestPaths } from '@clawsmith/tool-host';
 import { parseSettingsRule } from './settings-rules.js';
 
 const EXECUTE: ResolvedToolSecurity = {

@@ -1,5 +1,5 @@
 import { isAbsolute, relative } from 'node:path';
-import type { PermissionAction, PermissionRule } from '../permissions/permission-policy.js';
+import type { PermissionAction, PermissionRule } from '@clawsmith/tool-host';
 import { TOOL_ALIASES, type SpecifierKind } from './tool-aliases.js';
 
 /** A rule string that cannot be read; `message` says what to write instead. */

@@ -1,7 +1,7 @@
 import type { AssistantModelMessage } from '@clawsmith/providers';
 import type { TurnResult } from '../agent-core-options.js';
 import type { CoreServices } from '../core-services.js';
-import type { PermissionMode } from '../permissions/permission-policy.js';
+import type { PermissionMode } from '@clawsmith/tool-host';
 import { runTurn } from '../turn-loop.js';
 import { DELEGATION_LIMITS, type DelegationOptions } from './delegation-options.js';
 import type { DelegationKind, DelegationStatus, DelegationStore } from './delegation-store.js';

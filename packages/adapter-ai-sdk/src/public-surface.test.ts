@@ -1,0 +1,8 @@
+import { describe, expect, it } from 'vitest';
+import * as api from './index.js';
+
+describe('@clawsmith/adapter-ai-sdk public surface', () => {
+  it('exports exactly these names', () => {
+    expect(Object.keys(api).sort()).toEqual(['aiSdkTools']);
+  });
+});
