@@ -98,6 +98,8 @@ export interface CaptureFolders {
   readonly root: string;
   readonly upper: string;
   readonly work: string;
+  /** Where the setup step binds the real workspace before the overlay covers it. */
+  readonly lowerView?: string;
 }
 
 /** Checks the options once, at construction, so a bad allowlist fails before any call. */
@@ -285,7 +287,12 @@ export async function prepareCommand(
 /** Registers the plan's placeholders, or `sandbox_unavailable` when they cannot be tracked. */
 function holdPlaceholdersOrRefuse(plan: SandboxPlan): () => void {
   try {
-    return holdPlaceholders(plan.placeholders, plan.protectedPaths);
+    const contents = new Map(
+      plan.mounts.flatMap((mount) =>
+        mount.placeholderContent === undefined ? [] : [[mount.target, mount.placeholderContent] as const],
+      ),
+    );
+    return holdPlaceholders(plan.placeholders, plan.protectedPaths, contents);
   } catch (error) {
     throw new SandboxUnavailableError(
       `the mount points of absent protected paths cannot be tracked (${(error as Error).message}); without that, another command's end could remove this command's guard. Make the folder named there writable by you alone, then run the command again`,

@@ -2,6 +2,7 @@ import { lstatSync, readFileSync, readlinkSync, realpathSync, statSync } from 'n
 import { posix } from 'node:path';
 import { PROTECTED_PATHS, protectedPathEntry } from '@clawsmith/tool-protocol';
 import { ProtectedFolderCache } from './protected-folder-cache.js';
+import { inspectGitFolder, type WritableGitFolder } from './git-folder-guard.js';
 
 /**
  * Where the protected paths of one workspace are on the host, as {@link buildSandboxPlan} needs
@@ -19,6 +20,8 @@ export interface ProtectedLocations {
   readonly linkedGitFolders: readonly string[];
   /** Protected paths that are symbolic links in a writable folder: the command could swap them. */
   readonly symlinks: readonly { readonly path: string; readonly target: string }[];
+  /** Git folders among `existing` that commands may write, with what runs code guarded; the others stay read-only whole. */
+  readonly writableGitFolders?: readonly WritableGitFolder[];
   /** Folders left unsearched because the walk reached its bound (node_modules is never searched). */
   readonly unsearchedFolders: number;
 }
@@ -144,5 +147,16 @@ export function findProtectedLocations(workspace: string, extra: readonly string
       if (kindOf(parent) === 'directory' && !covered(parent, existing)) absent.push({ path, folder });
     } else found(path, kind);
   }
-  return { existing, absent, linkedGitFolders: [...new Set(linked)], symlinks, unsearchedFolders: unsearched };
+  const writableGitFolders = existing
+    .filter((path) => kindOf(path) === 'directory' && isGitFolder(path))
+    .map(inspectGitFolder)
+    .filter((folder): folder is WritableGitFolder => folder !== undefined);
+  return {
+    existing,
+    absent,
+    linkedGitFolders: [...new Set(linked)],
+    writableGitFolders,
+    symlinks,
+    unsearchedFolders: unsearched,
+  };
 }

@@ -2,6 +2,7 @@ import { posix } from 'node:path';
 import { PROTECTED_PATHS } from '@clawsmith/tool-protocol';
 import type { ProtectedLocations } from './protected-locations.js';
 import type { NetworkBridge } from './network/network-bridge.js';
+import { writableGitFolderMounts } from './git-folder-guard.js';
 
 /** POSIX resource limits applied to every command (rlimits; processes also by cgroup where possible). */
 export interface SandboxLimits {
@@ -48,6 +49,10 @@ export interface SandboxMount {
   readonly purpose: string;
   /** Largest size of a `tmpfs`, in bytes (memory-backed: unbounded, it could fill the host's RAM). */
   readonly sizeBytes?: number;
+  /** `overlay` only: where the setup step binds the lower folder before the overlay covers it (git folders are bound from there). */
+  readonly lowerView?: string;
+  /** A placeholder the launcher writes on the host with this content before the run (and removes after), instead of an empty file. */
+  readonly placeholderContent?: string;
 }
 
 /** Which namespaces the sandbox unshares. */
@@ -140,6 +145,8 @@ export interface SandboxPlanInput {
     readonly root: string;
     readonly upper: string;
     readonly work: string;
+    /** An empty folder where the setup step binds the real workspace before mounting the overlay; without it git folders stay read-only. */
+    readonly lowerView?: string;
     readonly identity: { readonly uid: number; readonly gid: number };
   };
 }
@@ -184,10 +191,18 @@ function protectedMounts(
   const placeholders: string[] = [];
   // A path under a hidden folder stays hidden: binding it would show it again.
   const visible = (path: string) => !hiddenInside.some((folder) => inside(folder, path));
+  const { capture } = input;
   for (const target of locations.existing) {
     if (!visible(target)) continue;
     const relative = posix.relative(input.workspaceRoot, target);
-    mounts.push({ kind: 'read-only', source: target, target, purpose: `protected: ${relative}` });
+    const gitFolder = locations.writableGitFolders?.find((folder) => folder.path === target);
+    // Captured, a git folder is bound from the lower view: git's state is not workspace content to capture.
+    const source = capture ? capture.lowerView && posix.join(capture.lowerView, relative) : target;
+    if (gitFolder && source) {
+      const git = writableGitFolderMounts(gitFolder, source, relative);
+      mounts.push(...git.mounts);
+      placeholders.push(...git.placeholders);
+    } else mounts.push({ kind: 'read-only', source: target, target, purpose: `protected: ${relative}` });
     paths.push(target);
   }
   for (const { path: target, folder } of locations.absent) {
@@ -266,6 +281,7 @@ export function buildSandboxPlan(input: SandboxPlanInput): SandboxPlan {
           target: input.workspaceRoot,
           upper: capture.upper,
           work: capture.work,
+          ...(capture.lowerView ? { lowerView: capture.lowerView } : {}),
           purpose: 'the workspace, writes captured for checkpoint and undo',
         }
       : { kind: 'read-write', source: input.workspaceRoot, target: input.workspaceRoot, purpose: 'the workspace' },

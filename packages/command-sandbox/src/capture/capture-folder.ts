@@ -11,6 +11,8 @@ export interface CaptureFolder {
   readonly upper: string;
   /** overlayfs's own scratch folder (same file system as `upper`). */
   readonly work: string;
+  /** An empty folder where the setup step binds the real workspace (git folders are bound from there). */
+  readonly lowerView: string;
   /** Change time (ms) of `upper` right after it was made, just before the command starts. */
   readonly startedCtimeMs: number;
 }
@@ -32,9 +34,11 @@ export function createCaptureFolder(base = tmpdir()): CaptureFolder {
   chmodSync(root, 0o700);
   const upper = join(root, 'upper');
   const work = join(root, 'work');
+  const lowerView = join(root, 'lower');
   mkdirSync(work);
   mkdirSync(upper);
-  return { root, upper, work, startedCtimeMs: lstatSync(upper).ctimeMs };
+  mkdirSync(lowerView);
+  return { root, upper, work, lowerView, startedCtimeMs: lstatSync(upper).ctimeMs };
 }
 
 /** Removes a capture folder, including overlayfs's `work/work`, which it leaves without permissions. */
