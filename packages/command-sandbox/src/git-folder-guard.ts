@@ -35,9 +35,12 @@ export interface WritableGitFolder {
 /**
  * Looks at a git folder on the host: a {@link WritableGitFolder} when every code entry can be
  * guarded by a mount (each is absent, or a real file or folder of the expected kind, and `config`
- * exists); `undefined` (the folder stays read-only whole) otherwise, e.g. a linked `hooks`.
+ * exists, or `commondir` for a linked worktree's own folder); `undefined` (the folder stays read-only whole) otherwise, e.g. a linked `hooks`.
  */
-export function inspectGitFolder(path: string): WritableGitFolder | undefined {
+export function inspectGitFolder(
+  path: string,
+  role: 'repository' | 'worktree' = 'repository',
+): WritableGitFolder | undefined {
   const present: string[] = [];
   const absent: string[] = [];
   for (const entry of GIT_CODE_ENTRIES) {
@@ -52,7 +55,8 @@ export function inspectGitFolder(path: string): WritableGitFolder | undefined {
     if (!expected) return undefined;
     present.push(entry.name);
   }
-  if (!present.includes('config')) return undefined;
+  // A repository's folder without `config`, or a worktree's without `commondir`, is not what git expects: read-only whole.
+  if (!present.includes(role === 'worktree' ? 'commondir' : 'config')) return undefined;
   return { path, present, absent };
 }
 

@@ -147,14 +147,18 @@ export function findProtectedLocations(workspace: string, extra: readonly string
       if (kindOf(parent) === 'directory' && !covered(parent, existing)) absent.push({ path, folder });
     } else found(path, kind);
   }
-  const writableGitFolders = existing
-    .filter((path) => kindOf(path) === 'directory' && isGitFolder(path))
-    .map(inspectGitFolder)
-    .filter((folder): folder is WritableGitFolder => folder !== undefined);
+  const linkedFolders = [...new Set(linked)];
+  const writableGitFolders = [
+    ...existing
+      .filter((path) => kindOf(path) === 'directory' && isGitFolder(path))
+      .map((path) => inspectGitFolder(path)),
+    // A worktree's own folder (under `worktrees/`) has no objects: its commondir names the repository.
+    ...linkedFolders.map((path) => inspectGitFolder(path, isGitFolder(path) ? 'repository' : 'worktree')),
+  ].filter((folder): folder is WritableGitFolder => folder !== undefined);
   return {
     existing,
     absent,
-    linkedGitFolders: [...new Set(linked)],
+    linkedGitFolders: linkedFolders,
     writableGitFolders,
     symlinks,
     unsearchedFolders: unsearched,

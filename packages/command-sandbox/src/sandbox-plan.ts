@@ -221,32 +221,6 @@ function protectedMounts(
   return { mounts, paths, placeholders };
 }
 
-/** What makes git run code, in a git folder: read-only even where the folder is writable. */
-const GIT_CODE_ENTRIES = ['config', 'hooks', 'info', 'commondir', 'gitdir', 'config.worktree', 'modules'];
-
-/**
- * The git folder a linked worktree's `.git` file names (its own folder under `worktrees/`, and
- * the repository's common folder): writable, so `git commit` and `git fetch` work (objects, refs,
- * index, logs), with what runs code read-only again. A common folder without `config` and `hooks`,
- * or a worktree folder without `commondir`, could have them created: it stays read-only whole.
- */
-function linkedGitFolderMounts(folder: string, pathKind: (path: string) => PathKind): SandboxMount[] {
-  const present = (name: string) => pathKind(posix.join(folder, name)) !== 'missing';
-  const common = pathKind(posix.join(folder, 'objects')) === 'directory';
-  const guardable = common ? present('config') && present('hooks') : present('commondir');
-  if (!guardable)
-    return [{ kind: 'read-only', source: folder, target: folder, purpose: 'the git folder of a linked worktree' }];
-  return [
-    { kind: 'read-write', source: folder, target: folder, purpose: 'the git folder of a linked worktree' },
-    ...GIT_CODE_ENTRIES.filter(present).map((name): SandboxMount => ({
-      kind: 'read-only',
-      source: posix.join(folder, name),
-      target: posix.join(folder, name),
-      purpose: `the git folder of a linked worktree: ${name} runs code`,
-    })),
-  ];
-}
-
 /**
  * Builds the sandbox plan for one command: read-only root, private /dev, /proc, /tmp and
  * /var/tmp, hidden home folders and /run, the workspace writable, the protected paths read-only,
@@ -290,11 +264,27 @@ export function buildSandboxPlan(input: SandboxPlanInput): SandboxPlan {
   const linked = [...(input.protectedLocations?.linkedGitFolders ?? [])].sort(
     (left, right) => left.length - right.length,
   );
+  const linkedPlaceholders: string[] = [];
   for (const folder of linked) {
-    // A worktree's repository lives outside the workspace, maybe in a hidden home: git needs it.
-    if (!inside(input.workspaceRoot, folder)) mounts.push(...linkedGitFolderMounts(folder, input.pathKind));
+    // A worktree's repository lives outside the workspace, maybe in a hidden home: git needs it,
+    // writable where its code entries can be guarded, read-only whole otherwise.
+    if (inside(input.workspaceRoot, folder)) continue;
+    const writable = input.protectedLocations?.writableGitFolders?.find((entry) => entry.path === folder);
+    if (!writable) {
+      mounts.push({
+        kind: 'read-only',
+        source: folder,
+        target: folder,
+        purpose: 'the git folder of a linked worktree',
+      });
+      continue;
+    }
+    const git = writableGitFolderMounts(writable, folder, folder);
+    mounts.push(...git.mounts);
+    linkedPlaceholders.push(...git.placeholders);
   }
   const protectedPaths = protectedMounts(input, hiddenInside);
+  protectedPaths.placeholders.unshift(...linkedPlaceholders);
   mounts.push(...protectedPaths.mounts);
   // Hidden folders inside the workspace are covered last, so the workspace bind cannot undo them.
   for (const path of hiddenInside)
