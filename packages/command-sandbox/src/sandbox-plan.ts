@@ -184,6 +184,7 @@ function rootLocations(input: SandboxPlanInput): ProtectedLocations {
 function protectedMounts(
   input: SandboxPlanInput,
   hiddenInside: readonly string[],
+  hiddenOutside: readonly string[],
 ): { mounts: SandboxMount[]; paths: string[]; placeholders: string[] } {
   const locations = input.protectedLocations ?? rootLocations(input);
   const mounts: SandboxMount[] = [];
@@ -204,6 +205,22 @@ function protectedMounts(
       placeholders.push(...git.placeholders);
     } else mounts.push({ kind: 'read-only', source: target, target, purpose: `protected: ${relative}` });
     paths.push(target);
+  }
+  // Captured, a protected path that is a link runs with where it leads read-only (a change of the
+  // link itself is refused when applied); uncaptured, the launcher refuses such a command.
+  if (capture) {
+    for (const link of locations.symlinks) {
+      const target = link.realTarget;
+      if (target === undefined || !visible(target) || hiddenOutside.some((folder) => inside(folder, target))) continue;
+      const relative = posix.relative(input.workspaceRoot, link.path);
+      mounts.push({
+        kind: 'read-only',
+        source: target,
+        target,
+        purpose: `protected: where the link ${relative} leads`,
+      });
+      paths.push(target);
+    }
   }
   for (const { path: target, folder } of locations.absent) {
     if (!visible(target)) continue;
@@ -283,7 +300,11 @@ export function buildSandboxPlan(input: SandboxPlanInput): SandboxPlan {
     mounts.push(...git.mounts);
     linkedPlaceholders.push(...git.placeholders);
   }
-  const protectedPaths = protectedMounts(input, hiddenInside);
+  const protectedPaths = protectedMounts(
+    input,
+    hiddenInside,
+    hidden.filter((path) => !hiddenInside.includes(path)),
+  );
   protectedPaths.placeholders.unshift(...linkedPlaceholders);
   mounts.push(...protectedPaths.mounts);
   // Hidden folders inside the workspace are covered last, so the workspace bind cannot undo them.
