@@ -18,6 +18,12 @@ export interface SandboxLimits {
   readonly memoryBytes: number;
   /** Size of each private tmpfs (`/tmp`, `/var/tmp`, hidden folders), in bytes. Default 512 MiB. */
   readonly temporaryBytes: number;
+  /**
+   * Memory the whole command may hold, in bytes: every process together, and the pages of its
+   * private `/tmp` and other tmpfs (a memory cgroup, where one can be created: root or a
+   * delegated cgroup). Past it the kernel kills a process of the command. Default 2 GiB.
+   */
+  readonly commandMemoryBytes: number;
 }
 
 /** The default {@link SandboxLimits}. */
@@ -28,6 +34,7 @@ export const DEFAULT_SANDBOX_LIMITS: SandboxLimits = Object.freeze({
   processes: 1024,
   memoryBytes: 4 * 1024 * 1024 * 1024,
   temporaryBytes: 512 * 1024 * 1024,
+  commandMemoryBytes: 2 * 1024 * 1024 * 1024,
 });
 
 /**
