@@ -87,8 +87,10 @@ async function interruptedDemo(): Promise<Interrupted> {
     code,
     signal,
     leftProcesses: processesNaming(scratch),
-    // The placeholder registry (`clawsmith-mount-points-<uid>`) is kept by design; nothing else may stay.
-    leftFolders: readdirSync(scratch).filter((name) => !name.startsWith('clawsmith-mount-points-')),
+    // Shared by design and kept: the placeholder registry and the Unix socket filter file of this user.
+    leftFolders: readdirSync(scratch).filter(
+      (name) => !name.startsWith('clawsmith-mount-points-') && !/^clawsmith-seccomp-\d+-[0-9a-f]+\.bpf$/.test(name),
+    ),
   };
 }
 

@@ -27,6 +27,21 @@ export function mountablePath(path: string): boolean {
   return !UNSAFE_FOR_MOUNT.test(path);
 }
 
+// Capture folders (and overlay probes) in use, removed if the process exits meanwhile (Ctrl-C
+// handled by process.exit): an exit skips the finally blocks that would remove them.
+const inUse = new Map<string, string>();
+let exitHook = false;
+
+/** Removes `folder` (a capture folder's shape: `root` holding `work`) if this process exits before it is removed. */
+export function removeOnExit(folder: Pick<CaptureFolder, 'root' | 'work'>): void {
+  inUse.set(folder.root, folder.work);
+  if (exitHook) return;
+  exitHook = true;
+  process.once('exit', () => {
+    for (const [root, work] of inUse) removeCaptureFolder({ root, work });
+  });
+}
+
 /** Makes a fresh capture folder below `base` (default the system temporary folder), private to this user. */
 export function createCaptureFolder(base = tmpdir()): CaptureFolder {
   sweepRetiredFolders(base);
@@ -38,11 +53,13 @@ export function createCaptureFolder(base = tmpdir()): CaptureFolder {
   mkdirSync(work);
   mkdirSync(upper);
   mkdirSync(lowerView);
+  removeOnExit({ root, work });
   return { root, upper, work, lowerView, startedCtimeMs: lstatSync(upper).ctimeMs };
 }
 
 /** Removes a capture folder, including overlayfs's `work/work`, which it leaves without permissions. */
 export function removeCaptureFolder(folder: Pick<CaptureFolder, 'root' | 'work'>): void {
+  inUse.delete(folder.root);
   try {
     chmodSync(join(folder.work, 'work'), 0o700);
   } catch {
@@ -87,6 +104,7 @@ export async function retireCaptureFolder(folder: Pick<CaptureFolder, 'root' | '
   );
   try {
     renameSync(folder.root, retired);
+    inUse.delete(folder.root);
   } catch {
     removeCaptureFolder(folder);
     return;

@@ -5,7 +5,7 @@ import { execa } from 'execa';
 import type { ProcessLaunch } from '../process-runner.js';
 import { resolveTrustedLauncher } from '../trusted-launcher.js';
 import type { SandboxPlan } from '../sandbox-plan.js';
-import { removeCaptureFolder } from './capture-folder.js';
+import { removeCaptureFolder, removeOnExit } from './capture-folder.js';
 
 // Mounts the overlay at the workspace path inside a new user+mount namespace, then becomes
 // bubblewrap (which sees the merged view and builds the sandbox on it). Paths come as arguments,
@@ -184,6 +184,7 @@ async function probeWith(
   if (!bubblewrap.found) return { available: false, detail: bubblewrap.detail };
   const bubblewrapProgram = bubblewrap.program;
   const base = mkdtempSync(join(tmpdir(), 'clawsmith-overlay-probe-'));
+  removeOnExit({ root: base, work: join(base, 'work') });
   try {
     const lower = join(base, 'lower');
     const upper = join(base, 'upper');
