@@ -38,8 +38,35 @@ export function removeOnExit(folder: Pick<CaptureFolder, 'root' | 'work'>): void
   if (exitHook) return;
   exitHook = true;
   process.once('exit', () => {
-    for (const [root, work] of inUse) removeCaptureFolder({ root, work });
+    for (const [root, work] of inUse) removeAtExit(root, work);
   });
+}
+
+const EXIT_PAUSE = new Int32Array(new SharedArrayBuffer(4));
+
+/**
+ * Removes a capture folder while the process exits. The command may still be writing into it
+ * (its sandbox ends only after this process), so a removal that fails is tried again for a short
+ * while; one that still fails is renamed aside as a dead process's leftover, which the next
+ * clawsmith process sweeps.
+ */
+function removeAtExit(root: string, work: string): void {
+  for (let attempt = 0; attempt < 10; attempt += 1) {
+    try {
+      removeCaptureFolder({ root, work });
+      return;
+    } catch {
+      Atomics.wait(EXIT_PAUSE, 0, 0, 20);
+    }
+  }
+  try {
+    renameSync(
+      root,
+      join(dirname(root), `${RETIRED_PREFIX}${process.pid}-${basename(root).slice(CAPTURE_PREFIX.length)}`),
+    );
+  } catch {
+    // Nothing more can be done while exiting.
+  }
 }
 
 /** Makes a fresh capture folder below `base` (default the system temporary folder), private to this user. */
