@@ -63,6 +63,7 @@ export async function spawnBackgroundCommand(
           keepStdinOpen: true,
           output: new BoundedOutput(0, 0),
           maxProcesses: prepared.plan.limits.processes,
+          maxMemoryBytes: prepared.plan.limits.commandMemoryBytes,
           ...cgroup,
           onChunk,
         });

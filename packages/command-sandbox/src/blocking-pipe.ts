@@ -19,6 +19,9 @@ export interface BlockingPipe {
 export async function openBlockingPipes(mkfifoProgram: string, count: number): Promise<BlockingPipe[]> {
   const folder = mkdtempSync(join(tmpdir(), 'clawsmith-pipes-'));
   const opened: number[] = [];
+  // An exit while mkfifo runs (Ctrl-C handled by process.exit) skips the finally below.
+  const removeFolder = () => rmSync(folder, { recursive: true, force: true });
+  process.once('exit', removeFolder);
   try {
     const names = Array.from({ length: count }, (_, index) => join(folder, `pipe${index}`));
     await promisify(execFile)(mkfifoProgram, ['-m', '600', ...names], { env: {} });
@@ -42,6 +45,7 @@ export async function openBlockingPipes(mkfifoProgram: string, count: number): P
     for (const descriptor of opened) closeSync(descriptor);
     throw error;
   } finally {
-    rmSync(folder, { recursive: true, force: true });
+    process.off('exit', removeFolder);
+    removeFolder();
   }
 }

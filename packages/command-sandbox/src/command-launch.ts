@@ -98,6 +98,8 @@ export interface CaptureFolders {
   readonly root: string;
   readonly upper: string;
   readonly work: string;
+  /** Where the setup step binds the real workspace before the overlay covers it. */
+  readonly lowerView?: string;
 }
 
 /** Checks the options once, at construction, so a bad allowlist fails before any call. */
@@ -161,15 +163,20 @@ export function resolveWorkingDirectory(
 
 /**
  * A protected path that is a symbolic link in a writable folder could be swapped for a real
- * folder by the command, and a mount cannot cover a link's own location: refused, with its code.
+ * folder by the command, and a mount cannot cover a link's own location. With capture the
+ * command runs (where the link leads is mounted read-only, and any change of the link itself is
+ * refused when applied); without capture, or while the link dangles, it is refused with its code.
  */
-function refuseSymlinkedProtectedPaths(workspace: string, locations: ProtectedLocations): void {
-  const [link] = locations.symlinks;
+function refuseSymlinkedProtectedPaths(workspace: string, locations: ProtectedLocations, captured: boolean): void {
+  const link = locations.symlinks.find((entry) => !captured || entry.realTarget === undefined);
   if (!link) return;
   const path = relative(workspace, link.path);
+  const why = captured
+    ? 'it leads nowhere yet, and the command could create what it names'
+    : 'without capture (capture off, or overlayfs unavailable here) the command could swap it';
   throw new CommandSandboxError(
     COMMAND_SANDBOX_ERROR_CODES.protectedPathSymlink,
-    `The protected path ${path} is a symbolic link (to ${link.target || 'an unreadable target'}); commands do not run while it could be swapped. Replace the link with the folder or file itself (or delete it), then run the command again.`,
+    `The protected path ${path} is a symbolic link (to ${link.target || 'an unreadable target'}); commands do not run while ${why}. Replace the link with the folder or file itself (or delete it), then run the command again.`,
   );
 }
 
@@ -209,7 +216,9 @@ export async function prepareCommand(
     overrides: traceContextEnvironment(traceContext),
   });
   const protectedLocations = availability ? findProtectedLocations(workspace, options.protectedPaths) : undefined;
-  if (protectedLocations) refuseSymlinkedProtectedPaths(workspace, protectedLocations);
+  const captureIdentity = { uid: process.getuid?.() ?? 0, gid: process.getgid?.() ?? 0 };
+  const captures = capture !== undefined && availability?.kind === 'bubblewrap';
+  if (protectedLocations) refuseSymlinkedProtectedPaths(workspace, protectedLocations, captures);
   const basePlan = buildSandboxPlan({
     workspaceRoot: workspace,
     workingDirectory,
@@ -222,9 +231,7 @@ export async function prepareCommand(
     hiddenPaths: [...(options.hiddenPaths ?? defaultHomes()), ...(options.additionalHiddenPaths ?? [])],
     pathKind,
     privateTerminal: terminal,
-    ...(capture && availability?.kind === 'bubblewrap'
-      ? { capture: { ...capture, identity: { uid: process.getuid?.() ?? 0, gid: process.getgid?.() ?? 0 } } }
-      : {}),
+    ...(captures ? { capture: { ...capture, identity: captureIdentity } } : {}),
   });
   const network = options.networkAllowlist
     ? await attachNetworkProxy(basePlan, options.networkAllowlist, availability?.kind ?? 'none')
@@ -285,7 +292,12 @@ export async function prepareCommand(
 /** Registers the plan's placeholders, or `sandbox_unavailable` when they cannot be tracked. */
 function holdPlaceholdersOrRefuse(plan: SandboxPlan): () => void {
   try {
-    return holdPlaceholders(plan.placeholders, plan.protectedPaths);
+    const contents = new Map(
+      plan.mounts.flatMap((mount) =>
+        mount.placeholderContent === undefined ? [] : [[mount.target, mount.placeholderContent] as const],
+      ),
+    );
+    return holdPlaceholders(plan.placeholders, plan.protectedPaths, contents);
   } catch (error) {
     throw new SandboxUnavailableError(
       `the mount points of absent protected paths cannot be tracked (${(error as Error).message}); without that, another command's end could remove this command's guard. Make the folder named there writable by you alone, then run the command again`,

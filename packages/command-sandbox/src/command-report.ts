@@ -6,11 +6,6 @@ import type { SandboxPlan } from './sandbox-plan.js';
 
 const SIGNAL_NAMES = new Map<number, string>(Object.entries(constants.signals).map(([name, number]) => [number, name]));
 
-const LIMIT_SIGNALS: Readonly<Record<string, string>> = {
-  SIGXFSZ: 'the file size limit was reached',
-  SIGXCPU: 'the CPU time limit was reached',
-};
-
 /** The signal behind an outcome: the process's own, or the 128+n status a sandbox or shell reports. */
 export function outcomeSignal(outcome: Pick<ProcessOutcome, 'exitCode' | 'signal'>): string | null {
   if (outcome.signal) return outcome.signal;
@@ -32,10 +27,11 @@ export function outcomeNotes(
   if (outcome.timedOut)
     notes.push(`Timed out after ${Math.round(timeoutMs / 1000)} s: the whole process tree was killed.`);
   if (outcome.cancelled) notes.push('Cancelled: the whole process tree was killed.');
-  const signal = outcomeSignal(outcome);
-  if (signal && LIMIT_SIGNALS[signal]) notes.push(`Stopped by ${signal}: ${LIMIT_SIGNALS[signal]}.`);
-  if (outcome.processLimitHits > 0)
-    notes.push(`The process limit (${plan.limits.processes}) refused ${outcome.processLimitHits} forks.`);
+  // Limits reached (memory, /tmp, processes, file size, CPU) are told by reachedLimits, with how to raise each.
+  if (sandbox === 'bubblewrap' && !outcome.spawnError && outcome.memoryLimitBytes === undefined)
+    notes.push(
+      'The memory limit was not enforced: no memory cgroup could be created here (it needs root or a delegated cgroup); only the per-process address-space limit applied.',
+    );
   const uncontained = containmentNote(outcome, plan, sandbox);
   if (uncontained) notes.push(uncontained);
   return notes;

@@ -21,6 +21,8 @@ export const COMMAND_SANDBOX_ERROR_CODES = Object.freeze({
   commandFailed: 'command_failed',
   /** A command was killed by its timeout: a result code, not a thrown error. */
   commandTimeout: 'command_timeout',
+  /** A command exited non-zero after reaching a resource limit (memory, /tmp space, processes, file size, CPU time): a result code; the notes name the limit and how to raise it. */
+  resourceLimitReached: 'resource_limit_reached',
 } as const);
 
 /**

@@ -43,6 +43,9 @@ describe('a linked git worktree as the workspace', () => {
           `printf '#!/bin/sh\\ntouch ${marker}\\n' > "$common/hooks/pre-commit" || echo HOOK-REFUSED`,
           `echo "[core] fsmonitor = touch ${marker}" >> "$common/config" || echo CONFIG-REFUSED`,
           `echo ../.. > "$(git rev-parse --git-dir)/commondir" || echo COMMONDIR-REFUSED`,
+          // Absent in the repository's own folder: creating it would point the main checkout's git elsewhere.
+          `echo ../evil > "$common/commondir" || echo COMMON-COMMONDIR-REFUSED`,
+          `mkdir "$common/worktrees/planted" || echo OTHER-WORKTREE-REFUSED`,
         ].join('; '),
       },
     );
@@ -51,6 +54,9 @@ describe('a linked git worktree as the workspace', () => {
     expect(result.output).toContain('HOOK-REFUSED');
     expect(result.output).toContain('CONFIG-REFUSED');
     expect(result.output).toContain('COMMONDIR-REFUSED');
+    expect(result.output).toContain('COMMON-COMMONDIR-REFUSED');
+    expect(result.output).toContain('OTHER-WORKTREE-REFUSED');
+    expect(existsSync(join(main, '.git/commondir'))).toBe(false);
 
     expect(git(main, 'log', '--format=%s', 'feature').split('\n')[0]).toBe('second');
     expect(readFileSync(join(main, '.git/config'), 'utf8')).toBe(configBefore);

@@ -12,7 +12,8 @@ import {
   writeSync,
 } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
+import { SELF_COMMON_DIRECTORY } from './git-folder-guard.js';
 
 // Which running sandboxes, of any process of this user, use each placeholder: removing a mount
 // point on the host while another sandbox has it mounted detaches that sandbox's guard (Linux
@@ -36,7 +37,11 @@ function registryRoot(): string {
  * Throws `Error` when the registry cannot be written: the command must not start then, as its
  * guard could be detached by another command's end.
  */
-export function holdPlaceholders(made: readonly string[], bound: readonly string[] = []): () => void {
+export function holdPlaceholders(
+  made: readonly string[],
+  bound: readonly string[] = [],
+  contents: ReadonlyMap<string, string> = new Map(),
+): () => void {
   if (made.length === 0 && bound.length === 0) return () => undefined;
   const root = registryRoot();
   const use = `${process.pid}-${randomBytes(6).toString('hex')}`;
@@ -44,6 +49,8 @@ export function holdPlaceholders(made: readonly string[], bound: readonly string
     const others = heldByRunningSandboxes(root);
     const paths = [...made, ...bound.filter((path) => !made.includes(path) && others.has(path))];
     if (paths.length > 0) writeFileSync(join(root, use), JSON.stringify(paths), { flag: 'wx', mode: 0o600 });
+    // Registered first, so that a failure here still lets the release remove what was written.
+    for (const [path, content] of contents) writePlaceholder(path, content);
     return paths;
   });
   let released = false;
@@ -135,12 +142,27 @@ function lockAbandoned(lock: string): boolean {
   }
 }
 
-/** Removes the empty folder or empty file bubblewrap left as a mount point; anything else stays. */
+/** Writes a placeholder that must hold `content` (a git `commondir` naming its own folder); one already there must hold it too. */
+function writePlaceholder(path: string, content: string): void {
+  try {
+    writeFileSync(path, content, { flag: 'wx', mode: 0o644 });
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'EEXIST' || readFileSync(path, 'utf8') !== content) throw error;
+  }
+}
+
+/** A placeholder with content: a `commondir` naming its own folder, which git reads as no file at all. */
+function selfCommonDirectory(path: string, size: number): boolean {
+  if (basename(path) !== 'commondir' || size !== SELF_COMMON_DIRECTORY.length) return false;
+  return readFileSync(path, 'utf8') === SELF_COMMON_DIRECTORY;
+}
+
+/** Removes the empty folder or empty file bubblewrap left as a mount point (or a self `commondir`); anything else stays. */
 function removeIfEmpty(path: string): void {
   try {
     const stats = lstatSync(path);
     if (stats.isDirectory()) rmdirSync(path);
-    else if (stats.isFile() && stats.size === 0) unlinkSync(path);
+    else if (stats.isFile() && (stats.size === 0 || selfCommonDirectory(path, stats.size))) unlinkSync(path);
   } catch {
     // Not empty (someone wrote there after the run) or already gone: keep what is there.
   }

@@ -7,16 +7,19 @@ import type { ProcessLaunch } from './process-runner.js';
 const CLOSE_DESCRIPTORS_THEN_EXEC =
   'for fd in /dev/fd/*; do fd=${fd##*/}; case $fd in *[!0-9]*) ;; [012]) ;; *) eval "exec $fd>&-" ;; esac; done\n' +
   'if [ -n "$1" ]; then echo $$ > "$1" || exit 125; fi\n' +
-  'if [ -n "$2" ]; then exec 3<"$2" || exit 125; fi\nshift 2\nexec "$@"';
+  'if [ -n "$2" ]; then echo $$ > "$2" || exit 125; fi\n' +
+  'if [ -n "$3" ]; then exec 3<"$3" || exit 125; fi\nshift 3\nexec "$@"';
 
 /**
  * The program and arguments that start `launch` with only descriptors 0-2 open (and 3, the
  * seccomp filter, when the launch names one), after joining the pids cgroup whose
- * `cgroup.procs` file is `cgroupProcessesFile` (when there is one).
+ * `cgroup.procs` file is `cgroupProcessesFile` and the memory cgroup whose file is
+ * `memoryProcessesFile` (each when there is one).
  */
 export function launcherCommand(
   launch: Pick<ProcessLaunch, 'file' | 'args' | 'seccompFilterFile'>,
   cgroupProcessesFile?: string,
+  memoryProcessesFile?: string,
 ): { file: string; args: string[] } {
   return {
     file: '/bin/bash',
@@ -27,6 +30,7 @@ export function launcherCommand(
       CLOSE_DESCRIPTORS_THEN_EXEC,
       'clawsmith-launch',
       cgroupProcessesFile ?? '',
+      memoryProcessesFile ?? '',
       launch.seccompFilterFile ?? '',
       launch.file,
       ...launch.args,

@@ -3,6 +3,7 @@ import { spawn } from 'node:child_process';
 import type { BoundedOutput } from './bounded-output.js';
 import { launcherCommand } from './process-launcher.js';
 import { createCommandCgroup, type CommandCgroup } from './process-cgroup.js';
+import { createMemoryCgroup } from './memory-cgroup.js';
 
 /** A program to start: the sandbox (bwrap ...) or, unsandboxed, the limited shell itself. */
 export interface ProcessLaunch {
@@ -26,6 +27,10 @@ export interface RunProcessOptions {
   readonly maxProcesses: number;
   /** Where the pids cgroup is created; default the system's pids hierarchy. */
   readonly cgroupRoot?: string;
+  /** Memory the whole command may hold (its tmpfs pages included), by a memory cgroup where one can be created. */
+  readonly maxMemoryBytes?: number;
+  /** Where the memory cgroup is created; default inside this process's own memory cgroup. */
+  readonly memoryCgroupRoot?: string;
   /** Called with every chunk of merged output as it arrives. */
   readonly onChunk?: (chunk: Buffer) => void;
 }
@@ -41,6 +46,10 @@ export interface ProcessOutcome {
   readonly processLimitHits: number;
   /** Whether the whole tree was held in a pids cgroup. */
   readonly contained: boolean;
+  /** The memory limit that held the whole command, in bytes; absent where no memory cgroup could be had. */
+  readonly memoryLimitBytes?: number;
+  /** Processes the kernel killed because the command reached its memory limit. */
+  readonly memoryLimitKills?: number;
   /** Set when the program could not be started at all. */
   readonly spawnError?: string;
 }
@@ -77,8 +86,12 @@ export interface StartedProcess {
  */
 export function startProcess(options: RunProcessOptions & { readonly keepStdinOpen?: boolean }): StartedProcess {
   const cgroup: CommandCgroup | undefined = createCommandCgroup(options.maxProcesses, options.cgroupRoot);
+  const memory =
+    options.maxMemoryBytes === undefined
+      ? undefined
+      : createMemoryCgroup(options.maxMemoryBytes, options.memoryCgroupRoot);
   const { launch } = options;
-  const { file, args } = launcherCommand(launch, cgroup?.processesFile);
+  const { file, args } = launcherCommand(launch, cgroup?.processesFile, memory?.processesFile);
   const started = performance.now();
   // Plain spawn rather than execa: the runner uses none of execa's features (its timeout and
   // buffering are exactly what must not be relied on here) and its per-call setup costs ~3 ms.
@@ -135,6 +148,8 @@ export function startProcess(options: RunProcessOptions & { readonly keepStdinOp
         subprocess.stdout?.destroy();
         subprocess.stderr?.destroy();
         cgroup?.remove();
+        const memoryLimitKills = memory?.oomKills() ?? 0;
+        memory?.remove();
         resolve({
           exitCode,
           signal,
@@ -143,6 +158,7 @@ export function startProcess(options: RunProcessOptions & { readonly keepStdinOp
           durationMs: performance.now() - started,
           processLimitHits,
           contained: cgroup !== undefined,
+          ...(memory ? { memoryLimitBytes: memory.limitBytes, memoryLimitKills } : {}),
           ...(spawnError && exitCode === null ? { spawnError } : {}),
         });
       });
@@ -151,6 +167,7 @@ export function startProcess(options: RunProcessOptions & { readonly keepStdinOp
       if (subprocess.pid !== undefined) return;
       clearTimeout(timer);
       cgroup?.remove();
+      memory?.remove();
       resolve({
         exitCode: null,
         signal: null,

@@ -2,6 +2,7 @@ import { lstatSync, readFileSync, readlinkSync, realpathSync, statSync } from 'n
 import { posix } from 'node:path';
 import { PROTECTED_PATHS, protectedPathEntry } from '@clawsmith/tool-protocol';
 import { ProtectedFolderCache } from './protected-folder-cache.js';
+import { inspectGitFolder, type WritableGitFolder } from './git-folder-guard.js';
 
 /**
  * Where the protected paths of one workspace are on the host, as {@link buildSandboxPlan} needs
@@ -17,8 +18,13 @@ export interface ProtectedLocations {
   readonly absent: readonly { readonly path: string; readonly folder: boolean }[];
   /** Git folders outside the workspace that a `.git` file names (worktrees): read-only and visible. */
   readonly linkedGitFolders: readonly string[];
-  /** Protected paths that are symbolic links in a writable folder: the command could swap them. */
-  readonly symlinks: readonly { readonly path: string; readonly target: string }[];
+  /**
+   * Protected paths that are symbolic links in a writable folder: the command could swap them.
+   * `realTarget` is where the link finally leads (every link resolved), absent when it dangles.
+   */
+  readonly symlinks: readonly { readonly path: string; readonly target: string; readonly realTarget?: string }[];
+  /** Git folders among `existing` that commands may write, with what runs code guarded; the others stay read-only whole. */
+  readonly writableGitFolders?: readonly WritableGitFolder[];
   /** Folders left unsearched because the walk reached its bound (node_modules is never searched). */
   readonly unsearchedFolders: number;
 }
@@ -81,7 +87,7 @@ function covered(path: string, by: readonly string[]): boolean {
  */
 export function findProtectedLocations(workspace: string, extra: readonly string[] = []): ProtectedLocations {
   const existing: string[] = [];
-  const symlinks: { path: string; target: string }[] = [];
+  const symlinks: { path: string; target: string; realTarget?: string }[] = [];
   const linked: string[] = [];
   const found = (path: string, kind: 'directory' | 'file' | 'symlink') => {
     if (covered(path, existing)) return;
@@ -92,7 +98,13 @@ export function findProtectedLocations(workspace: string, extra: readonly string
       } catch {
         // Unreadable link: still a protected path that is a link.
       }
-      symlinks.push({ path, target });
+      let realTarget: string | undefined;
+      try {
+        realTarget = realpathSync(path);
+      } catch {
+        // Dangling or looping: nothing to protect yet, and the command could create it.
+      }
+      symlinks.push({ path, target, ...(realTarget === undefined ? {} : { realTarget }) });
       return;
     }
     existing.push(path);
@@ -144,5 +156,20 @@ export function findProtectedLocations(workspace: string, extra: readonly string
       if (kindOf(parent) === 'directory' && !covered(parent, existing)) absent.push({ path, folder });
     } else found(path, kind);
   }
-  return { existing, absent, linkedGitFolders: [...new Set(linked)], symlinks, unsearchedFolders: unsearched };
+  const linkedFolders = [...new Set(linked)];
+  const writableGitFolders = [
+    ...existing
+      .filter((path) => kindOf(path) === 'directory' && isGitFolder(path))
+      .map((path) => inspectGitFolder(path)),
+    // A worktree's own folder (under `worktrees/`) has no objects: its commondir names the repository.
+    ...linkedFolders.map((path) => inspectGitFolder(path, isGitFolder(path) ? 'repository' : 'worktree')),
+  ].filter((folder): folder is WritableGitFolder => folder !== undefined);
+  return {
+    existing,
+    absent,
+    linkedGitFolders: linkedFolders,
+    writableGitFolders,
+    symlinks,
+    unsearchedFolders: unsearched,
+  };
 }

@@ -53,6 +53,7 @@ describe('@clawsmith/command-sandbox public surface', () => {
       'environment_name_forbidden',
       'not_a_terminal',
       'protected_path_symlink',
+      'resource_limit_reached',
       'sandbox_unavailable',
       'service_closed',
       'takeover_required',
@@ -87,6 +88,7 @@ describe('@clawsmith/command-sandbox public surface', () => {
       processes: 1024,
       memoryBytes: 4_294_967_296,
       temporaryBytes: 536_870_912,
+      commandMemoryBytes: 2_147_483_648,
     });
   });
 });

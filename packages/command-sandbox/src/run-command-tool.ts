@@ -24,6 +24,7 @@ import { describeStatus, outcomeNotes, outcomeSignal, resultFields } from './com
 import { COMMAND_SANDBOX_ERROR_CODES, CommandSandboxError } from './errors.js';
 import { runProcess } from './process-runner.js';
 import { realWorkspaceRoot } from './workspace-root.js';
+import { reachedLimits, type ReachedLimit } from './limit-report.js';
 import type { SandboxKind } from './sandbox-availability.js';
 import type { RefusedHost } from './network/network-allowlist.js';
 import { networkRefusalFields, networkRefusalLines, sandboxNetworkWords } from './network/network-report.js';
@@ -68,6 +69,10 @@ export interface CommandRunResult {
   readonly sandbox: SandboxKind;
   readonly network: boolean;
   readonly processLimitHits: number;
+  /** Processes the kernel killed because the command reached its memory limit (0 where none was enforced). */
+  readonly memoryLimitKills: number;
+  /** The resource limits the command reached (memory, temporary space, processes, file size, CPU time); also in the notes, with how to raise each. */
+  readonly limitsReached: readonly ReachedLimit[];
   /** Whether a pids cgroup held the whole process tree (the process cap applied); see the notes when not. */
   readonly contained: boolean;
   /** Notes on limits, timeouts and the sandbox, in words. */
@@ -150,6 +155,7 @@ export async function runCommand(
       signal: request.signal,
       output,
       maxProcesses: prepared.plan.limits.processes,
+      maxMemoryBytes: prepared.plan.limits.commandMemoryBytes,
       ...(options.cgroupRoot !== undefined ? { cgroupRoot: options.cgroupRoot } : {}),
     });
   } finally {
@@ -164,7 +170,19 @@ export async function runCommand(
       { retryable: true },
     );
   }
-  const notes = outcomeNotes(outcome, prepared.plan, timeoutMs, prepared.sandbox);
+  const reached = reachedLimits(
+    {
+      signal: outcomeSignal(outcome),
+      processLimitHits: outcome.processLimitHits,
+      memoryLimitKills: outcome.memoryLimitKills ?? 0,
+      output: output.text(),
+    },
+    prepared.plan.limits,
+  );
+  const notes = [
+    ...reached.map((entry) => entry.note),
+    ...outcomeNotes(outcome, prepared.plan, timeoutMs, prepared.sandbox),
+  ];
   // What the command wrote is applied however it ended (exit, timeout, cancel): it happened.
   const files: CommandFileChanges =
     folder && prepared.captured
@@ -219,6 +237,8 @@ export async function runCommand(
     sandbox: prepared.sandbox,
     network: prepared.plan.network,
     processLimitHits: outcome.processLimitHits,
+    memoryLimitKills: outcome.memoryLimitKills ?? 0,
+    limitsReached: reached.map((entry) => entry.limit),
     contained: outcome.contained,
     notes,
     ...(artifact ? { artifact } : {}),
@@ -281,6 +301,8 @@ export function commandToolResult(result: CommandRunResult): ToolExecutionResult
   const content = resultContent(result);
   if (result.cancelled) return toolCancelled(content, extras);
   if (result.timedOut) return toolError(COMMAND_SANDBOX_ERROR_CODES.commandTimeout, content, extras);
+  if (result.exitCode !== 0 && result.limitsReached.length > 0)
+    return toolError(COMMAND_SANDBOX_ERROR_CODES.resourceLimitReached, content, extras);
   if (result.exitCode !== 0) return toolError(COMMAND_SANDBOX_ERROR_CODES.commandFailed, content, extras);
   return toolSuccess(content, extras);
 }

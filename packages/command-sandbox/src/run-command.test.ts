@@ -223,7 +223,7 @@ describe('run_command in the real sandbox', () => {
       },
     );
     expect(result.processLimitHits).toBeGreaterThan(0);
-    expect(result.notes.join(' ')).toMatch(/process limit \(40\) refused/);
+    expect(result.notes.join(' ')).toMatch(/Process limit reached: \d+ forks were refused at 40 processes/);
     expect(hostProcessesWith(`sleep ${marker}`)).toEqual([]);
   });
 
@@ -253,7 +253,7 @@ describe('run_command in the real sandbox', () => {
       { workspaceRoot: workspace, command: 'yes > big' },
     );
     expect(result.signal).toBe('SIGXFSZ');
-    expect(result.notes.join(' ')).toMatch(/file size limit/);
+    expect(result.notes.join(' ')).toMatch(/File size limit reached \(SIGXFSZ\)/);
     expect(readFileSync(`${workspace}/big`).length).toBeLessThanOrEqual(1_048_576);
   });
 

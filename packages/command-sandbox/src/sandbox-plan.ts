@@ -2,6 +2,7 @@ import { posix } from 'node:path';
 import { PROTECTED_PATHS } from '@clawsmith/tool-protocol';
 import type { ProtectedLocations } from './protected-locations.js';
 import type { NetworkBridge } from './network/network-bridge.js';
+import { writableGitFolderMounts } from './git-folder-guard.js';
 
 /** POSIX resource limits applied to every command (rlimits; processes also by cgroup where possible). */
 export interface SandboxLimits {
@@ -17,6 +18,12 @@ export interface SandboxLimits {
   readonly memoryBytes: number;
   /** Size of each private tmpfs (`/tmp`, `/var/tmp`, hidden folders), in bytes. Default 512 MiB. */
   readonly temporaryBytes: number;
+  /**
+   * Memory the whole command may hold, in bytes: every process together, and the pages of its
+   * private `/tmp` and other tmpfs (a memory cgroup, where one can be created: root or a
+   * delegated cgroup). Past it the kernel kills a process of the command. Default 2 GiB.
+   */
+  readonly commandMemoryBytes: number;
 }
 
 /** The default {@link SandboxLimits}. */
@@ -27,6 +34,7 @@ export const DEFAULT_SANDBOX_LIMITS: SandboxLimits = Object.freeze({
   processes: 1024,
   memoryBytes: 4 * 1024 * 1024 * 1024,
   temporaryBytes: 512 * 1024 * 1024,
+  commandMemoryBytes: 2 * 1024 * 1024 * 1024,
 });
 
 /**
@@ -48,6 +56,10 @@ export interface SandboxMount {
   readonly purpose: string;
   /** Largest size of a `tmpfs`, in bytes (memory-backed: unbounded, it could fill the host's RAM). */
   readonly sizeBytes?: number;
+  /** `overlay` only: where the setup step binds the lower folder before the overlay covers it (git folders are bound from there). */
+  readonly lowerView?: string;
+  /** A placeholder the launcher writes on the host with this content before the run (and removes after), instead of an empty file. */
+  readonly placeholderContent?: string;
 }
 
 /** Which namespaces the sandbox unshares. */
@@ -140,6 +152,8 @@ export interface SandboxPlanInput {
     readonly root: string;
     readonly upper: string;
     readonly work: string;
+    /** An empty folder where the setup step binds the real workspace before mounting the overlay; without it git folders stay read-only. */
+    readonly lowerView?: string;
     readonly identity: { readonly uid: number; readonly gid: number };
   };
 }
@@ -177,6 +191,7 @@ function rootLocations(input: SandboxPlanInput): ProtectedLocations {
 function protectedMounts(
   input: SandboxPlanInput,
   hiddenInside: readonly string[],
+  hiddenOutside: readonly string[],
 ): { mounts: SandboxMount[]; paths: string[]; placeholders: string[] } {
   const locations = input.protectedLocations ?? rootLocations(input);
   const mounts: SandboxMount[] = [];
@@ -184,11 +199,35 @@ function protectedMounts(
   const placeholders: string[] = [];
   // A path under a hidden folder stays hidden: binding it would show it again.
   const visible = (path: string) => !hiddenInside.some((folder) => inside(folder, path));
+  const { capture } = input;
   for (const target of locations.existing) {
     if (!visible(target)) continue;
     const relative = posix.relative(input.workspaceRoot, target);
-    mounts.push({ kind: 'read-only', source: target, target, purpose: `protected: ${relative}` });
+    const gitFolder = locations.writableGitFolders?.find((folder) => folder.path === target);
+    // Captured, a git folder is bound from the lower view: git's state is not workspace content to capture.
+    const source = capture ? capture.lowerView && posix.join(capture.lowerView, relative) : target;
+    if (gitFolder && source) {
+      const git = writableGitFolderMounts(gitFolder, source, relative);
+      mounts.push(...git.mounts);
+      placeholders.push(...git.placeholders);
+    } else mounts.push({ kind: 'read-only', source: target, target, purpose: `protected: ${relative}` });
     paths.push(target);
+  }
+  // Captured, a protected path that is a link runs with where it leads read-only (a change of the
+  // link itself is refused when applied); uncaptured, the launcher refuses such a command.
+  if (capture) {
+    for (const link of locations.symlinks) {
+      const target = link.realTarget;
+      if (target === undefined || !visible(target) || hiddenOutside.some((folder) => inside(folder, target))) continue;
+      const relative = posix.relative(input.workspaceRoot, link.path);
+      mounts.push({
+        kind: 'read-only',
+        source: target,
+        target,
+        purpose: `protected: where the link ${relative} leads`,
+      });
+      paths.push(target);
+    }
   }
   for (const { path: target, folder } of locations.absent) {
     if (!visible(target)) continue;
@@ -204,32 +243,6 @@ function protectedMounts(
     placeholders.push(target);
   }
   return { mounts, paths, placeholders };
-}
-
-/** What makes git run code, in a git folder: read-only even where the folder is writable. */
-const GIT_CODE_ENTRIES = ['config', 'hooks', 'info', 'commondir', 'gitdir', 'config.worktree', 'modules'];
-
-/**
- * The git folder a linked worktree's `.git` file names (its own folder under `worktrees/`, and
- * the repository's common folder): writable, so `git commit` and `git fetch` work (objects, refs,
- * index, logs), with what runs code read-only again. A common folder without `config` and `hooks`,
- * or a worktree folder without `commondir`, could have them created: it stays read-only whole.
- */
-function linkedGitFolderMounts(folder: string, pathKind: (path: string) => PathKind): SandboxMount[] {
-  const present = (name: string) => pathKind(posix.join(folder, name)) !== 'missing';
-  const common = pathKind(posix.join(folder, 'objects')) === 'directory';
-  const guardable = common ? present('config') && present('hooks') : present('commondir');
-  if (!guardable)
-    return [{ kind: 'read-only', source: folder, target: folder, purpose: 'the git folder of a linked worktree' }];
-  return [
-    { kind: 'read-write', source: folder, target: folder, purpose: 'the git folder of a linked worktree' },
-    ...GIT_CODE_ENTRIES.filter(present).map((name): SandboxMount => ({
-      kind: 'read-only',
-      source: posix.join(folder, name),
-      target: posix.join(folder, name),
-      purpose: `the git folder of a linked worktree: ${name} runs code`,
-    })),
-  ];
 }
 
 /**
@@ -266,6 +279,7 @@ export function buildSandboxPlan(input: SandboxPlanInput): SandboxPlan {
           target: input.workspaceRoot,
           upper: capture.upper,
           work: capture.work,
+          ...(capture.lowerView ? { lowerView: capture.lowerView } : {}),
           purpose: 'the workspace, writes captured for checkpoint and undo',
         }
       : { kind: 'read-write', source: input.workspaceRoot, target: input.workspaceRoot, purpose: 'the workspace' },
@@ -274,11 +288,31 @@ export function buildSandboxPlan(input: SandboxPlanInput): SandboxPlan {
   const linked = [...(input.protectedLocations?.linkedGitFolders ?? [])].sort(
     (left, right) => left.length - right.length,
   );
+  const linkedPlaceholders: string[] = [];
   for (const folder of linked) {
-    // A worktree's repository lives outside the workspace, maybe in a hidden home: git needs it.
-    if (!inside(input.workspaceRoot, folder)) mounts.push(...linkedGitFolderMounts(folder, input.pathKind));
+    // A worktree's repository lives outside the workspace, maybe in a hidden home: git needs it,
+    // writable where its code entries can be guarded, read-only whole otherwise.
+    if (inside(input.workspaceRoot, folder)) continue;
+    const writable = input.protectedLocations?.writableGitFolders?.find((entry) => entry.path === folder);
+    if (!writable) {
+      mounts.push({
+        kind: 'read-only',
+        source: folder,
+        target: folder,
+        purpose: 'the git folder of a linked worktree',
+      });
+      continue;
+    }
+    const git = writableGitFolderMounts(writable, folder, folder);
+    mounts.push(...git.mounts);
+    linkedPlaceholders.push(...git.placeholders);
   }
-  const protectedPaths = protectedMounts(input, hiddenInside);
+  const protectedPaths = protectedMounts(
+    input,
+    hiddenInside,
+    hidden.filter((path) => !hiddenInside.includes(path)),
+  );
+  protectedPaths.placeholders.unshift(...linkedPlaceholders);
   mounts.push(...protectedPaths.mounts);
   // Hidden folders inside the workspace are covered last, so the workspace bind cannot undo them.
   for (const path of hiddenInside)

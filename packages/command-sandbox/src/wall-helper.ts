@@ -121,14 +121,22 @@ export class WallHelper {
     private readonly answers: number,
     /** The root-level protected paths that existed when the helper started (see the wall). */
     readonly rootKey: string,
+    /** This side's write end of the answer pipe, held while starting: a newline there ends the wait for the ready line. */
+    private wake: number | undefined = undefined,
   ) {
     const stderr = child.stderr as Socket;
     stderr.setEncoding('utf8');
     stderr.on('data', (chunk: string) => {
       if (this.stderr.length < 2000) this.stderr += chunk;
     });
-    child.on('error', (error) => this.end(`could not start (${error.message})`));
-    child.on('exit', (code, signal) => this.end(`ended (${signal ?? `exit ${code}`})`));
+    child.on('error', (error) => {
+      this.end(`could not start (${error.message})`);
+      this.wakeStart();
+    });
+    child.on('exit', (code, signal) => {
+      this.end(`ended (${signal ?? `exit ${code}`})`);
+      this.wakeStart();
+    });
     // An idle helper never keeps this process alive; --die-with-parent ends it with us.
     child.unref();
     stderr.unref();
@@ -150,9 +158,10 @@ export class WallHelper {
       throw new SandboxUnavailableError(`the file wall's helper could not start (${(error as Error).message})`);
     } finally {
       closeSync(requests.read);
-      closeSync(answers.write);
     }
-    const helper = new WallHelper(child, workspace, requests.write, answers.read, rootKey);
+    // This side keeps a write end of the answer pipe while the ready line is awaited, so that the
+    // wait can always be ended from here (see awaitReady); it is closed once the start is over.
+    const helper = new WallHelper(child, workspace, requests.write, answers.read, rootKey, answers.write);
     await helper.awaitReady();
     return helper;
   }
@@ -208,9 +217,30 @@ export class WallHelper {
     }
   }
 
+  /**
+   * Ends a wait for the ready line that is in progress: a newline written into the answer pipe
+   * returns the thread-pool read at once. Without it a read whose writers outlive this process's
+   * interest (the inner bubblewrap holds the helper's end) never ends, and this process's exit
+   * hangs, since Node joins its thread pool on the way out.
+   */
+  private wakeStart(): void {
+    if (this.wake === undefined) return;
+    try {
+      writeSync(this.wake, '\n');
+    } catch {
+      // The pipe is full or gone: the read has something to return either way.
+    }
+  }
+
   /** Waits for the ready line off this thread (a read in libuv's thread pool): starting takes tens of ms. */
   private async awaitReady(): Promise<void> {
     const timer = setTimeout(() => this.child.kill('SIGKILL'), READY_TIMEOUT_MS);
+    // An exit (Ctrl-C handled by process.exit, say) during the start wakes the read and ends the helper.
+    const onExit = () => {
+      this.wakeStart();
+      this.child.kill('SIGKILL');
+    };
+    process.once('exit', onExit);
     try {
       const readAsync = promisify(read);
       while (this.held.indexOf(NEWLINE) < 0) {
@@ -220,6 +250,9 @@ export class WallHelper {
       }
     } finally {
       clearTimeout(timer);
+      process.off('exit', onExit);
+      if (this.wake !== undefined) closeSync(this.wake);
+      this.wake = undefined;
       this.starting = false;
     }
     if (this.endReason === undefined && this.readAnswer() === '{"ready":true}') return;

@@ -33,13 +33,17 @@ export function resolveClawsmithHome(explicit?: string): string {
  * The clear error for a home whose database stayed locked by other processes for longer than
  * {@link HOME_BUSY_TIMEOUT_MS} while opening (`home_busy`, retryable); undefined for any other error.
  */
-export function homeBusyError(path: string, error: unknown): ClawsmithError | undefined {
+export function homeBusyError(
+  path: string,
+  error: unknown,
+  busyTimeoutMs: number = HOME_BUSY_TIMEOUT_MS,
+): ClawsmithError | undefined {
   const code = (error as { code?: unknown } | undefined)?.code;
   if (typeof code !== 'string' || !(code.startsWith('SQLITE_BUSY') || code.startsWith('SQLITE_LOCKED')))
     return undefined;
   return new ClawsmithError(
     'home_busy',
-    `The clawsmith home ${path} stayed locked by other clawsmith processes for more than ${HOME_BUSY_TIMEOUT_MS / 1000} s while opening; nothing was changed. Run again when they finish, or give this run its own home with --home (or CLAWSMITH_HOME).`,
+    `The clawsmith home ${path} stayed locked by other clawsmith processes for more than ${busyTimeoutMs / 1000} s while opening; nothing was changed. Run again when they finish, or give this run its own home with --home (or CLAWSMITH_HOME).`,
     { retryable: true, cause: error },
   );
 }
@@ -53,14 +57,17 @@ export async function openClawsmithHome(
   options: {
     /** Where undo writes files (`createWorkspaceWall` of `@clawsmith/command-sandbox`); default in-process. */
     readonly wall?: WorkspaceWall;
+    /** How long to wait for other processes' locks before `home_busy`; default {@link HOME_BUSY_TIMEOUT_MS}. */
+    readonly busyTimeoutMs?: number;
   } = {},
 ): Promise<ClawsmithHome> {
   const path = resolveClawsmithHome(explicit);
+  const busyTimeoutMs = options.busyTimeoutMs ?? HOME_BUSY_TIMEOUT_MS;
   let opened: ReturnType<typeof openClawsmithConnection>;
   try {
-    opened = openClawsmithConnection(join(path, 'clawsmith.db'));
+    opened = openClawsmithConnection(join(path, 'clawsmith.db'), busyTimeoutMs);
   } catch (error) {
-    throw homeBusyError(path, error) ?? error;
+    throw homeBusyError(path, error, busyTimeoutMs) ?? error;
   }
   const { db, sqlite } = opened;
   try {
@@ -69,7 +76,7 @@ export async function openClawsmithHome(
     await migrateArtifacts(db);
   } catch (error) {
     await db.destroy();
-    throw homeBusyError(path, error) ?? error;
+    throw homeBusyError(path, error, busyTimeoutMs) ?? error;
   }
   const checkpoints = createCheckpointStore({ db, sqlite, ...(options.wall ? { wall: options.wall } : {}) });
   const artifacts = createArtifactStore({ db, directory: join(path, 'artifacts') });

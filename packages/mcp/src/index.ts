@@ -78,7 +78,13 @@ export type {
   ServeMcpOverHttpOptions,
   ServedHttpEndpoint,
 } from './server/serve-http.js';
-export { SERVED_HTTP_MAX_BODY_BYTES, SERVED_HTTP_PATH, serveMcpOverHttp } from './server/serve-http.js';
+export {
+  SERVED_HTTP_MAX_BODY_BYTES,
+  SERVED_HTTP_MAX_SESSIONS,
+  SERVED_HTTP_PATH,
+  SERVED_HTTP_SESSION_IDLE_MS,
+  serveMcpOverHttp,
+} from './server/serve-http.js';
 export type { ServedToolAnnotations } from './server/tool-annotations.js';
 export { toolAnnotations } from './server/tool-annotations.js';
 export type { ServedCallResult, ServedStructuredResult } from './server/served-call-result.js';

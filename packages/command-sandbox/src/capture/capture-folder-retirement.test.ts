@@ -45,7 +45,7 @@ describe('capture folder retirement', () => {
     const leftover = JSON.parse(child.stdout) as string[];
     expect(leftover).toEqual([expect.stringMatching(new RegExp(`^clawsmith-retired-capture-${child.pid}-`))]);
     // overlayfs leaves work/work without permissions: the sweep must still remove it.
-    expect(readdirSync(join(parent, leftover[0]!)).sort()).toEqual(['upper', 'work']);
+    expect(readdirSync(join(parent, leftover[0]!)).sort()).toEqual(['lower', 'upper', 'work']);
     const live = `clawsmith-retired-capture-${process.ppid}-live00`;
     mkdirSync(join(parent, live, 'upper'), { recursive: true });
     await runCommand({ captureFolder: parent }, { workspaceRoot: root, command: 'true' });

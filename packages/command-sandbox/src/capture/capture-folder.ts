@@ -11,6 +11,8 @@ export interface CaptureFolder {
   readonly upper: string;
   /** overlayfs's own scratch folder (same file system as `upper`). */
   readonly work: string;
+  /** An empty folder where the setup step binds the real workspace (git folders are bound from there). */
+  readonly lowerView: string;
   /** Change time (ms) of `upper` right after it was made, just before the command starts. */
   readonly startedCtimeMs: number;
 }
@@ -25,6 +27,48 @@ export function mountablePath(path: string): boolean {
   return !UNSAFE_FOR_MOUNT.test(path);
 }
 
+// Capture folders (and overlay probes) in use, removed if the process exits meanwhile (Ctrl-C
+// handled by process.exit): an exit skips the finally blocks that would remove them.
+const inUse = new Map<string, string>();
+let exitHook = false;
+
+/** Removes `folder` (a capture folder's shape: `root` holding `work`) if this process exits before it is removed. */
+export function removeOnExit(folder: Pick<CaptureFolder, 'root' | 'work'>): void {
+  inUse.set(folder.root, folder.work);
+  if (exitHook) return;
+  exitHook = true;
+  process.once('exit', () => {
+    for (const [root, work] of inUse) removeAtExit(root, work);
+  });
+}
+
+const EXIT_PAUSE = new Int32Array(new SharedArrayBuffer(4));
+
+/**
+ * Removes a capture folder while the process exits. The command may still be writing into it
+ * (its sandbox ends only after this process), so a removal that fails is tried again for a short
+ * while; one that still fails is renamed aside as a dead process's leftover, which the next
+ * clawsmith process sweeps.
+ */
+function removeAtExit(root: string, work: string): void {
+  for (let attempt = 0; attempt < 10; attempt += 1) {
+    try {
+      removeCaptureFolder({ root, work });
+      return;
+    } catch {
+      Atomics.wait(EXIT_PAUSE, 0, 0, 20);
+    }
+  }
+  try {
+    renameSync(
+      root,
+      join(dirname(root), `${RETIRED_PREFIX}${process.pid}-${basename(root).slice(CAPTURE_PREFIX.length)}`),
+    );
+  } catch {
+    // Nothing more can be done while exiting.
+  }
+}
+
 /** Makes a fresh capture folder below `base` (default the system temporary folder), private to this user. */
 export function createCaptureFolder(base = tmpdir()): CaptureFolder {
   sweepRetiredFolders(base);
@@ -32,13 +76,17 @@ export function createCaptureFolder(base = tmpdir()): CaptureFolder {
   chmodSync(root, 0o700);
   const upper = join(root, 'upper');
   const work = join(root, 'work');
+  const lowerView = join(root, 'lower');
   mkdirSync(work);
   mkdirSync(upper);
-  return { root, upper, work, startedCtimeMs: lstatSync(upper).ctimeMs };
+  mkdirSync(lowerView);
+  removeOnExit({ root, work });
+  return { root, upper, work, lowerView, startedCtimeMs: lstatSync(upper).ctimeMs };
 }
 
 /** Removes a capture folder, including overlayfs's `work/work`, which it leaves without permissions. */
 export function removeCaptureFolder(folder: Pick<CaptureFolder, 'root' | 'work'>): void {
+  inUse.delete(folder.root);
   try {
     chmodSync(join(folder.work, 'work'), 0o700);
   } catch {
@@ -83,6 +131,7 @@ export async function retireCaptureFolder(folder: Pick<CaptureFolder, 'root' | '
   );
   try {
     renameSync(folder.root, retired);
+    inUse.delete(folder.root);
   } catch {
     removeCaptureFolder(folder);
     return;

@@ -60,14 +60,18 @@ export function openClawsmithDatabase(file: string): Kysely<any> {
 
 /**
  * {@link openClawsmithDatabase} with the better-sqlite3 connection under it, which the checkpoint
- * store's hot path runs on (`sqlite` of `createCheckpointStore`).
+ * store's hot path runs on (`sqlite` of `createCheckpointStore`). `busyTimeoutMs` replaces
+ * {@link HOME_BUSY_TIMEOUT_MS} (tests of a locked home need not wait a minute).
  */
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-export function openClawsmithConnection(file: string): { db: Kysely<any>; sqlite: SqliteHandle } {
+export function openClawsmithConnection(
+  file: string,
+  busyTimeoutMs: number = HOME_BUSY_TIMEOUT_MS,
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+): { db: Kysely<any>; sqlite: SqliteHandle } {
   if (file !== ':memory:') mkdirSync(dirname(file), { recursive: true });
   const database = new Database(file);
-  database.pragma(`busy_timeout = ${HOME_BUSY_TIMEOUT_MS}`);
-  switchToWriteAheadLog(database);
+  database.pragma(`busy_timeout = ${Math.max(0, Math.floor(busyTimeoutMs))}`);
+  switchToWriteAheadLog(database, busyTimeoutMs);
   database.pragma('synchronous = NORMAL');
   database.pragma('foreign_keys = ON');
   return {
@@ -81,8 +85,8 @@ export function openClawsmithConnection(file: string): { db: Kysely<any>; sqlite
  * can find it locked while the other switches it, and SQLite answers that with SQLITE_BUSY at
  * once instead of waiting out busy_timeout; so this tries again, for as long as the busy timeout.
  */
-function switchToWriteAheadLog(database: Database.Database): void {
-  const deadline = Date.now() + HOME_BUSY_TIMEOUT_MS;
+function switchToWriteAheadLog(database: Database.Database, busyTimeoutMs: number): void {
+  const deadline = Date.now() + busyTimeoutMs;
   for (;;) {
     try {
       database.pragma('journal_mode = WAL');

@@ -32,6 +32,25 @@ export interface ServeMcpOverHttpOptions extends ServedMcpServerOptions {
   readonly host?: string;
   /** Default 0 (a free port). */
   readonly port?: number;
+  /** MCP sessions open at once; an `initialize` beyond it gets 503 `too_many_sessions`. Default {@link SERVED_HTTP_MAX_SESSIONS}. */
+  readonly maxSessions?: number;
+  /** A session without a request for this long (and none in progress) is closed. Default {@link SERVED_HTTP_SESSION_IDLE_MS}. */
+  readonly sessionIdleMs?: number;
+}
+
+/** Default cap on MCP sessions open at once. */
+export const SERVED_HTTP_MAX_SESSIONS = 16;
+
+/** Default idle time after which an MCP session is closed: 30 minutes. */
+export const SERVED_HTTP_SESSION_IDLE_MS = 30 * 60 * 1000;
+
+interface OpenSession {
+  readonly transport: StreamableHTTPServerTransport;
+  readonly closed: Promise<void>;
+  /** When its last request ended (or began). */
+  lastActive: number;
+  /** POST requests of it in progress (a call's response stream); a standing GET stream does not count. */
+  active: number;
 }
 
 /** A running Streamable HTTP endpoint. */
@@ -55,20 +74,35 @@ function refuse(response: ServerResponse, status: number, code: string, message:
   response.end(JSON.stringify({ error: { code, message } }));
 }
 
-function readBody(request: IncomingMessage): Promise<string | undefined> {
+/** How much of an oversized body is read (and dropped) so the 413 reaches the client; past it the connection is cut. */
+const DISCARDED_BODY_BYTES = 4 * SERVED_HTTP_MAX_BODY_BYTES;
+
+/**
+ * Reads a request body up to {@link SERVED_HTTP_MAX_BODY_BYTES}: `undefined` when larger. An
+ * oversized body is still read to its end (and dropped), up to a bound, because a server that
+ * stops reading and closes makes the client see a reset instead of the 413.
+ */
+function readBody(request: IncomingMessage): Promise<{ text?: string; cut: boolean }> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
+    const declared = Number(request.headers['content-length'] ?? 0);
     request.on('data', (chunk: Buffer) => {
       size += chunk.byteLength;
-      if (size > SERVED_HTTP_MAX_BODY_BYTES) {
-        resolve(undefined);
-        request.destroy();
+      if (size > DISCARDED_BODY_BYTES || declared > DISCARDED_BODY_BYTES) {
+        request.pause();
+        resolve({ cut: true });
         return;
       }
-      chunks.push(chunk);
+      if (size <= SERVED_HTTP_MAX_BODY_BYTES) chunks.push(chunk);
     });
-    request.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+    request.on('end', () =>
+      resolve(
+        size > SERVED_HTTP_MAX_BODY_BYTES
+          ? { cut: false }
+          : { text: Buffer.concat(chunks).toString('utf8'), cut: false },
+      ),
+    );
     request.on('error', reject);
   });
 }
@@ -88,7 +122,18 @@ function requestIds(messages: readonly JSONRPCMessage[]): (string | number)[] {
  */
 export async function serveMcpOverHttp(options: ServeMcpOverHttpOptions): Promise<ServedHttpEndpoint> {
   const host = options.host ?? '127.0.0.1';
-  const sessions = new Map<string, { transport: StreamableHTTPServerTransport; closed: Promise<void> }>();
+  const maxSessions = options.maxSessions ?? SERVED_HTTP_MAX_SESSIONS;
+  const idleMs = options.sessionIdleMs ?? SERVED_HTTP_SESSION_IDLE_MS;
+  const sessions = new Map<string, OpenSession>();
+  let starting = 0;
+  const expireIdle = () => {
+    const now = Date.now();
+    for (const session of sessions.values())
+      if (session.active === 0 && now - session.lastActive >= idleMs)
+        void session.transport.close().catch(() => undefined);
+  };
+  const sweeper = setInterval(expireIdle, Math.max(10, Math.min(idleMs / 2, 60_000)));
+  sweeper.unref();
 
   const handle = async (request: IncomingMessage, response: ServerResponse) => {
     const refusal = options.guard(request);
@@ -98,14 +143,18 @@ export async function serveMcpOverHttp(options: ServeMcpOverHttpOptions): Promis
       return refuse(response, 404, 'route_not_found', `MCP is served at ${SERVED_HTTP_PATH}.`);
     let body: unknown;
     if (request.method === 'POST') {
-      const text = await readBody(request);
-      if (text === undefined)
+      const { text, cut } = await readBody(request);
+      if (text === undefined) {
+        // The connection cannot be reused after a body left unread: close it once the 413 is out.
+        if (cut) response.once('finish', () => request.socket.destroy());
+        response.shouldKeepAlive = false;
         return refuse(
           response,
           413,
           'payload_too_large',
-          `A message may be at most ${SERVED_HTTP_MAX_BODY_BYTES} bytes.`,
+          `A message may be at most ${SERVED_HTTP_MAX_BODY_BYTES} bytes; send a smaller one (large content belongs in a file the tools read).`,
         );
+      }
       try {
         body = JSON.parse(text);
       } catch {
@@ -114,7 +163,17 @@ export async function serveMcpOverHttp(options: ServeMcpOverHttpOptions): Promis
     }
     const sessionHeader = request.headers['mcp-session-id'];
     const sessionId = Array.isArray(sessionHeader) ? sessionHeader[0] : sessionHeader;
-    let transport = sessionId ? sessions.get(sessionId)?.transport : undefined;
+    const open = sessionId ? sessions.get(sessionId) : undefined;
+    let transport = open?.transport;
+    // A GET is the client's standing notification stream, not activity: only POSTs keep a session alive.
+    if (open && request.method === 'POST') {
+      open.active += 1;
+      open.lastActive = Date.now();
+      response.once('close', () => {
+        open.active -= 1;
+        open.lastActive = Date.now();
+      });
+    }
     if (!transport) {
       const messages = Array.isArray(body) ? body : [body];
       if (sessionId || request.method !== 'POST' || !messages.some((message) => isInitializeRequest(message)))
@@ -126,11 +185,31 @@ export async function serveMcpOverHttp(options: ServeMcpOverHttpOptions): Promis
             ? 'This MCP session is unknown or ended; initialize a new one.'
             : 'Start with an initialize request (no Mcp-Session-Id).',
         );
+      if (sessions.size + starting >= maxSessions) {
+        expireIdle();
+        const seconds = Math.ceil(idleMs / 1000);
+        return refuse(
+          response,
+          503,
+          'too_many_sessions',
+          `${maxSessions} MCP sessions are open, the most this server keeps. End one you no longer use (DELETE ${SERVED_HTTP_PATH} with its Mcp-Session-Id), or retry once an idle one expires (after ${seconds} s without requests).`,
+          Math.min(seconds, 60),
+        );
+      }
+      // Counted from the initialize request until its session is kept (or the request ends without one).
+      starting += 1;
+      let pending = true;
+      const started = () => {
+        if (pending) starting -= 1;
+        pending = false;
+      };
+      response.once('close', started);
       const connection = createServedMcpServer(options);
       const created: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
         sessionIdGenerator: () => randomUUID(),
         onsessioninitialized: (id) => {
-          sessions.set(id, { transport: created, closed: connection.closed });
+          started();
+          sessions.set(id, { transport: created, closed: connection.closed, lastActive: Date.now(), active: 0 });
         },
       });
       created.onclose = () => {
@@ -171,6 +250,7 @@ export async function serveMcpOverHttp(options: ServeMcpOverHttpOptions): Promis
     port,
     openSessions: () => sessions.size,
     async close() {
+      clearInterval(sweeper);
       const open = [...sessions.values()];
       await Promise.all(open.map(({ transport }) => transport.close().catch(() => undefined)));
       await Promise.all(open.map(({ closed }) => closed));
