@@ -7,6 +7,7 @@ import { AcpSession } from './acp-session.js';
 import { ACP_SLASH_COMMANDS, isSlashCommand, runSlashCommand } from './acp-slash-commands.js';
 import { historyUpdates } from './event-updates.js';
 import { promptText } from './prompt-text.js';
+import { SessionModeStore } from './session-mode-store.js';
 import { modeState, permissionModeOf } from './session-modes.js';
 
 /** What the agent is composed of. */
@@ -70,6 +71,7 @@ async function guarded<T>(work: () => Promise<T>): Promise<T> {
 export function createAcpAgent(options: AcpAgentOptions): AcpAgent {
   const { core } = options.runtime;
   const sessions = new Map<string, AcpSession>();
+  const modes = new SessionModeStore(options.runtime.home.path);
   const unsubscribe = core.subscribe((event) => sessions.get(event.sessionId)?.event(event));
 
   const requireSession = (sessionId: string) => {
@@ -95,7 +97,7 @@ export function createAcpAgent(options: AcpAgentOptions): AcpAgent {
       client,
       id,
       workspaceRoot,
-      mode: sessions.get(id)?.mode ?? options.permissionMode,
+      mode: sessions.get(id)?.mode ?? modes.modeOf(id) ?? options.permissionMode,
     });
     sessions.set(id, session);
     return session;
@@ -135,6 +137,7 @@ export function createAcpAgent(options: AcpAgentOptions): AcpAgent {
         const workspaceRoot = resolveWorkspace(options.workspace ?? params.cwd);
         const record = await core.createSession({ workspaceRoot });
         const session = open(client, record.id, record.workspaceRoot);
+        modes.remember(session.id, session.mode);
         announce(session);
         return { sessionId: session.id, modes: modeState(session.mode) };
       }),
@@ -175,6 +178,8 @@ export function createAcpAgent(options: AcpAgentOptions): AcpAgent {
           { modeId: params.modeId },
           `unknown mode; the modes are default, accept-edits, read-only and full-auto`,
         );
+      // Kept before it applies: a session loaded later opens in the mode it was left in.
+      modes.remember(session.id, mode);
       session.mode = mode;
       return {};
     })

@@ -2,6 +2,7 @@ import type { AgentCore, ApprovalAnswer, ApprovalRequest, PermissionMode } from 
 import type { SessionEvent } from '@clawsmith/session-protocol';
 import type { AgentContext, SessionUpdate } from '@agentclientprotocol/sdk';
 import { eventUpdates, type EventTranslation } from './event-updates.js';
+import { usageUpdate } from './usage-update.js';
 import { askEditor } from './permission-bridge.js';
 
 /**
@@ -19,6 +20,9 @@ export class AcpSession {
   turnEnded: Promise<void> = Promise.resolve();
   readonly #client: AgentContext;
   readonly #translation: EventTranslation;
+  readonly #contextWindowTokens: number;
+  /** The last model answer's token counts in the running turn: what the context holds now. */
+  #lastUsage: { readonly inputTokens: number; readonly outputTokens: number } | undefined;
   #queue: Promise<void> = Promise.resolve();
 
   constructor(options: {
@@ -32,6 +36,7 @@ export class AcpSession {
     this.workspaceRoot = options.workspaceRoot;
     this.mode = options.mode;
     this.#client = options.client;
+    this.#contextWindowTokens = options.core.contextWindowTokens;
     this.#translation = {
       core: options.core,
       workspaceRoot: options.workspaceRoot,
@@ -63,9 +68,14 @@ export class AcpSession {
     if (text) this.send({ sessionUpdate: 'agent_message_chunk', content: { type: 'text', text } });
   }
 
-  /** A persisted event of this session. */
+  /** A persisted event of this session; a turn's end also reports how full the context is. */
   event(event: SessionEvent): void {
     this.#enqueue(() => eventUpdates(this.#translation, event));
+    if (event.type === 'request.completed' && event.usage) this.#lastUsage = event.usage;
+    if (event.type === 'turn.completed' && this.#lastUsage) {
+      this.send(usageUpdate(this.#lastUsage, this.#contextWindowTokens));
+      this.#lastUsage = undefined;
+    }
   }
 
   /** Asks the editor about a call of this session's turn (or of a subagent it delegated to). */
