@@ -1,6 +1,7 @@
 import type { AgentCore, ApprovalAnswer, ApprovalRequest, PermissionMode } from '@clawsmith/core';
 import type { SessionEvent } from '@clawsmith/session-protocol';
 import type { AgentContext, SessionUpdate } from '@agentclientprotocol/sdk';
+import type { AgentRuntime } from '../commands/agent-runtime.js';
 import { eventUpdates, type EventTranslation } from './event-updates.js';
 import { usageUpdate } from './usage-update.js';
 import { askEditor } from './permission-bridge.js';
@@ -13,6 +14,10 @@ import { askEditor } from './permission-bridge.js';
 export class AcpSession {
   readonly id: string;
   readonly workspaceRoot: string;
+  /** The core its turns run on: the connection's, or its own when the editor gave it MCP servers. */
+  readonly core: AgentCore;
+  /** The runtime of that core (its system prompt names the tools of that table). */
+  readonly runtime: AgentRuntime;
   mode: PermissionMode;
   /** The running turn's canceller, while one runs. */
   turn: AbortController | undefined;
@@ -26,19 +31,21 @@ export class AcpSession {
   #queue: Promise<void> = Promise.resolve();
 
   constructor(options: {
-    core: AgentCore;
+    runtime: AgentRuntime;
     client: AgentContext;
     id: string;
     workspaceRoot: string;
     mode: PermissionMode;
   }) {
     this.id = options.id;
+    this.core = options.runtime.core;
+    this.runtime = options.runtime;
     this.workspaceRoot = options.workspaceRoot;
     this.mode = options.mode;
     this.#client = options.client;
-    this.#contextWindowTokens = options.core.contextWindowTokens;
+    this.#contextWindowTokens = options.runtime.core.contextWindowTokens;
     this.#translation = {
-      core: options.core,
+      core: options.runtime.core,
       workspaceRoot: options.workspaceRoot,
       mode: 'live',
       callArguments: new Map(),
