@@ -38,6 +38,17 @@ export class CliError extends ClawsmithError {
   }
 }
 
+/**
+ * The message a person at the command line reads: the checkpoint library's own messages name
+ * its functions (`listRestorePoints`) as the next step, which means nothing here.
+ */
+function commandLineMessage(error: unknown, message: string): string {
+  if (!ClawsmithError.isInstance(error) || error.code !== 'checkpoint_already_undone') return message;
+  const session = / of session (\S+) /.exec(message)?.[1];
+  const happened = message.split(';')[0] ?? message;
+  return `${happened}; \`clawsmith checkpoints${session ? ` --session ${session}` : ''}\` lists which turns are undone (their conversation can still be undone with \`clawsmith undo session\`).`;
+}
+
 function conflictPaths(error: unknown): string[] | undefined {
   if (!ClawsmithError.isInstance(error) || error.code !== 'checkpoint_conflict') return undefined;
   const conflicts = (error as unknown as { conflicts?: readonly { path: string; reason?: string }[] }).conflicts ?? [];
@@ -51,7 +62,7 @@ function conflictPaths(error: unknown): string[] | undefined {
  */
 export function reportError(error: unknown, stream: NodeJS.WriteStream = process.stderr): number {
   const style = terminalStyle(stream);
-  const message = error instanceof Error ? error.message : String(error);
+  const message = commandLineMessage(error, error instanceof Error ? error.message : String(error));
   const code = ClawsmithError.isInstance(error) ? error.code : undefined;
   stream.write(`${style.red('clawsmith:')} ${terminalSafe(message)}${code ? style.dim(` [${code}]`) : ''}\n`);
   const paths = conflictPaths(error);

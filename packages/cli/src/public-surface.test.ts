@@ -39,4 +39,11 @@ describe('@clawsmith/cli public surface', () => {
     expect(commands.length).toBeGreaterThan(10);
     for (const name of commands) expect(readme, name).toContain(`clawsmith ${name}`);
   });
+
+  it('the repository README says `clawsmith web` serves the browser page (it is built)', () => {
+    const root = readFileSync(new URL('../../../README.md', import.meta.url), 'utf8');
+    const webRow = root.split('\n').find((line) => line.includes('[`@clawsmith/web`]'));
+    expect(webRow).toContain('the browser page served at `/`');
+    expect(root).not.toContain('not built yet');
+  });
 });

@@ -77,7 +77,7 @@ export interface CommandRunResult {
   readonly contained: boolean;
   /** Notes on limits, timeouts and the sandbox, in words. */
   readonly notes: readonly string[];
-  /** The complete log, when an artifact writer was wired in and there was output. */
+  /** The complete log, when an artifact writer was wired in and the output was cut to head and tail. */
   readonly artifact?: ArtifactReference;
   /** The files the command changed (applied from the capture overlay), or why they were not captured. */
   readonly files?: CommandFileChanges;
@@ -215,7 +215,9 @@ export async function runCommand(
     );
   }
   let artifact: ArtifactReference | undefined;
-  if (request.artifacts && output.totalBytes > 0) {
+  // Only output cut to its head and tail needs the complete log kept aside: a whole output is
+  // already in the result, and a 5-byte artifact beside it is noise.
+  if (request.artifacts && output.truncated) {
     const log = output.completeLog();
     const suffix = output.logTruncated
       ? Buffer.from(`\n[log cut at ${log.length} bytes of ${output.totalBytes}]\n`)

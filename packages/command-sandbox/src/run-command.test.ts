@@ -348,14 +348,28 @@ describe('createRunCommandTool', () => {
     expect(() => createRunCommandTool({ env: ['GITHUB_TOKEN'] })).toThrow(/may not be passed/);
   });
 
-  it('stores the complete log as an artifact when the port is wired in', async () => {
+  it('keeps a small output inline and stores no artifact for it, even with the port wired in', async () => {
     const workspace = testdir({});
     const artifacts = memoryArtifacts();
     const result = (await createRunCommandTool().execute(
-      { command: 'echo logged' },
+      { command: 'echo hello' },
       context(workspace, { artifacts }),
     )) as ToolExecutionResult;
-    expect(result.artifact).toMatchObject({ id: 'artifact-0', byteLength: 7 });
-    expect(artifacts.stored[0]?.toString()).toBe('logged\n');
+    expect(result.artifact).toBeUndefined();
+    expect(artifacts.stored).toEqual([]);
+    expect(result.content).toContain('--- output (6 bytes) ---\nhello\n');
+    expect(result.content).not.toContain('Complete log');
+  });
+
+  it('stores the complete log as an artifact when the output was cut to head and tail', async () => {
+    const workspace = testdir({});
+    const artifacts = memoryArtifacts();
+    const result = (await createRunCommandTool({ outputLimitBytes: 100 }).execute(
+      { command: 'seq 1 200' },
+      context(workspace, { artifacts }),
+    )) as ToolExecutionResult;
+    expect(result.artifact).toMatchObject({ id: 'artifact-0', byteLength: 692 });
+    expect(artifacts.stored[0]?.toString().split('\n')).toHaveLength(201);
+    expect(result.content).toContain('Complete log: artifact artifact-0 (692 bytes).');
   });
 });

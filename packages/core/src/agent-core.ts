@@ -33,6 +33,8 @@ import { composeTools } from './tool-composition.js';
 export interface AgentCore {
   /** Names of every tool in the frozen table, in table order. */
   readonly toolNames: readonly string[];
+  /** Tokens the model reads and writes in one request, as core plans requests against them. */
+  readonly contextWindowTokens: number;
   createSession(options: { workspaceRoot: string; title?: string }): Promise<SessionRecord>;
   /** Opens a session, closing what a crashed process left open (see recovery). */
   openSession(sessionId: string): Promise<SessionRecord>;
@@ -179,6 +181,7 @@ export function createAgentCore(options: AgentCoreOptions): AgentCore {
 
   return Object.freeze({
     toolNames: table.names,
+    contextWindowTokens: services.context.window.tokens,
     async createSession(input: { workspaceRoot: string; title?: string }) {
       if (options.homeFolder) assertHomeOutsideWorkspace(options.homeFolder, input.workspaceRoot);
       const session = await store.createSession({ workspaceRoot: input.workspaceRoot, title: input.title ?? null });

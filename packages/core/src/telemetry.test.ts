@@ -31,6 +31,7 @@ async function tracedTurn(captureContent: boolean) {
     responses: [
       {
         usage: { inputTokens: 300, outputTokens: 40 },
+        model: 'script-model-2026-12-01',
         toolCalls: [
           call('read', 'read_file', { path: 'notes.txt' }),
           call('edit', 'edit_file', { path: 'notes.txt', oldText: 'quarterly', newText: 'yearly' }),
@@ -83,7 +84,12 @@ describe('telemetry of a turn', () => {
       'gen_ai.request.model': 'script-model',
       'gen_ai.usage.output_tokens': 40,
       'gen_ai.response.finish_reasons': ['tool_calls'],
+      // The model the answer named, carried by request.completed from the provider's finish.
+      'gen_ai.response.model': 'script-model-2026-12-01',
     });
+    // An answer that names no model leaves the attribute out rather than guessing.
+    const second = chats.find((span) => span.attributes['gen_ai.usage.input_tokens'] === 500)!;
+    expect(second.attributes['gen_ai.response.model']).toBeUndefined();
 
     const read = spans.find(
       (span) => span.name === 'execute_tool read_file' && span.attributes['gen_ai.tool.call.id'] === 'read',

@@ -174,6 +174,7 @@ async function requestModel(
       finishReason: response.finishReason,
       toolCallCount: response.toolCalls.length,
       ...(response.usage ? { usage: response.usage } : {}),
+      ...(response.model ? { responseModel: response.model } : {}),
     });
     return { response };
   }

@@ -16,11 +16,12 @@ export { DEFAULT_CALL_TIMEOUT_MS } from './client/server-entry.js';
 
 export type {
   ConfiguredMcpServer,
+  EditorMcpServer,
   McpConfiguration,
   McpConfigurationProblem,
   McpServerScope,
 } from './client/mcp-configuration.js';
-export { loadMcpConfiguration, mcpConfigurationFiles } from './client/mcp-configuration.js';
+export { EDITOR_CONFIGURATION, loadMcpConfiguration, mcpConfigurationFiles } from './client/mcp-configuration.js';
 
 export type { McpTrustState } from './client/trust-store.js';
 export { McpTrustStore } from './client/trust-store.js';

@@ -7,6 +7,7 @@ describe('@clawsmith/mcp public surface', () => {
       'CHANGES_TEXT_LIMIT_BYTES',
       'CHANGES_TOOL_NAME',
       'DEFAULT_CALL_TIMEOUT_MS',
+      'EDITOR_CONFIGURATION',
       'ELICITATION_DECLINE_REASON_KEY',
       'MAX_MCP_TOOL_NAME_LENGTH',
       'MAX_STDIO_MESSAGE_BYTES',

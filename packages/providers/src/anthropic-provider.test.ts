@@ -24,7 +24,8 @@ const messageStart: WireEvent = [
       id: 'msg_1',
       type: 'message',
       role: 'assistant',
-      model: 'claude-test',
+      // A dated snapshot of the model asked for: what gen_ai.response.model reports.
+      model: 'claude-test-20261201',
       content: [],
       stop_reason: null,
       stop_sequence: null,
@@ -109,7 +110,7 @@ describe('createAnthropicProvider', () => {
       { type: 'text-delta', text: 'Hel' },
       { type: 'text-delta', text: 'lo.' },
       { type: 'usage', usage: { inputTokens: 42, outputTokens: 9, cacheReadTokens: 2, cacheWriteTokens: 0 } },
-      { type: 'finish', reason: 'stop' },
+      { type: 'finish', reason: 'stop', model: 'claude-test-20261201' },
     ]);
     const [received] = wire.requests;
     expect(received!.url).toBe('/v1/messages');
@@ -165,6 +166,7 @@ describe('createAnthropicProvider', () => {
       ],
       usage: { inputTokens: 42, outputTokens: 30, cacheReadTokens: 2, cacheWriteTokens: 0 },
       finishReason: 'tool-calls',
+      model: 'claude-test-20261201',
     });
   });
 
@@ -415,6 +417,7 @@ describe('createAnthropicProvider', () => {
       toolCalls: [],
       usage: { inputTokens: 42, outputTokens: 0, cacheReadTokens: 2, cacheWriteTokens: 0 },
       finishReason: 'stop',
+      model: 'claude-test-20261201',
     });
     expect(wire.requests[0]!.headers.authorization).toBe('Bearer clawsmith-local-no-key');
   });

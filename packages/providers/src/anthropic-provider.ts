@@ -83,6 +83,7 @@ export function createAnthropicProvider(options: AnthropicProviderOptions): Prov
     let cache: { cacheReadTokens?: number; cacheWriteTokens?: number } = {};
     let stopReason: string | null | undefined;
     let stopped = false;
+    let answeredBy: string | undefined;
     try {
       const events = await client.messages.create(
         {
@@ -98,6 +99,7 @@ export function createAnthropicProvider(options: AnthropicProviderOptions): Prov
       for await (const event of events) {
         switch (event.type) {
           case 'message_start': {
+            answeredBy = event.message.model || answeredBy;
             const usage = event.message.usage;
             inputTokens =
               usage.input_tokens + (usage.cache_creation_input_tokens ?? 0) + (usage.cache_read_input_tokens ?? 0);
@@ -183,7 +185,7 @@ export function createAnthropicProvider(options: AnthropicProviderOptions): Prov
     }
     if (!stopped) throw providerError(NAME, PROVIDER_ERROR_CODES.unavailable, 'the stream ended before message_stop');
     yield { type: 'usage', usage: { inputTokens, outputTokens, ...cache } };
-    yield { type: 'finish', reason: finishReasonOf(stopReason) };
+    yield { type: 'finish', reason: finishReasonOf(stopReason), ...(answeredBy ? { model: answeredBy } : {}) };
   }
 
   return { name: NAME, model: options.model, stream };

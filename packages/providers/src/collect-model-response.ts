@@ -20,16 +20,20 @@ export async function collectModelResponse(
   const toolCalls: ModelToolCall[] = [];
   let usage: ModelUsage | undefined;
   let finishReason: ModelFinishReason | undefined;
+  let model: string | undefined;
   for await (const event of stream) {
     if (event.type === 'text-delta') {
       text += event.text;
       options.onTextDelta?.(event.text);
     } else if (event.type === 'tool-call') toolCalls.push(event.toolCall);
     else if (event.type === 'usage') usage = event.usage;
-    else finishReason = event.reason;
+    else {
+      finishReason = event.reason;
+      model = event.model;
+    }
   }
   if (finishReason === undefined) {
     throw providerError('provider', PROVIDER_ERROR_CODES.protocolError, 'the stream ended without a finish event');
   }
-  return { text, toolCalls, ...(usage ? { usage } : {}), finishReason };
+  return { text, toolCalls, ...(usage ? { usage } : {}), finishReason, ...(model ? { model } : {}) };
 }

@@ -21,6 +21,8 @@ const responseSchema = z.strictObject({
     .optional(),
   /** How the response ends; default `tool-calls` with tool calls, else `stop`. */
   finishReason: z.enum(['stop', 'tool-calls', 'length', 'error']).optional(),
+  /** The model the response says it came from (`finish.model`); default none. */
+  model: z.string().min(1).optional(),
 });
 
 const childScriptSchema = z.strictObject({ responses: z.array(responseSchema) });

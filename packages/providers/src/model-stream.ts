@@ -71,6 +71,11 @@ export interface ModelFinishEvent {
   readonly type: 'finish';
   /** Why the response ended. */
   readonly reason: ModelFinishReason;
+  /**
+   * The model that answered, as the vendor's response names it, when it names one (a dated
+   * snapshot or a router's pick may differ from the model asked for).
+   */
+  readonly model?: string;
 }
 
 /** One event of a streamed model response. */
@@ -105,4 +110,6 @@ export interface ModelResponse {
   readonly usage?: ModelUsage;
   /** Why the response ended. */
   readonly finishReason: ModelFinishReason;
+  /** The model that answered, when the stream's `finish` named it. */
+  readonly model?: string;
 }

@@ -20,7 +20,8 @@ function chunk(delta: Record<string, unknown>, finishReason: string | null = nul
     id: 'chatcmpl-1',
     object: 'chat.completion.chunk',
     created: 1_700_000_000,
-    model: 'gpt-test',
+    // A dated snapshot of the model asked for: what gen_ai.response.model reports.
+    model: 'gpt-test-2026-12-01',
     choices: [{ index: 0, delta, logprobs: null, finish_reason: finishReason }],
   });
 }
@@ -29,7 +30,7 @@ const usageChunk = JSON.stringify({
   id: 'chatcmpl-1',
   object: 'chat.completion.chunk',
   created: 1_700_000_000,
-  model: 'gpt-test',
+  model: 'gpt-test-2026-12-01',
   choices: [],
   usage: { prompt_tokens: 31, completion_tokens: 7, total_tokens: 38 },
 });
@@ -71,7 +72,7 @@ describe('createOpenAIProvider', () => {
       { type: 'text-delta', text: 'Hel' },
       { type: 'text-delta', text: 'lo.' },
       { type: 'usage', usage: { inputTokens: 31, outputTokens: 7 } },
-      { type: 'finish', reason: 'stop' },
+      { type: 'finish', reason: 'stop', model: 'gpt-test-2026-12-01' },
     ]);
     expect(wire.requests).toHaveLength(1);
     const [received] = wire.requests;
@@ -126,6 +127,7 @@ describe('createOpenAIProvider', () => {
       ],
       usage: { inputTokens: 31, outputTokens: 7 },
       finishReason: 'tool-calls',
+      model: 'gpt-test-2026-12-01',
     });
   });
 

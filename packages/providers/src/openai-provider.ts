@@ -120,6 +120,7 @@ export function createOpenAIProvider(options: OpenAIProviderOptions): Provider {
     const toolCalls = new ToolCallAccumulator();
     let finishReason: ModelFinishReason | undefined;
     let usage: ModelUsage | undefined;
+    let answeredBy: string | undefined;
     try {
       const chunks = await client.chat.completions.create(
         {
@@ -134,6 +135,7 @@ export function createOpenAIProvider(options: OpenAIProviderOptions): Provider {
         signal ? { signal } : {},
       );
       for await (const chunk of chunks) {
+        if (chunk.model) answeredBy = chunk.model;
         if (chunk.usage) {
           const cached = chunk.usage.prompt_tokens_details?.cached_tokens;
           usage = {
@@ -170,7 +172,11 @@ export function createOpenAIProvider(options: OpenAIProviderOptions): Provider {
     const calls = toolCalls.finish(request.requestId);
     for (const toolCall of calls) yield { type: 'tool-call', toolCall };
     if (usage) yield { type: 'usage', usage };
-    yield { type: 'finish', reason: calls.length > 0 && finishReason === 'stop' ? 'tool-calls' : finishReason };
+    yield {
+      type: 'finish',
+      reason: calls.length > 0 && finishReason === 'stop' ? 'tool-calls' : finishReason,
+      ...(answeredBy ? { model: answeredBy } : {}),
+    };
   }
 
   return { name: NAME, model: options.model, stream };

@@ -61,6 +61,7 @@ describe('createScriptedProvider', () => {
               { name: 'list_tasks' },
             ],
             usage: { inputTokens: 10, outputTokens: 4 },
+            model: 'scripted-model-2026-12-01',
           },
         ],
       },
@@ -74,7 +75,7 @@ describe('createScriptedProvider', () => {
       { type: 'tool-call', toolCall: { id: 'b', name: 'read_file', argumentsText: '  {"path" : "b.txt"}  ' } },
       { type: 'tool-call', toolCall: { id: 'call_1_3', name: 'list_tasks', argumentsText: '{}' } },
       { type: 'usage', usage: { inputTokens: 10, outputTokens: 4 } },
-      { type: 'finish', reason: 'tool-calls' },
+      { type: 'finish', reason: 'tool-calls', model: 'scripted-model-2026-12-01' },
     ]);
   });
 

@@ -90,7 +90,11 @@ function replay(script: ModelScript, model: string): ScriptedProvider {
       const toolCalls = toolCallsOf(script, index);
       for (const toolCall of toolCalls) yield { type: 'tool-call', toolCall };
       if (response.usage) yield { type: 'usage', usage: response.usage };
-      yield { type: 'finish', reason: response.finishReason ?? (toolCalls.length > 0 ? 'tool-calls' : 'stop') };
+      yield {
+        type: 'finish',
+        reason: response.finishReason ?? (toolCalls.length > 0 ? 'tool-calls' : 'stop'),
+        ...(response.model ? { model: response.model } : {}),
+      };
     },
   };
 }

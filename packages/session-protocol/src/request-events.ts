@@ -52,6 +52,8 @@ export const requestCompletedEventSchema = z.object({
   toolCallCount: z.number(),
   /** Tokens used, when the provider reported them. */
   usage: tokenUsageRecordSchema.optional(),
+  /** The model that answered, as the provider's response named it (absent when it named none). */
+  responseModel: z.string().optional(),
 });
 
 /** The request failed (or was cancelled: code `cancelled`). */

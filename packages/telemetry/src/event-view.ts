@@ -45,6 +45,7 @@ export type TracedEvent =
       readonly requestId: string;
       readonly finishReason?: string;
       readonly usage?: RequestUsage;
+      readonly responseModel?: string;
     }
   | {
       readonly kind: 'request-failed';
@@ -84,6 +85,18 @@ export type TracedEvent =
       readonly output: string;
     }
   | {
+      readonly kind: 'context-compacted';
+      readonly sessionId: string;
+      /** The turn it happened in; absent for `/compact` between turns. */
+      readonly turnId?: string;
+      readonly reason: string;
+      readonly prunedToolResults: number;
+      readonly summarized: boolean;
+      readonly contextWindow: number;
+      readonly tokensBefore: number;
+      readonly tokensAfter: number;
+    }
+  | {
       readonly kind: 'session-restored';
       readonly sessionId: string;
       readonly scope?: string;
@@ -119,6 +132,7 @@ export function readEvent(event: SessionEvent): TracedEvent | undefined {
         turnId,
         requestId: event.requestId,
         finishReason: event.finishReason,
+        ...(event.responseModel ? { responseModel: event.responseModel } : {}),
         ...(usage
           ? {
               usage: {
@@ -165,6 +179,18 @@ export function readEvent(event: SessionEvent): TracedEvent | undefined {
         status: event.result.status,
         output: event.output,
         ...(event.result.code ? { code: event.result.code } : {}),
+      };
+    case 'context.compacted':
+      return {
+        kind: 'context-compacted',
+        sessionId,
+        ...(event.turnId ? { turnId: event.turnId } : {}),
+        reason: event.reason,
+        prunedToolResults: event.prunedToolResults,
+        summarized: event.summary !== undefined,
+        contextWindow: event.contextWindow,
+        tokensBefore: event.tokensBefore,
+        tokensAfter: event.tokensAfter,
       };
     case 'session.restored':
       return {

@@ -55,8 +55,8 @@ function callKey(sessionId: string, turnId: string, toolCallId: string): string 
 /**
  * Turns the traced events of the log into spans and measurements as they are appended: one
  * `invoke_agent` span per turn (a subagent's turn under the call that delegated it), `chat` per
- * model request, `execute_tool` per call (from its first decision to its result), `restore` per
- * session restore. Spans still open when their turn completes are ended with it.
+ * model request, `execute_tool` per call (from its first decision to its result), `compact` per
+ * compaction of the model's view, `restore` per session restore. Spans still open when their turn completes are ended with it.
  */
 export class SpanRecorder {
   readonly #runtime: OtelRuntime;
@@ -129,6 +129,8 @@ export class SpanRecorder {
         return this.#startCall(event);
       case 'tool-completed':
         return this.#completeCall(event);
+      case 'context-compacted':
+        return this.#compact(event);
       case 'session-restored':
         return this.#restore(event);
     }
@@ -231,6 +233,7 @@ export class SpanRecorder {
     const { span, attributes } = request;
     const finishReason = event.finishReason ? (FINISH_REASONS[event.finishReason] ?? event.finishReason) : undefined;
     if (finishReason) span.setAttribute('gen_ai.response.finish_reasons', [finishReason]);
+    if (event.responseModel) span.setAttribute('gen_ai.response.model', event.responseModel);
     const metricAttributes = attributes;
     if (event.usage) {
       span.setAttributes(
@@ -377,6 +380,30 @@ export class SpanRecorder {
       if (this.#toolAttributeSets.size < 10_000) this.#toolAttributeSets.set(key, attributes);
     }
     return attributes;
+  }
+
+  #compact(event: Extract<TracedEvent, { kind: 'context-compacted' }>): void {
+    const { api, tracer } = this.#runtime;
+    const turn = event.turnId ? this.#turns.get(turnKey(event.sessionId, event.turnId)) : undefined;
+    const attributes = definedAttributes({
+      'gen_ai.conversation.id': event.sessionId,
+      'clawsmith.turn.id': event.turnId,
+      'clawsmith.compaction.reason': event.reason,
+      'clawsmith.compaction.pruned_tool_results': event.prunedToolResults,
+      'clawsmith.compaction.summarized': event.summarized,
+      'clawsmith.compaction.context_window': event.contextWindow,
+      'clawsmith.compaction.tokens_before': event.tokensBefore,
+      'clawsmith.compaction.tokens_after': event.tokensAfter,
+    });
+    // The event is written once the compaction is done (its summary request writes no events of
+    // its own): the span marks that moment, inside the turn it happened in.
+    tracer
+      .startSpan(
+        'compact',
+        { kind: api.SpanKind.INTERNAL, attributes },
+        turn ? api.trace.setSpan(api.ROOT_CONTEXT, turn) : this.#defaultParent,
+      )
+      .end();
   }
 
   #restore(event: Extract<TracedEvent, { kind: 'session-restored' }>): void {

@@ -1,5 +1,6 @@
 import { createServer, type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { decodeTraceExport } from './otlp-protobuf.js';
 
 /** One attribute value as OTLP/JSON encodes it. */
 type OtlpAnyValue = {
@@ -32,7 +33,10 @@ export interface ReceivedMetric {
   readonly points: readonly { attributes: Record<string, unknown>; value: number; count?: number }[];
 }
 
-/** An OTLP/HTTP receiver on 127.0.0.1 that keeps every request and decodes OTLP/JSON payloads. */
+/**
+ * An OTLP/HTTP receiver on 127.0.0.1 that keeps every request and decodes its payloads: traces in
+ * OTLP/JSON or protobuf, metrics in OTLP/JSON.
+ */
 export interface OtlpReceiver {
   /** `http://127.0.0.1:<port>`, for `OTEL_EXPORTER_OTLP_ENDPOINT`. */
   readonly endpoint: string;
@@ -86,12 +90,21 @@ export async function startOtlpReceiver(): Promise<OtlpReceiver> {
     requests
       .filter((request) => request.path === path && request.contentType.includes('json'))
       .map((request) => JSON.parse(request.body.toString('utf8')));
+  // Trace exports in either encoding, each decoded into the OTLP/JSON shape.
+  const traceExports = () =>
+    requests
+      .filter((request) => request.path === '/v1/traces')
+      .map((request) =>
+        request.contentType.includes('protobuf')
+          ? decodeTraceExport(request.body)
+          : JSON.parse(request.body.toString('utf8')),
+      );
   return {
     endpoint: `http://127.0.0.1:${port}`,
     requests,
     spans() {
       const spans: ReceivedSpan[] = [];
-      for (const payload of json('/v1/traces'))
+      for (const payload of traceExports())
         for (const resourceSpans of payload.resourceSpans ?? []) {
           const resource = attributeMap(resourceSpans.resource?.attributes);
           for (const scopeSpans of resourceSpans.scopeSpans ?? [])

@@ -1,12 +1,22 @@
-import { agent, PROTOCOL_VERSION, RequestError, type AgentApp, type AgentContext } from '@agentclientprotocol/sdk';
-import type { ApprovalAnswer, ApprovalRequest, PermissionMode, TurnStatus } from '@clawsmith/core';
+import {
+  agent,
+  PROTOCOL_VERSION,
+  RequestError,
+  type AgentApp,
+  type AgentContext,
+  type McpServer,
+} from '@agentclientprotocol/sdk';
+import type { AgentCore, ApprovalAnswer, ApprovalRequest, PermissionMode, TurnStatus } from '@clawsmith/core';
+import type { EditorMcpServer } from '@clawsmith/mcp';
 import { ClawsmithError } from '@clawsmith/tool-protocol';
 import { resolveWorkspace, type AgentRuntime } from '../commands/agent-runtime.js';
 import type { SystemPromptOptions } from '../instructions/system-prompt.js';
 import { AcpSession } from './acp-session.js';
+import { editorMcpServers } from './editor-mcp-servers.js';
 import { ACP_SLASH_COMMANDS, isSlashCommand, runSlashCommand } from './acp-slash-commands.js';
 import { historyUpdates } from './event-updates.js';
 import { promptText } from './prompt-text.js';
+import { SessionModeStore } from './session-mode-store.js';
 import { modeState, permissionModeOf } from './session-modes.js';
 
 /** What the agent is composed of. */
@@ -21,6 +31,14 @@ export interface AcpAgentOptions {
   readonly missingKeyVariable?: string;
   /** How long an approval may stay unanswered; default 10 minutes. */
   readonly approvalTimeoutMs?: number;
+  /**
+   * Opens a runtime of its own for one session whose editor configured MCP servers (the core's
+   * tool table is frozen, so their tools need a core of their own); the agent closes it when the
+   * session is opened again or the connection ends. Without it such servers are left out.
+   */
+  readonly openSessionRuntime?: (workspaceRoot: string, servers: readonly EditorMcpServer[]) => Promise<AgentRuntime>;
+  /** Where notices go (servers left out); default stderr. */
+  readonly onNotice?: (notice: string) => void;
 }
 
 /** The agent side of one ACP connection: the app to connect, and the sessions it opened. */
@@ -70,7 +88,38 @@ async function guarded<T>(work: () => Promise<T>): Promise<T> {
 export function createAcpAgent(options: AcpAgentOptions): AcpAgent {
   const { core } = options.runtime;
   const sessions = new Map<string, AcpSession>();
-  const unsubscribe = core.subscribe((event) => sessions.get(event.sessionId)?.event(event));
+  const modes = new SessionModeStore(options.runtime.home.path);
+  const notice = options.onNotice ?? ((text: string) => process.stderr.write(`clawsmith: ${text}\n`));
+  /** The runtimes opened for single sessions, with what ends them. */
+  const ownRuntimes = new Map<string, { runtime: AgentRuntime; unsubscribe: () => void }>();
+  // A session's events come from the core it runs on; a core follows only its own sessions.
+  const follow = (followed: AgentCore) =>
+    followed.subscribe((event) => {
+      const session = sessions.get(event.sessionId);
+      if (session?.core === followed) session.event(event);
+    });
+  const unsubscribe = follow(core);
+  const closeOwnRuntime = async (sessionId: string) => {
+    const own = ownRuntimes.get(sessionId);
+    if (!own) return;
+    ownRuntimes.delete(sessionId);
+    own.unsubscribe();
+    await own.runtime.close();
+  };
+  /** The runtime a session runs on: the connection's, or one of its own with the editor's MCP servers. */
+  const runtimeFor = async (sessionId: string, workspaceRoot: string, mcpServers: readonly McpServer[]) => {
+    await closeOwnRuntime(sessionId);
+    const selection = editorMcpServers(mcpServers);
+    for (const leftOut of selection.leftOut) notice(leftOut);
+    if (selection.servers.length === 0) return options.runtime;
+    if (!options.openSessionRuntime) {
+      notice(`the editor's MCP servers are not started by this agent; configure them in <home>/mcp.json`);
+      return options.runtime;
+    }
+    const runtime = await options.openSessionRuntime(workspaceRoot, selection.servers);
+    ownRuntimes.set(sessionId, { runtime, unsubscribe: follow(runtime.core) });
+    return runtime;
+  };
 
   const requireSession = (sessionId: string) => {
     const session = sessions.get(sessionId);
@@ -89,13 +138,13 @@ export function createAcpAgent(options: AcpAgentOptions): AcpAgent {
     setImmediate(() =>
       session.send({ sessionUpdate: 'available_commands_update', availableCommands: [...ACP_SLASH_COMMANDS] }),
     );
-  const open = (client: AgentContext, id: string, workspaceRoot: string) => {
+  const open = (client: AgentContext, id: string, workspaceRoot: string, runtime: AgentRuntime) => {
     const session = new AcpSession({
-      core,
+      runtime,
       client,
       id,
       workspaceRoot,
-      mode: sessions.get(id)?.mode ?? options.permissionMode,
+      mode: sessions.get(id)?.mode ?? modes.modeOf(id) ?? options.permissionMode,
     });
     sessions.set(id, session);
     return session;
@@ -128,13 +177,11 @@ export function createAcpAgent(options: AcpAgentOptions): AcpAgent {
     .onRequest('session/new', ({ params, client }) =>
       guarded(async () => {
         requireKey();
-        if (params.mcpServers.length > 0)
-          process.stderr.write(
-            `clawsmith: the editor's MCP servers (${params.mcpServers.map((server) => server.name).join(', ')}) are not connected by clawsmith acp yet; configure them in ~/.clawsmith/mcp.json\n`,
-          );
         const workspaceRoot = resolveWorkspace(options.workspace ?? params.cwd);
         const record = await core.createSession({ workspaceRoot });
-        const session = open(client, record.id, record.workspaceRoot);
+        const runtime = await runtimeFor(record.id, record.workspaceRoot, params.mcpServers);
+        const session = open(client, record.id, record.workspaceRoot, runtime);
+        modes.remember(session.id, session.mode);
         announce(session);
         return { sessionId: session.id, modes: modeState(session.mode) };
       }),
@@ -144,7 +191,8 @@ export function createAcpAgent(options: AcpAgentOptions): AcpAgent {
         if (sessions.get(params.sessionId)?.turn)
           throw RequestError.invalidRequest(undefined, 'a turn of this session is running');
         const record = await core.openSession(params.sessionId);
-        const session = open(client, record.id, record.workspaceRoot);
+        const runtime = await runtimeFor(record.id, record.workspaceRoot, params.mcpServers);
+        const session = open(client, record.id, record.workspaceRoot, runtime);
         for (const update of await historyUpdates(core, record.id, record.workspaceRoot)) session.send(update);
         await session.flush();
         announce(session);
@@ -175,6 +223,8 @@ export function createAcpAgent(options: AcpAgentOptions): AcpAgent {
           { modeId: params.modeId },
           `unknown mode; the modes are default, accept-edits, read-only and full-auto`,
         );
+      // Kept before it applies: a session loaded later opens in the mode it was left in.
+      modes.remember(session.id, mode);
       session.mode = mode;
       return {};
     })
@@ -185,7 +235,7 @@ export function createAcpAgent(options: AcpAgentOptions): AcpAgent {
           throw RequestError.invalidRequest(undefined, 'a turn is already running in this session; cancel it or wait');
         const text = promptText(params.prompt);
         if (isSlashCommand(text)) {
-          session.textDelta(await runSlashCommand(core, session.id, text));
+          session.textDelta(await runSlashCommand(session.core, session.id, text));
           await session.flush();
           return { stopReason: 'end_turn' as const };
         }
@@ -197,10 +247,10 @@ export function createAcpAgent(options: AcpAgentOptions): AcpAgent {
         let ended!: () => void;
         session.turnEnded = new Promise((resolve) => (ended = resolve));
         try {
-          const result = await core.runTurn({
+          const result = await session.core.runTurn({
             sessionId: session.id,
             prompt: text,
-            systemPrompt: options.runtime.systemPrompt(session.workspaceRoot, options.systemPrompt),
+            systemPrompt: session.runtime.systemPrompt(session.workspaceRoot, options.systemPrompt),
             signal: controller.signal,
             permissionMode: session.mode,
             onTextDelta: (delta) => session.textDelta(delta),
@@ -242,6 +292,7 @@ export function createAcpAgent(options: AcpAgentOptions): AcpAgent {
       for (const session of sessions.values()) session.turn?.abort();
       await Promise.all([...sessions.values()].map((session) => session.turnEnded));
       unsubscribe();
+      for (const sessionId of [...ownRuntimes.keys()]) await closeOwnRuntime(sessionId);
     },
   };
 }

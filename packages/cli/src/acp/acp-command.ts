@@ -1,6 +1,7 @@
 import { Readable, Writable } from 'node:stream';
 import { ndJsonStream } from '@agentclientprotocol/sdk';
 import type { PermissionMode } from '@clawsmith/core';
+import type { EditorMcpServer } from '@clawsmith/mcp';
 import { ClawsmithError } from '@clawsmith/tool-protocol';
 import { EXIT_CODES } from '../exit-codes.js';
 import { openAgentRuntime, resolveWorkspace } from '../commands/agent-runtime.js';
@@ -54,20 +55,25 @@ export async function acpCommand(rawOptions: Record<string, unknown>): Promise<n
   const workspace = options.workspace === undefined ? undefined : resolveWorkspace(options.workspace);
   const { provider, missingKeyVariable } = await providerOrMissingKey(options);
   let acp: AcpAgent | undefined;
-  const runtime = await openAgentRuntime({
-    home: options.home,
-    ...(provider ? { provider } : {}),
-    permissionMode: options.permissionMode,
-    approvalHandler: (request, signal) => {
-      if (!acp) throw new Error('the editor connection is not open yet');
-      return acp.approve(request, signal);
-    },
-    mcp: {
-      ...(workspace ? { workspaceRoot: workspace } : {}),
-      onNotice: (notice) => process.stderr.write(`clawsmith: ${notice}\n`),
-    },
-    extensions: entryExtensions(workspace),
-  });
+  const onNotice = (notice: string) => process.stderr.write(`clawsmith: ${notice}\n`);
+  // The connection's runtime, and (same options) one per session whose editor configured MCP servers.
+  const openRuntime = (workspaceRoot: string | undefined, editorServers?: readonly EditorMcpServer[]) =>
+    openAgentRuntime({
+      home: options.home,
+      ...(provider ? { provider } : {}),
+      permissionMode: options.permissionMode,
+      approvalHandler: (request, signal) => {
+        if (!acp) throw new Error('the editor connection is not open yet');
+        return acp.approve(request, signal);
+      },
+      mcp: {
+        ...(workspaceRoot ? { workspaceRoot } : {}),
+        ...(editorServers ? { editorServers } : {}),
+        onNotice,
+      },
+      extensions: entryExtensions(workspaceRoot),
+    });
+  const runtime = await openRuntime(workspace);
   const stop = new AbortController();
   const onSignal = () => stop.abort();
   process.on('SIGINT', onSignal);
@@ -83,6 +89,8 @@ export async function acpCommand(rawOptions: Record<string, unknown>): Promise<n
         ...(options.appendSystemPrompt ? { appendSystemPrompt: options.appendSystemPrompt } : {}),
       },
       ...(missingKeyVariable ? { missingKeyVariable } : {}),
+      openSessionRuntime: (workspaceRoot, servers) => openRuntime(workspaceRoot, servers),
+      onNotice,
     });
     const stream = ndJsonStream(
       Writable.toWeb(process.stdout) as WritableStream<Uint8Array>,

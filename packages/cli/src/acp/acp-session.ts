@@ -1,7 +1,9 @@
 import type { AgentCore, ApprovalAnswer, ApprovalRequest, PermissionMode } from '@clawsmith/core';
 import type { SessionEvent } from '@clawsmith/session-protocol';
 import type { AgentContext, SessionUpdate } from '@agentclientprotocol/sdk';
+import type { AgentRuntime } from '../commands/agent-runtime.js';
 import { eventUpdates, type EventTranslation } from './event-updates.js';
+import { usageUpdate } from './usage-update.js';
 import { askEditor } from './permission-bridge.js';
 
 /**
@@ -12,6 +14,10 @@ import { askEditor } from './permission-bridge.js';
 export class AcpSession {
   readonly id: string;
   readonly workspaceRoot: string;
+  /** The core its turns run on: the connection's, or its own when the editor gave it MCP servers. */
+  readonly core: AgentCore;
+  /** The runtime of that core (its system prompt names the tools of that table). */
+  readonly runtime: AgentRuntime;
   mode: PermissionMode;
   /** The running turn's canceller, while one runs. */
   turn: AbortController | undefined;
@@ -19,21 +25,27 @@ export class AcpSession {
   turnEnded: Promise<void> = Promise.resolve();
   readonly #client: AgentContext;
   readonly #translation: EventTranslation;
+  readonly #contextWindowTokens: number;
+  /** The last model answer's token counts in the running turn: what the context holds now. */
+  #lastUsage: { readonly inputTokens: number; readonly outputTokens: number } | undefined;
   #queue: Promise<void> = Promise.resolve();
 
   constructor(options: {
-    core: AgentCore;
+    runtime: AgentRuntime;
     client: AgentContext;
     id: string;
     workspaceRoot: string;
     mode: PermissionMode;
   }) {
     this.id = options.id;
+    this.core = options.runtime.core;
+    this.runtime = options.runtime;
     this.workspaceRoot = options.workspaceRoot;
     this.mode = options.mode;
     this.#client = options.client;
+    this.#contextWindowTokens = options.runtime.core.contextWindowTokens;
     this.#translation = {
-      core: options.core,
+      core: options.runtime.core,
       workspaceRoot: options.workspaceRoot,
       mode: 'live',
       callArguments: new Map(),
@@ -63,9 +75,14 @@ export class AcpSession {
     if (text) this.send({ sessionUpdate: 'agent_message_chunk', content: { type: 'text', text } });
   }
 
-  /** A persisted event of this session. */
+  /** A persisted event of this session; a turn's end also reports how full the context is. */
   event(event: SessionEvent): void {
     this.#enqueue(() => eventUpdates(this.#translation, event));
+    if (event.type === 'request.completed' && event.usage) this.#lastUsage = event.usage;
+    if (event.type === 'turn.completed' && this.#lastUsage) {
+      this.send(usageUpdate(this.#lastUsage, this.#contextWindowTokens));
+      this.#lastUsage = undefined;
+    }
   }
 
   /** Asks the editor about a call of this session's turn (or of a subagent it delegated to). */

@@ -18,7 +18,13 @@ import { selectSubagents } from '../commands/subagent-options.js';
 import { selectNetwork } from '../commands/network-options.js';
 import { entryExtensions } from '../extensions/extensions-composition.js';
 import type { SettingsFlags } from '../settings/settings-flags.js';
-import { checkpointLines, checkpointTurns, formatDiff, sessionLines } from '../commands/store-commands.js';
+import {
+  checkpointLines,
+  checkpointTurns,
+  formatDiff,
+  sessionLines,
+  sessionTurnSummaries,
+} from '../commands/store-commands.js';
 import { compactionLine, formatTodos } from '../terminal/event-summary.js';
 import { oneLine, terminalSafe } from '../terminal/terminal-text.js';
 import { terminalStyle, type TerminalStyle } from '../terminal/terminal-style.js';
@@ -243,8 +249,11 @@ class ChatLoop {
           return this.#say(formatTodos(await core.getTodos(this.#sessionId), this.#style));
         case 'compact':
           return this.#say(await this.#compact());
-        case 'sessions':
-          return this.#say(sessionLines(await core.listSessions(), this.#style, await core.listDelegations()));
+        case 'sessions': {
+          const sessions = await core.listSessions();
+          const summaries = await sessionTurnSummaries(core, sessions);
+          return this.#say(sessionLines(sessions, this.#style, await core.listDelegations(), summaries));
+        }
         case 'checkpoints': {
           const turns = await checkpointTurns(core, this.#sessionId);
           return this.#say(checkpointLines(await core.listCheckpoints(this.#sessionId), turns, this.#style));

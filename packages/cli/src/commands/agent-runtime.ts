@@ -1,7 +1,7 @@
 import { mkdirSync, realpathSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { AgentCore, ApprovalHandler, ClawsmithHome, PermissionMode, SessionRecord } from '@clawsmith/core';
-import type { McpElicitationHandler } from '@clawsmith/mcp';
+import type { EditorMcpServer, McpElicitationHandler } from '@clawsmith/mcp';
 import type { Provider } from '@clawsmith/providers';
 import type { Telemetry } from '@clawsmith/telemetry';
 import { isTraceparent } from '@clawsmith/tool-protocol';
@@ -47,6 +47,8 @@ export interface AgentRuntimeOptions {
   /** Compose MCP servers' tools (user file, and this workspace's trusted project servers). */
   readonly mcp?: {
     readonly workspaceRoot?: string;
+    /** Servers an editor configured for the one session this runtime serves (`clawsmith acp`). */
+    readonly editorServers?: readonly EditorMcpServer[];
     readonly onNotice: (notice: string) => void;
     /** Puts a server's question to the person (`chat`); without it questions are declined. */
     readonly onElicitation?: McpElicitationHandler;

@@ -6,8 +6,43 @@ import { openAgentRuntime, resolveTurn, resolveWorkspace, type AgentRuntime } fr
 import { resolveSessionReference } from './session-reference.js';
 
 type RestorePointSummary = Awaited<ReturnType<AgentCore['listCheckpoints']>>[number];
-/** A turn as `checkpoints` shows it: live, or with `undoneAt` when its conversation was undone. */
-type ListedTurn = TurnRecord & { readonly undoneAt?: string };
+/**
+ * A turn as `checkpoints` shows it: live, or with `undoneAt` when its conversation was undone,
+ * and the workspace paths it changed (from its `turn.completed` manifest) once it has ended.
+ */
+type ListedTurn = TurnRecord & { readonly undoneAt?: string; readonly changedPaths?: readonly string[] };
+
+/** How many turns a session has and how its latest one stands, as `sessions` shows it. */
+export interface SessionTurnSummary {
+  readonly turnCount: number;
+  readonly lastTurnStatus: TurnRecord['status'] | null;
+}
+
+/** The turn count and latest turn status of each session. */
+export async function sessionTurnSummaries(
+  core: AgentCore,
+  sessions: readonly SessionRecord[],
+): Promise<Map<string, SessionTurnSummary>> {
+  const summaries = new Map<string, SessionTurnSummary>();
+  for (const session of sessions) {
+    const turns = await core.listTurns(session.id);
+    summaries.set(session.id, { turnCount: turns.length, lastTurnStatus: turns.at(-1)?.status ?? null });
+  }
+  return summaries;
+}
+
+function turnWords(summary: SessionTurnSummary | undefined, style: TerminalStyle): string {
+  if (!summary) return '';
+  const count = `${summary.turnCount} turn${summary.turnCount === 1 ? '' : 's'}`;
+  if (summary.lastTurnStatus === null) return `  ${style.dim(count)}`;
+  const status =
+    summary.lastTurnStatus === 'completed'
+      ? style.green
+      : summary.lastTurnStatus === 'running'
+        ? style.cyan
+        : style.yellow;
+  return `  ${status(summary.lastTurnStatus)} ${style.dim(`· ${count}`)}`;
+}
 
 interface StoreOptions {
   readonly home?: string;
@@ -23,6 +58,7 @@ export function sessionLines(
   sessions: readonly SessionRecord[],
   style: TerminalStyle,
   delegations: readonly DelegationRecord[] = [],
+  turnSummaries: ReadonlyMap<string, SessionTurnSummary> = new Map(),
 ): string {
   if (sessions.length === 0)
     return style.dim('No sessions yet. Start one with `clawsmith`, `clawsmith run`, or try `clawsmith demo`.');
@@ -38,7 +74,7 @@ export function sessionLines(
         (child) =>
           `\n  ${style.dim('↳')} ${child.childSessionId}  ${child.kind} ${child.status}  ${oneLine(child.prompt, 60)}`,
       );
-      return `${style.bold(session.id)}  ${session.updatedAt}  ${oneLine(session.title ?? '(untitled)', 60)}${fork}\n  ${style.dim(oneLine(session.workspaceRoot, 200))}${children.join('')}`;
+      return `${style.bold(session.id)}${turnWords(turnSummaries.get(session.id), style)}  ${session.updatedAt}  ${oneLine(session.title ?? '(untitled)', 60)}${fork}\n  ${style.dim(oneLine(session.workspaceRoot, 200))}${children.join('')}`;
     })
     .join('\n');
 }
@@ -48,10 +84,25 @@ export async function checkpointTurns(core: AgentCore, sessionId: string): Promi
   const turns = new Map<string, ListedTurn>();
   for (const turn of await core.listUndoneTurns(sessionId)) turns.set(turn.turnId, turn);
   for (const turn of await core.listTurns(sessionId)) turns.set(turn.turnId, turn);
+  for (const event of await core.listEvents(sessionId)) {
+    const turn = event.type === 'turn.completed' && event.turnId ? turns.get(event.turnId) : undefined;
+    if (turn && event.type === 'turn.completed' && event.manifest)
+      turns.set(turn.turnId, { ...turn, changedPaths: event.manifest.paths });
+  }
   return turns;
 }
 
-/** Restore points as a person reads them: number, turn id, status, undone flags, prompt. */
+/** Files listed under a restore point; more are counted, not shown. */
+const LISTED_PATHS = 8;
+
+function pathsLine(paths: readonly string[] | undefined, style: TerminalStyle): string {
+  if (!paths || paths.length === 0) return '';
+  const shown = paths.slice(0, LISTED_PATHS).map((path) => oneLine(path, 120));
+  const more = paths.length > LISTED_PATHS ? ` and ${paths.length - LISTED_PATHS} more` : '';
+  return `\n    ${style.dim('files:')} ${shown.join(', ')}${more}`;
+}
+
+/** Restore points as a person reads them: number, turn id, status, undone flags, prompt, the files the turn changed. */
 export function checkpointLines(
   points: readonly RestorePointSummary[],
   turns: ReadonlyMap<string, ListedTurn>,
@@ -63,7 +114,7 @@ export function checkpointLines(
       const turn = turns.get(point.turnId);
       const undone = point.undone ? style.yellow(' [files undone]') : '';
       const cut = turn?.undoneAt ? style.yellow(' [conversation undone]') : '';
-      return `#${point.sequence} ${style.bold(point.turnId)} ${turn?.status ?? ''}${undone}${cut}  ${oneLine(turn?.prompt ?? '', 60)}`;
+      return `#${point.sequence} ${style.bold(point.turnId)} ${turn?.status ?? ''}${undone}${cut}  ${oneLine(turn?.prompt ?? '', 60)}${pathsLine(turn?.changedPaths, style)}`;
     })
     .join('\n');
 }
@@ -88,6 +139,7 @@ export async function sessionsCommand(rawOptions: Record<string, unknown>): Prom
   return withRuntime(options, async ({ core }) => {
     const sessions = await core.listSessions();
     const delegations = await core.listDelegations();
+    const turnSummaries = await sessionTurnSummaries(core, sessions);
     if (options.json) {
       const delegatedBy = new Map(delegations.map((child) => [child.childSessionId, child]));
       for (const session of sessions) {
@@ -95,6 +147,8 @@ export async function sessionsCommand(rawOptions: Record<string, unknown>): Prom
         out(
           JSON.stringify({
             ...session,
+            turnCount: turnSummaries.get(session.id)?.turnCount ?? 0,
+            lastTurnStatus: turnSummaries.get(session.id)?.lastTurnStatus ?? null,
             delegatedBy: child
               ? {
                   sessionId: child.parentSessionId,
@@ -109,7 +163,7 @@ export async function sessionsCommand(rawOptions: Record<string, unknown>): Prom
       }
       return EXIT_CODES.ok;
     }
-    out(sessionLines(sessions, terminalStyle(process.stdout), delegations));
+    out(sessionLines(sessions, terminalStyle(process.stdout), delegations, turnSummaries));
     return EXIT_CODES.ok;
   });
 }
@@ -129,6 +183,7 @@ export async function checkpointsCommand(rawOptions: Record<string, unknown>): P
             prompt: turns.get(point.turnId)?.prompt ?? null,
             status: turns.get(point.turnId)?.status ?? null,
             conversationUndone: turns.get(point.turnId)?.undoneAt !== undefined,
+            changedPaths: turns.get(point.turnId)?.changedPaths ?? [],
           }),
         );
       return EXIT_CODES.ok;

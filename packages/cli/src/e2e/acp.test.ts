@@ -62,7 +62,7 @@ describe('clawsmith acp', () => {
       const workspace = testdir({ 'greeting.txt': 'Helo, world\n' });
       const home = testdir({});
       const args = ['--provider', 'openai', '--model', 'local-model'];
-      const env = { OPENAI_BASE_URL: server.baseURL };
+      const env = { OPENAI_BASE_URL: server.baseURL, CLAWSMITH_CONTEXT_WINDOW: '64000' };
 
       const editor = startAcpEditor(args, { home: home, env });
       onTestFinished(() => void editor.child.kill('SIGKILL'));
@@ -97,6 +97,13 @@ describe('clawsmith acp', () => {
       expect(first.stopReason).toBe('end_turn');
       expect(readFileSync(join(workspace, 'greeting.txt'), 'utf8')).toBe('Hello, world\n');
       expect(agentText(editor.updates, sessionId)).toBe('Let me read it.Fixed the greeting.');
+      // After the turn, how full the context is: the last answer (request 5 of the server read 104
+      // tokens and wrote 10) out of the window.
+      const usage = editor.updates.filter((notification) => notification.update.sessionUpdate === 'usage_update');
+      expect(usage.map((notification) => notification.update)).toEqual([
+        { sessionUpdate: 'usage_update', used: 114, size: 64_000 },
+      ]);
+      expect(usage[0]!.sessionId).toBe(sessionId);
 
       const read = toolCallOf(editor, 'call_0_0');
       expect(read).toMatchObject({ kind: 'read', title: 'Read greeting.txt', status: 'pending' });
@@ -159,7 +166,9 @@ describe('clawsmith acp', () => {
       const reloaded = startAcpEditor(args, { home: home, env });
       onTestFinished(() => void reloaded.child.kill('SIGKILL'));
       await reloaded.agent.request('initialize', { protocolVersion: 1, clientCapabilities: {} });
-      await reloaded.agent.request('session/load', { sessionId, cwd: workspace, mcpServers: [] });
+      const loaded = await reloaded.agent.request('session/load', { sessionId, cwd: workspace, mcpServers: [] });
+      // The mode the editor chose in the first process is the mode the session opens in.
+      expect(loaded.modes?.currentModeId).toBe('accept-edits');
       const history = reloaded.updates
         .filter((notification) => notification.sessionId === sessionId)
         .map((n) => n.update);

@@ -44,6 +44,13 @@ describe('rough edges of the command line', () => {
     // Its files can still be put back.
     const files = await runCli(['undo', 'files', '1', '--session', session!], { home });
     expect(files.stdout).toContain('restored a.txt');
+    // Twice: the error points at the command that shows what is undone, not at a library function.
+    const filesAgain = await runCli(['undo', 'files', '1', '--session', session!], { home });
+    expect(filesAgain.code).toBe(1);
+    expect(filesAgain.stderr).toContain('already undone');
+    expect(filesAgain.stderr).toContain(`clawsmith checkpoints --session ${session!}`);
+    expect(filesAgain.stderr).toContain('[checkpoint_already_undone]');
+    expect(filesAgain.stderr).not.toContain('listRestorePoints');
   });
 
   it('an unknown session is session_not_found in every command', async () => {

@@ -19,7 +19,7 @@ describe('terminal safety of the human transcript', () => {
           { name: 'read_file', arguments: { path: `missing-${hostile}.txt` } },
         ],
       },
-      { text: `bye ${hostile}` },
+      { text: `bye ${hostile} and a reversed \u202Etxt.exe\u202C name, isolated \u2067x\u2069` },
     ]);
     const run = await runCli(
       ['run', '--permission-mode', 'accept-edits', '--script', script, '--workspace', workspace, 'go'],
@@ -37,5 +37,8 @@ describe('terminal safety of the human transcript', () => {
     expect(run.stdout).not.toContain('\u0007');
     expect(run.stdout).not.toContain('\r');
     expect(run.stdout).not.toContain('\u009b');
+    // Bidirectional controls from model text are shown by name, never passed to the terminal.
+    expect(run.stdout).toContain('a reversed [U+202E]txt.exe[U+202C] name, isolated [U+2067]x[U+2069]');
+    expect(run.stdout).not.toMatch(/[\u202a-\u202e\u2066-\u2069]/);
   });
 });

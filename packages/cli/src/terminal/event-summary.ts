@@ -73,10 +73,10 @@ export function summarizeEvent(event: SessionEvent, style: TerminalStyle): strin
       return `  ${style.cyan('▸')} ${style.bold(oneLine(event.toolName, 40))} ${style.dim(oneLine(event.summary, 100))}`;
     case 'tool.completed':
       return completedLines(event, style);
+    // A denial is said once, by the call's closing line (`⊘ denied (code) tool` and the reason):
+    // the decision that led to it adds nothing a person needs.
     case 'tool.decision':
-      return event.action === 'deny'
-        ? `  ${style.red('⊘ denied')} ${oneLine(event.toolName, 40)}: ${oneLine(event.reason, 160)}`
-        : undefined;
+      return undefined;
     case 'approval.resolved':
       return `  ${style.dim(`approval: ${event.answer}`)}`;
     case 'todos.updated':

@@ -25,6 +25,13 @@ describe('terminalSafe', () => {
     expect(terminalSafe('a\r\nb')).toBe('a\nb');
   });
 
+  it('shows bidirectional controls by code point so they cannot reorder a line', () => {
+    expect(terminalSafe('invoice\u202Efdp.exe')).toBe('invoice[U+202E]fdp.exe');
+    expect(terminalSafe('\u2066a\u2069 \u200F \u061C')).toBe('[U+2066]a[U+2069] [U+200F] [U+061C]');
+    // Arabic and Hebrew text itself is left alone.
+    expect(terminalSafe('שלום مرحبا')).toBe('שלום مرحبا');
+  });
+
   it('keeps tabs, newlines and ordinary unicode', () => {
     expect(terminalSafe('a\tb\nc — ✓')).toBe('a\tb\nc — ✓');
   });

@@ -3,7 +3,7 @@ import { testdir } from '@clawsmith/test-utils';
 import { describe, expect, it } from 'vitest';
 import { writeMcpConfig } from './__fixtures__/mcp-servers.js';
 import { expandReferences } from './environment-references.js';
-import { loadMcpConfiguration } from './mcp-configuration.js';
+import { EDITOR_CONFIGURATION, loadMcpConfiguration } from './mcp-configuration.js';
 import { McpTrustStore } from './trust-store.js';
 
 describe('loadMcpConfiguration', () => {
@@ -38,6 +38,38 @@ describe('loadMcpConfiguration', () => {
     expect(configuration.problems[0]?.message).toMatch(/not JSON/);
     expect(configuration.problems[1]).toMatchObject({ server: 'broken' });
     expect(configuration.problems[1]?.message).toMatch(/needs "command" \(stdio\) or "url" \(HTTP\)/);
+  });
+
+  it('puts the editor’s servers first, trusted as the person’s own, and says why a bad one is left out', () => {
+    const home = testdir();
+    const workspace = testdir({ '.mcp.json': JSON.stringify({ mcpServers: { repo: { command: 'from-repo' } } }) });
+    writeMcpConfig(join(home, 'mcp.json'), { shared: { command: 'user-version' } });
+    const configuration = loadMcpConfiguration({
+      homeDir: home,
+      workspaceRoot: workspace,
+      editorServers: [
+        { name: 'shared', entry: { command: 'editor-version', args: ['--stdio'] } },
+        { name: 'repo', entry: { command: 'editor-repo' } },
+        { name: 'broken', entry: { args: ['x'] } as never },
+      ],
+    });
+    expect(configuration.servers.map((server) => [server.name, server.scope, server.file, server.entry])).toEqual([
+      ['shared', 'editor', EDITOR_CONFIGURATION, { command: 'editor-version', args: ['--stdio'] }],
+      ['repo', 'editor', EDITOR_CONFIGURATION, { command: 'editor-repo' }],
+    ]);
+    expect(configuration.shadowed.map((server) => [server.name, server.scope])).toEqual([
+      ['shared', 'user'],
+      ['repo', 'project'],
+    ]);
+    expect(configuration.problems).toEqual([
+      {
+        file: EDITOR_CONFIGURATION,
+        server: 'broken',
+        message: expect.stringMatching(/needs "command" \(stdio\) or "url" \(HTTP\)/),
+      },
+    ]);
+    const store = new McpTrustStore(home);
+    expect(configuration.servers.map((server) => store.stateOf(server, workspace))).toEqual(['user', 'user']);
   });
 
   it('hashes the entry as written, whatever its key order, and differently once it changes', () => {

@@ -3,8 +3,22 @@ import { join } from 'node:path';
 import { canonicalSha256 } from '@clawsmith/tool-protocol';
 import { mcpConfigFileSchema, mcpServerEntrySchema, type McpServerEntry } from './server-entry.js';
 
-/** Where an entry was written: the person's own file in the home, or a file in the workspace. */
-export type McpServerScope = 'user' | 'project';
+/**
+ * Where an entry was written: the person's own file in the home, a file in the workspace, or the
+ * person's editor (the `mcpServers` an ACP client sends for one session).
+ */
+export type McpServerScope = 'user' | 'project' | 'editor';
+
+/** A server the person configured in their editor, handed over for one session. */
+export interface EditorMcpServer {
+  /** The name the editor gives it (tools are `mcp__<name>__<tool>`). */
+  readonly name: string;
+  /** Its entry, in the same shape as a configuration file's (`${VAR}` references expand alike). */
+  readonly entry: McpServerEntry;
+}
+
+/** What an editor entry is called where a file name would be shown. */
+export const EDITOR_CONFIGURATION = '(editor settings)';
 
 /** One configured server, as read. */
 export interface ConfiguredMcpServer {
@@ -73,12 +87,38 @@ function firstIssue(error: { issues: readonly { path: readonly PropertyKey[]; me
  * Reads the user file (`<home>/mcp.json`) and, with a workspace, the project files
  * (`.clawsmith/mcp.json`, then `.mcp.json` for compatibility). The user file wins over the
  * project files, and `.clawsmith/mcp.json` over `.mcp.json`: a repository cannot replace an entry
- * the person wrote. Never throws: unreadable files and bad entries become `problems`.
+ * the person wrote. Servers an editor hands over (`editorServers`) win over every file. Never
+ * throws: unreadable files and bad entries become `problems`.
  */
-export function loadMcpConfiguration(options: { homeDir: string; workspaceRoot?: string }): McpConfiguration {
+export function loadMcpConfiguration(options: {
+  homeDir: string;
+  workspaceRoot?: string;
+  editorServers?: readonly EditorMcpServer[];
+}): McpConfiguration {
   const servers = new Map<string, ConfiguredMcpServer>();
   const shadowed: ConfiguredMcpServer[] = [];
   const problems: McpConfigurationProblem[] = [];
+  // The editor's servers come first: the person asked for them in this very session.
+  for (const { name, entry: raw } of options.editorServers ?? []) {
+    const entry = mcpServerEntrySchema.safeParse(raw);
+    if (!entry.success) {
+      problems.push({
+        file: EDITOR_CONFIGURATION,
+        server: name,
+        message: `The entry needs "command" (stdio) or "url" (HTTP): ${firstIssue(entry.error)}. It is left out.`,
+      });
+      continue;
+    }
+    const configured: ConfiguredMcpServer = Object.freeze({
+      name,
+      scope: 'editor',
+      file: EDITOR_CONFIGURATION,
+      entry: entry.data,
+      entrySha256: canonicalSha256(raw),
+    });
+    if (servers.has(name)) shadowed.push(configured);
+    else servers.set(name, configured);
+  }
   for (const { file, scope } of mcpConfigurationFiles(options.homeDir, options.workspaceRoot)) {
     const read = readJson(file);
     if (!read.ok) {

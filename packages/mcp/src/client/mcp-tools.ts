@@ -1,5 +1,10 @@
 import { canonicalSha256 } from '@clawsmith/tool-protocol';
-import { loadMcpConfiguration, type McpConfiguration, type McpServerScope } from './mcp-configuration.js';
+import {
+  loadMcpConfiguration,
+  type EditorMcpServer,
+  type McpConfiguration,
+  type McpServerScope,
+} from './mcp-configuration.js';
 import { mcpToolDefinition, type McpTool } from './mcp-tool-definition.js';
 import { assignMcpToolNames, mcpToolName } from './mcp-tool-name.js';
 import { READ_RESOURCE_TOOL, readResourceTool } from './read-resource-tool.js';
@@ -17,6 +22,12 @@ export interface McpToolsOptions {
   readonly homeDir: string;
   /** The workspace whose project files are read; without one, only the user file. */
   readonly workspaceRoot?: string;
+  /**
+   * Servers the person configured in their editor for this session (ACP's `mcpServers`): started
+   * like the user file's (the person's own, no trust step), and winning over a file entry of the
+   * same name.
+   */
+  readonly editorServers?: readonly EditorMcpServer[];
   /** Where `${VAR}` references are looked up; default `process.env`. */
   readonly environment?: NodeJS.ProcessEnv;
   /**

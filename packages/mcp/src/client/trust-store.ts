@@ -3,7 +3,8 @@ import { dirname, join } from 'node:path';
 import type { ConfiguredMcpServer } from './mcp-configuration.js';
 
 /**
- * Whether a server may start: `user` entries are the person's own; a project entry is
+ * Whether a server may start: `user` entries are the person's own (their home file, or their
+ * editor's servers for a session); a project entry is
  * `trusted` only while its exact content matches what the person trusted, `changed` when it
  * differs since, `untrusted` when never trusted.
  */
@@ -47,7 +48,8 @@ export class McpTrustStore {
 
   /** The trust state of `server` in `workspaceRoot`. */
   stateOf(server: ConfiguredMcpServer, workspaceRoot: string | undefined): McpTrustState {
-    if (server.scope === 'user') return 'user';
+    // The person's own entries: their home file, or the servers they configured in their editor.
+    if (server.scope === 'user' || server.scope === 'editor') return 'user';
     if (workspaceRoot === undefined) return 'untrusted';
     const recorded = this.#read().workspaces[workspaceRoot]?.[server.name];
     if (recorded === undefined) return 'untrusted';
