@@ -150,6 +150,7 @@ describe('each packed package installed alone, with only what it declares', () =
       'deferred-tools',
       'providers',
       'session-protocol',
+      'tool-host',
       'tool-protocol',
       'web-fetch',
       'workspace-fs',
