@@ -8,7 +8,7 @@ import type { SessionUpdate, ToolCallUpdate } from '@agentclientprotocol/sdk';
 import { testdir } from '@clawsmith/test-utils';
 import { describe, expect, it, onTestFinished } from 'vitest';
 import { agentText, eventually, processesWith, startAcpEditor, type AcpEditor } from './acp-harness.js';
-import { startStreamingModelServer, type ModelStep } from './streaming-model-server.js';
+import { startStreamingModelServer, type ModelStep } from '@clawsmith/test-utils/model-servers';
 
 const require = createRequire(import.meta.url);
 const everything = join(
