@@ -58,6 +58,10 @@ const STDERR_WAIT_MS = 2_000;
  * except the protected paths found in it when the helper starts (read-only again: a folder
  * swapped for a link into `.git` cannot make a file tool write a hook), its own /dev and /proc,
  * every namespace unshared, no capabilities, no environment.
+ *
+ * No `--die-with-parent`: the helper's life is bound to its request pipe instead, which reaches end
+ * of file whenever this process ends, however it ends. A parent-death signal on the outer
+ * bubblewrap could kill it before it lets its inner process go on, leaving that one waiting forever.
  */
 function helperArguments(workspace: string): string[] {
   const protectedBinds = findProtectedLocations(workspace).existing.flatMap((path) =>
@@ -76,7 +80,6 @@ function helperArguments(workspace: string): string[] {
     '--unshare-uts',
     '--unshare-cgroup-try',
     '--new-session',
-    '--die-with-parent',
     '--cap-drop',
     'ALL',
     '--clearenv',
@@ -137,7 +140,7 @@ export class WallHelper {
       this.end(`ended (${signal ?? `exit ${code}`})`);
       this.wakeStart();
     });
-    // An idle helper never keeps this process alive; --die-with-parent ends it with us.
+    // An idle helper never keeps this process alive; the end of its request pipe ends it with us.
     child.unref();
     stderr.unref();
   }
@@ -149,9 +152,12 @@ export class WallHelper {
     })) as [BlockingPipe, BlockingPipe];
     let child: ChildProcess;
     try {
+      // Its own process group, so that a kill reaches bubblewrap's inner process too (see killGroup),
+      // and a Ctrl-C at the terminal reaches only this process, which then ends the helper itself.
       child = spawn(programs.bubblewrap, helperArguments(workspace), {
         env: {},
         stdio: [requests.read, answers.write, 'pipe'],
+        detached: true,
       });
     } catch (error) {
       for (const descriptor of [requests.write, answers.read]) closeSync(descriptor);
@@ -198,7 +204,22 @@ export class WallHelper {
 
   close(): void {
     this.end('was closed');
-    this.child.kill('SIGKILL');
+    this.killGroup();
+  }
+
+  /**
+   * Kills bubblewrap and everything still in its process group. Killing only the outer bubblewrap
+   * while it starts can strand its inner process: before it is told to go on (an eventfd only the
+   * outer one writes) the inner one has not yet asked to die with its parent nor left the group.
+   */
+  private killGroup(): void {
+    const pid = this.child.pid;
+    if (pid === undefined) return;
+    try {
+      process.kill(-pid, 'SIGKILL');
+    } catch {
+      // Already gone.
+    }
   }
 
   /** One line from the helper, or undefined at end of file (the helper is gone). */
@@ -234,11 +255,11 @@ export class WallHelper {
 
   /** Waits for the ready line off this thread (a read in libuv's thread pool): starting takes tens of ms. */
   private async awaitReady(): Promise<void> {
-    const timer = setTimeout(() => this.child.kill('SIGKILL'), READY_TIMEOUT_MS);
+    const timer = setTimeout(() => this.killGroup(), READY_TIMEOUT_MS);
     // An exit (Ctrl-C handled by process.exit, say) during the start wakes the read and ends the helper.
     const onExit = () => {
       this.wakeStart();
-      this.child.kill('SIGKILL');
+      this.killGroup();
     };
     process.once('exit', onExit);
     try {

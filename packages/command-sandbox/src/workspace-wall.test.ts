@@ -155,7 +155,8 @@ describe('createWorkspaceWall when its helper dies', () => {
     await wall.apply({ workspaceRoot: workspace, mutations: [{ kind: 'mkdir', path: `${workspace}/before` }] });
     const helper = helperProcesses(workspace);
     expect(helper.length).toBeGreaterThanOrEqual(2);
-    process.kill(helper[0]!, 'SIGKILL');
+    // The helper program itself (the last of the tree): bubblewrap's two processes end after it.
+    process.kill(helper.at(-1)!, 'SIGKILL');
     // Waits without a turn of the event loop: the helper's exit is not seen before the next batch
     // finds its pipe without a reader.
     while (!helper.every(exited)) Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 5);

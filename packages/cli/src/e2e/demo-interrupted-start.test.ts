@@ -9,11 +9,10 @@ import { testdir } from '@clawsmith/test-utils';
 import { describe, expect, it } from 'vitest';
 import { BIN, childEnvironment } from './cli-harness.js';
 
-// Opt-in: CLAWSMITH_INTERRUPTED_DEMOS=24 (about two minutes on two cores), or the issue's 100.
-// Not in the default suite yet: in a full CI run one of 24 demos left the file wall helper's
-// bwrap running after the CLI had exited (a Ctrl-C that lands while the helper starts; not yet
-// explained), so the check is a reproduction of an open defect, not a gate.
-const RUNS = Number(process.env.CLAWSMITH_INTERRUPTED_DEMOS ?? 0);
+// 12 in the default suite (about a minute on two cores); CLAWSMITH_INTERRUPTED_DEMOS=100 for the
+// issue's hundred. One in 24 once left bubblewrap's inner process behind: the exit hook killed only
+// the outer one while it started, before it let the inner one go on (see the wall helper).
+const RUNS = Number(process.env.CLAWSMITH_INTERRUPTED_DEMOS ?? 12);
 const AT_ONCE = 4;
 /** A hang detector, not a timing: a CLI that has not exited this long after Ctrl-C is stuck. */
 const EXIT_BOUND_MS = 5_000;
@@ -96,7 +95,7 @@ async function interruptedDemo(): Promise<Interrupted> {
   };
 }
 
-describe.runIf(RUNS > 0)('clawsmith demo interrupted during its start', () => {
+describe('clawsmith demo interrupted during its start', () => {
   it(
     `exits promptly after Ctrl-C at a random moment, ${RUNS} times, leaving no process and no temporary folder`,
     async () => {
