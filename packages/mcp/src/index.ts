@@ -49,7 +49,12 @@ export type { McpCredentialRecord, McpSignInStatus } from './client/oauth/creden
 export { McpCredentialStore } from './client/oauth/credential-store.js';
 export type { McpSignInOptions, McpSignInResult } from './client/oauth/sign-in.js';
 export { SIGN_IN_TIMEOUT_MS, signInToMcpServer, signOutOfMcpServer } from './client/oauth/sign-in.js';
-export type { McpElicitationAnswer, McpElicitationHandler, McpElicitationRequest } from './client/elicitation.js';
+export type {
+  ElicitationOrigin,
+  McpElicitationAnswer,
+  McpElicitationHandler,
+  McpElicitationRequest,
+} from './client/elicitation.js';
 export { ELICITATION_DECLINE_REASON_KEY } from './client/elicitation.js';
 
 export type { McpTool } from './client/mcp-tool-definition.js';

@@ -7,7 +7,7 @@ import {
   type McpServer,
 } from '@agentclientprotocol/sdk';
 import type { AgentCore, ApprovalAnswer, ApprovalRequest, PermissionMode, TurnStatus } from '@clawsmith/core';
-import type { EditorMcpServer } from '@clawsmith/mcp';
+import type { EditorMcpServer, McpElicitationAnswer, McpElicitationRequest } from '@clawsmith/mcp';
 import { ClawsmithError } from '@clawsmith/tool-protocol';
 import { resolveWorkspace, type AgentRuntime } from '../commands/agent-runtime.js';
 import type { SystemPromptOptions } from '../instructions/system-prompt.js';
@@ -46,6 +46,12 @@ export interface AcpAgent {
   readonly app: AgentApp;
   /** Routes core's approval requests to the editor session they belong to. */
   approve(request: ApprovalRequest, signal: AbortSignal): Promise<ApprovalAnswer>;
+  /**
+   * Routes an MCP server's question to the editor session whose call it was answering; throws
+   * (the server's question is then declined with the reason) when the editor declared no form
+   * elicitation or no session of this connection can be named.
+   */
+  elicit(request: McpElicitationRequest): Promise<McpElicitationAnswer>;
   /** Cancels every running turn and waits until each has ended. */
   cancelAll(): Promise<void>;
 }
@@ -121,6 +127,16 @@ export function createAcpAgent(options: AcpAgentOptions): AcpAgent {
     return runtime;
   };
 
+  /** The editor session that answers for `sessionId`: itself, or the one that delegated to it. */
+  const answeringSession = async (sessionId: string) => {
+    const session = sessions.get(sessionId);
+    if (session) return session;
+    const delegation = (await core.listDelegations()).find((record) => record.childSessionId === sessionId);
+    return delegation ? sessions.get(delegation.parentSessionId) : undefined;
+  };
+  /** Whether the editor said, in `initialize`, that it fills in forms (ACP's `elicitation.form`). */
+  let editorFillsForms = false;
+
   const requireSession = (sessionId: string) => {
     const session = sessions.get(sessionId);
     if (!session) throw notOpen(sessionId);
@@ -151,25 +167,29 @@ export function createAcpAgent(options: AcpAgentOptions): AcpAgent {
   };
 
   const app = agent({ name: 'clawsmith' })
-    .onRequest('initialize', () => ({
-      protocolVersion: PROTOCOL_VERSION,
-      agentCapabilities: {
-        loadSession: true,
-        promptCapabilities: { image: false, audio: false, embeddedContext: true },
-        mcpCapabilities: { http: false, sse: false },
-        sessionCapabilities: { list: {} },
-      },
-      authMethods: options.missingKeyVariable
-        ? [
-            {
-              id: 'environment-key',
-              name: `Set ${options.missingKeyVariable}`,
-              description: `clawsmith reads the model's key from ${options.missingKeyVariable}: add it to the agent server's "env" in the editor's settings and restart the agent.`,
-            },
-          ]
-        : [],
-      agentInfo: { name: 'clawsmith', title: 'clawsmith', version: options.version },
-    }))
+    .onRequest('initialize', ({ params }) => {
+      const capabilities = params.clientCapabilities as { elicitation?: { form?: unknown } | null } | undefined;
+      editorFillsForms = capabilities?.elicitation?.form != null;
+      return {
+        protocolVersion: PROTOCOL_VERSION,
+        agentCapabilities: {
+          loadSession: true,
+          promptCapabilities: { image: false, audio: false, embeddedContext: true },
+          mcpCapabilities: { http: false, sse: false },
+          sessionCapabilities: { list: {} },
+        },
+        authMethods: options.missingKeyVariable
+          ? [
+              {
+                id: 'environment-key',
+                name: `Set ${options.missingKeyVariable}`,
+                description: `clawsmith reads the model's key from ${options.missingKeyVariable}: add it to the agent server's "env" in the editor's settings and restart the agent.`,
+              },
+            ]
+          : [],
+        agentInfo: { name: 'clawsmith', title: 'clawsmith', version: options.version },
+      };
+    })
     .onRequest('authenticate', () => {
       requireKey();
       return {};
@@ -279,14 +299,16 @@ export function createAcpAgent(options: AcpAgentOptions): AcpAgent {
   return {
     app,
     async approve(request, signal) {
-      let session = sessions.get(request.sessionId);
-      if (!session) {
-        // A subagent's call: asked in the editor session that delegated to it.
-        const delegation = (await core.listDelegations()).find((record) => record.childSessionId === request.sessionId);
-        session = delegation ? sessions.get(delegation.parentSessionId) : undefined;
-      }
+      // A subagent's call is asked in the editor session that delegated to it.
+      const session = await answeringSession(request.sessionId);
       if (!session) throw new Error(`no editor session on this connection can answer for session ${request.sessionId}`);
       return session.approve(request, signal, options.approvalTimeoutMs);
+    },
+    async elicit(request) {
+      if (!editorFillsForms) throw new Error('the editor does not fill in forms (it declared no elicitation.form)');
+      const session = request.sessionId === undefined ? undefined : await answeringSession(request.sessionId);
+      if (!session) throw new Error('no editor session on this connection was waiting on that server');
+      return session.elicit(request, options.approvalTimeoutMs);
     },
     async cancelAll() {
       for (const session of sessions.values()) session.turn?.abort();

@@ -70,6 +70,10 @@ export async function acpCommand(rawOptions: Record<string, unknown>): Promise<n
         ...(workspaceRoot ? { workspaceRoot } : {}),
         ...(editorServers ? { editorServers } : {}),
         onNotice,
+        onElicitation: (request) => {
+          if (!acp) throw new Error('the editor connection is not open yet');
+          return acp.elicit(request);
+        },
       },
       extensions: entryExtensions(workspaceRoot),
     });

@@ -1,10 +1,12 @@
 import type { AgentCore, ApprovalAnswer, ApprovalRequest, PermissionMode } from '@clawsmith/core';
 import type { SessionEvent } from '@clawsmith/session-protocol';
 import type { AgentContext, SessionUpdate } from '@agentclientprotocol/sdk';
+import type { McpElicitationAnswer, McpElicitationRequest } from '@clawsmith/mcp';
 import type { AgentRuntime } from '../commands/agent-runtime.js';
 import { eventUpdates, type EventTranslation } from './event-updates.js';
 import { usageUpdate } from './usage-update.js';
 import { askEditor } from './permission-bridge.js';
+import { askEditorForm } from './elicitation-bridge.js';
 
 /**
  * One clawsmith session opened by an editor on this connection: its mode, the turn it runs, and
@@ -96,6 +98,19 @@ export class AcpSession {
       },
       { ...request, sessionId: this.id },
       signal,
+    );
+  }
+
+  /** Puts an MCP server's question, asked during this session's call, to the person in the editor. */
+  elicit(request: McpElicitationRequest, timeoutMs?: number): Promise<McpElicitationAnswer> {
+    return askEditorForm(
+      {
+        client: this.#client,
+        sessionId: this.id,
+        flushUpdates: () => this.flush(),
+        ...(timeoutMs === undefined ? {} : { timeoutMs }),
+      },
+      request,
     );
   }
 

@@ -50,7 +50,7 @@ export interface AgentRuntimeOptions {
     /** Servers an editor configured for the one session this runtime serves (`clawsmith acp`). */
     readonly editorServers?: readonly EditorMcpServer[];
     readonly onNotice: (notice: string) => void;
-    /** Puts a server's question to the person (`chat`); without it questions are declined. */
+    /** Puts a server's question to the person (`chat`, `acp`); without it questions are declined. */
     readonly onElicitation?: McpElicitationHandler;
   };
   /** The subagents' model (default `provider`) and step limit (default core's). */

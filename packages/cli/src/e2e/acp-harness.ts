@@ -19,6 +19,12 @@ import { BIN, childEnvironment } from './cli-harness.js';
 /** How the test editor answers the next permission request. */
 export type PermissionAnswer = 'allow' | 'allow-session' | 'deny' | 'cancelled' | 'error';
 
+/** How the test editor answers the next form (`elicitation/create`): the person's action and values. */
+export interface FormAnswer {
+  readonly action: 'accept' | 'decline' | 'cancel';
+  readonly content?: Record<string, string | number | boolean | string[]>;
+}
+
 /** A running `clawsmith acp` with an editor connection to it. */
 export interface AcpEditor {
   readonly child: ChildProcess;
@@ -30,6 +36,10 @@ export interface AcpEditor {
   readonly permissionRequests: RequestPermissionRequest[];
   /** Answers for the coming permission requests, taken in order. */
   readonly answers: PermissionAnswer[];
+  /** Every form (`elicitation/create`) the agent asked the editor to fill in, in order. */
+  readonly formRequests: Record<string, unknown>[];
+  /** Answers for the coming forms, taken in order (none left: cancel). */
+  readonly formAnswers: FormAnswer[];
   /** Resolves with the first update (already received or coming) that matches. */
   waitForUpdate(match: (update: SessionUpdate, sessionId: string) => boolean): Promise<SessionUpdate>;
   /** What the child wrote on stderr so far. */
@@ -54,6 +64,8 @@ export function startAcpEditor(
   const updates: SessionNotification[] = [];
   const permissionRequests: RequestPermissionRequest[] = [];
   const answers: PermissionAnswer[] = [];
+  const formRequests: Record<string, unknown>[] = [];
+  const formAnswers: FormAnswer[] = [];
   const waiters: {
     match: (update: SessionUpdate, sessionId: string) => boolean;
     resolve: (update: SessionUpdate) => void;
@@ -73,6 +85,10 @@ export function startAcpEditor(
       if (answer === 'error') throw new Error('the test editor refuses to answer');
       if (answer === 'cancelled') return { outcome: { outcome: 'cancelled' } };
       return { outcome: { outcome: 'selected', optionId: answer } };
+    })
+    .onRequest('elicitation/create', ({ params }) => {
+      formRequests.push(params as Record<string, unknown>);
+      return { ...(formAnswers.shift() ?? { action: 'cancel' }) };
     });
   const connection = app.connect(
     ndJsonStream(
@@ -87,6 +103,8 @@ export function startAcpEditor(
     updates,
     permissionRequests,
     answers,
+    formRequests,
+    formAnswers,
     waitForUpdate(match) {
       const found = updates.find((notification) => match(notification.update, notification.sessionId));
       if (found) return Promise.resolve(found.update);

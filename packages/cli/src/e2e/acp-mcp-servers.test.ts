@@ -122,4 +122,59 @@ describe('clawsmith acp with the editor’s MCP servers', () => {
     await eventually(() => processesWith(everything).length === 0, 'the editor’s MCP server to end');
     expect(editor.stderr()).not.toContain('not connected');
   }, 180_000);
+
+  it('puts a server’s question to the person in the editor, and declines with the reason when the editor fills in no forms', async () => {
+    const steps: ModelStep[] = [
+      { calls: [{ name: 'search_tools', arguments: { query: 'select:mcp__asks__trigger-elicitation-request' } }] },
+      { calls: [{ name: 'mcp__asks__trigger-elicitation-request', arguments: {} }] },
+      { text: 'Asked.' },
+    ];
+    const asks = [{ name: 'asks', command: process.execPath, args: [everything, 'stdio'], env: [] }];
+    const askOnce = async (clientCapabilities: Record<string, unknown>, fill: (editor: AcpEditor) => void) => {
+      const server = await startStreamingModelServer('openai', steps);
+      onTestFinished(() => server.close());
+      const workspace = testdir({});
+      const editor = startAcpEditor(['--provider', 'openai', '--model', 'local-model'], {
+        home: testdir({}),
+        env: { OPENAI_BASE_URL: server.baseURL },
+      });
+      onTestFinished(() => void editor.child.kill('SIGKILL'));
+      await editor.agent.request('initialize', { protocolVersion: 1, clientCapabilities });
+      const { sessionId } = (await editor.agent.request('session/new', { cwd: workspace, mcpServers: asks })) as {
+        sessionId: string;
+      };
+      editor.answers.push('allow');
+      fill(editor);
+      const turn = await editor.agent.request('session/prompt', {
+        sessionId,
+        prompt: [{ type: 'text', text: 'Ask me' }],
+      });
+      expect(turn.stopReason).toBe('end_turn');
+      editor.child.stdin!.end();
+      expect(await editor.exited).toBe(0);
+      return { editor, sessionId, result: JSON.stringify(lastUpdateOf(editor, sessionId, 'call_1_0').content) };
+    };
+
+    const filled = await askOnce({ elicitation: { form: {} } }, (editor) =>
+      editor.formAnswers.push({ action: 'accept', content: { name: 'Ada Lovelace', check: true, integer: 7 } }),
+    );
+    expect(filled.editor.formRequests).toEqual([
+      expect.objectContaining({
+        sessionId: filled.sessionId,
+        toolCallId: 'call_1_0',
+        mode: 'form',
+        message: 'The MCP server asks asks: Please provide inputs for the following fields:',
+        requestedSchema: expect.objectContaining({ required: ['name'] }),
+      }),
+    ]);
+    expect(filled.result).toContain('- Name: Ada Lovelace');
+    expect(filled.result).toContain('- Favorite Integer: 7');
+
+    const unasked = await askOnce({}, () => undefined);
+    expect(unasked.editor.formRequests).toEqual([]);
+    expect(unasked.result).toContain('User declined');
+    expect(unasked.editor.stderr()).toContain(
+      'MCP server asks asked for input; declined: asking failed (the editor does not fill in forms (it declared no elicitation.form)).',
+    );
+  }, 180_000);
 });

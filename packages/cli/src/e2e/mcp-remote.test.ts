@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
 import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { testdir } from '@clawsmith/test-utils';
+import { startOtlpReceiver, testdir } from '@clawsmith/test-utils';
 import { startOAuthMcpServer } from '@clawsmith/test-utils/oauth-mcp-server';
 import { describe, expect, it, onTestFinished } from 'vitest';
 import { BIN, childEnvironment, parseJsonLines, runCli, writeScript, type CliRun } from './cli-harness.js';
@@ -58,9 +58,13 @@ describe('clawsmith with a remote MCP server that needs a sign-in', { timeout: 1
     const home = testdir();
     const workspace = testdir();
     writeFileSync(join(home, 'mcp.json'), JSON.stringify({ mcpServers: { remote: { url: server.url } } }));
+    // Every command exports its traces, so a token that reached a span would be seen.
+    const receiver = await startOtlpReceiver();
+    onTestFinished(() => receiver.close());
+    const tracing = { OTEL_EXPORTER_OTLP_ENDPOINT: receiver.endpoint, OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json' };
     const printed: string[] = [];
     const cli = async (args: string[]) => {
-      const run = await runCli(args, { home });
+      const run = await runCli(args, { home, env: tracing });
       printed.push(run.stdout, run.stderr);
       return run;
     };
@@ -119,7 +123,10 @@ describe('clawsmith with a remote MCP server that needs a sign-in', { timeout: 1
     for (const token of server.issuedTokens) {
       for (const file of everythingElse) expect(file.bytes.includes(token), `${token} in ${file.path}`).toBe(false);
       for (const output of printed) expect(output.includes(token)).toBe(false);
+      expect(receiver.payloadText().includes(token)).toBe(false);
     }
+    // The traces were there to look in: the calls' spans, with the server's tool.
+    expect(receiver.spans().some((span) => span.name === 'execute_tool mcp__remote__whoami')).toBe(true);
 
     expect((await cli(['mcp', 'logout', 'remote'])).stdout).toBe('Signed out of remote; its tokens are deleted.\n');
     expect(readdirSync(credentials)).toEqual([]);

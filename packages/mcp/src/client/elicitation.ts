@@ -6,6 +6,19 @@ export interface McpElicitationRequest {
   readonly message: string;
   /** The JSON Schema of the answer: an object of flat string, number, boolean or enum fields. */
   readonly requestedSchema: Record<string, unknown>;
+  /**
+   * The session whose call the server was answering when it asked, when every call in flight on
+   * that server belongs to one session (a host with several people routes the question by it).
+   */
+  readonly sessionId?: string;
+  /** The tool call the server was answering, when exactly one was in flight. */
+  readonly toolCallId?: string;
+}
+
+/** Which session and call a question belongs to, as far as the calls in flight tell. */
+export interface ElicitationOrigin {
+  readonly sessionId?: string;
+  readonly toolCallId?: string;
 }
 
 /** The person's answer: `accept` with the content, `decline` (no), or `cancel` (dismissed). */
@@ -37,6 +50,7 @@ export async function answerElicitation(
   params: { mode?: string; message: string; requestedSchema?: unknown },
   handler: McpElicitationHandler | undefined,
   onNotice: ((notice: string) => void) | undefined,
+  origin: ElicitationOrigin = {},
 ): Promise<Record<string, unknown>> {
   const refuse = (reason: string) => {
     onNotice?.(`MCP server ${server} asked for input; declined: ${reason}`);
@@ -50,6 +64,7 @@ export async function answerElicitation(
       server,
       message: params.message,
       requestedSchema: (params.requestedSchema ?? { type: 'object', properties: {} }) as Record<string, unknown>,
+      ...origin,
     });
     if (!answer) return refuse('nobody could answer it now.');
     return answer.action === 'accept' ? { action: 'accept', content: answer.content } : { action: answer.action };

@@ -93,6 +93,7 @@ export function mcpToolDefinition(options: {
       try {
         const answer = await connection.callTool(tool.name, input, {
           signal: context.signal,
+          origin: { sessionId: context.sessionId, toolCallId: context.toolCallId },
           ...(context.reportProgress ? { onProgress: context.reportProgress } : {}),
           ...(context.traceContext ? { traceContext: context.traceContext } : {}),
         });

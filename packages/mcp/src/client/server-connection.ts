@@ -6,7 +6,7 @@ import type { TraceContext } from '@clawsmith/tool-protocol';
 import { MCP_ERROR_CODES, McpError } from '../mcp-errors.js';
 import { traceMeta } from '../trace-meta.js';
 import type { McpCallResult } from './call-result.js';
-import { answerElicitation, type McpElicitationHandler } from './elicitation.js';
+import { answerElicitation, type ElicitationOrigin, type McpElicitationHandler } from './elicitation.js';
 import { expandReferences } from './environment-references.js';
 import type { ConfiguredMcpServer } from './mcp-configuration.js';
 import { authFailure, type McpAuthMode } from './oauth/auth-failure.js';
@@ -41,6 +41,8 @@ export type McpConnectionState = 'idle' | 'starting' | 'ready' | 'crashed' | 'cl
 /** Options of one call. */
 export interface McpCallOptions {
   readonly signal: AbortSignal;
+  /** The session and tool call this call serves: a question the server asks meanwhile is theirs. */
+  readonly origin?: ElicitationOrigin;
   /** The calling tool call's trace context, sent in the request's `_meta`. */
   readonly traceContext?: TraceContext;
   readonly onProgress?: (progress: { progress: number; total?: number; message?: string }) => void;
@@ -81,6 +83,8 @@ function errorCode(error: unknown): number | undefined {
 export class McpServerConnection {
   readonly server: ConfiguredMcpServer;
   readonly #options: McpConnectionOptions;
+  /** The origins of the calls in flight, one entry per call. */
+  readonly #callsInFlight = new Set<{ readonly origin: ElicitationOrigin }>();
   #state: McpConnectionState = 'idle';
   #client: Client | undefined;
   #starting: Promise<Client> | undefined;
@@ -165,7 +169,13 @@ export class McpServerConnection {
       const client = new Client(CLIENT_INFO, { capabilities: { elicitation: { form: {} } } });
       client.setNotificationHandler(ToolListChangedNotificationSchema, () => this.#options.onToolListChanged?.());
       client.setRequestHandler(ElicitRequestSchema, (request) =>
-        answerElicitation(name, request.params, this.#options.onElicitation, this.#options.onNotice),
+        answerElicitation(
+          name,
+          request.params,
+          this.#options.onElicitation,
+          this.#options.onNotice,
+          this.#askingOrigin(),
+        ),
       );
       return client;
     };
@@ -306,6 +316,8 @@ export class McpServerConnection {
     // turn's signal, every call of a turn would leave one behind (and warn past ten). Each call
     // gets its own signal, linked to the turn's only while it runs.
     const call = new AbortController();
+    const inFlight = { origin: options.origin ?? {} };
+    this.#callsInFlight.add(inFlight);
     const forward = () => call.abort(options.signal.reason);
     if (options.signal.aborted) forward();
     else options.signal.addEventListener('abort', forward, { once: true });
@@ -351,8 +363,24 @@ export class McpServerConnection {
         { cause: error },
       );
     } finally {
+      this.#callsInFlight.delete(inFlight);
       options.signal.removeEventListener('abort', forward);
     }
+  }
+
+  /**
+   * Whose question a server's elicitation is: the session of the calls in flight when they all
+   * belong to one, and the call when it is the only one. The protocol does not say which request a
+   * server's request serves, so with calls of several sessions in flight nobody is named.
+   */
+  #askingOrigin(): ElicitationOrigin {
+    const calls = [...this.#callsInFlight];
+    const sessions = new Set(calls.map((call) => call.origin.sessionId));
+    if (sessions.size !== 1) return {};
+    const [sessionId] = sessions;
+    if (sessionId === undefined) return {};
+    const toolCallId = calls.length === 1 ? calls[0]!.origin.toolCallId : undefined;
+    return toolCallId === undefined ? { sessionId } : { sessionId, toolCallId };
   }
 
   /**

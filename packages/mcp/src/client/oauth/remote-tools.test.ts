@@ -111,6 +111,9 @@ describe('a signed-in remote server', { timeout: 60_000 }, () => {
         server: 'remote',
         message: 'Deploy to staging?',
         requestedSchema: expect.objectContaining({ required: ['confirm'] }),
+        // The one call in flight names whose question it is.
+        sessionId: 's',
+        toolCallId: 'c',
       },
     ]);
     const notices: string[] = [];
