@@ -19,6 +19,15 @@ export const GIT_CODE_ENTRIES: readonly { readonly name: string; readonly kind: 
   { name: 'worktrees', kind: 'folder' },
 ];
 
+/**
+ * The to-do lists of an operation the person has in progress (a rebase, `git am`, a cherry-pick
+ * or revert of several commits): their `exec` lines run when the person continues it, so a
+ * command may not rewrite them. Read-only when present; when absent they are not covered, since
+ * an empty folder there would make git believe such an operation is in progress (so a command
+ * can still start one: see the README).
+ */
+export const GIT_IN_PROGRESS_ENTRIES: readonly string[] = ['rebase-merge', 'rebase-apply', 'sequencer'];
+
 /** What an absent `commondir` placeholder holds: the git folder itself, the same as no file. */
 export const SELF_COMMON_DIRECTORY = '.\n';
 
@@ -30,6 +39,8 @@ export interface WritableGitFolder {
   readonly present: readonly string[];
   /** Names from {@link GIT_CODE_ENTRIES} absent on the host (covered by a read-only placeholder). */
   readonly absent: readonly string[];
+  /** Names from {@link GIT_IN_PROGRESS_ENTRIES} present as a folder (bound read-only). */
+  readonly inProgress: readonly string[];
 }
 
 /**
@@ -57,7 +68,18 @@ export function inspectGitFolder(
   }
   // A repository's folder without `config`, or a worktree's without `commondir`, is not what git expects: read-only whole.
   if (!present.includes(role === 'worktree' ? 'commondir' : 'config')) return undefined;
-  return { path, present, absent };
+  const inProgress: string[] = [];
+  for (const name of GIT_IN_PROGRESS_ENTRIES) {
+    let stats;
+    try {
+      stats = lstatSync(posix.join(path, name));
+    } catch {
+      continue;
+    }
+    if (!stats.isDirectory()) return undefined;
+    inProgress.push(name);
+  }
+  return { path, present, absent, inProgress };
 }
 
 /**
@@ -88,5 +110,12 @@ export function writableGitFolderMounts(
       mounts.push({ kind: 'read-only', source: target, target, purpose, placeholderContent: SELF_COMMON_DIRECTORY });
     else mounts.push({ kind: 'read-only', source: '/dev/null', target, purpose });
   }
+  for (const name of folder.inProgress)
+    mounts.push({
+      kind: 'read-only',
+      source: posix.join(source, name),
+      target: posix.join(folder.path, name),
+      purpose: `protected: ${relative}/${name} (an operation in progress: its to-do list runs code)`,
+    });
   return { mounts, placeholders };
 }

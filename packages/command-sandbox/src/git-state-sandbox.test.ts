@@ -89,4 +89,38 @@ describe.each<CaptureMode>(['auto', 'off'])('git in a command (capture %s)', (ca
     git(workspace, 'status');
     expect(existsSync(marker)).toBe(false);
   });
+
+  it('cannot rewrite the to-do list of a rebase the person has in progress', async () => {
+    const workspace = repository();
+    git(workspace, 'commit', '-q', '--allow-empty', '-m', 'second');
+    // The person's interactive rebase stops at its first commit (`edit`).
+    execFileSync('git', ['rebase', '-q', '-i', 'HEAD~1'], {
+      cwd: workspace,
+      env: { ...GIT_ENVIRONMENT, GIT_SEQUENCE_EDITOR: "sed -i '1s/^pick/edit/'" },
+    });
+    const todo = join(workspace, '.git/rebase-merge/git-rebase-todo');
+    const done = join(workspace, '.git/rebase-merge/done');
+    const before = [readFileSync(todo, 'utf8'), readFileSync(done, 'utf8')];
+    const marker = join(testdir(), 'planted-exec-ran');
+    const result = await runCommand(
+      { capture },
+      {
+        workspaceRoot: workspace,
+        command: [
+          IDENTITY,
+          `echo "exec touch ${marker}" >> .git/rebase-merge/git-rebase-todo || echo TODO-REFUSED`,
+          'rm -rf .git/rebase-merge 2>/dev/null; test -d .git/rebase-merge && echo REMOVE-REFUSED',
+          'git status | grep -q "rebase in progress" && echo STATUS-OK',
+        ].join('\n'),
+      },
+    );
+    expect(result.output).toContain('TODO-REFUSED');
+    expect(result.output).toContain('REMOVE-REFUSED');
+    expect(result.output).toContain('STATUS-OK');
+    expect([readFileSync(todo, 'utf8'), readFileSync(done, 'utf8')]).toEqual(before);
+    // The person continues the rebase on the host: nothing a command planted runs.
+    git(workspace, 'rebase', '--continue');
+    expect(existsSync(marker)).toBe(false);
+    expect(existsSync(join(workspace, '.git/rebase-merge'))).toBe(false);
+  });
 });
