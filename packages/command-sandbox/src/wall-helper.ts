@@ -2,50 +2,12 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { closeSync, read, readSync, writeSync } from 'node:fs';
 import type { Socket } from 'node:net';
 import { promisify } from 'node:util';
-import {
-  WORKSPACE_MUTATION_SOURCE,
-  type WorkspaceMutationBatch,
-  type WorkspaceMutationOutcome,
-} from '@clawsmith/tool-protocol';
+import type { WorkspaceMutationBatch, WorkspaceMutationOutcome } from '@clawsmith/tool-protocol';
 import { openBlockingPipes, type BlockingPipe } from './blocking-pipe.js';
 import { SandboxUnavailableError } from './errors.js';
 import { findProtectedLocations } from './protected-locations.js';
+import { WALL_HELPER_PROGRAM } from './programs/wall-helper-program.js';
 import { HOST_READ_ONLY_VIEW } from './sandbox-availability.js';
-
-// The helper reads one JSON batch per line and answers one JSON outcome per line, in order. It
-// blocks in read(2) and write(2) on its inherited pipe ends (it never touches process.stdin or
-// stdout, which would make them non-blocking): no event loop turn, no stream or string-decoder
-// machinery between a batch's arrival and its answer. A read or write that fails ends the
-// helper, and the host refuses with `sandbox_unavailable`.
-const HELPER_PROGRAM = `const fs = require('fs');
-const apply = ${WORKSPACE_MUTATION_SOURCE}(fs);
-const send = (text) => {
-  const bytes = Buffer.from(text);
-  for (let at = 0; at < bytes.length; ) at += fs.writeSync(1, bytes, at);
-};
-const input = Buffer.allocUnsafe(65536);
-let held = [];
-send('{"ready":true}\\n');
-for (;;) {
-  let count;
-  try {
-    count = fs.readSync(0, input, 0, input.length, null);
-  } catch (error) {
-    if (error.code === 'EINTR') continue;
-    throw error;
-  }
-  if (count === 0) process.exit(0);
-  const chunk = input.subarray(0, count);
-  let start = 0;
-  for (let end = chunk.indexOf(10, start); end >= 0; end = chunk.indexOf(10, start)) {
-    held.push(chunk.subarray(start, end));
-    const line = (held.length === 1 ? held[0] : Buffer.concat(held)).toString('utf8');
-    held = [];
-    start = end + 1;
-    send(JSON.stringify(apply(JSON.parse(line))) + '\\n');
-  }
-  if (start < count) held.push(Buffer.from(chunk.subarray(start)));
-}`;
 
 /** How long a helper may take to say it is ready before it is killed and the batch refused. */
 const READY_TIMEOUT_MS = 20_000;
@@ -89,7 +51,7 @@ function helperArguments(workspace: string): string[] {
     process.execPath,
     '--max-old-space-size=256',
     '-e',
-    HELPER_PROGRAM,
+    WALL_HELPER_PROGRAM,
   ];
 }
 

@@ -83,7 +83,9 @@ export type {
   WorkspaceMutationOutcome,
   WorkspaceWall,
 } from './workspace-mutations.js';
-export { WORKSPACE_MUTATION_SOURCE, createDirectWorkspaceWall, mutationFailure } from './workspace-mutations.js';
+export { mutationFailure } from './workspace-mutations.js';
+export { WORKSPACE_MUTATION_SOURCE } from './workspace-mutation-applier.js';
+export { createDirectWorkspaceWall } from './direct-workspace-wall.js';
 
 export type { NetworkAddressKind } from './network-address.js';
 export { addressInRange, classifyNetworkAddress, isNetworkAddress } from './network-address.js';

@@ -3,7 +3,9 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createDirectWorkspaceWall } from './index.js';
+import * as fs from 'node:fs';
+import { runInNewContext } from 'node:vm';
+import { createDirectWorkspaceWall, WORKSPACE_MUTATION_SOURCE } from './index.js';
 
 const folders: string[] = [];
 function folder(): string {
@@ -70,5 +72,26 @@ describe('createDirectWorkspaceWall', () => {
       }),
     ).rejects.toMatchObject({ code: 'EOUTSIDE' });
     expect(existsSync(join(outside, 'target/x'))).toBe(false);
+  });
+});
+
+describe('WORKSPACE_MUTATION_SOURCE', () => {
+  it('is the applier as text that stands alone: it runs where only fs and the globals are, with base64 contents', () => {
+    const root = folder();
+    // A context of its own: nothing of this module's scope, as in the sandboxed helper.
+    const createApplier = runInNewContext(WORKSPACE_MUTATION_SOURCE, { Buffer }) as (
+      fileSystem: typeof fs,
+    ) => (batch: unknown) => unknown;
+    const apply = createApplier(fs);
+    const outcome = apply({
+      workspaceRoot: root,
+      mutations: [
+        { kind: 'mkdir', path: join(root, 'folder') },
+        { kind: 'create', path: join(root, 'folder/a.txt'), content: Buffer.from('shipped\n').toString('base64') },
+        { kind: 'unlink', path: join(root, 'missing') },
+      ],
+    });
+    expect(outcome).toMatchObject({ ok: false, index: 2, code: 'ENOENT' });
+    expect(readFileSync(join(root, 'folder/a.txt'), 'utf8')).toBe('shipped\n');
   });
 });

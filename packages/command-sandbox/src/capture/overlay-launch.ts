@@ -6,36 +6,15 @@ import type { ProcessLaunch } from '../process-runner.js';
 import { resolveTrustedLauncher } from '../trusted-launcher.js';
 import type { SandboxPlan } from '../sandbox-plan.js';
 import { removeCaptureFolder, removeOnExit } from './capture-folder.js';
+import { programText } from '../programs/program-text.js';
 
 // Mounts the overlay at the workspace path inside a new user+mount namespace, then becomes
-// bubblewrap (which sees the merged view and builds the sandbox on it). Paths come as arguments,
-// never spliced into the script; "userxattr" is what an unprivileged overlay needs. Before the
-// overlay covers the workspace, the real workspace is bound at the lower view ($6, when given):
-// git folders are bound from there, so git's own state is written to the host, not captured.
-const SETUP_SCRIPT =
-  '[ -z "$6" ] || "$1" --rbind "$2" "$6" || exit 125; "$1" -t overlay clawsmith-capture -o "lowerdir=$2,upperdir=$3,workdir=$4,userxattr" "$5" || exit 125; shift 6; exec "$@"';
-
-// The same steps in one process instead of three (unshare, sh, mount): perl makes the user and
-// mount namespaces (unshare(2)), maps the caller's uid and gid to root in it, makes every mount
-// private (as `unshare --mount` does), mounts the overlay (mount(2)) and becomes bubblewrap.
+// bubblewrap (which sees the merged view and builds the sandbox on it): one Perl process where it
+// can, else `unshare`, `sh` and `mount`. Paths come as arguments, never spliced into a program.
 // Perl reads no code from the environment here: PERL5LIB, PERL5OPT and PERL5DB are forbidden
-// names of the command environment. Exit 125 on any failure, like the shell variant.
-const SETUP_PERL = [
-  'my ($nr_unshare, $nr_mount, $uid, $gid, $lower, $upper, $work, $target, $view, @next) = @ARGV;',
-  'my $fail = sub { print STDERR "$_[0]: $!\\n"; exit 125 };',
-  'syscall($nr_unshare, 0x10000000 | 0x00020000) == 0 or $fail->("unshare");',
-  'for (["/proc/self/setgroups", "deny"], ["/proc/self/uid_map", "0 $uid 1"], ["/proc/self/gid_map", "0 $gid 1"]) {',
-  '  open(my $file, ">", $_->[0]) or $fail->($_->[0]);',
-  '  print $file $_->[1] or $fail->($_->[0]);',
-  '  close($file) or $fail->($_->[0]);',
-  '}',
-  'my ($none, $root) = ("none", "/");',
-  'syscall($nr_mount, $none, $root, 0, 0x4000 | 0x40000, 0) == 0 or $fail->("mount --make-rprivate /");',
-  'length($view) == 0 or syscall($nr_mount, $lower, $view, 0, 0x1000 | 0x4000, 0) == 0 or $fail->("mount --rbind");',
-  'my ($source, $type, $options) = ("clawsmith-capture", "overlay", "lowerdir=$lower,upperdir=$upper,workdir=$work,userxattr");',
-  'syscall($nr_mount, $source, $target, $type, 0, $options) == 0 or $fail->("mount -t overlay");',
-  'exec { $next[0] } @next or $fail->("exec $next[0]");',
-].join('\n');
+// names of the command environment.
+const SETUP_PERL = programText('overlay-setup.pl');
+const SETUP_SCRIPT = programText('overlay-setup.sh');
 
 /** System call numbers of unshare(2) and mount(2) per architecture; elsewhere the three-program chain runs. */
 const SYSTEM_CALLS: Readonly<Record<string, { readonly unshare: number; readonly mount: number }>> = {

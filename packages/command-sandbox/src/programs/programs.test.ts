@@ -1,0 +1,35 @@
+// The programs handed to other interpreters are real files, checked by those interpreters' own
+// tools: Perl compiles them under strict and warnings, sh parses its script.
+import { execFileSync } from 'node:child_process';
+import { Script } from 'node:vm';
+import { describe, expect, it } from 'vitest';
+import { resolveTrustedLauncher } from '../trusted-launcher.js';
+import { programText, type ProgramName } from './program-text.js';
+import { WALL_HELPER_PROGRAM } from './wall-helper-program.js';
+
+const perl = resolveTrustedLauncher('perl');
+const shell = resolveTrustedLauncher('sh');
+const PERL_PROGRAMS: readonly ProgramName[] = ['network-bridge.pl', 'overlay-setup.pl'];
+
+describe('the shipped programs', () => {
+  it.runIf(perl.found).each(PERL_PROGRAMS)('%s compiles under strict and warnings', (name) => {
+    const checked = execFileSync(
+      perl.found ? perl.program : 'perl',
+      ['-Mstrict', '-Mwarnings', '-c', '-e', programText(name)],
+      {
+        encoding: 'utf8',
+        stdio: ['ignore', 'pipe', 'pipe'],
+        env: {},
+      },
+    );
+    expect(checked).toBe('');
+  });
+
+  it.runIf(shell.found)('overlay-setup.sh parses', () => {
+    execFileSync(shell.found ? shell.program : 'sh', ['-n', '-c', programText('overlay-setup.sh')], { env: {} });
+  });
+
+  it('the wall helper program is JavaScript that compiles', () => {
+    expect(() => new Script(WALL_HELPER_PROGRAM)).not.toThrow();
+  });
+});
