@@ -34,13 +34,21 @@ export interface CommandExecutionServiceOptions extends CommandSandboxOptions {
  * live commands per session; every command of a session dies when the session ends.
  */
 export interface CommandExecutionService {
+  /** Starts a command in the background; a terminal command also gets the token that allows input and resize. Refuses past the live-command cap. */
   start(request: StartCommandRequest): Promise<CommandSnapshot & { readonly takeoverToken?: string }>;
+  /** The session's commands, live and recently finished. */
   list(sessionId: string): CommandSnapshot[];
+  /** One command's state; throws `command_not_found` for an id this session does not have. */
   status(sessionId: string, id: string): CommandSnapshot;
+  /** Output from `offset` (at most `maxBytes`), with where to read next and what memory no longer holds. */
   output(sessionId: string, id: string, offset: number, maxBytes: number): CommandOutputRead;
+  /** Writes to the command's input; a terminal command needs its takeover token. */
   input(sessionId: string, id: string, data: string, takeoverToken?: string): void;
+  /** Resizes a terminal command's terminal; needs its takeover token. */
   resize(sessionId: string, id: string, columns: number, rows: number, takeoverToken?: string): void;
+  /** Kills the command's process tree and resolves with its final state. */
   cancel(sessionId: string, id: string): Promise<CommandSnapshot>;
+  /** What terminal support this machine offers (pseudo-terminals, resize, ANSI, takeover). */
   terminalCapabilities(): Promise<TerminalCapabilities>;
   /** Kills every command of the session; resolves with how many were running. */
   endSession(sessionId: string): Promise<number>;

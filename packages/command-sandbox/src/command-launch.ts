@@ -82,8 +82,11 @@ export interface CommandSandboxOptions {
 
 /** A command ready to start: its plan, how to start it, and the sandbox it runs in. */
 export interface PreparedCommand {
+  /** The sandbox plan the command runs under. */
   readonly plan: SandboxPlan;
+  /** The program, arguments and environment to start (bubblewrap, or the capture setup before it). */
   readonly launch: ProcessLaunch;
+  /** Which sandbox holds the command (`none` when it runs without one, as configured). */
   readonly sandbox: SandboxKind;
   /** Call once the command has ended (or failed to start): removes the empty mount points left on the host. */
   readonly release: () => void;

@@ -6,6 +6,7 @@ export interface CommandOutputSlice {
   readonly offset: number;
   /** Pass this as `offset` next time. */
   readonly nextOffset: number;
+  /** The bytes read, from `offset`. */
   readonly bytes: Buffer;
   /** Bytes between the asked offset and `offset` that memory no longer holds. */
   readonly droppedBytes: number;

@@ -12,18 +12,31 @@ export type CommandState = 'running' | 'exited' | 'cancelled' | 'timed_out';
 
 /** The state of one background command, as tools report it. */
 export interface CommandSnapshot {
+  /** The id tools name the command by, unique in its session. */
   readonly id: string;
+  /** The shell text. */
   readonly command: string;
+  /** Workspace-relative folder it started in. */
   readonly cwd: string;
+  /** Running, or how it ended. */
   readonly state: CommandState;
+  /** Whether it runs on a pseudo-terminal. */
   readonly pty: boolean;
+  /** Exit code once ended, else `null` (also when a signal ended it). */
   readonly exitCode: number | null;
+  /** The signal that ended it, or `null`. */
   readonly signal: string | null;
+  /** When it started (ISO 8601). */
   readonly startedAt: string;
+  /** When it ended (ISO 8601), once it has. */
   readonly endedAt?: string;
+  /** Bytes of output so far. */
   readonly outputBytes: number;
+  /** Which sandbox holds it. */
   readonly sandbox: SandboxKind;
+  /** Whether it has the network. */
   readonly network: boolean;
+  /** Forks the process limit refused so far. */
   readonly processLimitHits: number;
   /** Once ended: whether a pids cgroup held the whole process tree (the process cap applied). */
   readonly contained?: boolean;
@@ -38,14 +51,21 @@ export interface CommandSnapshot {
 
 /** A request to start a background command. */
 export interface StartCommandRequest {
+  /** The session that owns the command: it dies when the session ends. */
   readonly sessionId: string;
+  /** Absolute path of the workspace: the only folder the command may write. */
   readonly workspaceRoot: string;
+  /** The shell text. */
   readonly command: string;
+  /** Workspace-relative working folder; default the workspace root. */
   readonly cwd?: string;
   /** Run on a pseudo-terminal (input and resize then need the takeover token). */
   readonly pty?: boolean;
+  /** Terminal width in columns (pseudo-terminals only). */
   readonly columns?: number;
+  /** Terminal height in rows (pseudo-terminals only). */
   readonly rows?: number;
+  /** Time limit in ms (default the service's `backgroundTimeoutMs`, at most its maximum). */
   readonly timeoutMs?: number;
   /** Where the appendable log goes, when wired. */
   readonly artifacts?: ArtifactWriter;
@@ -55,16 +75,23 @@ export interface StartCommandRequest {
 
 /** What the terminal support of this service offers. */
 export interface TerminalCapabilities {
+  /** Whether commands can run on a pseudo-terminal here (the PTY library loaded). */
   readonly pty: boolean;
+  /** Whether a terminal command can be resized. */
   readonly resize: boolean;
+  /** Whether output keeps ANSI escape sequences (terminal commands). */
   readonly ansi: boolean;
+  /** Whether input and resize are guarded by a takeover token. */
   readonly takeover: boolean;
+  /** The PTY library in use, or why there is none. */
   readonly library: string;
 }
 
 /** Output read from an offset, with whether the command has ended and everything was read. */
 export interface CommandOutputRead extends CommandOutputSlice {
+  /** Whether the command has ended and this read reached the end of its output. */
   readonly ended: boolean;
+  /** The command's state at the time of the read. */
   readonly state: CommandState;
 }
 

@@ -39,12 +39,17 @@ export const COMMAND_DEFAULTS = Object.freeze({
 
 /** One command to run to its end. */
 export interface CommandRunRequest {
+  /** Absolute path of the workspace: the only folder the command may write. */
   readonly workspaceRoot: string;
+  /** The shell text, run by the configured shell. */
   readonly command: string;
   /** Workspace-relative working folder; default the workspace root. */
   readonly cwd?: string;
+  /** Time limit in ms; the process tree is killed when it passes (default the service's). */
   readonly timeoutMs?: number;
+  /** Text written to the command's standard input, which is then closed (default: none). */
   readonly stdin?: string;
+  /** Aborting cancels the command: its process tree is killed. */
   readonly signal?: AbortSignal;
   /** Where the complete log (and a conflicting file's command version) goes, when wired. */
   readonly artifacts?: ArtifactWriter;
@@ -56,18 +61,29 @@ export interface CommandRunRequest {
 
 /** What a finished command run observed. */
 export interface CommandRunResult {
+  /** The shell text that ran. */
   readonly command: string;
+  /** Exit code, or `null` when a signal ended it. */
   readonly exitCode: number | null;
+  /** The signal that ended it, or `null`. */
   readonly signal: string | null;
+  /** Whether the time limit ended it. */
   readonly timedOut: boolean;
+  /** Whether the caller cancelled it. */
   readonly cancelled: boolean;
+  /** Wall time from start to end, in ms. */
   readonly durationMs: number;
   /** Merged stdout and stderr in arrival order; head and tail when longer than the cap. */
   readonly output: string;
+  /** Bytes of output the command wrote in all (also those cut from `output`). */
   readonly outputBytes: number;
+  /** Whether `output` holds only the head and tail. */
   readonly outputTruncated: boolean;
+  /** Which sandbox held the command. */
   readonly sandbox: SandboxKind;
+  /** Whether the command had the network (all of it, or the allowlist). */
   readonly network: boolean;
+  /** Forks the process limit refused (0 where none was enforced). */
   readonly processLimitHits: number;
   /** Processes the kernel killed because the command reached its memory limit (0 where none was enforced). */
   readonly memoryLimitKills: number;

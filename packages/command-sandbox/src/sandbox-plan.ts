@@ -44,11 +44,13 @@ export const DEFAULT_SANDBOX_LIMITS: SandboxLimits = Object.freeze({
  * of the sandbox's own PID namespace.
  */
 export interface SandboxMount {
+  /** What is mounted: a bind (`read-only`, `read-write`), the capture `overlay`, a memory-backed `tmpfs`, an empty read-only placeholder (`read-only-empty`), or the sandbox's own `/dev` (`devices`) and `/proc` (`processes`). */
   readonly kind: 'read-only' | 'read-write' | 'overlay' | 'tmpfs' | 'read-only-empty' | 'devices' | 'processes';
   /** Host path for binds (for `overlay`, the read-only lower folder); the same as `target` unless said otherwise. */
   readonly source?: string;
   /** `overlay` only: the folder that receives every write, and overlayfs's scratch folder beside it. */
   readonly upper?: string;
+  /** `overlay` only: overlayfs's scratch folder, beside `upper` on the same file system. */
   readonly work?: string;
   /** Path inside the sandbox. */
   readonly target: string;
@@ -64,11 +66,17 @@ export interface SandboxMount {
 
 /** Which namespaces the sandbox unshares. */
 export interface SandboxNamespaces {
+  /** A user namespace: the command holds no capability of the host. */
   readonly user: boolean;
+  /** A process namespace: the command sees and signals only its own processes. */
   readonly pid: boolean;
+  /** A network namespace (loopback only) unless the plan gives the command the network. */
   readonly network: boolean;
+  /** An IPC namespace: no System V or POSIX message queues and shared memory of the host. */
   readonly ipc: boolean;
+  /** A UTS namespace: host and domain names the command sets stay inside. */
   readonly uts: boolean;
+  /** A cgroup namespace, where the kernel offers one (`--unshare-cgroup-try`). */
   readonly cgroup: boolean;
 }
 
@@ -78,10 +86,15 @@ export interface SandboxNamespaces {
  * change can add an overlay mount without touching the runners.
  */
 export interface SandboxPlan {
+  /** The shape of this plan; bumped when a runner must read it differently. */
   readonly version: 1;
+  /** Real absolute path of the workspace. */
   readonly workspaceRoot: string;
+  /** Real absolute folder the command starts in, inside the workspace. */
   readonly workingDirectory: string;
+  /** Mounts in the order they are made: a later one covers an earlier one at the same path. */
   readonly mounts: readonly SandboxMount[];
+  /** Which namespaces are unshared. */
   readonly namespaces: SandboxNamespaces;
   /** Whether the command may reach the network (the host's network namespace is shared). */
   readonly network: boolean;
@@ -99,6 +112,7 @@ export interface SandboxPlan {
   readonly dropCapabilities: boolean;
   /** The complete environment: nothing else is inherited. */
   readonly environment: Readonly<Record<string, string>>;
+  /** Time, output and resource limits the command runs under. */
   readonly limits: SandboxLimits;
   /** Absolute paths inside the workspace that the command may read and never write. */
   readonly protectedPaths: readonly string[];
@@ -126,9 +140,13 @@ export interface SandboxPlanInput {
   readonly workspaceRoot: string;
   /** Real absolute working folder, inside the workspace. */
   readonly workingDirectory: string;
+  /** The shell text to run. */
   readonly commandText: string;
+  /** Whether the command gets the host network (else loopback only, or the allowlist proxy). */
   readonly network: boolean;
+  /** The complete environment, already filtered by the allowlist. */
   readonly environment: Readonly<Record<string, string>>;
+  /** Time, output and resource limits. */
   readonly limits: SandboxLimits;
   /** Workspace-relative paths to mount read-only, added to {@link PROTECTED_SANDBOX_PATHS}. */
   readonly protectedPaths?: readonly string[];

@@ -21,13 +21,17 @@ export type AppliedKind = 'created' | 'modified' | 'deleted';
 
 /** One path the command changed and clawsmith applied to the workspace. */
 export interface AppliedPath {
+  /** Workspace-relative path. */
   readonly path: string;
+  /** What happened to it. */
   readonly change: AppliedKind;
+  /** What it is after the change (or was, when removed). */
   readonly entry: 'file' | 'symlink' | 'directory';
 }
 
 /** A path the person changed while the command ran: the person's version stays. */
 export interface CaptureConflict {
+  /** Workspace-relative path the person changed meanwhile. */
   readonly path: string;
   /** What became of the command's version, in words (an artifact id, or the folder that keeps it). */
   readonly kept: string;
@@ -35,12 +39,15 @@ export interface CaptureConflict {
 
 /** Everything the apply did and did not do. */
 export interface AppliedChanges {
+  /** Changes now in the workspace, in the order they were applied. */
   readonly applied: readonly AppliedPath[];
   /** Protected paths the command wrote: never applied. */
   readonly refused: readonly string[];
   /** Where the command's version of each refused or unsupported regular file went (an artifact, or the kept capture folder). */
   readonly kept: readonly { readonly path: string; readonly kept: string }[];
+  /** Paths the person changed while the command ran: the person's version stays. */
   readonly conflicts: readonly CaptureConflict[];
+  /** Entries a file tool could not make (devices, FIFOs, sockets, hard links, set-id or sticky bits, names not UTF-8): reported, never applied. */
   readonly unsupported: readonly { readonly path: string; readonly entry: UnsupportedEntry }[];
   /** Paths that could not be applied (a folder on the way is a link, an I/O error), with why. */
   readonly failed: readonly { readonly path: string; readonly reason: string }[];
@@ -54,6 +61,7 @@ export interface AppliedChanges {
 export interface ApplyCapturedChangesOptions {
   /** Real absolute path of the workspace. */
   readonly workspaceRoot: string;
+  /** The command's changes, as read from the overlay's upper folder. */
   readonly changes: readonly CapturedChange[];
   /** Change time (ms) of the capture marker made just before the command started: later edits are the person's. */
   readonly startedCtimeMs: number;
@@ -61,6 +69,7 @@ export interface ApplyCapturedChangesOptions {
   readonly isProtected: (path: string) => boolean;
   /** Exact protected paths the sandbox mounted over: an empty folder or file left there is its mount point. */
   readonly mountPoints: ReadonlySet<string>;
+  /** Where every applied change is recorded for undo (the turn's checkpoint), when wired. */
   readonly recorder?: FileChangeRecorder;
   /** Keeps the command's version of a conflicting file; returns what to tell the person. */
   readonly keepConflict: (path: string, source: string) => Promise<string>;
