@@ -11,6 +11,7 @@ import { claimSession, openTurn } from './turn-opening.js';
 
 /** One tool call made directly, without a model (an MCP client, a script). */
 export interface DirectToolCall {
+  /** The session the call belongs to (its workspace, mode and record). */
   readonly sessionId: string;
   /** The tool's name, as in the table. */
   readonly name: string;
@@ -31,9 +32,13 @@ export interface DirectToolCall {
 
 /** What a direct call returns: its result and the restore point that holds its file changes. */
 export interface DirectToolCallResult {
+  /** The session the call was recorded in. */
   readonly sessionId: string;
+  /** The turn opened for this one call (each direct call is its own turn). */
   readonly turnId: string;
+  /** The call's restore point: undo takes the workspace back to before it. */
   readonly restorePointId: string;
+  /** The normalised result, as the model would have received it. */
   readonly result: ToolExecutionResult;
   /** Files the call changed, with stats (empty for a read). */
   readonly changedFiles: TurnResult['changedFiles'];
@@ -43,11 +48,15 @@ export interface DirectToolCallResult {
 
 /** A tool as a client outside the model loop sees it: its schema and its resolved security. */
 export interface ToolDescription {
+  /** The name to call it by. */
   readonly name: string;
+  /** What it does, as sent to models. */
   readonly description: string;
   /** The JSON Schema a caller writes arguments against (as sent to models). */
   readonly inputSchema: ModelToolSchema['inputSchema'];
+  /** Its effective risk and capabilities (declared risk raised to the capability floor). */
   readonly security: ResolvedToolSecurity;
+  /** Whether it may run in parallel with other read-only calls. */
   readonly concurrencySafe: boolean;
   /** Whether the tool waits for `search_tools` before it can be called. */
   readonly deferred: boolean;

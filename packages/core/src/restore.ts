@@ -5,8 +5,11 @@ import type { SessionRecord, TodoItem } from './store/session-records.js';
 
 /** What a restore did. */
 export interface RestoreResult {
+  /** The session restored. */
   readonly sessionId: string;
+  /** The turn it was taken back to before. */
   readonly turnId: string;
+  /** What was put back: the files, the conversation, or both. */
   readonly scope: RestoreScope;
   /** Paths whose files were put back (scope files or all). */
   readonly restoredPaths: readonly string[];

@@ -5,9 +5,13 @@ import { ownerIsAlive } from './recovery.js';
 
 /** What deleting a session removed. */
 export interface SessionDeletion {
+  /** The session deleted. */
   readonly sessionId: string;
+  /** Its restore points removed. */
   readonly restorePointsRemoved: number;
+  /** Checkpoint blobs no other restore point used, removed. */
   readonly blobsRemoved: number;
+  /** Its artifacts removed (those shared with a fork pass to the fork). */
   readonly artifactsRemoved: number;
 }
 

@@ -5,16 +5,21 @@ import type { ArtifactRetention } from '@clawsmith/artifacts';
 
 /** The retention settings of a home: the checkpoint and artifact policies, each field optional. */
 export interface HomeRetentionPolicy {
+  /** Overrides of the restore points' policy (age, per-session and total size, newest kept). */
   readonly checkpoints?: Partial<RetentionPolicy>;
+  /** Overrides of the artifacts' policy. */
   readonly artifacts?: Partial<ArtifactRetention>;
 }
 
 /** What one retention run removed and kept, in both stores. */
 export interface RetentionReport {
+  /** Whether nothing was removed (the report says what would go). */
   readonly dryRun: boolean;
+  /** What the restore points lost and kept. */
   readonly checkpoints: CheckpointPruneResult;
   /** Absent when the core has no artifact store. */
   readonly artifacts?: ArtifactPruneResult;
+  /** Wall time of the run, in ms. */
   readonly durationMs: number;
 }
 

@@ -8,14 +8,19 @@ import type { DelegationKind, DelegationStatus, DelegationStore } from './delega
 
 /** What a child returns to its parent: bounded, structured, never its intermediate messages. */
 export interface ChildResult {
+  /** The child's own session (its transcript). */
   readonly childSessionId: string;
+  /** How the child ended. */
   readonly status: Exclude<DelegationStatus, 'running'>;
   /** The child's final answer, cut at {@link DELEGATION_LIMITS.summaryChars}. */
   readonly summary: string;
+  /** Whether `summary` was cut. */
   readonly summaryTruncated: boolean;
   /** Workspace paths the child's tool calls named (read, searched, listed). */
   readonly filesConsulted: readonly string[];
+  /** Model steps the child took. */
   readonly steps: number;
+  /** Why the child failed, when it did. */
   readonly error?: { readonly code: string; readonly message: string };
 }
 

@@ -20,10 +20,13 @@ export const DELEGATION_LIMITS = Object.freeze({
 
 /** The child a provider is chosen for. */
 export interface ChildDescription {
+  /** How it runs: a read-only task, in the background, or in a git worktree. */
   readonly kind: DelegationKind;
+  /** The session that delegated it. */
   readonly parentSessionId: string;
   /** The tool call that delegated the child (a script can address children by it). */
   readonly parentToolCallId: string;
+  /** The task it was given. */
   readonly prompt: string;
 }
 

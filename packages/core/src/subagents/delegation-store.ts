@@ -11,12 +11,19 @@ export type DelegationStatus =
 
 /** A child session and what delegated it. */
 export interface DelegationRecord {
+  /** The child's session. */
   readonly childSessionId: string;
+  /** The session that delegated. */
   readonly parentSessionId: string;
+  /** The parent's turn that delegated. */
   readonly parentTurnId: string;
+  /** The tool call that delegated. */
   readonly parentToolCallId: string;
+  /** How the child runs: a read-only task, in the background, or in a git worktree. */
   readonly kind: DelegationKind;
+  /** Running, or how it ended. */
   readonly status: DelegationStatus;
+  /** The task the child was given. */
   readonly prompt: string;
   /** The structured result the parent received (or will receive), once the child ended. */
   readonly result: unknown;
@@ -24,7 +31,9 @@ export interface DelegationRecord {
   readonly notifiedAt: string | null;
   /** The process that ran the child; recovery closes a running child whose process is gone. */
   readonly ownerPid: number;
+  /** When it was delegated (ISO 8601). */
   readonly createdAt: string;
+  /** When the child ended (ISO 8601), or `null` while it runs. */
   readonly completedAt: string | null;
 }
 
