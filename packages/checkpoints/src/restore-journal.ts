@@ -8,7 +8,14 @@ import { BLOBS_PER_FETCH, getBlobs } from './blob-store.js';
 import { CheckpointError } from './checkpoint-errors.js';
 import type { CheckpointTables, RestoreEntryRow, RestoreJournalRow } from './checkpoint-schema.js';
 import { inspectPath, sameMode, sameState, symlinkDigest, type FoundState, type UndoConflict } from './file-state.js';
-import { StagedWrites, syncFoldersOf, syncTemporaries, type StagedWrite } from './staged-writes.js';
+import {
+  holdReplaced,
+  releaseReplaced,
+  StagedWrites,
+  syncFoldersOf,
+  syncTemporaries,
+  type StagedWrite,
+} from './staged-writes.js';
 import type { RestoreTarget, UndoPlan } from './undo-plan.js';
 import { writeTransaction } from './write-transaction.js';
 
@@ -355,10 +362,40 @@ async function applyEntry(
   return 'staged';
 }
 
+/** Renames one synced copy over its path if the path still holds what it held when the copy was written. */
+async function renameStaged(wall: WorkspaceWall, write: StagedWrite): Promise<EntryOutcome> {
+  const { entry, temporary, absolutePath, held } = write;
+  const root = entry.workspace_root;
+  const conflict = (seen: FoundState): UndoConflict => ({
+    path: entry.path,
+    expected: decodeExpected(entry),
+    found: seen,
+    reason: 'changed_on_disk',
+  });
+  // The path must still be the very file found when the copy was written (a path that was
+  // absent must still be: a link fails rather than replace what someone created meanwhile).
+  const mutations: WorkspaceMutation[] = held
+    ? [
+        { kind: 'expect', path: absolutePath, ...held },
+        { kind: 'rename', from: temporary, to: absolutePath },
+      ]
+    : [{ kind: 'link', from: temporary, to: absolutePath }];
+  try {
+    await wall.apply({ workspaceRoot: root, mutations, cleanup: [temporary] });
+    return 'restored';
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code ?? '';
+    if (code === 'ECHANGED' || code === 'EEXIST' || code === 'ENOTEMPTY' || (held && code === 'ENOENT'))
+      return conflict(inspectPath(root, entry.path).found);
+    if (REFUSED_BY_WALL.has(code)) return conflict({ state: 'other' });
+    throw error;
+  }
+}
+
 /**
  * Settles a group of staged writes: their copies synced together, each renamed over its path if
  * the path is still what it was when the copy was written (else a conflict, the copy removed),
- * then the folders that gained names synced.
+ * the replaced files released together, then the folders that gained names synced.
  */
 async function settleStaged(
   wall: WorkspaceWall,
@@ -366,33 +403,11 @@ async function settleStaged(
 ): Promise<{ write: StagedWrite; outcome: EntryOutcome }[]> {
   await syncTemporaries(writes);
   const settled: { write: StagedWrite; outcome: EntryOutcome }[] = [];
-  for (const write of writes) {
-    const { entry, temporary, absolutePath, held } = write;
-    const root = entry.workspace_root;
-    const conflict = (seen: FoundState): UndoConflict => ({
-      path: entry.path,
-      expected: decodeExpected(entry),
-      found: seen,
-      reason: 'changed_on_disk',
-    });
-    // The path must still be the very file found when the copy was written (a path that was
-    // absent must still be: a link fails rather than replace what someone created meanwhile).
-    const mutations: WorkspaceMutation[] = held
-      ? [
-          { kind: 'expect', path: absolutePath, ...held },
-          { kind: 'rename', from: temporary, to: absolutePath },
-        ]
-      : [{ kind: 'link', from: temporary, to: absolutePath }];
-    try {
-      await wall.apply({ workspaceRoot: root, mutations, cleanup: [temporary] });
-      settled.push({ write, outcome: 'restored' });
-    } catch (error) {
-      const code = (error as NodeJS.ErrnoException).code ?? '';
-      if (code === 'ECHANGED' || code === 'EEXIST' || code === 'ENOTEMPTY' || (held && code === 'ENOENT'))
-        settled.push({ write, outcome: conflict(inspectPath(root, entry.path).found) });
-      else if (REFUSED_BY_WALL.has(code)) settled.push({ write, outcome: conflict({ state: 'other' }) });
-      else throw error;
-    }
+  const replaced = holdReplaced(writes);
+  try {
+    for (const write of writes) settled.push({ write, outcome: await renameStaged(wall, write) });
+  } finally {
+    await releaseReplaced(replaced);
   }
   await syncFoldersOf(settled.filter(({ outcome }) => outcome === 'restored').map(({ write }) => write.absolutePath));
   return settled;

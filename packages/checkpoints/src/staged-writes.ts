@@ -1,10 +1,11 @@
 // Undo's batched write path: every restored file's temporary copy is written first, then all of
 // them are made durable together, then each is renamed over its path (if that still holds what
-// was found), then the folders that gained a name are made durable, and only then may the journal
+// was found) while the files it replaces are held open, so that they are freed together after the
+// renames rather than one by one inside them, then the folders that gained a name are made durable, and only then may the journal
 // say `done`. One fsync per file in turn cost about 1 ms each; issued together, the file system
 // commits them in a few groups. A crash at any step leaves each file wholly old or wholly new and
 // the journal `applying`: resuming removes leftover temporaries and redoes what is missing.
-import { constants } from 'node:fs';
+import { close, constants, openSync } from 'node:fs';
 import { open } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import type { RestoreEntryRow } from './checkpoint-schema.js';
@@ -94,4 +95,35 @@ export async function syncFoldersOf(paths: readonly string[]): Promise<void> {
       }),
     ),
   );
+}
+
+// Linux's O_PATH on the architectures whose value is the generic one; elsewhere nothing is held.
+const O_PATH =
+  process.platform === 'linux' && (process.arch === 'x64' || process.arch === 'arm64') ? 0o10000000 : undefined;
+
+/**
+ * Holds a reference to each file the renames will replace, so the old files are freed when the
+ * references are released together afterwards (see {@link releaseReplaced}), not one by one
+ * inside each rename. On ext4 the last reference to a freshly written file costs about 2 ms when
+ * dropped alone and a fraction of that when many are dropped at once. `O_PATH` opens nothing for
+ * reading or writing (a device's driver is not even called); a path that cannot be opened is just
+ * not held.
+ */
+export function holdReplaced(writes: readonly StagedWrite[]): number[] {
+  if (O_PATH === undefined) return [];
+  const held: number[] = [];
+  for (const write of writes) {
+    if (write.held === undefined) continue;
+    try {
+      held.push(openSync(write.absolutePath, O_PATH | constants.O_NOFOLLOW));
+    } catch {
+      // Gone or unreachable: the rename's own check decides what happens to this path.
+    }
+  }
+  return held;
+}
+
+/** Releases the references {@link holdReplaced} took, all at once (the thread pool closes them). */
+export async function releaseReplaced(held: readonly number[]): Promise<void> {
+  await Promise.all(held.map((descriptor) => new Promise<void>((resolve) => close(descriptor, () => resolve()))));
 }

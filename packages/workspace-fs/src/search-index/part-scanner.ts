@@ -3,7 +3,7 @@
 // then the trigrams found in every file of the part so far, one list after another, which the
 // posting lists are sorted from without a copy. Must stay identical to TrigramCollector
 // (trigrams.ts): indexed-search.test.ts holds the stored postings to its output.
-import { SCANNER_RESERVED_BYTES, TRIGRAM_SCANNER_WASM } from './trigram-scanner-wasm.js';
+import { SCANNER_RESERVED_BYTES, TRIGRAM_SCANNER_WASM, writeScannerTables } from './trigram-scanner-wasm.js';
 import { FOLDABLE } from './trigrams.js';
 import { webAssembly, type WasmMemory } from './wasm-api.js';
 
@@ -40,8 +40,7 @@ export class PartScanner {
     this.memory = new webAssembly.Memory({ initial: Math.ceil((this.foundStart + 4 * (1 << 20)) / PAGE) });
     this.exports = new webAssembly.Instance(SCANNER_MODULE, { env: { memory: this.memory } })
       .exports as unknown as PartScanner['exports'];
-    const lower = new Uint8Array(this.memory.buffer, 0, 256);
-    for (let byte = 0; byte < 256; byte += 1) lower[byte] = byte >= 65 && byte <= 90 ? byte + 32 : byte;
+    writeScannerTables(new Uint8Array(this.memory.buffer));
     this.textView = Buffer.from(this.memory.buffer, this.textStart, textBytes);
   }
 
@@ -52,10 +51,12 @@ export class PartScanner {
 
   /**
    * Makes room for a file of up to `textBytes` bytes named with `nameBytes` bytes after `at`
-   * keys: each of its trigrams and quadgrams (content, folded copy, name) is new at most once.
+   * keys: each of its keys (trigrams, quadgrams and joint grams of the content, folded copy and
+   * name) is new at most once.
    */
   makeRoom(at: number, textBytes: number, nameBytes: number): void {
-    const needed = this.foundStart + 4 * (at + 4 * (textBytes + nameBytes));
+    // At most three keys end at each byte, scanned once more for the folded copy.
+    const needed = this.foundStart + 4 * (at + 6 * (textBytes + nameBytes));
     const size = this.memory.buffer.byteLength;
     if (needed <= size) return;
     this.memory.grow(Math.ceil((Math.max(needed, 2 * size) - size) / PAGE));

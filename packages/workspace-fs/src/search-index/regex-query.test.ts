@@ -95,4 +95,17 @@ describe(literalQuery, () => {
     expect(literalQuery('xyzé', true)).toEqual(literalQuery('xyz', true));
     expect(literalQuery('xyzé', false).kind).toBe('and');
   });
+
+  it('requires the eight bytes around each word joint of a case-sensitive literal, never when case is ignored', () => {
+    const joints = (text: string, ignoreCase: boolean) =>
+      describeQuery(literalQuery(text, ignoreCase))
+        .split(' AND ')
+        .filter((part) => part.length === 10);
+    expect(joints('certificateDetail', false)).toEqual(['"cateDeta"']);
+    // "X_" has too few bytes before it for eight.
+    expect(joints('MAX_PAYLOAD_SIZE', false)).toEqual(['"MAX_PAYL"', '"LOAD_SIZ"', '"OAD_SIZE"']);
+    expect(joints('certificateDetail', true)).toEqual([]);
+    expect(joints('shortJoint', false)).toEqual(['"hortJoin"']);
+    expect(joints('aJoint', false)).toEqual([]);
+  });
 });

@@ -4,8 +4,9 @@
  * JSON description (the key, figures and each section's place), padded to 8 bytes, then the
  * sections, each 8-byte aligned.
  */
-// Version 2 adds the quadgram keys: a version 1 index lacks them and is rebuilt, never trusted.
-export const STORED_INDEX_FORMAT = { magic: 'CLWSIDX1', version: 2, headerBytes: 64 } as const;
+// Version 2 adds the quadgram keys, version 3 the joint-gram keys: an older index lacks them and is
+// rebuilt, never trusted.
+export const STORED_INDEX_FORMAT = { magic: 'CLWSIDX1', version: 3, headerBytes: 64 } as const;
 
 /** Flag bits of a stored file. */
 export const FILE_FLAG = { settled: 1, unreadable: 2 } as const;

@@ -1,4 +1,4 @@
-import { isQuadgramKey, packQuadgram, packTrigram } from './trigrams.js';
+import { isJoint, isQuadgramKey, jointGramKeyOf, packQuadgram, packTrigram } from './trigrams.js';
 
 /**
  * What a file's index keys must satisfy to possibly match: every file (`all`, the index cannot
@@ -40,8 +40,11 @@ export function orQuery(parts: readonly TrigramQuery[]): TrigramQuery {
   return parts.length === 1 ? parts[0]! : { kind: 'or', parts };
 }
 
+const packed = (bytes: Uint8Array, at: number) =>
+  (bytes[at]! << 24) | (bytes[at + 1]! << 16) | (bytes[at + 2]! << 8) | bytes[at + 3]!;
+
 /**
- * AND of the trigrams of `bytes`, and with `quadgrams` of its exact-case quadgrams too; with
+ * AND of the trigrams of `bytes`, and with `quadgrams` of its exact-case quadgrams and joint grams too; with
  * `asciiOnly`, those holding a byte beyond ASCII are left out.
  */
 export function bytesQuery(bytes: Uint8Array, asciiOnly: boolean, quadgrams = false): TrigramQuery {
@@ -56,6 +59,12 @@ export function bytesQuery(bytes: Uint8Array, asciiOnly: boolean, quadgrams = fa
     if (!ascii(index) || !ascii(index + 1) || !ascii(index + 2) || !ascii(index + 3)) continue;
     const value = packQuadgram(bytes[index]!, bytes[index + 1]!, bytes[index + 2]!, bytes[index + 3]!);
     parts.push({ kind: 'trigram', value, text: Buffer.from(bytes.subarray(index, index + 4)).toString('latin1') });
+  }
+  for (let index = 0; quadgrams && index + 7 < bytes.length; index += 1) {
+    if (!isJoint(bytes[index + 3]!, bytes[index + 4]!)) continue;
+    if (asciiOnly && bytes.subarray(index, index + 8).some((byte) => byte > 0x7f)) continue;
+    const value = jointGramKeyOf(packed(bytes, index), packed(bytes, index + 4));
+    parts.push({ kind: 'trigram', value, text: Buffer.from(bytes.subarray(index, index + 8)).toString('latin1') });
   }
   return andQuery(parts);
 }

@@ -1,7 +1,19 @@
 import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { SCANNER_RESERVED_BYTES, SCANNER_SEEN_OFFSET, TRIGRAM_SCANNER_WASM } from './trigram-scanner-wasm.js';
-import { packQuadgram, packTrigram, TrigramCollector } from './trigrams.js';
+import {
+  SCANNER_RESERVED_BYTES,
+  SCANNER_SEEN_OFFSET,
+  TRIGRAM_SCANNER_WASM,
+  writeScannerTables,
+} from './trigram-scanner-wasm.js';
+import {
+  isJoint,
+  JOINT_GRAM_KEY_BASE,
+  jointGramKeyOf,
+  packQuadgram,
+  packTrigram,
+  TrigramCollector,
+} from './trigrams.js';
 
 // The global exists in Node; this package's TypeScript libraries (no DOM) do not declare it.
 interface WasmApi {
@@ -16,9 +28,10 @@ interface WasmApi {
 const { WebAssembly } = globalThis as unknown as { WebAssembly: WasmApi };
 
 const FOUND = SCANNER_RESERVED_BYTES;
+const word = (text: string) => Buffer.from(text, 'latin1').readInt32BE(0);
 const TEXT = FOUND + 4 * (1 << 20);
 
-/** The scanner as the index worker sets it up: its own memory, the lowering table written at 0. */
+/** The scanner as the index worker sets it up: its own memory, its tables written at 0. */
 function scanner() {
   const memory = new WebAssembly.Memory({ initial: Math.ceil((TEXT + (1 << 20)) / 65536) });
   const instance = new WebAssembly.Instance(new WebAssembly.Module(TRIGRAM_SCANNER_WASM), { env: { memory } });
@@ -27,7 +40,7 @@ function scanner() {
     clear(from: number, to: number): void;
   };
   const bytes = new Uint8Array(memory.buffer);
-  for (let byte = 0; byte < 256; byte += 1) bytes[byte] = byte >= 65 && byte <= 90 ? byte + 32 : byte;
+  writeScannerTables(bytes);
   let out = FOUND;
   return {
     /** Scans `text`, after whatever was scanned since the last `take`. */
@@ -48,14 +61,19 @@ function scanner() {
 
 /**
  * Each distinct key of the texts in order of first occurrence (the definition, spelled out): at
- * each byte from the third on, the trigram ending there, then the quadgram ending there.
+ * each byte from the third on, the trigram ending there, then the quadgram ending there, then the
+ * joint gram ending there if its fourth and fifth bytes are a joint.
  */
 function reference(...texts: Uint8Array[]): number[] {
   const seen = new Set<number>();
+  const word = (text: Uint8Array, at: number) =>
+    (text[at]! << 24) | (text[at + 1]! << 16) | (text[at + 2]! << 8) | text[at + 3]!;
   for (const text of texts)
-    for (let index = 0; index + 2 < text.length; index += 1) {
-      seen.add(packTrigram(text[index]!, text[index + 1]!, text[index + 2]!));
-      if (index >= 1) seen.add(packQuadgram(text[index - 1]!, text[index]!, text[index + 1]!, text[index + 2]!));
+    for (let end = 2; end < text.length; end += 1) {
+      seen.add(packTrigram(text[end - 2]!, text[end - 1]!, text[end]!));
+      if (end >= 3) seen.add(packQuadgram(text[end - 3]!, text[end - 2]!, text[end - 1]!, text[end]!));
+      if (end >= 7 && isJoint(text[end - 4]!, text[end - 3]!))
+        seen.add(jointGramKeyOf(word(text, end - 7), word(text, end - 3)));
     }
   return [...seen];
 }
@@ -89,6 +107,22 @@ describe('TRIGRAM_SCANNER_WASM', () => {
     expect(scan.take()).toEqual([0x616263]);
     scan.add(Buffer.from('aBcD'));
     expect(scan.take()).toEqual([0x616263, 0x626364, packQuadgram(0x61, 0x42, 0x63, 0x44)]);
+  });
+
+  it('keeps the eight bytes around a word joint, case and all, and no others', () => {
+    const scan = scanner();
+    const text = Buffer.from('certificateDetail');
+    scan.add(text);
+    const jointKeys = (keys: number[]) => keys.filter((key) => key >= JOINT_GRAM_KEY_BASE && key < 0x5a << 16);
+    const joints = jointKeys(scan.take());
+    // "ificateD" .. "ateDetai": only "cateDeta" has the joint ("e", "D") in its middle.
+    expect(joints).toEqual([jointGramKeyOf(word('cate'), word('Deta'))]);
+    // Joints at "e_", "_c", "e_", "_n"; at "_C" ("L_" has too few bytes before it); none.
+    const counts = { CertificateDetail: 1, snake_case_name: 4, ALL_CAPS: 1, 'lower case words': 0 };
+    for (const [other, count] of Object.entries(counts)) {
+      scan.add(Buffer.from(other));
+      expect(jointKeys(scan.take()), other).toHaveLength(count);
+    }
   });
 
   it('lowers ASCII letters only, and lists each trigram and quadgram once, in the order first found', () => {

@@ -6,12 +6,30 @@
  * on the benchmark corpus). A test holds its output to `TrigramCollector`'s.
  *
  * Memory (imported as `env.memory`, owned by the caller):
- * - bytes 0-255: the lowering table, `LOWER[byte]`, written by the caller;
+ * - bytes 0-255: the lowering table, `LOWER[byte]`, bytes 256-511 the word classes and 512-575
+ *   the joints (trigrams.ts), written by the caller with {@link writeScannerTables};
  * - from `SCANNER_SEEN_OFFSET`, 2 MiB: one bit per trigram, all zero between files;
  * - from `SCANNER_RESERVED_BYTES` on: the caller's found list (`u32` each) and text.
  */
-import { QUADGRAM_HASH_MULTIPLIER, QUADGRAM_KEY_BASE } from './trigrams.js';
+import {
+  JOINT_GRAM_HASH_MULTIPLIER,
+  JOINT_GRAM_KEY_BASE,
+  JOINTS,
+  QUADGRAM_HASH_MULTIPLIER,
+  QUADGRAM_KEY_BASE,
+  WORD_CLASS,
+} from './trigrams.js';
 import { assembleModule, wasm, type WasmFunction } from './wasm-assembler.js';
+
+const WORD_CLASS_OFFSET = 256;
+const JOINTS_OFFSET = 512;
+
+/** Writes the tables the scanner reads (lowering, word classes, joints) at the start of `memory`. */
+export function writeScannerTables(memory: Uint8Array): void {
+  for (let byte = 0; byte < 256; byte += 1) memory[byte] = byte >= 65 && byte <= 90 ? byte + 32 : byte;
+  memory.set(WORD_CLASS, WORD_CLASS_OFFSET);
+  memory.set(JOINTS, JOINTS_OFFSET);
+}
 
 /** Where the seen-bitmap starts. */
 export const SCANNER_SEEN_OFFSET = 1024;
@@ -41,7 +59,8 @@ const {
 } = wasm;
 
 // scan(text, length, out) -> out: appends each key of text[0, length) not yet seen (every
-// lowered trigram, and the hashed exact-case quadgram of every four bytes), as a u32 at out, out + 4, ...; returns
+// lowered trigram, the hashed exact-case quadgram of every four bytes, and the hashed joint gram of
+// every eight bytes with a joint in the middle), as a u32 at out, out + 4, ...; returns
 // the address after the last one appended.
 const TEXT = 0;
 const LENGTH = 1;
@@ -54,6 +73,8 @@ const BIT = 7;
 const QUAD = 8;
 const FOURTH = 9;
 const KEY = 10;
+const HIGH = 11;
+const EIGHTH = 12;
 
 // Appends the key in local KEY unless seen, and marks it seen.
 const appendIfNew: (readonly number[])[] = [
@@ -92,7 +113,7 @@ const scan: WasmFunction = {
   name: 'scan',
   params: 3,
   results: 1,
-  locals: 8,
+  locals: 10,
   body: [
     // Fewer than three bytes hold no trigram.
     localGet(LENGTH),
@@ -132,8 +153,21 @@ const scan: WasmFunction = {
     // The first quadgram ends at the fourth byte.
     i32Const(1),
     i32Add,
-    localSet(FOURTH),
+    localTee(FOURTH),
+    // The first joint gram ends at the eighth byte.
+    i32Const(4),
+    i32Add,
+    localSet(EIGHTH),
     wasm.loop,
+    // high = high << 8 | quad >>> 24 (the four bytes before the quadgram's, once there are eight)
+    localGet(HIGH),
+    i32Const(8),
+    i32Shl,
+    localGet(QUAD),
+    i32Const(24),
+    i32ShrU,
+    i32Or,
+    localSet(HIGH),
     // quad = quad << 8 | *text; key = trigram = (trigram << 8 | LOWER[*text]) & 0xffffff
     localGet(QUAD),
     i32Const(8),
@@ -173,6 +207,45 @@ const scan: WasmFunction = {
     i32Add,
     localSet(KEY),
     ...appendIfNew,
+    wasm.end,
+    // From the eighth byte on, if JOINTS[CLASS[high & 255] << 3 | CLASS[quad >>> 24]]:
+    // key = BASE + ((h ^ h >>> 16) >>> 13), h = (high ^ quad * MULTIPLIER) * JOINT_MULTIPLIER
+    localGet(TEXT),
+    localGet(EIGHTH),
+    i32GeU,
+    wasm.if,
+    localGet(HIGH),
+    i32Const(255),
+    i32And,
+    i32Load8U(WORD_CLASS_OFFSET),
+    i32Const(3),
+    i32Shl,
+    localGet(QUAD),
+    i32Const(24),
+    i32ShrU,
+    i32Load8U(WORD_CLASS_OFFSET),
+    i32Or,
+    i32Load8U(JOINTS_OFFSET),
+    wasm.if,
+    localGet(HIGH),
+    localGet(QUAD),
+    i32Const(QUADGRAM_HASH_MULTIPLIER | 0),
+    i32Mul,
+    i32Xor,
+    i32Const(JOINT_GRAM_HASH_MULTIPLIER | 0),
+    i32Mul,
+    localTee(KEY),
+    localGet(KEY),
+    i32Const(16),
+    i32ShrU,
+    i32Xor,
+    i32Const(13),
+    i32ShrU,
+    i32Const(JOINT_GRAM_KEY_BASE),
+    i32Add,
+    localSet(KEY),
+    ...appendIfNew,
+    wasm.end,
     wasm.end,
     // while (++text !== end)
     localGet(TEXT),

@@ -11,6 +11,14 @@
  * 0x41-0x5a ("A"-"Z"), so quadgram keys live there (`QUADGRAM_KEY_BASE` plus a 20-bit hash), in
  * the same posting lists. A hash collision only adds candidates; it never drops one.
  *
+ * Quadgrams still let through a file that holds a compound identifier's words joined otherwise
+ * (`CertificateDetail` and `certificate` for `certificateDetail`: 29 candidates, too many for the
+ * read budget). So eight bytes whose middle is a word joint (a lower-case letter or digit then an
+ * upper-case letter, or `_` on one side only) are kept too, case and all, as a hashed joint-gram key
+ * (`JOINT_GRAM_KEY_BASE` plus a 19-bit hash, in the rest of the "A"-"Z" range). Whether eight bytes
+ * are kept depends on those bytes alone, so every joint gram of a literal is in each file that
+ * holds the literal; they are few (joints are rare among a text's positions).
+ *
  * The index thread scans with the same definition in WebAssembly (trigram-scanner-wasm.ts, its
  * folding in part-scanner.ts); tests hold both to this collector's output.
  */
@@ -23,6 +31,40 @@ export const QUADGRAM_KEY_BASE = 0x41 << 16;
 /** The multiplier of the quadgram hash (Fibonacci hashing), shared with the WebAssembly scanner. */
 export const QUADGRAM_HASH_MULTIPLIER = 0x9e3779b1;
 
+/** The lowest joint-gram key ("R" as the first byte: above every quadgram key). */
+export const JOINT_GRAM_KEY_BASE = 0x52 << 16;
+/** The second multiplier of the joint-gram hash, shared with the WebAssembly scanner. */
+export const JOINT_GRAM_HASH_MULTIPLIER = 0x85ebca6b;
+
+/**
+ * The word class of a byte for joints: 1 a lower-case ASCII letter or a digit, 2 an upper-case
+ * ASCII letter, 4 `_`, 0 anything else.
+ */
+export const WORD_CLASS = new Uint8Array(256);
+for (let byte = 0; byte < 256; byte += 1)
+  WORD_CLASS[byte] =
+    (byte >= 97 && byte <= 122) || (byte >= 48 && byte <= 57) ? 1 : byte >= 65 && byte <= 90 ? 2 : byte === 95 ? 4 : 0;
+
+/** Whether `WORD_CLASS[left] << 3 | WORD_CLASS[right]` is a joint, by that index (64 entries). */
+export const JOINTS = new Uint8Array(64);
+for (let left = 0; left < 8; left += 1)
+  for (let right = 0; right < 8; right += 1)
+    JOINTS[(left << 3) | right] = (left === 1 && right === 2) || ((left ^ right) & 4) !== 0 ? 1 : 0;
+
+/** Whether the bytes `left` then `right` are a word joint. */
+export function isJoint(left: number, right: number): boolean {
+  return JOINTS[(WORD_CLASS[left]! << 3) | WORD_CLASS[right]!] === 1;
+}
+
+/**
+ * The key of eight bytes packed as two big-endian words, `high` (bytes 0-3) and `low` (bytes
+ * 4-7), case kept. Only eight bytes whose fourth and fifth bytes are a joint get one.
+ */
+export function jointGramKeyOf(high: number, low: number): number {
+  const product = Math.imul(high ^ Math.imul(low, QUADGRAM_HASH_MULTIPLIER), JOINT_GRAM_HASH_MULTIPLIER);
+  return JOINT_GRAM_KEY_BASE + ((product ^ (product >>> 16)) >>> 13);
+}
+
 /** The key of the quadgram packed as `b0 << 24 | b1 << 16 | b2 << 8 | b3` (bytes as they are). */
 export function quadgramKeyOf(packed: number): number {
   const product = Math.imul(packed, QUADGRAM_HASH_MULTIPLIER);
@@ -34,7 +76,7 @@ export function packQuadgram(first: number, second: number, third: number, fourt
   return quadgramKeyOf((first << 24) | (second << 16) | (third << 8) | fourth);
 }
 
-/** Whether an index key is a quadgram's (else a trigram's). */
+/** Whether an index key is a quadgram's or a joint gram's (else a trigram's). */
 export function isQuadgramKey(key: number): boolean {
   return key >= QUADGRAM_KEY_BASE && key < 0x5b << 16;
 }
@@ -90,11 +132,15 @@ export class TrigramCollector {
     if (bytes.length < 3) return;
     let trigram = (LOWER[bytes[0]!]! << 8) | LOWER[bytes[1]!]!;
     let quad = (bytes[0]! << 8) | bytes[1]!;
+    // The four bytes before `quad`'s, once there are eight.
+    let high = 0;
     for (let index = 2; index < bytes.length; index += 1) {
       trigram = ((trigram << 8) | LOWER[bytes[index]!]!) & 0xffffff;
+      high = (high << 8) | (quad >>> 24);
       quad = (quad << 8) | bytes[index]!;
       this.note(trigram);
       if (index >= 3) this.note(quadgramKeyOf(quad));
+      if (index >= 7 && isJoint(high & 0xff, quad >>> 24)) this.note(jointGramKeyOf(high, quad));
     }
   }
 
