@@ -27,6 +27,11 @@ const matcherGroupSchema = z
 export const settingsFileSchema = z
   .object({
     $schema: z.string().optional(),
+    /**
+     * Whether hook commands run in the command sandbox (default true). Only the person's own
+     * settings (the user file, `--settings FILE`) can turn it off; a project file never can.
+     */
+    sandboxHooks: z.boolean().optional(),
     permissions: z
       .object({
         allow: z.array(z.string()).optional(),
