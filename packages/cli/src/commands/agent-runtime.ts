@@ -167,7 +167,7 @@ export async function openAgentRuntime(options: AgentRuntimeOptions): Promise<Ag
         ? [{ action: 'deny' as const, tool: 'web_fetch', domains: network.webFetchDeny, reason: '--web-fetch-deny' }]
         : []),
     ],
-    ...(settings ? { hooks: settings.hooks, resultHooks: settings.resultHooks } : {}),
+    ...(settings ? { hooks: settings.hooks, resultHooks: settings.resultHooks, turnHooks: settings.turnHooks } : {}),
     ...(options.approvalHandler ? { approvalHandler: options.approvalHandler } : {}),
     // Subagents use the same model unless --subagent-model names another (none without one: `mcp
     // serve` and the store commands run no model); a script gives each child its own `children` entry.

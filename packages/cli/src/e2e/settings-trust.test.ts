@@ -67,10 +67,10 @@ describe('project settings files through clawsmith run --json', () => {
     expect(run.stderr).toContain(join(home, 'settings.json'));
     expect(run.stderr).toContain('permissions.allow');
 
-    writeFileSync(join(home, 'settings.json'), JSON.stringify({ hooks: { Stop: [] } }));
+    writeFileSync(join(home, 'settings.json'), JSON.stringify({ hooks: { SessionStart: [] } }));
     const stop = await runCli(['config', '--workspace', workspace], { home });
     expect(stop.code).not.toBe(0);
-    expect(stop.stderr).toContain('clawsmith runs the hook events PreToolUse and PostToolUse');
+    expect(stop.stderr).toContain('clawsmith runs the hook events PreToolUse, PostToolUse, UserPromptSubmit, Stop');
 
     writeFileSync(join(home, 'settings.json'), '{}');
     const badRule = await runCli(['config', '--workspace', workspace, '--allow', 'Bash(npm *test)'], { home });

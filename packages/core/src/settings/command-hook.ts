@@ -42,7 +42,7 @@ export function hookMatcherSelects(matcher: string | undefined, toolName: string
   return names.some((name) => pattern.test(name));
 }
 
-function hookName(spec: CommandHookSpec): string {
+export function hookName(spec: CommandHookSpec): string {
   return `${spec.event} hook "${spec.command.slice(0, 80)}" (${spec.source})`;
 }
 
@@ -63,7 +63,7 @@ function stdinOf(spec: CommandHookSpec, input: ToolHookInput, extra: Record<stri
   });
 }
 
-function failure(name: string, outcome: HookProcessOutcome, timeoutMs: number): string | undefined {
+export function failure(name: string, outcome: HookProcessOutcome, timeoutMs: number): string | undefined {
   if (outcome.spawnError) return `${name} could not start (${outcome.spawnError})`;
   if (outcome.timedOut) return `${name} did not finish within ${timeoutMs} ms`;
   if (outcome.exitCode !== 0 && outcome.exitCode !== 2)
@@ -71,9 +71,9 @@ function failure(name: string, outcome: HookProcessOutcome, timeoutMs: number): 
   return undefined;
 }
 
-type JsonAnswer = Record<string, unknown>;
+export type JsonAnswer = Record<string, unknown>;
 
-function parseAnswer(stdout: string): JsonAnswer | undefined | 'nonsense' {
+export function parseAnswer(stdout: string): JsonAnswer | undefined | 'nonsense' {
   const text = stdout.trim();
   if (text === '') return undefined;
   try {

@@ -3,7 +3,9 @@ import { join, resolve } from 'node:path';
 import type { CommandSandboxOptions } from '@clawsmith/command-sandbox';
 import type { ToolHook, ToolResultHook } from '@clawsmith/tool-host';
 import type { PermissionAction, PermissionRule } from '@clawsmith/tool-host';
+import type { TurnHooks } from '../turn-hooks.js';
 import { commandResultHook, commandToolHook, type CommandHookSpec } from './command-hook.js';
+import { commandTurnHooks } from './command-turn-hooks.js';
 import { SettingsError } from './settings-error.js';
 import { parseSettingsRule, SettingsRuleError } from './settings-rules.js';
 import { settingsFileSchema, SETTINGS_HOOK_EVENTS, type SettingsFile } from './settings-schema.js';
@@ -49,6 +51,8 @@ export interface EffectiveSettings {
   readonly rules: readonly PermissionRule[];
   readonly hooks: readonly ToolHook[];
   readonly resultHooks: readonly ToolResultHook[];
+  /** The `UserPromptSubmit` and `Stop` hooks, for core's `turnHooks`. */
+  readonly turnHooks: TurnHooks;
   readonly entries: readonly SettingsEntry[];
   /** What the person should be told once (an untrusted or changed project file). */
   readonly notices: readonly string[];
@@ -99,7 +103,7 @@ export function readSettingsFile(file: string): { settings: SettingsFile; sha256
     const unknownKeys = issue.code === 'unrecognized_keys' ? ` (${issue.keys.join(', ')})` : '';
     const hint =
       issue.code === 'unrecognized_keys' && issue.path.length === 1 && issue.path[0] === 'hooks'
-        ? `clawsmith runs the hook events ${SETTINGS_HOOK_EVENTS.join(' and ')}; remove the others`
+        ? `clawsmith runs the hook events ${SETTINGS_HOOK_EVENTS.join(', ')}; remove the others`
         : 'write it as the settings reference in the cli README shows: "permissions" with "allow", "ask" and "deny" lists of rules, "hooks" keyed by event with "matcher" and "hooks": [{"type": "command", "command": "..."}]';
     throw new SettingsError(
       file,
@@ -211,10 +215,15 @@ export function effectiveSettings(inputs: SettingsInputs): EffectiveSettings {
   const sandbox = sandboxOffBy !== undefined ? 'off' : (inputs.commandSandbox ?? { sandbox: 'auto' });
   for (const spec of hookSpecs) {
     if (spec.event === 'PreToolUse') hooks.push(commandToolHook({ ...spec, sandbox }));
-    else resultHooks.push(commandResultHook({ ...spec, sandbox }));
+    else if (spec.event === 'PostToolUse') resultHooks.push(commandResultHook({ ...spec, sandbox }));
   }
+  const turnHooks = commandTurnHooks(
+    hookSpecs
+      .filter((spec) => spec.event === 'UserPromptSubmit' || spec.event === 'Stop')
+      .map((spec) => ({ ...spec, sandbox })),
+  );
   const hookSandbox = sandboxOffBy !== undefined ? { on: false as const, source: sandboxOffBy } : { on: true as const };
-  return { rules, hooks, resultHooks, entries, notices, untrustedFiles, hookSandbox };
+  return { rules, hooks, resultHooks, turnHooks, entries, notices, untrustedFiles, hookSandbox };
 }
 
 /** Trusts the current content of the workspace's project settings files; returns the files trusted. */

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 
 /** The hook events clawsmith runs. Others of the familiar shape are refused with a clear error. */
-export const SETTINGS_HOOK_EVENTS = ['PreToolUse', 'PostToolUse'] as const;
+export const SETTINGS_HOOK_EVENTS = ['PreToolUse', 'PostToolUse', 'UserPromptSubmit', 'Stop'] as const;
 
 /** A hook event of a settings file. */
 export type SettingsHookEvent = (typeof SETTINGS_HOOK_EVENTS)[number];
