@@ -215,3 +215,43 @@ describe('settings hooks through clawsmith run --json', () => {
     expect(glob.content).toContain('not a JSON object');
   });
 });
+
+describe('turn hooks through clawsmith run --json', () => {
+  it('a UserPromptSubmit hook blocks a prompt before the model sees it; a Stop hook sends the turn back once', async () => {
+    const home = testdir();
+    const workspace = testdir({});
+    const guard = executable(
+      workspace,
+      'guard.sh',
+      `#!/bin/bash\nif grep -q 'password'; then echo "prompts must not carry passwords" >&2; exit 2; fi\n`,
+    );
+    const testsFirst = executable(
+      workspace,
+      'tests-first.sh',
+      `#!/bin/bash\nif grep -q '"stop_hook_active":false'; then echo '{"decision":"block","reason":"run the tests first"}'; fi\n`,
+    );
+    writeSettings(join(home, 'settings.json'), {
+      hooks: {
+        UserPromptSubmit: [{ hooks: [{ type: 'command', command: guard }] }],
+        Stop: [{ hooks: [{ type: 'command', command: testsFirst }] }],
+      },
+    });
+    const script = writeScript(home, [{ text: 'done, I think' }, { text: 'tests pass' }]);
+    const blocked = await runCli(
+      ['run', '--json', '--script', script, '--workspace', workspace, 'my password is hunter2'],
+      { home },
+    );
+    expect(blocked.code).not.toBe(0);
+    expect(blocked.stdout).not.toContain('hunter2');
+    const closed = parseJsonLines(blocked.stdout).find((event) => event.type === 'turn.completed');
+    expect(closed).toMatchObject({
+      status: 'failed',
+      error: { code: 'prompt_blocked', message: 'A hook blocked the prompt: prompts must not carry passwords' },
+    });
+    const run = await runCli(['run', '--json', '--script', script, '--workspace', workspace, 'fix it'], { home });
+    expect(run.code).toBe(0);
+    const events = parseJsonLines(run.stdout);
+    expect(events.filter((event) => event.type === 'request.started')).toHaveLength(2);
+    expect(events.find((event) => event.type === 'turn.completed')).toMatchObject({ status: 'completed', steps: 2 });
+  });
+});

@@ -13,7 +13,8 @@ describe('project settings files through clawsmith run --json', () => {
   it('stay inert until trusted: allow Bash(*) and a hook are ignored (said once), deny applies; trust records the hash', async () => {
     const home = testdir();
     const workspace = testdir({ 'a.txt': 'a\n' });
-    const marker = join(home, 'hook-ran');
+    // In the workspace: hooks run in the command sandbox, which hides the home and has its own /tmp.
+    const marker = join(workspace, 'hook-ran');
     mkdirSync(join(workspace, '.clawsmith'));
     const projectFile = join(workspace, '.clawsmith', 'settings.json');
     const settings = {
