@@ -10,6 +10,7 @@ import type { ToolHook, ToolResultHook } from '@clawsmith/tool-host';
 import type { PermissionMode, PermissionRule } from '@clawsmith/tool-host';
 import type { DelegationOptions } from './subagents/delegation-options.js';
 import type { RetentionScheduleOptions } from './retention/retention-schedule.js';
+import type { TurnHooks } from './turn-hooks.js';
 
 /** Options of {@link createAgentCore}. */
 export interface AgentCoreOptions {
@@ -41,6 +42,8 @@ export interface AgentCoreOptions {
   readonly hooks?: readonly ToolHook[];
   /** Hooks that run after each call completed (formatters); their feedback is added to the result. */
   readonly resultHooks?: readonly ToolResultHook[];
+  /** Hooks around each turn: before the prompt reaches the model, and when the model stops. */
+  readonly turnHooks?: TurnHooks;
   /** Asks a person; without one, every `ask` is denied. */
   readonly approvalHandler?: ApprovalHandler;
   /** Model requests per turn before the turn stops with `step_limit`; default 50. */

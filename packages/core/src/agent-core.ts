@@ -161,6 +161,7 @@ export function createAgentCore(options: AgentCoreOptions): AgentCore {
     cancelGraceMs: options.cancelGraceMs ?? 2_000,
     ...(options.systemPrompt ? { systemPrompt: options.systemPrompt } : {}),
     runningSessions: new Set(),
+    ...(options.turnHooks ? { turnHooks: options.turnHooks } : {}),
     ...(delegation ? { subagents: delegation.hooks } : {}),
     ...(options.traceContext ? { traceContext: options.traceContext } : {}),
   };

@@ -9,6 +9,7 @@ import type { TokenEstimator } from './context/token-estimator.js';
 import type { ToolTable } from '@clawsmith/tool-host';
 import type { PermissionSettings } from './permissions/turn-permissions.js';
 import type { SessionStore } from './store/session-store.js';
+import type { TurnHooks } from './turn-hooks.js';
 
 /** Everything one AgentCore composed, shared by the turn loop, recovery and restore. */
 export interface CoreServices {
@@ -33,6 +34,8 @@ export interface CoreServices {
   readonly inlineContentLimit: number;
   readonly cancelGraceMs: number;
   readonly systemPrompt?: string;
+  /** Hooks around each turn (prompt submitted, stopping). */
+  readonly turnHooks?: TurnHooks;
   /** Sessions with a turn running in this process (recovery leaves them alone). */
   readonly runningSessions: Set<string>;
   /** With delegation on: closes a session's children that a dead process left running, and hands over finished background results once. */

@@ -73,3 +73,4 @@ export { SETTINGS_HOOK_EVENTS, settingsFileSchema } from './settings/settings-sc
 export type { ToolAlias } from './settings/tool-aliases.js';
 export { TOOL_ALIASES } from './settings/tool-aliases.js';
 export { parseSettingsRule } from './settings/settings-rules.js';
+export type { PromptVerdict, StopVerdict, TurnHookInput, TurnHooks } from './turn-hooks.js';

@@ -15,6 +15,7 @@ import { assertHomeOutsideWorkspace } from './home-placement.js';
 import { TurnContextView } from './context/turn-context-view.js';
 import { closeTurn, recordToolResults } from './turn-closing.js';
 import { claimSession, openTurn } from './turn-opening.js';
+import { MAX_STOP_CONTINUATIONS, type TurnHookInput } from './turn-hooks.js';
 
 type TurnFailure = NonNullable<TurnResult['error']>;
 
@@ -72,8 +73,8 @@ async function closeUnrunCalls(
   await recordToolResults(turn, history, outcomes);
 }
 
-/** Records the prompt: the title, `turn.started`, finished background results, the user message. */
-async function recordPrompt(turn: TurnContext, prompt: string): Promise<void> {
+/** Records the prompt: the title, `turn.started`, finished background results, the user message (with what prompt hooks added). */
+async function recordPrompt(turn: TurnContext, prompt: string, hookContext?: string): Promise<void> {
   const { store, subagents } = turn.core;
   const sessionId = turn.session.id;
   await store.setTitle(sessionId, prompt.replace(/\s+/g, ' ').slice(0, 80));
@@ -87,9 +88,52 @@ async function recordPrompt(turn: TurnContext, prompt: string): Promise<void> {
   const notice = await subagents?.takeNotice(sessionId);
   if (notice)
     await store.appendEvent(sessionId, { type: 'background.notified', turnId: turn.turnId, tasks: notice.results });
+  const text = hookContext ? `${prompt}\n\n[hook] ${hookContext}` : prompt;
   await store.appendMessages(sessionId, turn.turnId, [
-    { role: 'user', text: notice ? `${notice.text}\n\n${prompt}` : prompt },
+    { role: 'user', text: notice ? `${notice.text}\n\n${text}` : text },
   ]);
+}
+
+/** Closes a turn whose prompt a hook blocked: the prompt itself is not kept (it may hold what the hook guards). */
+async function closeBlockedTurn(turn: TurnContext, reason: string): Promise<TurnResult> {
+  await turn.core.store.appendEvent(turn.session.id, {
+    type: 'turn.started',
+    turnId: turn.turnId,
+    prompt: '[the prompt was blocked by a hook]',
+    restorePointId: turn.checkpoint.restorePointId,
+  });
+  const error = { code: 'prompt_blocked', message: `A hook blocked the prompt: ${reason}`, retryable: false };
+  const changedFiles = await closeTurn(turn, { status: 'failed', steps: 0, error });
+  return {
+    sessionId: turn.session.id,
+    turnId: turn.turnId,
+    status: 'failed',
+    text: '',
+    steps: 0,
+    restorePointId: turn.checkpoint.restorePointId,
+    changedFiles,
+    error,
+  };
+}
+
+/**
+ * Asks the stop hooks whether a turn the model ended goes on: a reason to continue is sent to
+ * the model as a user message (bounded by {@link MAX_STOP_CONTINUATIONS}); a failing hook ends
+ * the turn failed, naming it.
+ */
+async function stopOrContinue(
+  turn: TurnContext,
+  history: ModelMessage[],
+  input: TurnHookInput & { continued: number; lastText: string },
+): Promise<StepEnd> {
+  const verdict = await turn.core.turnHooks!.stopping!(input);
+  if (verdict.failure !== undefined)
+    return { status: 'failed', error: { code: 'hook_failed', message: verdict.failure, retryable: false } };
+  if (verdict.continueWith === undefined) return { status: 'completed' };
+  const message: ModelMessage = { role: 'user', text: `[hook] ${verdict.continueWith}` };
+  await turn.core.store.appendMessages(turn.session.id, turn.turnId, [message]);
+  history.push(message);
+  return undefined;
 }
 
 /** The model's instructions for this turn, and the request evidence that names them without copying them. */
@@ -226,13 +270,19 @@ export async function runTurn(core: CoreServices, options: RunTurnOptions): Prom
       signal: controller.signal,
       ...(options.permissionMode ? { permissionMode: options.permissionMode } : {}),
     });
-    await recordPrompt(turn, options.prompt);
+    const hookInput = { sessionId: session.id, turnId: turn.turnId, workspaceRoot: session.workspaceRoot };
+    const submitted = core.turnHooks?.promptSubmitted
+      ? await core.turnHooks.promptSubmitted({ ...hookInput, prompt: options.prompt })
+      : {};
+    if (submitted.block !== undefined) return await closeBlockedTurn(turn, submitted.block);
+    await recordPrompt(turn, options.prompt, submitted.context);
     // The history is read once; the turn appends to this copy as it appends to the store.
     const history: ModelMessage[] = await store.listMessages(session.id);
     const view = await TurnContextView.open(core, session.id, turn.turnId);
     let end: StepEnd;
     let text = '';
     let steps = 0;
+    let continued = 0;
     while (!end && steps < core.maxSteps) {
       if (controller.signal.aborted) {
         end = { status: 'cancelled' };
@@ -246,6 +296,10 @@ export async function runTurn(core: CoreServices, options: RunTurnOptions): Prom
       }
       text = requested.response.text;
       end = await answerModel(turn, history, requested.response);
+      if (end?.status === 'completed' && core.turnHooks?.stopping && continued < MAX_STOP_CONTINUATIONS) {
+        end = await stopOrContinue(turn, history, { ...hookInput, continued, lastText: text });
+        if (!end) continued += 1;
+      }
     }
     const { status, error } = end ?? { status: 'step_limit' };
     const usage = view.usage;

@@ -67,5 +67,12 @@ describe('web_fetch in AgentCore', () => {
     expect(results.d).toMatchObject({ status: 'denied', code: 'permission_denied' });
     // No approval handler: an ask is denied.
     expect(results.q).toMatchObject({ status: 'denied', code: 'permission_denied' });
+    // The decision event records the host that was judged.
+    const judged = Object.fromEntries(
+      (await harness.eventsOf('tool.decision'))
+        .filter((event) => event.stage === 'permission')
+        .map((event) => [event.toolCallId, event.domains]),
+    );
+    expect(judged).toEqual({ a: ['127.0.0.1'], d: ['wiki.internal.test'], q: ['other.test'] });
   });
 });

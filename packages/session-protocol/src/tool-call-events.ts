@@ -21,6 +21,8 @@ export const toolDecisionEventSchema = z.object({
   paths: z.array(z.string()).optional(),
   /** What was judged (permission stage): each simple command of a command text, its words joined by spaces (`?` for a word only known when it runs). */
   commands: z.array(z.string()).optional(),
+  /** What was judged (permission stage): the host of the URL the call fetches (`(unreadable URL)` when it is not a readable http(s) URL). */
+  domains: z.array(z.string()).optional(),
   /** The hook that replaced the call's input (`updatedInput`), when one did. */
   inputUpdatedBy: z.string().optional(),
 });

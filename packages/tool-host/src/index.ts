@@ -21,7 +21,10 @@ export type { ToolEntry, ToolSource, ToolTable } from './calls/tool-table.js';
 export { DuplicateToolError, buildToolTable } from './calls/tool-table.js';
 
 export type { ApprovalAnswer, ApprovalHandler, ApprovalRequest } from './permissions/approval-handler.js';
+export type { CallCommand, CallFacts, CallUrl } from './permissions/call-facts.js';
+export { resolveCallFacts } from './permissions/call-facts.js';
 export type {
+  CallTouches,
   HookAmendments,
   HookVerdict,
   ToolHook,

@@ -20,6 +20,7 @@ describe('@clawsmith/tool-host public surface', () => {
       'openToolHost',
       'parseCallArguments',
       'requestPaths',
+      'resolveCallFacts',
       'resultText',
       'runAuthorized',
       'runHooks',

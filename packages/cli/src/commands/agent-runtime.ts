@@ -97,15 +97,17 @@ export async function openAgentRuntime(options: AgentRuntimeOptions): Promise<Ag
   const homeFolder = resolveClawsmithHome(options.home);
   mkdirSync(homeFolder, { recursive: true });
   // Read before anything opens: an invalid settings file stops the command with its reason.
+  // Hook commands run in the same sandbox as run_command, the home hidden from them too.
   const settings = options.settings
-    ? effectiveSettings(
-        settingsInputs(
+    ? effectiveSettings({
+        ...settingsInputs(
           homeFolder,
           options.settings.workspaceRoot,
           options.settings.flags,
           options.settings.readProjectFiles,
         ),
-      )
+        commandSandbox: { sandbox: 'auto', additionalHiddenPaths: [realpathSync(homeFolder)] },
+      })
     : undefined;
   for (const notice of settings?.notices ?? []) options.settings?.onNotice(notice);
   // Commands never see the home (database, journals, other sessions' artifacts), wherever it is.
@@ -165,7 +167,7 @@ export async function openAgentRuntime(options: AgentRuntimeOptions): Promise<Ag
         ? [{ action: 'deny' as const, tool: 'web_fetch', domains: network.webFetchDeny, reason: '--web-fetch-deny' }]
         : []),
     ],
-    ...(settings ? { hooks: settings.hooks, resultHooks: settings.resultHooks } : {}),
+    ...(settings ? { hooks: settings.hooks, resultHooks: settings.resultHooks, turnHooks: settings.turnHooks } : {}),
     ...(options.approvalHandler ? { approvalHandler: options.approvalHandler } : {}),
     // Subagents use the same model unless --subagent-model names another (none without one: `mcp
     // serve` and the store commands run no model); a script gives each child its own `children` entry.

@@ -17,7 +17,10 @@ function writeSettings(file: string, settings: unknown): void {
   writeFileSync(file, JSON.stringify(settings, null, 2));
 }
 
-function executable(file: string, text: string): string {
+/** A hook script in the workspace's `hooks/` folder: hooks run in the command sandbox, which sees the workspace (not the private /tmp or the clawsmith home). */
+function executable(workspace: string, name: string, text: string): string {
+  const file = join(workspace, 'hooks', name);
+  mkdirSync(join(workspace, 'hooks'), { recursive: true });
   writeFileSync(file, text);
   chmodSync(file, 0o755);
   return file;
@@ -69,7 +72,7 @@ describe('settings hooks through clawsmith run --json', () => {
   it('a shell hook blocks rm (exit 2, stderr to the model) while a rule allows echo', async () => {
     const home = testdir();
     const workspace = testdir({ 'keep.txt': 'keep\n' });
-    const hook = executable(join(home, 'block-rm.sh'), BLOCK_RM);
+    const hook = executable(workspace, 'block-rm.sh', BLOCK_RM);
     writeSettings(join(home, 'settings.json'), {
       permissions: { allow: ['Bash(echo:*)'] },
       hooks: { PreToolUse: [{ matcher: 'Bash', hooks: [{ type: 'command', command: hook, timeout: 20 }] }] },
@@ -103,7 +106,7 @@ describe('settings hooks through clawsmith run --json', () => {
   it('a Node hook rewrites a command through updatedInput, and its context reaches the model', async () => {
     const home = testdir();
     const workspace = testdir({});
-    const hook = executable(join(home, 'rewrite.js'), REWRITE);
+    const hook = executable(workspace, 'rewrite.js', REWRITE);
     writeSettings(join(home, 'settings.json'), {
       hooks: { PreToolUse: [{ matcher: 'run_command', hooks: [{ type: 'command', command: hook }] }] },
     });
@@ -129,7 +132,8 @@ describe('settings hooks through clawsmith run --json', () => {
     const home = testdir();
     const workspace = testdir({});
     const hook = executable(
-      join(home, 'bad.sh'),
+      workspace,
+      'bad.sh',
       `#!/bin/bash\ncat >/dev/null\necho '{"hookSpecificOutput":{"permissionDecision":"allow","updatedInput":{"command":42}}}'\n`,
     );
     writeSettings(join(home, 'settings.json'), {
@@ -152,7 +156,7 @@ describe('settings hooks through clawsmith run --json', () => {
   it('a formatter runs after each edit and the model sees its feedback', async () => {
     const home = testdir();
     const workspace = testdir({ 'notes.txt': 'old line\n' });
-    const hook = executable(join(home, 'format.js'), FORMAT);
+    const hook = executable(workspace, 'format.js', FORMAT);
     writeSettings(join(home, 'settings.json'), {
       hooks: { PostToolUse: [{ matcher: 'Edit|Write', hooks: [{ type: 'command', command: hook }] }] },
     });
@@ -184,8 +188,8 @@ describe('settings hooks through clawsmith run --json', () => {
   it('a hook that crashes, or prints nonsense, denies and says which hook', async () => {
     const home = testdir();
     const workspace = testdir({});
-    const crash = executable(join(home, 'crash.sh'), '#!/bin/bash\necho boom >&2\nexit 3\n');
-    const nonsense = executable(join(home, 'nonsense.sh'), '#!/bin/bash\ncat >/dev/null\necho "sure, go ahead"\n');
+    const crash = executable(workspace, 'crash.sh', '#!/bin/bash\necho boom >&2\nexit 3\n');
+    const nonsense = executable(workspace, 'nonsense.sh', '#!/bin/bash\ncat >/dev/null\necho "sure, go ahead"\n');
     writeSettings(join(home, 'settings.json'), {
       hooks: {
         PreToolUse: [
@@ -209,5 +213,45 @@ describe('settings hooks through clawsmith run --json', () => {
     expect(glob.code).toBe('hook_denied');
     expect(glob.content).toContain(nonsense);
     expect(glob.content).toContain('not a JSON object');
+  });
+});
+
+describe('turn hooks through clawsmith run --json', () => {
+  it('a UserPromptSubmit hook blocks a prompt before the model sees it; a Stop hook sends the turn back once', async () => {
+    const home = testdir();
+    const workspace = testdir({});
+    const guard = executable(
+      workspace,
+      'guard.sh',
+      `#!/bin/bash\nif grep -q 'password'; then echo "prompts must not carry passwords" >&2; exit 2; fi\n`,
+    );
+    const testsFirst = executable(
+      workspace,
+      'tests-first.sh',
+      `#!/bin/bash\nif grep -q '"stop_hook_active":false'; then echo '{"decision":"block","reason":"run the tests first"}'; fi\n`,
+    );
+    writeSettings(join(home, 'settings.json'), {
+      hooks: {
+        UserPromptSubmit: [{ hooks: [{ type: 'command', command: guard }] }],
+        Stop: [{ hooks: [{ type: 'command', command: testsFirst }] }],
+      },
+    });
+    const script = writeScript(home, [{ text: 'done, I think' }, { text: 'tests pass' }]);
+    const blocked = await runCli(
+      ['run', '--json', '--script', script, '--workspace', workspace, 'my password is hunter2'],
+      { home },
+    );
+    expect(blocked.code).not.toBe(0);
+    expect(blocked.stdout).not.toContain('hunter2');
+    const closed = parseJsonLines(blocked.stdout).find((event) => event.type === 'turn.completed');
+    expect(closed).toMatchObject({
+      status: 'failed',
+      error: { code: 'prompt_blocked', message: 'A hook blocked the prompt: prompts must not carry passwords' },
+    });
+    const run = await runCli(['run', '--json', '--script', script, '--workspace', workspace, 'fix it'], { home });
+    expect(run.code).toBe(0);
+    const events = parseJsonLines(run.stdout);
+    expect(events.filter((event) => event.type === 'request.started')).toHaveLength(2);
+    expect(events.find((event) => event.type === 'turn.completed')).toMatchObject({ status: 'completed', steps: 2 });
   });
 });

@@ -37,6 +37,7 @@ describe('the README settings example', () => {
       ['allow', 'mcp__github__get_issue'],
       ['hook', 'PreToolUse[Bash]: ./tools/check-command.sh'],
       ['hook', 'PostToolUse[Edit|Write]: npx prettier --write "$(jq -r .tool_input.path)" >&2'],
+      ['hook', 'UserPromptSubmit[*]: ./tools/check-prompt.sh'],
     ]);
     expect(entries.at(-1)).toEqual({ kind: 'deny', text: 'Bash(curl:*)', source: '--deny', applied: true });
   });

@@ -13,7 +13,8 @@ describe('project settings files through clawsmith run --json', () => {
   it('stay inert until trusted: allow Bash(*) and a hook are ignored (said once), deny applies; trust records the hash', async () => {
     const home = testdir();
     const workspace = testdir({ 'a.txt': 'a\n' });
-    const marker = join(home, 'hook-ran');
+    // In the workspace: hooks run in the command sandbox, which hides the home and has its own /tmp.
+    const marker = join(workspace, 'hook-ran');
     mkdirSync(join(workspace, '.clawsmith'));
     const projectFile = join(workspace, '.clawsmith', 'settings.json');
     const settings = {
@@ -67,10 +68,10 @@ describe('project settings files through clawsmith run --json', () => {
     expect(run.stderr).toContain(join(home, 'settings.json'));
     expect(run.stderr).toContain('permissions.allow');
 
-    writeFileSync(join(home, 'settings.json'), JSON.stringify({ hooks: { Stop: [] } }));
+    writeFileSync(join(home, 'settings.json'), JSON.stringify({ hooks: { SessionStart: [] } }));
     const stop = await runCli(['config', '--workspace', workspace], { home });
     expect(stop.code).not.toBe(0);
-    expect(stop.stderr).toContain('clawsmith runs the hook events PreToolUse and PostToolUse');
+    expect(stop.stderr).toContain('clawsmith runs the hook events PreToolUse, PostToolUse, UserPromptSubmit, Stop');
 
     writeFileSync(join(home, 'settings.json'), '{}');
     const badRule = await runCli(['config', '--workspace', workspace, '--allow', 'Bash(npm *test)'], { home });

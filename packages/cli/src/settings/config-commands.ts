@@ -26,6 +26,10 @@ export async function configShowCommand(rawOptions: Record<string, unknown>): Pr
   } else {
     if (settings.entries.length === 0) process.stdout.write('No rules or hooks: the permission mode decides.\n');
     for (const entry of settings.entries) process.stdout.write(`${entryLine(entry)}\n`);
+    if (!settings.hookSandbox.on)
+      process.stdout.write(
+        `hooks run outside the command sandbox  <- ${terminalSafe(settings.hookSandbox.source)} ("sandboxHooks": false)\n`,
+      );
   }
   for (const notice of settings.notices) process.stderr.write(`clawsmith: ${notice}\n`);
   return EXIT_CODES.ok;

@@ -71,6 +71,7 @@ export async function executeCall(
     input: ready.input,
     summary: ready.summary,
     ...(ready.paths ? { paths: ready.paths } : {}),
+    ...(ready.facts ? { facts: ready.facts } : {}),
     contexts,
     sessionId: turn.session.id,
     turnId: turn.turnId,

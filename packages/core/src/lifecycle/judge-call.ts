@@ -28,7 +28,7 @@ function decisionEvent(
   stage: ToolDecisionEvent['stage'],
   action: ToolDecisionEvent['action'],
   reason: string,
-  judged: Pick<ToolDecisionEvent, 'paths' | 'commands' | 'inputUpdatedBy'> = {},
+  judged: Pick<ToolDecisionEvent, 'paths' | 'commands' | 'domains' | 'inputUpdatedBy'> = {},
 ): NewSessionEvent {
   return {
     type: 'tool.decision',
@@ -169,6 +169,7 @@ export async function judgeCall(turn: TurnContext, call: ReadyCall, events: Call
     input: judgment.input,
     summary: judgment.summary,
     ...(judgment.paths ? { paths: judgment.paths } : {}),
+    ...(judgment.facts ? { facts: judgment.facts } : {}),
   };
   const contexts = judgment.contexts;
   if (judgment.action === 'ask') {

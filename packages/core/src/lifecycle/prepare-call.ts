@@ -1,4 +1,10 @@
-import { parseCallArguments, safeSummary, type RequestPath, type ToolEntry } from '@clawsmith/tool-host';
+import {
+  parseCallArguments,
+  safeSummary,
+  type CallFacts,
+  type RequestPath,
+  type ToolEntry,
+} from '@clawsmith/tool-host';
 import { checkToolCall, unknownToolResult } from '@clawsmith/deferred-tools';
 import type { ModelToolCall } from '@clawsmith/providers';
 import { TOOL_RESULT_CODES, canonicalJson, toolError, type ToolExecutionResult } from '@clawsmith/tool-protocol';
@@ -14,6 +20,8 @@ export interface ReadyCall {
   readonly summary: string;
   /** The paths the call touches, resolved once when it is judged (see `requestPaths`). */
   readonly paths?: readonly RequestPath[];
+  /** Everything the call touches (paths, parsed commands, URL host), resolved once when it is judged. */
+  readonly facts?: CallFacts;
 }
 
 /** A call refused before judgment, with its result. */

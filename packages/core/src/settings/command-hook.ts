@@ -1,4 +1,3 @@
-import { spawn } from 'node:child_process';
 import type {
   ToolHook,
   ToolHookDecision,
@@ -6,6 +5,7 @@ import type {
   ToolResultHook,
   ToolResultHookInput,
 } from '@clawsmith/tool-host';
+import { runHookProcess, type HookProcessOutcome, type HookSandbox } from './hook-process.js';
 import type { SettingsHookEvent } from './settings-schema.js';
 import { aliasesOf } from './tool-aliases.js';
 
@@ -20,51 +20,12 @@ export interface CommandHookSpec {
   readonly source: string;
   /** The folder the command runs in (the workspace). */
   readonly cwd: string;
+  /** Where the command runs: the command sandbox (its options) or, when the person's own settings say so, `off`. */
+  readonly sandbox: HookSandbox;
 }
 
-interface CommandOutcome {
-  readonly exitCode: number | null;
-  readonly stdout: string;
-  readonly stderr: string;
-  readonly timedOut: boolean;
-  readonly spawnError?: string;
-}
-
-const OUTPUT_LIMIT = 256 * 1024;
-
-/** Runs `command` with bash, `stdin` written to it; the whole process group is killed on timeout. */
-function runHookCommand(command: string, cwd: string, stdin: string, timeoutMs: number): Promise<CommandOutcome> {
-  return new Promise((resolve) => {
-    const child = spawn('/bin/bash', ['-c', command], { cwd, detached: true, stdio: ['pipe', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    let timedOut = false;
-    child.stdout.on('data', (chunk: Buffer) => {
-      if (stdout.length < OUTPUT_LIMIT) stdout += chunk.toString('utf8');
-    });
-    child.stderr.on('data', (chunk: Buffer) => {
-      if (stderr.length < OUTPUT_LIMIT) stderr += chunk.toString('utf8');
-    });
-    const timer = setTimeout(() => {
-      timedOut = true;
-      try {
-        process.kill(-child.pid!, 'SIGKILL');
-      } catch {
-        // already gone
-      }
-    }, timeoutMs);
-    child.on('error', (error) => {
-      clearTimeout(timer);
-      resolve({ exitCode: null, stdout, stderr, timedOut, spawnError: error.message });
-    });
-    child.on('close', (exitCode) => {
-      clearTimeout(timer);
-      resolve({ exitCode, stdout, stderr, timedOut });
-    });
-    // A hook that does not read its stdin must not fail the write.
-    child.stdin.on('error', () => undefined);
-    child.stdin.end(stdin);
-  });
+function runHookCommand(spec: CommandHookSpec, stdin: string, timeoutMs: number): Promise<HookProcessOutcome> {
+  return runHookProcess({ command: spec.command, cwd: spec.cwd, stdin, timeoutMs, sandbox: spec.sandbox });
 }
 
 /** Whether a matcher selects `toolName`: absent, `*` or `""` select every tool; else exact names, aliases, `A|B`, or a regular expression. */
@@ -81,7 +42,7 @@ export function hookMatcherSelects(matcher: string | undefined, toolName: string
   return names.some((name) => pattern.test(name));
 }
 
-function hookName(spec: CommandHookSpec): string {
+export function hookName(spec: CommandHookSpec): string {
   return `${spec.event} hook "${spec.command.slice(0, 80)}" (${spec.source})`;
 }
 
@@ -97,11 +58,12 @@ function stdinOf(spec: CommandHookSpec, input: ToolHookInput, extra: Record<stri
     turn_id: input.turnId,
     risk: input.risk,
     capabilities: input.capabilities,
+    ...(input.touches ? { touches: input.touches } : {}),
     ...extra,
   });
 }
 
-function failure(name: string, outcome: CommandOutcome, timeoutMs: number): string | undefined {
+export function failure(name: string, outcome: HookProcessOutcome, timeoutMs: number): string | undefined {
   if (outcome.spawnError) return `${name} could not start (${outcome.spawnError})`;
   if (outcome.timedOut) return `${name} did not finish within ${timeoutMs} ms`;
   if (outcome.exitCode !== 0 && outcome.exitCode !== 2)
@@ -109,9 +71,9 @@ function failure(name: string, outcome: CommandOutcome, timeoutMs: number): stri
   return undefined;
 }
 
-type JsonAnswer = Record<string, unknown>;
+export type JsonAnswer = Record<string, unknown>;
 
-function parseAnswer(stdout: string): JsonAnswer | undefined | 'nonsense' {
+export function parseAnswer(stdout: string): JsonAnswer | undefined | 'nonsense' {
   const text = stdout.trim();
   if (text === '') return undefined;
   try {
@@ -137,7 +99,7 @@ export function commandToolHook(spec: CommandHookSpec): ToolHook {
     timeoutMs: timeoutMs + 2_000,
     async decide(input): Promise<ToolHookDecision> {
       if (!hookMatcherSelects(spec.matcher, input.toolName)) return { decision: 'allow' };
-      const outcome = await runHookCommand(spec.command, spec.cwd, stdinOf(spec, input, {}), timeoutMs);
+      const outcome = await runHookCommand(spec, stdinOf(spec, input, {}), timeoutMs);
       const failed = failure(name, outcome, timeoutMs);
       if (failed) return { decision: 'deny', reason: `${failed}; denied (hooks fail closed)` };
       if (outcome.exitCode === 2)
@@ -186,8 +148,7 @@ export function commandResultHook(spec: CommandHookSpec): ToolResultHook {
     async after(input: ToolResultHookInput) {
       if (!hookMatcherSelects(spec.matcher, input.toolName)) return {};
       const outcome = await runHookCommand(
-        spec.command,
-        spec.cwd,
+        spec,
         stdinOf(spec, input, { tool_response: { status: input.status, content: input.content } }),
         timeoutMs,
       );

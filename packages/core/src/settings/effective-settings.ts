@@ -1,8 +1,11 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import type { CommandSandboxOptions } from '@clawsmith/command-sandbox';
 import type { ToolHook, ToolResultHook } from '@clawsmith/tool-host';
 import type { PermissionAction, PermissionRule } from '@clawsmith/tool-host';
-import { commandResultHook, commandToolHook } from './command-hook.js';
+import type { TurnHooks } from '../turn-hooks.js';
+import { commandResultHook, commandToolHook, type CommandHookSpec } from './command-hook.js';
+import { commandTurnHooks } from './command-turn-hooks.js';
 import { SettingsError } from './settings-error.js';
 import { parseSettingsRule, SettingsRuleError } from './settings-rules.js';
 import { settingsFileSchema, SETTINGS_HOOK_EVENTS, type SettingsFile } from './settings-schema.js';
@@ -25,6 +28,11 @@ export interface SettingsInputs {
    * user's file, `--settings` and the flags apply.
    */
   readonly readProjectFiles?: boolean;
+  /**
+   * The command sandbox hook commands run in (as `run_command`'s options); default `{ sandbox:
+   * 'auto' }`. Where no sandbox can be had, a hook fails closed (its call is denied).
+   */
+  readonly commandSandbox?: CommandSandboxOptions;
 }
 
 /** One entry of the effective settings and where it came from. */
@@ -43,11 +51,15 @@ export interface EffectiveSettings {
   readonly rules: readonly PermissionRule[];
   readonly hooks: readonly ToolHook[];
   readonly resultHooks: readonly ToolResultHook[];
+  /** The `UserPromptSubmit` and `Stop` hooks, for core's `turnHooks`. */
+  readonly turnHooks: TurnHooks;
   readonly entries: readonly SettingsEntry[];
   /** What the person should be told once (an untrusted or changed project file). */
   readonly notices: readonly string[];
   /** Project files whose allow rules and hooks wait for trust. */
   readonly untrustedFiles: readonly string[];
+  /** Whether hook commands run in the command sandbox, and which file turned it off when not. */
+  readonly hookSandbox: { readonly on: true } | { readonly on: false; readonly source: string };
 }
 
 /** The project's settings files (repository content, inert until trusted), in merge order. */
@@ -91,7 +103,7 @@ export function readSettingsFile(file: string): { settings: SettingsFile; sha256
     const unknownKeys = issue.code === 'unrecognized_keys' ? ` (${issue.keys.join(', ')})` : '';
     const hint =
       issue.code === 'unrecognized_keys' && issue.path.length === 1 && issue.path[0] === 'hooks'
-        ? `clawsmith runs the hook events ${SETTINGS_HOOK_EVENTS.join(' and ')}; remove the others`
+        ? `clawsmith runs the hook events ${SETTINGS_HOOK_EVENTS.join(', ')}; remove the others`
         : 'write it as the settings reference in the cli README shows: "permissions" with "allow", "ask" and "deny" lists of rules, "hooks" keyed by event with "matcher" and "hooks": [{"type": "command", "command": "..."}]';
     throw new SettingsError(
       file,
@@ -117,6 +129,8 @@ export function effectiveSettings(inputs: SettingsInputs): EffectiveSettings {
   const entries: SettingsEntry[] = [];
   const notices: string[] = [];
   const untrustedFiles: string[] = [];
+  const hookSpecs: Omit<CommandHookSpec, 'sandbox'>[] = [];
+  let sandboxOffBy: string | undefined;
 
   const addRule = (text: string, action: PermissionAction, source: string, applied: boolean) => {
     let parsed: PermissionRule[];
@@ -135,7 +149,20 @@ export function effectiveSettings(inputs: SettingsInputs): EffectiveSettings {
   };
 
   // A project file is read once: the content judged for trust is the content applied.
-  const addFile = (file: string, trusted: boolean, settings: SettingsFile = readSettingsFile(file).settings) => {
+  // `own`: the person's own file (user settings, --settings), the only kind that may turn the hook sandbox off.
+  const addFile = (
+    file: string,
+    trusted: boolean,
+    own: boolean,
+    settings: SettingsFile = readSettingsFile(file).settings,
+  ) => {
+    if (settings.sandboxHooks === false) {
+      if (own) sandboxOffBy = file;
+      else
+        notices.push(
+          `${file} sets "sandboxHooks": false, which only your own settings (${join(inputs.homeDir, 'settings.json')} or --settings) can do; hooks stay in the sandbox.`,
+        );
+    }
     for (const action of ['deny', 'ask', 'allow'] as const)
       for (const text of settings.permissions?.[action] ?? [])
         addRule(text, action, file, trusted || action !== 'allow');
@@ -149,23 +176,21 @@ export function effectiveSettings(inputs: SettingsInputs): EffectiveSettings {
             applied: trusted,
           });
           if (!trusted) continue;
-          const spec = {
+          hookSpecs.push({
             event,
             matcher: group.matcher,
             command: handler.command,
             source: file,
             cwd: inputs.workspaceRoot,
             ...(handler.timeout ? { timeout: handler.timeout } : {}),
-          };
-          if (event === 'PreToolUse') hooks.push(commandToolHook(spec));
-          else resultHooks.push(commandResultHook(spec));
+          });
         }
       }
     }
   };
 
   const userFile = join(inputs.homeDir, 'settings.json');
-  if (existsSync(userFile)) addFile(userFile, true);
+  if (existsSync(userFile)) addFile(userFile, true, true);
   for (const file of inputs.readProjectFiles === false ? [] : projectSettingsFiles(inputs.workspaceRoot)) {
     if (!existsSync(file)) continue;
     const { sha256, settings } = readSettingsFile(file);
@@ -182,12 +207,23 @@ export function effectiveSettings(inputs: SettingsInputs): EffectiveSettings {
         );
       }
     }
-    addFile(file, trusted, settings);
+    addFile(file, trusted, false, settings);
   }
-  for (const file of inputs.settingsFiles ?? []) addFile(resolve(file), true);
+  for (const file of inputs.settingsFiles ?? []) addFile(resolve(file), true, true);
   for (const action of ['deny', 'ask', 'allow'] as const)
     for (const text of inputs[action] ?? []) addRule(text, action, `--${action}`, true);
-  return { rules, hooks, resultHooks, entries, notices, untrustedFiles };
+  const sandbox = sandboxOffBy !== undefined ? 'off' : (inputs.commandSandbox ?? { sandbox: 'auto' });
+  for (const spec of hookSpecs) {
+    if (spec.event === 'PreToolUse') hooks.push(commandToolHook({ ...spec, sandbox }));
+    else if (spec.event === 'PostToolUse') resultHooks.push(commandResultHook({ ...spec, sandbox }));
+  }
+  const turnHooks = commandTurnHooks(
+    hookSpecs
+      .filter((spec) => spec.event === 'UserPromptSubmit' || spec.event === 'Stop')
+      .map((spec) => ({ ...spec, sandbox })),
+  );
+  const hookSandbox = sandboxOffBy !== undefined ? { on: false as const, source: sandboxOffBy } : { on: true as const };
+  return { rules, hooks, resultHooks, turnHooks, entries, notices, untrustedFiles, hookSandbox };
 }
 
 /** Trusts the current content of the workspace's project settings files; returns the files trusted. */

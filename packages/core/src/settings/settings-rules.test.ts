@@ -127,6 +127,15 @@ describe('parseSettingsRule: Read(path) on the resolved workspace path', () => {
       decidePermission('default', fetch, { toolName: 'web_fetch', input: { url }, security }).action;
     expect(fetchAction('https://docs.example.com/a')).toBe('allow');
     expect(fetchAction('https://example.com.evil.test/a')).toBe('ask');
+    expect(fetchAction('https://example.com/a')).toBe('allow');
+    expect(fetchAction('not a url')).toBe('ask');
+    // Fail closed: a URL that cannot be read meets a deny rule, never an allow rule.
+    const fetchDeny = parseSettingsRule('WebFetch(domain:example.com)', 'deny', '/w', 'f');
+    const denyAction = (url: string) =>
+      decidePermission('full-auto', fetchDeny, { toolName: 'web_fetch', input: { url }, security }).action;
+    expect(denyAction('https://api.example.com/')).toBe('deny');
+    expect(denyAction('gopher://example.com/')).toBe('deny');
+    expect(denyAction('https://example.org/')).toBe('allow');
   });
 
   it('refuses what it cannot read, saying what to write', () => {

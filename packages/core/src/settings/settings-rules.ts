@@ -12,17 +12,12 @@ export class SettingsRuleError extends Error {
 
 const RULE_SHAPE = /^([A-Za-z0-9_*.-]+)(?:\((.*)\))?$/s;
 
-function kindOf(toolName: string): { tools: readonly string[]; kind?: SpecifierKind; urlField?: string } {
+function kindOf(toolName: string): { tools: readonly string[]; kind?: SpecifierKind } {
   const alias = TOOL_ALIASES[toolName];
-  if (alias)
-    return { tools: alias.tools, kind: alias.specifier, ...(alias.urlField ? { urlField: alias.urlField } : {}) };
+  if (alias) return { tools: alias.tools, kind: alias.specifier };
   // Our own name: read its specifier as the alias that lists it does.
   const owner = Object.values(TOOL_ALIASES).find((entry) => entry.tools.includes(toolName));
-  return {
-    tools: [toolName],
-    ...(owner ? { kind: owner.specifier } : {}),
-    ...(owner?.urlField ? { urlField: owner.urlField } : {}),
-  };
+  return { tools: [toolName], ...(owner ? { kind: owner.specifier } : {}) };
 }
 
 /**
@@ -89,7 +84,7 @@ export function parseSettingsRule(
       `${JSON.stringify(text)} is not a rule; write a tool name, optionally with a specifier: Bash(npm test:*), Read(./secrets/**), mcp__server__tool`,
     );
   const [, name, specifier] = shape as unknown as [string, string, string | undefined];
-  const { tools, kind, urlField } = kindOf(name);
+  const { tools, kind } = kindOf(name);
   const reason = `${action} ${text.trim()} (${source})`;
   let criteria: Partial<PermissionRule> = {};
   if (specifier !== undefined && specifier.trim() !== '*' && specifier.trim() !== '') {
@@ -98,7 +93,9 @@ export function parseSettingsRule(
     else if (kind === 'domain') {
       const domain = /^domain:([A-Za-z0-9.-]+)$/.exec(specifier.trim())?.[1];
       if (!domain) throw new SettingsRuleError(`${text}: write the host as WebFetch(domain:example.com)`);
-      criteria = { domain: { host: domain.toLowerCase(), field: urlField ?? 'url' } };
+      // The host and everything below it, as the familiar shape reads `domain:`.
+      const host = domain.toLowerCase();
+      criteria = { domains: [host, `*.${host}`] };
     } else
       throw new SettingsRuleError(
         `${text}: ${name} takes no specifier; write ${name} alone (specifiers are understood for ${Object.keys(TOOL_ALIASES).join(', ')})`,

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 
 /** The hook events clawsmith runs. Others of the familiar shape are refused with a clear error. */
-export const SETTINGS_HOOK_EVENTS = ['PreToolUse', 'PostToolUse'] as const;
+export const SETTINGS_HOOK_EVENTS = ['PreToolUse', 'PostToolUse', 'UserPromptSubmit', 'Stop'] as const;
 
 /** A hook event of a settings file. */
 export type SettingsHookEvent = (typeof SETTINGS_HOOK_EVENTS)[number];
@@ -27,6 +27,11 @@ const matcherGroupSchema = z
 export const settingsFileSchema = z
   .object({
     $schema: z.string().optional(),
+    /**
+     * Whether hook commands run in the command sandbox (default true). Only the person's own
+     * settings (the user file, `--settings FILE`) can turn it off; a project file never can.
+     */
+    sandboxHooks: z.boolean().optional(),
     permissions: z
       .object({
         allow: z.array(z.string()).optional(),

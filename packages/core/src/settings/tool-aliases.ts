@@ -5,8 +5,6 @@ export type SpecifierKind = 'command' | 'path' | 'domain';
 export interface ToolAlias {
   readonly tools: readonly string[];
   readonly specifier: SpecifierKind;
-  /** For `domain`: the input field holding the URL. */
-  readonly urlField?: string;
 }
 
 /**
@@ -22,7 +20,7 @@ export const TOOL_ALIASES: Readonly<Record<string, ToolAlias>> = Object.freeze({
   Read: { tools: ['read_file', 'search_files', 'glob_files'], specifier: 'path' },
   Edit: { tools: ['edit_file', 'write_file', 'apply_patch', 'rename_file', 'delete_file'], specifier: 'path' },
   Write: { tools: ['edit_file', 'write_file', 'apply_patch', 'rename_file', 'delete_file'], specifier: 'path' },
-  WebFetch: { tools: ['web_fetch'], specifier: 'domain', urlField: 'url' },
+  WebFetch: { tools: ['web_fetch'], specifier: 'domain' },
 });
 
 /** The aliases that name `toolName` (`run_command` → `Bash`). */

@@ -78,6 +78,8 @@ export function createDelegation(db: Kysely<any>, options: DelegationOptions): D
         // A child has no system prompt of the parent's and delivers no background notices.
         systemPrompt: undefined,
         subagents: undefined,
+        // A child's prompt is the model's, not a person's: UserPromptSubmit and Stop are the parent's turn only.
+        turnHooks: undefined,
       } as CoreServices;
     },
   };

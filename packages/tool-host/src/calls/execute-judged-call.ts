@@ -10,7 +10,8 @@ import {
 } from '@clawsmith/tool-protocol';
 import { hookInput, runResultHooks, type ToolResultHook } from '../permissions/hooks.js';
 import { excludedPaths, type PermissionMode, type PermissionRule } from '../permissions/permission-policy.js';
-import { requestPaths, type RequestPath } from '../permissions/request-paths.js';
+import { resolveCallFacts, type CallFacts } from '../permissions/call-facts.js';
+import type { RequestPath } from '../permissions/request-paths.js';
 import { keepInlineBounded } from './large-output.js';
 import { runAuthorized } from './run-authorized.js';
 
@@ -22,6 +23,8 @@ export interface JudgedCallRun {
   readonly input: unknown;
   readonly summary: string;
   readonly paths?: readonly RequestPath[];
+  /** Everything the call touches, as judged (`CallJudgment.facts`); resolved here only when absent. */
+  readonly facts?: CallFacts;
   /** What hooks added before the call, appended to the result for the model. */
   readonly contexts: readonly string[];
   readonly sessionId: string;
@@ -60,7 +63,10 @@ export async function executeJudgedCall(run: JudgedCallRun): Promise<ToolExecuti
         toolName: run.tool.name,
         input: run.input,
         security: run.security,
-        paths: run.paths ?? requestPaths(run.tool.pathArguments, run.input, run.workspaceRoot),
+        facts: run.facts ?? {
+          ...resolveCallFacts(run.tool.pathArguments, run.input, run.workspaceRoot),
+          ...(run.paths ? { paths: run.paths } : {}),
+        },
       },
       run.mode,
     );
@@ -114,6 +120,7 @@ async function withHookFeedback(run: JudgedCallRun, result: ToolExecutionResult)
         toolCallId: run.toolCallId,
       },
       run.security,
+      run.facts,
     );
     notes.push(...(await runResultHooks(resultHooks, { ...call, status: result.status, content: result.content })));
   }

@@ -1,4 +1,3 @@
-import { simpleCommandsIn } from '@clawsmith/command-sandbox';
 import {
   TOOL_RESULT_CODES,
   toolDenied,
@@ -14,7 +13,8 @@ import {
   type PermissionMode,
   type PermissionRule,
 } from '../permissions/permission-policy.js';
-import { requestPaths, type RequestPath } from '../permissions/request-paths.js';
+import { judgedFacts, resolveCallFacts, type CallFacts } from '../permissions/call-facts.js';
+import type { RequestPath } from '../permissions/request-paths.js';
 import { safeSummary } from './call-arguments.js';
 
 /** A call whose arguments passed its schema, as it is judged. */
@@ -47,6 +47,8 @@ export interface StageDecision {
   readonly paths?: readonly string[];
   /** Each simple command of a `command` input, as the permission stage saw it. */
   readonly commands?: readonly string[];
+  /** The host of a `url` input, as the permission stage saw it (`(unreadable URL)` when it could not be read). */
+  readonly domains?: readonly string[];
   /** The hook whose `updatedInput` the call runs with. */
   readonly inputUpdatedBy?: string;
 }
@@ -62,24 +64,12 @@ export interface CallJudgment {
   readonly summary: string;
   /** The paths the call touches, resolved once for the input it runs with (absent when a hook denied). */
   readonly paths?: readonly RequestPath[];
+  /** Everything the call touches, resolved once for the input it runs with (absent when a hook denied). */
+  readonly facts?: CallFacts;
   /** What hooks added for the model, appended to the result. */
   readonly contexts: readonly string[];
   /** The refusal to answer with when `action` is `deny`. */
   readonly denied?: ToolExecutionResult;
-}
-
-function judged(paths: readonly RequestPath[], input: unknown, inputUpdatedBy: string | undefined) {
-  const resolved = [...new Set(paths.map((path) => path.forms.at(-1) ?? ''))];
-  const command = (input as { command?: unknown } | null)?.command;
-  const commands =
-    typeof command === 'string'
-      ? (simpleCommandsIn(command) ?? []).map((found) => found.words.map((word) => word ?? '?').join(' '))
-      : [];
-  return {
-    ...(resolved.length > 0 ? { paths: resolved } : {}),
-    ...(commands.length > 0 ? { commands } : {}),
-    ...(inputUpdatedBy ? { inputUpdatedBy } : {}),
-  };
 }
 
 /**
@@ -91,6 +81,8 @@ function judged(paths: readonly RequestPath[], input: unknown, inputUpdatedBy: s
 export async function judgeCall(call: CallToJudge, settings: JudgeSettings): Promise<CallJudgment> {
   const { tool, security } = call;
   const decisions: StageDecision[] = [];
+  // Resolved once: hooks, rules, modes and the record all see these, unless a hook changes the input.
+  let facts = resolveCallFacts(tool.pathArguments, call.input, call.workspaceRoot);
   const verdict = await runHooks(
     settings.hooks,
     hookInput(
@@ -103,6 +95,7 @@ export async function judgeCall(call: CallToJudge, settings: JudgeSettings): Pro
         toolCallId: call.toolCallId,
       },
       security,
+      facts,
     ),
   );
   if (settings.hooks.length > 0) {
@@ -139,13 +132,13 @@ export async function judgeCall(call: CallToJudge, settings: JudgeSettings): Pro
     }
     input = validated.data;
     summary = safeSummary(tool, input);
+    facts = resolveCallFacts(tool.pathArguments, input, call.workspaceRoot);
   }
-  const paths = requestPaths(tool.pathArguments, input, call.workspaceRoot);
   let decision: PermissionDecision = decidePermission(settings.mode, settings.rules, {
     toolName: tool.name,
     input,
     security,
-    paths,
+    facts,
   });
   if (decision.action === 'ask' && settings.mode !== 'read-only' && settings.sessionAllowances?.has(tool.name))
     decision = { action: 'allow', reason: `allowed for this session by the person (${decision.reason})` };
@@ -155,9 +148,18 @@ export async function judgeCall(call: CallToJudge, settings: JudgeSettings): Pro
     stage: 'permission',
     action: decision.action,
     reason: decision.reason,
-    ...judged(paths, input, verdict.updatedInput?.hook),
+    ...judgedFacts(facts),
+    ...(verdict.updatedInput ? { inputUpdatedBy: verdict.updatedInput.hook } : {}),
   });
-  const base = { reason: decision.reason, decisions, input, summary, paths, contexts: verdict.contexts };
+  const base = {
+    reason: decision.reason,
+    decisions,
+    input,
+    summary,
+    paths: facts.paths,
+    facts,
+    contexts: verdict.contexts,
+  };
   if (decision.action === 'deny') {
     return {
       ...base,

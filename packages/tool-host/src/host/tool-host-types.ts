@@ -8,7 +8,7 @@ import type {
   ToolProgress,
 } from '@clawsmith/tool-protocol';
 import type { ApprovalHandler } from '../permissions/approval-handler.js';
-import type { ToolHook, ToolResultHook } from '../permissions/hooks.js';
+import type { CallTouches, ToolHook, ToolResultHook } from '../permissions/hooks.js';
 import type { PermissionAction, PermissionMode, PermissionRule } from '../permissions/permission-policy.js';
 
 /** What {@link createToolHost} composes: tools, stores and the permission settings. */
@@ -62,6 +62,8 @@ export interface HostDecision {
   readonly code?: string;
   /** With `deny`: the result the call would close with. */
   readonly result?: ToolExecutionResult;
+  /** What was judged: the paths, simple commands and URL host the call touches, resolved once (absent when validation or a hook refused it first). */
+  readonly touches?: CallTouches;
 }
 
 /** Options of one `ToolHost.call`. */

@@ -16,6 +16,8 @@ import { judgeCall, type CallJudgment } from '../calls/judge-call.js';
 import { DEFAULT_INLINE_CONTENT_LIMIT } from '../calls/large-output.js';
 import { buildToolTable, type ToolEntry } from '../calls/tool-table.js';
 import type { ApprovalAnswer } from '../permissions/approval-handler.js';
+import { judgedFacts } from '../permissions/call-facts.js';
+import { DecidedCalls } from './decided-calls.js';
 import { StepCheckpoints } from './step-checkpoints.js';
 import type { HostCallOptions, HostDecision, HostToolDescription, ToolHostOptions } from './tool-host-types.js';
 
@@ -29,7 +31,9 @@ export interface ToolHost {
   describe(): HostToolDescription[];
   /**
    * What a call would meet, without running it: validation, hooks (they run), the permission
-   * policy and what a person allowed for the session. `ask` means a person must approve.
+   * policy and what a person allowed for the session. `ask` means a person must approve. The
+   * judgment is kept for the `call()` of the same tool and input that follows (within ten
+   * minutes), which reuses it instead of running the hooks again.
    */
   decide(name: string, input: unknown): Promise<HostDecision>;
   /**
@@ -76,6 +80,7 @@ export function createToolHost(options: ToolHostOptions): ToolHost {
     sessionAllowances: new Set<string>(),
   } as const;
   const readArtifactTool = table.get('read_artifact') !== undefined;
+  const decided = new DecidedCalls();
 
   type Checked = { ok: true; entry: ToolEntry; input: unknown } | { ok: false; result: ToolExecutionResult };
   const check = (name: string, input: unknown): Checked => {
@@ -165,9 +170,11 @@ export function createToolHost(options: ToolHostOptions): ToolHost {
       if (!checked.ok)
         return { action: 'deny', reason: checked.result.content, code: checked.result.code, result: checked.result };
       const judgment = await judge(checked.entry, checked.input, 'decide', `decide_${randomUUID()}`);
+      decided.keep(DecidedCalls.keyOf(checked.entry.tool.name, checked.input), judgment);
+      const touches = judgment.facts ? { touches: judgedFacts(judgment.facts) } : {};
       return judgment.denied
-        ? { action: 'deny', reason: judgment.reason, code: judgment.denied.code, result: judgment.denied }
-        : { action: judgment.action, reason: judgment.reason };
+        ? { action: 'deny', reason: judgment.reason, code: judgment.denied.code, result: judgment.denied, ...touches }
+        : { action: judgment.action, reason: judgment.reason, ...touches };
     },
     async call(name: string, input: unknown, callOptions: HostCallOptions = {}): Promise<ToolExecutionResult> {
       const signal = callOptions.signal ?? new AbortController().signal;
@@ -177,7 +184,10 @@ export function createToolHost(options: ToolHostOptions): ToolHost {
       try {
         return await steps.within(async (checkpoint) => {
           const { entry } = checked;
-          const judgment = await judge(entry, checked.input, checkpoint.turnId, toolCallId);
+          // A call decided just before (an adapter's approval check) is not judged twice.
+          const judgment =
+            decided.take(DecidedCalls.keyOf(entry.tool.name, checked.input)) ??
+            (await judge(entry, checked.input, checkpoint.turnId, toolCallId));
           if (judgment.denied) return judgment.denied;
           if (judgment.action === 'ask' && callOptions.approved !== true) {
             const asked = await askPerson(entry, judgment, checkpoint.turnId, toolCallId, signal);
@@ -194,6 +204,7 @@ export function createToolHost(options: ToolHostOptions): ToolHost {
             input: judgment.input,
             summary: judgment.summary,
             ...(judgment.paths ? { paths: judgment.paths } : {}),
+            ...(judgment.facts ? { facts: judgment.facts } : {}),
             contexts: judgment.contexts,
             sessionId,
             turnId: checkpoint.turnId,

@@ -1,5 +1,17 @@
-import { simpleCommandWords, simpleCommandsIn } from '@clawsmith/command-sandbox';
+import { simpleCommandWords, type FoundSimpleCommand } from '@clawsmith/command-sandbox';
 import type { PermissionAction } from './permission-policy.js';
+
+// A rule's prefix is parsed once: rules are long-lived and checked on every call.
+const prefixWordsKept = new Map<string, readonly string[] | undefined>();
+const PREFIXES_KEPT = 256;
+
+function prefixWordsOf(prefix: string): readonly string[] | undefined {
+  if (prefixWordsKept.has(prefix)) return prefixWordsKept.get(prefix);
+  if (prefixWordsKept.size >= PREFIXES_KEPT) prefixWordsKept.clear();
+  const words = simpleCommandWords(prefix);
+  prefixWordsKept.set(prefix, words);
+  return words;
+}
 
 function mayStartWith(words: readonly (string | undefined)[], prefix: readonly string[]): boolean {
   if (words.length < prefix.length && words.every((word) => word !== undefined)) return false;
@@ -8,20 +20,20 @@ function mayStartWith(words: readonly (string | undefined)[], prefix: readonly s
 }
 
 /**
- * Whether a rule's command prefix matches `command`, judged over each simple command it runs:
- * for `allow`, every command must be plain and start with the prefix (`npm test && rm -rf src`
- * and `npm test $(rm x)` do not match `npm test`); for `deny` and `ask`, any command that may
- * start with it matches, and so does text that is not valid bash.
+ * Whether a rule's command prefix matches a command text, judged over each simple command it
+ * runs (`commands`, parsed once per call; `undefined` when the text is not valid bash): for
+ * `allow`, every command must be plain and start with the prefix (`npm test && rm -rf src` and
+ * `npm test $(rm x)` do not match `npm test`); for `deny` and `ask`, any command that may start
+ * with it matches, and so does text that is not valid bash.
  */
 export function commandPrefixMatches(
-  command: string,
+  commands: readonly FoundSimpleCommand[] | undefined,
   prefix: string,
   action: PermissionAction,
   exact = false,
 ): boolean {
-  const prefixWords = simpleCommandWords(prefix);
+  const prefixWords = prefixWordsOf(prefix);
   if (!prefixWords) return false;
-  const commands = simpleCommandsIn(command);
   if (action === 'allow') {
     if (!commands || commands.length === 0) return false;
     return commands.every(

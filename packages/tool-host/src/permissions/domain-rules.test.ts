@@ -3,8 +3,8 @@ import { describe, expect, it } from 'vitest';
 import { decidePermission, type PermissionRule } from './permission-policy.js';
 
 const network = resolveToolSecurity({ risk: 'execute', capabilities: ['network'] });
-const decide = (rules: PermissionRule[], url: unknown, mode: 'default' | 'full-auto' = 'default') =>
-  decidePermission(mode, rules, { toolName: 'web_fetch', input: { url }, security: network });
+const decide = (rules: PermissionRule[], input: unknown, mode: 'default' | 'full-auto' = 'default') =>
+  decidePermission(mode, rules, { toolName: 'web_fetch', input, security: network });
 
 describe('decidePermission with domain rules', () => {
   const rules: PermissionRule[] = [
@@ -13,22 +13,30 @@ describe('decidePermission with domain rules', () => {
   ];
 
   it('allows, asks and denies by the host of the URL fetched', () => {
-    expect(decide(rules, 'https://docs.example.com/guide')).toEqual({
+    expect(decide(rules, { url: 'https://docs.example.com/guide' })).toEqual({
       action: 'allow',
       reason: 'rule allow (tool web_fetch; domains docs.example.com, *.nodejs.org)',
     });
-    expect(decide(rules, 'https://API.nodejs.org./dist').action).toBe('allow');
-    expect(decide(rules, 'https://nodejs.org/').action).toBe('ask');
-    expect(decide(rules, 'https://example.com.evil.test/').action).toBe('ask');
-    expect(decide(rules, 'https://wiki.internal.example.com/', 'full-auto')).toEqual({
+    expect(decide(rules, { url: 'https://API.nodejs.org./dist' }).action).toBe('allow');
+    expect(decide(rules, { url: 'https://nodejs.org/' }).action).toBe('ask');
+    expect(decide(rules, { url: 'https://example.com.evil.test/' }).action).toBe('ask');
+    expect(decide(rules, { url: 'https://wiki.internal.example.com/' }, 'full-auto')).toEqual({
       action: 'deny',
       reason: 'rule deny (tool web_fetch; domains *.internal.example.com): intranet stays closed',
     });
   });
 
-  it('says nothing about a call that names no http(s) URL', () => {
-    expect(decide(rules, 'file:///etc/passwd').action).toBe('ask');
-    expect(decide(rules, 'not a url').action).toBe('ask');
-    expect(decide(rules, 42).action).toBe('ask');
+  it('fails closed on a URL it cannot read: a deny rule matches it, an allow rule never does', () => {
+    const allowEverything: PermissionRule[] = [{ action: 'allow', tool: 'web_fetch', domains: ['*'] }];
+    for (const url of ['file:///etc/passwd', 'not a url', 42, 'https://']) {
+      expect(decide(rules, { url }, 'full-auto')).toMatchObject({ action: 'deny', reason: /intranet stays closed/ });
+      expect(decide(allowEverything, { url }).action).toBe('ask');
+    }
+    expect(decide(allowEverything, { url: 'https://anything.test/' }).action).toBe('allow');
+  });
+
+  it('says nothing about a call that names no URL', () => {
+    expect(decide(rules, { query: 'x' }, 'full-auto').action).toBe('allow');
+    expect(decide(rules, { query: 'x' }).action).toBe('ask');
   });
 });

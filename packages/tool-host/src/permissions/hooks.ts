@@ -1,4 +1,15 @@
 import type { ResolvedToolSecurity, ToolCapability, ToolRisk } from '@clawsmith/tool-protocol';
+import { judgedFacts, type CallFacts } from './call-facts.js';
+
+/** What a call touches, as resolved once for it (the same the permission stage and the decision event see). */
+export interface CallTouches {
+  /** Workspace-relative paths, resolved as the tool resolves them. */
+  readonly paths?: readonly string[];
+  /** Each simple command of a command text, its words joined by spaces (`?` for a word only known when it runs). */
+  readonly commands?: readonly string[];
+  /** The host of the URL the call fetches. */
+  readonly domains?: readonly string[];
+}
 
 /** What a hook sees of a call: the normalised risk and capabilities, never only what the tool declared. */
 export interface ToolHookInput {
@@ -12,6 +23,8 @@ export interface ToolHookInput {
   readonly sessionId: string;
   readonly turnId: string;
   readonly toolCallId: string;
+  /** What the call touches, resolved once (absent when the caller resolved nothing). */
+  readonly touches?: CallTouches;
 }
 
 /** What a hook may add to a call it does not deny. */
@@ -98,7 +111,9 @@ export async function runHooks(hooks: readonly ToolHook[], input: ToolHookInput)
   let updatedInput: HookAmendments['updatedInput'];
   const contexts: string[] = [];
   for (const hook of hooks) {
-    const answer = await runOne(hook, updatedInput ? { ...input, input: updatedInput.input } : input);
+    // What was resolved for the original input says nothing about an updated one.
+    const seen = updatedInput ? { ...input, input: updatedInput.input, touches: undefined } : input;
+    const answer = await runOne(hook, seen);
     if (answer.decision === 'deny') return { outcome: 'deny', hook: hook.name, reason: answer.reason };
     if (answer.decision === 'ask' && !ask)
       ask = { hook: hook.name, reason: answer.reason ?? `hook ${hook.name} asks for approval` };
@@ -114,6 +129,7 @@ export async function runHooks(hooks: readonly ToolHook[], input: ToolHookInput)
 export function hookInput(
   call: { toolName: string; input: unknown; summary: string; sessionId: string; turnId: string; toolCallId: string },
   security: ResolvedToolSecurity,
+  facts?: CallFacts,
 ): ToolHookInput {
   return {
     ...call,
@@ -121,6 +137,7 @@ export function hookInput(
     capabilities: security.capabilities,
     sideEffect: security.sideEffect,
     reasons: security.reasons,
+    ...(facts ? { touches: judgedFacts(facts) } : {}),
   };
 }
 

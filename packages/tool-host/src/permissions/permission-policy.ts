@@ -1,8 +1,9 @@
 import type { ResolvedToolSecurity, ToolCapability } from '@clawsmith/tool-protocol';
-import { domainsMatch } from './request-domains.js';
+import { matchesDomainPattern } from '@clawsmith/tool-protocol';
+import { resolveCallFacts, type CallFacts } from './call-facts.js';
 import { commandPrefixMatches } from './command-prefix.js';
 import { pathGlobTest, toolGlobTest } from './glob-matchers.js';
-import { requestPaths, type RequestPath } from './request-paths.js';
+import type { RequestPath } from './request-paths.js';
 import { secretFileRule } from './secret-files.js';
 
 /**
@@ -37,7 +38,8 @@ export type PermissionAction = 'allow' | 'ask' | 'deny';
  * (a word only known when it runs counts as matching), or when the text is not valid bash.
  * Domains match the host of the URL a call fetches (its `url` input, as `web_fetch` takes it):
  * `example.com` that host only, `*.example.com` any host below it, `*` every host; a rule with
- * domains says nothing about a call that names no URL.
+ * domains says nothing about a call that names no URL. A `url` that is not a readable http(s) URL
+ * may point anywhere: deny and ask rules with domains match it, allow rules never do.
  */
 export interface PermissionRule {
   readonly action: PermissionAction;
@@ -45,12 +47,13 @@ export interface PermissionRule {
   readonly capability?: ToolCapability;
   readonly paths?: readonly string[];
   readonly commandPrefix?: string;
-  /** Domain patterns of the URL the call fetches (`web_fetch`'s `url`), for example `docs.example.com` or `*.npmjs.org`. */
+  /**
+   * Domain patterns of the URL the call fetches (its `url` input, as `web_fetch` takes it), for
+   * example `docs.example.com`, or `example.com` with `*.example.com` for a host and everything below it.
+   */
   readonly domains?: readonly string[];
   /** With `commandPrefix`: the command's words must be exactly the prefix's. */
   readonly exactCommand?: boolean;
-  /** The URL in input field `field` must be on `host` or a subdomain of it. */
-  readonly domain?: { readonly host: string; readonly field: string };
   /** Shown in the audit log and the approval prompt. */
   readonly reason?: string;
 }
@@ -67,31 +70,38 @@ export interface PermissionRequest {
   readonly input: unknown;
   readonly security: ResolvedToolSecurity;
   /**
-   * The paths the call touches, resolved as the tool resolves them ({@link requestPaths}). When
-   * absent they are read lexically from the input's `path`, `from`, `to`, `source`, `target` and
-   * `destination` fields.
+   * The paths the call touches, resolved as the tool resolves them (`requestPaths`). When absent
+   * (and no `facts` are given) they are read lexically from the input's `path`, `from`, `to`,
+   * `source`, `target` and `destination` fields.
    */
   readonly paths?: readonly RequestPath[];
+  /**
+   * What the call touches, resolved once (`resolveCallFacts`): its paths, parsed commands and
+   * URL host. When given, the policy reads them instead of the input and `paths`.
+   */
+  readonly facts?: CallFacts;
 }
 
-function commandOf(input: unknown): string | undefined {
-  if (typeof input !== 'object' || input === null) return undefined;
-  const value = (input as Record<string, unknown>).command;
-  return typeof value === 'string' ? value : undefined;
+/** The request's facts: given once by the caller, else resolved here once for this entry. */
+function factsOf(request: PermissionRequest): CallFacts {
+  if (request.facts) return request.facts;
+  const lexical = resolveCallFacts(undefined, request.input);
+  return request.paths ? { ...lexical, paths: request.paths } : lexical;
 }
 
-function domainMatches(rule: PermissionRule, input: unknown): boolean {
-  const { host, field } = rule.domain!;
-  const value = typeof input === 'object' && input !== null ? (input as Record<string, unknown>)[field] : undefined;
-  let hostname: string | undefined;
-  try {
-    hostname = typeof value === 'string' ? new URL(value).hostname.toLowerCase() : undefined;
-  } catch {
-    hostname = undefined;
-  }
+interface JudgedRequest {
+  readonly toolName: string;
+  readonly security: ResolvedToolSecurity;
+  readonly facts: CallFacts;
+}
+
+function domainsMatch(rule: PermissionRule, facts: CallFacts): boolean {
+  // A rule about domains says nothing about a call that names no URL.
+  if (!facts.url) return false;
+  const host = facts.url.host;
   // A URL that cannot be read may be anywhere: deny and ask rules match it, allow rules do not.
-  if (hostname === undefined) return rule.action !== 'allow';
-  return hostname === host || hostname.endsWith(`.${host}`);
+  if (host === undefined) return rule.action !== 'allow';
+  return rule.domains!.some((pattern) => matchesDomainPattern(host, pattern));
 }
 
 function pathMatches(rule: PermissionRule, path: RequestPath): boolean {
@@ -102,8 +112,7 @@ function pathMatches(rule: PermissionRule, path: RequestPath): boolean {
   return path.forms.some(pathGlobTest(globs, true));
 }
 
-function pathsMatch(rule: PermissionRule, request: PermissionRequest): boolean {
-  const paths = request.paths ?? requestPaths(undefined, request.input);
+function pathsMatch(rule: PermissionRule, paths: readonly RequestPath[]): boolean {
   // A rule about paths says nothing about a call that names none.
   if (paths.length === 0) return false;
   return rule.action === 'allow'
@@ -111,22 +120,24 @@ function pathsMatch(rule: PermissionRule, request: PermissionRequest): boolean {
     : paths.some((path) => pathMatches(rule, path));
 }
 
-function criteriaMatch(rule: PermissionRule, request: PermissionRequest): boolean {
+function criteriaMatch(rule: PermissionRule, request: JudgedRequest): boolean {
   if (rule.tool !== undefined && !toolGlobTest(rule.tool)(request.toolName)) return false;
   if (rule.capability !== undefined && !request.security.capabilities.includes(rule.capability)) return false;
   if (rule.commandPrefix !== undefined) {
-    const command = commandOf(request.input);
-    if (command === undefined || !commandPrefixMatches(command, rule.commandPrefix, rule.action, rule.exactCommand))
+    const command = request.facts.command;
+    if (
+      command === undefined ||
+      !commandPrefixMatches(command.commands, rule.commandPrefix, rule.action, rule.exactCommand)
+    )
       return false;
   }
-  if (rule.domains !== undefined && !domainsMatch(rule.domains, request.input)) return false;
-  if (rule.domain !== undefined && !domainMatches(rule, request.input)) return false;
+  if (rule.domains !== undefined && !domainsMatch(rule, request.facts)) return false;
   return true;
 }
 
-function ruleMatches(rule: PermissionRule, request: PermissionRequest): boolean {
+function ruleMatches(rule: PermissionRule, request: JudgedRequest): boolean {
   if (!criteriaMatch(rule, request)) return false;
-  return rule.paths === undefined || pathsMatch(rule, request);
+  return rule.paths === undefined || pathsMatch(rule, request.facts.paths);
 }
 
 /**
@@ -140,16 +151,16 @@ export function excludedPaths(
   request: PermissionRequest,
   mode?: PermissionMode,
 ): string[] {
-  const paths = request.paths ?? requestPaths(undefined, request.input);
-  if (!paths.some((path) => path.role === 'scope')) return [];
+  const judged: JudgedRequest = { toolName: request.toolName, security: request.security, facts: factsOf(request) };
+  if (!judged.facts.paths.some((path) => path.role === 'scope')) return [];
   const globs = new Set<string>();
   const secret = mode ? secretFileRule(mode) : undefined;
   // Secret files are left out unless a configured rule allows them.
   const secretAllowed = rules.some(
-    (rule) => rule.action === 'allow' && rule.paths !== undefined && criteriaMatch(rule, request),
+    (rule) => rule.action === 'allow' && rule.paths !== undefined && criteriaMatch(rule, judged),
   );
   for (const rule of [...rules, ...(secret && !secretAllowed ? [secret] : [])]) {
-    if (rule.action === 'allow' || rule.paths === undefined || !criteriaMatch(rule, request)) continue;
+    if (rule.action === 'allow' || rule.paths === undefined || !criteriaMatch(rule, judged)) continue;
     for (const glob of rule.paths) globs.add(glob);
   }
   return [...globs];
@@ -164,7 +175,6 @@ function describeRule(rule: PermissionRule): string {
     rule.commandPrefix !== undefined
       ? `command ${rule.exactCommand ? '' : 'prefix '}"${rule.commandPrefix}"`
       : undefined,
-    rule.domain !== undefined ? `domain ${rule.domain.host}` : undefined,
   ].filter(Boolean);
   return `rule ${rule.action} (${criteria.join('; ') || 'every call'})${rule.reason ? `: ${rule.reason}` : ''}`;
 }
@@ -199,15 +209,16 @@ export function decidePermission(
 ): PermissionDecision {
   const byMode = modeDecision(mode, request.security);
   if (mode === 'read-only' && byMode.action === 'deny') return byMode;
+  const judged: JudgedRequest = { toolName: request.toolName, security: request.security, facts: factsOf(request) };
   let strongest: PermissionRule | undefined;
   for (const rule of rules) {
-    if (!ruleMatches(rule, request)) continue;
+    if (!ruleMatches(rule, judged)) continue;
     if (!strongest || ACTION_STRENGTH[rule.action] > ACTION_STRENGTH[strongest.action]) strongest = rule;
   }
   if (strongest) return { action: strongest.action, reason: describeRule(strongest) };
   // Secret files: a configured rule decides first; otherwise the built-in rule of the mode.
   const secret = secretFileRule(mode);
-  if (secret && ruleMatches(secret, request) && ACTION_STRENGTH[secret.action] > ACTION_STRENGTH[byMode.action])
+  if (secret && ruleMatches(secret, judged) && ACTION_STRENGTH[secret.action] > ACTION_STRENGTH[byMode.action])
     return { action: secret.action, reason: describeRule(secret) };
   return byMode;
 }
