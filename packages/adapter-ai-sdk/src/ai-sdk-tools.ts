@@ -27,7 +27,7 @@ export function aiSdkTools(host: ToolHost, options: AiSdkToolsOptions = {}): Too
       description: described.description,
       inputSchema: jsonSchema(described.inputSchema as Parameters<typeof jsonSchema>[0]),
       needsApproval: async (input, { toolCallId }) => {
-        const decision = await host.decide(described.name, input);
+        const decision = await host.decide(described.name, input, { toolCallId });
         if (decision.action !== 'ask') return false;
         askedCalls.add(toolCallId);
         return true;

@@ -56,7 +56,7 @@ export function openAiAgentsTools(host: ToolHost): OpenAiAgentsTools {
       strict: true,
       needsApproval: async (_context, sent, callId) => {
         const input = withoutStrictNulls(described.inputSchema, sent);
-        const decision = await host.decide(described.name, input);
+        const decision = await host.decide(described.name, input, callId ? { toolCallId: callId } : {});
         if (decision.action !== 'ask') return false;
         if (callId) asked.set(callId, { reason: decision.reason, input });
         return true;

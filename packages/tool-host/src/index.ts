@@ -5,7 +5,13 @@ export type { ToolHost } from './host/tool-host.js';
 export { createToolHost } from './host/tool-host.js';
 export type { OpenToolHostOptions, OpenedToolHost } from './host/open-tool-host.js';
 export { openToolHost } from './host/open-tool-host.js';
-export type { HostCallOptions, HostDecision, HostToolDescription, ToolHostOptions } from './host/tool-host-types.js';
+export type {
+  HostCallOptions,
+  HostDecideOptions,
+  HostDecision,
+  HostToolDescription,
+  ToolHostOptions,
+} from './host/tool-host-types.js';
 
 export type { ParsedArguments } from './calls/call-arguments.js';
 export { parseCallArguments, safeSummary } from './calls/call-arguments.js';

@@ -68,4 +68,23 @@ describe('ToolHost decide() then call()', () => {
       'read_file',
     ]);
   });
+
+  it('gives a judgment made for a named tool call to that call only', async () => {
+    const { host, workspaceRoot, log } = await open({ 'a.txt': 'one\n' });
+    // Decided for call_1, which never ran (its person said no, say); call_2 is judged afresh.
+    expect(await host.decide('write_file', { path: 'b.txt', content: 'x' }, { toolCallId: 'call_1' })).toMatchObject({
+      action: 'allow',
+    });
+    expect(await host.call('write_file', { path: 'b.txt', content: 'x' }, { toolCallId: 'call_2' })).toMatchObject({
+      status: 'success',
+    });
+    expect(lines(log)).toHaveLength(2);
+    // call_3 decided and then run: its hook ran once.
+    await host.decide('delete_file', { path: 'a.txt' }, { toolCallId: 'call_3' });
+    expect(await host.call('delete_file', { path: 'a.txt' }, { toolCallId: 'call_3' })).toMatchObject({
+      code: 'hook_denied',
+    });
+    expect(lines(log)).toHaveLength(3);
+    expect(readFileSync(join(workspaceRoot, 'a.txt'), 'utf8')).toBe('one\n');
+  });
 });

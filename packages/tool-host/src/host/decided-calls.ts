@@ -15,7 +15,8 @@ interface Kept {
 }
 
 /**
- * The judgments `decide()` made, each taken once by the `call()` of the same tool and input, so
+ * The judgments `decide()` made, each taken once by the `call()` it was made for (the same tool
+ * call id, or failing one the same tool and input), so
  * a call that a framework first decides and then runs meets its hooks once (a hook with side
  * effects, a notifier or a counter, runs once per call).
  */
@@ -23,8 +24,10 @@ export class DecidedCalls {
   readonly #kept = new Map<string, Kept[]>();
   #count = 0;
 
-  static keyOf(toolName: string, input: unknown): string {
-    return `${toolName}\u0000${canonicalJson(input)}`;
+  /** The key of a judgment: the tool call's id when the framework named it, else the tool and input. */
+  static keyOf(toolName: string, input: unknown, toolCallId?: string): string {
+    const call = `${toolName}\u0000${canonicalJson(input)}`;
+    return toolCallId === undefined ? call : `${call}\u0000${toolCallId}`;
   }
 
   keep(key: string, judgment: CallJudgment): void {

@@ -66,6 +66,15 @@ export interface HostDecision {
   readonly touches?: CallTouches;
 }
 
+/** Options of `ToolHost.decide`. */
+export interface HostDecideOptions {
+  /**
+   * The id of the tool call being decided (a framework's tool call id): only the `call()` with the
+   * same id reuses the judgment, so a judgment for a call that never ran is never taken by another.
+   */
+  readonly toolCallId?: string;
+}
+
 /** Options of one `ToolHost.call`. */
 export interface HostCallOptions {
   /** The call's id (a framework's tool call id); default a new random id. */

@@ -19,7 +19,13 @@ import type { ApprovalAnswer } from '../permissions/approval-handler.js';
 import { judgedFacts } from '../permissions/call-facts.js';
 import { DecidedCalls } from './decided-calls.js';
 import { StepCheckpoints } from './step-checkpoints.js';
-import type { HostCallOptions, HostDecision, HostToolDescription, ToolHostOptions } from './tool-host-types.js';
+import type {
+  HostCallOptions,
+  HostDecideOptions,
+  HostDecision,
+  HostToolDescription,
+  ToolHostOptions,
+} from './tool-host-types.js';
 
 /** One call's whole lifecycle without an agent loop, over one workspace and one session's restore points. */
 export interface ToolHost {
@@ -32,10 +38,11 @@ export interface ToolHost {
   /**
    * What a call would meet, without running it: validation, hooks (they run), the permission
    * policy and what a person allowed for the session. `ask` means a person must approve. The
-   * judgment is kept for the `call()` of the same tool and input that follows (within ten
-   * minutes), which reuses it instead of running the hooks again.
+   * judgment is kept for the `call()` that follows (within ten minutes), which reuses it instead
+   * of running the hooks again: the call with the same `toolCallId` when one is given here (then
+   * only that call takes it), else the next call of the same tool and input.
    */
-  decide(name: string, input: unknown): Promise<HostDecision>;
+  decide(name: string, input: unknown, options?: HostDecideOptions): Promise<HostDecision>;
   /**
    * Runs one call through the whole lifecycle (validation, hooks, permission, approval,
    * authorisation, recording into the open step's restore point, normalisation, the large-output
@@ -165,12 +172,12 @@ export function createToolHost(options: ToolHostOptions): ToolHost {
           concurrencySafe: entry.tool.concurrencySafe === true,
         };
       }),
-    async decide(name: string, input: unknown): Promise<HostDecision> {
+    async decide(name: string, input: unknown, decideOptions: HostDecideOptions = {}): Promise<HostDecision> {
       const checked = check(name, input);
       if (!checked.ok)
         return { action: 'deny', reason: checked.result.content, code: checked.result.code, result: checked.result };
       const judgment = await judge(checked.entry, checked.input, 'decide', `decide_${randomUUID()}`);
-      decided.keep(DecidedCalls.keyOf(checked.entry.tool.name, checked.input), judgment);
+      decided.keep(DecidedCalls.keyOf(checked.entry.tool.name, checked.input, decideOptions.toolCallId), judgment);
       const touches = judgment.facts ? { touches: judgedFacts(judgment.facts) } : {};
       return judgment.denied
         ? { action: 'deny', reason: judgment.reason, code: judgment.denied.code, result: judgment.denied, ...touches }
@@ -186,6 +193,7 @@ export function createToolHost(options: ToolHostOptions): ToolHost {
           const { entry } = checked;
           // A call decided just before (an adapter's approval check) is not judged twice.
           const judgment =
+            decided.take(DecidedCalls.keyOf(entry.tool.name, checked.input, callOptions.toolCallId)) ??
             decided.take(DecidedCalls.keyOf(entry.tool.name, checked.input)) ??
             (await judge(entry, checked.input, checkpoint.turnId, toolCallId));
           if (judgment.denied) return judgment.denied;
