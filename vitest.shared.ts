@@ -1,6 +1,7 @@
 // The one vitest base every package extends: in-repo source resolution and a JSON report that
 // tools/test-runner counts for the closing `N passed, N failed` line.
 import { defaultServerConditions, mergeConfig, type UserConfig } from 'vite';
+import { join } from 'node:path';
 import { defineConfig } from 'vitest/config';
 
 // Vitest hands these conditions to Node itself. The bundler-only `module` condition points some
@@ -26,3 +27,11 @@ export function packageTestConfig(overrides: UserConfig = {}): UserConfig {
   });
   return mergeConfig(base, overrides);
 }
+
+/**
+ * For packages whose tests run on both database engines: one real PostgreSQL server for the
+ * whole run (tools/test-utils/src/postgres), its URL given to test files as inject('postgresUrl').
+ */
+export const withPostgres: UserConfig = {
+  test: { globalSetup: [join(import.meta.dirname, 'tools/test-utils/src/postgres/global-setup.ts')] },
+};
