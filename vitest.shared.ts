@@ -12,19 +12,14 @@ const sourceConditions = [
   ...defaultServerConditions.filter((condition) => condition !== 'module'),
 ];
 
+const testFiles = ['src/**/*.test.ts', 'src/**/*.test.tsx', 'test/**/*.test.ts'];
+const resolution = { resolve: { conditions: sourceConditions }, ssr: { resolve: { conditions: sourceConditions } } };
+const timeouts = { testTimeout: 30_000, hookTimeout: 30_000, pool: 'forks' } as const;
+const report = { reporters: ['default', 'json'], outputFile: { json: 'test-results/vitest.json' } };
+const postgresGlobalSetup = join(import.meta.dirname, 'tools/test-utils/src/postgres/global-setup.ts');
+
 export function packageTestConfig(overrides: UserConfig = {}): UserConfig {
-  const base = defineConfig({
-    resolve: { conditions: sourceConditions },
-    ssr: { resolve: { conditions: sourceConditions } },
-    test: {
-      include: ['src/**/*.test.ts', 'src/**/*.test.tsx', 'test/**/*.test.ts'],
-      reporters: ['default', 'json'],
-      outputFile: { json: 'test-results/vitest.json' },
-      testTimeout: 30_000,
-      hookTimeout: 30_000,
-      pool: 'forks',
-    },
-  });
+  const base = defineConfig({ ...resolution, test: { include: testFiles, ...report, ...timeouts } });
   return mergeConfig(base, overrides);
 }
 
@@ -33,5 +28,35 @@ export function packageTestConfig(overrides: UserConfig = {}): UserConfig {
  * whole run (tools/test-utils/src/postgres), its URL given to test files as inject('postgresUrl').
  */
 export const withPostgres: UserConfig = {
-  test: { globalSetup: [join(import.meta.dirname, 'tools/test-utils/src/postgres/global-setup.ts')] },
+  test: { globalSetup: [postgresGlobalSetup] },
 };
+
+/**
+ * For packages whose stores run on both database engines: every test on SQLite (project
+ * `sqlite`), and the store-level files matching `postgresFiles` once more on a real PostgreSQL
+ * (project `postgres`, one server for the run). Tests open their database with
+ * `openTestDatabase` of `@clawsmith/test-utils/postgres`, which reads the project's engine.
+ */
+export function packageTestConfigOnBothEngines(postgresFiles: readonly string[]): UserConfig {
+  return defineConfig({
+    test: {
+      ...report,
+      projects: [
+        {
+          ...resolution,
+          test: { name: 'sqlite', include: testFiles, ...timeouts, provide: { databaseEngine: 'sqlite' } },
+        },
+        {
+          ...resolution,
+          test: {
+            name: 'postgres',
+            include: [...postgresFiles],
+            ...timeouts,
+            provide: { databaseEngine: 'postgres' },
+            globalSetup: [postgresGlobalSetup],
+          },
+        },
+      ],
+    },
+  });
+}
