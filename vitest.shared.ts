@@ -17,6 +17,7 @@ const resolution = { resolve: { conditions: sourceConditions }, ssr: { resolve: 
 const timeouts = { testTimeout: 30_000, hookTimeout: 30_000, pool: 'forks' } as const;
 const report = { reporters: ['default', 'json'], outputFile: { json: 'test-results/vitest.json' } };
 const postgresGlobalSetup = join(import.meta.dirname, 'tools/test-utils/src/postgres/global-setup.ts');
+const databaseUrlPerTest = join(import.meta.dirname, 'tools/test-utils/src/postgres/database-url-per-test.ts');
 
 export function packageTestConfig(overrides: UserConfig = {}): UserConfig {
   const base = defineConfig({ ...resolution, test: { include: testFiles, ...report, ...timeouts } });
@@ -35,9 +36,15 @@ export const withPostgres: UserConfig = {
  * For packages whose stores run on both database engines: every test on SQLite (project
  * `sqlite`), and the store-level files matching `postgresFiles` once more on a real PostgreSQL
  * (project `postgres`, one server for the run). Tests open their database with
- * `openTestDatabase` of `@clawsmith/test-utils/postgres`, which reads the project's engine.
+ * `testDatabaseLocation` of `@clawsmith/test-utils/postgres`, which reads the project's engine;
+ * with `databaseUrlPerTest`, each test on PostgreSQL also gets CLAWSMITH_DATABASE_URL naming a
+ * new database of its own, which every home it opens (`openClawsmithHome`) and every process it
+ * starts uses.
  */
-export function packageTestConfigOnBothEngines(postgresFiles: readonly string[]): UserConfig {
+export function packageTestConfigOnBothEngines(
+  postgresFiles: readonly string[],
+  options: { readonly databaseUrlPerTest?: boolean } = {},
+): UserConfig {
   return defineConfig({
     test: {
       ...report,
@@ -54,6 +61,7 @@ export function packageTestConfigOnBothEngines(postgresFiles: readonly string[])
             ...timeouts,
             provide: { databaseEngine: 'postgres' },
             globalSetup: [postgresGlobalSetup],
+            setupFiles: options.databaseUrlPerTest ? [databaseUrlPerTest] : [],
           },
         },
       ],

@@ -26,5 +26,7 @@ export function testDatabaseEngine(): 'sqlite' | 'postgres' {
  * server otherwise. Open it with `openDatabase` of `@clawsmith/platform`.
  */
 export async function testDatabaseLocation(folder: string): Promise<{ file: string } | { url: string }> {
-  return testDatabaseEngine() === 'postgres' ? { url: await testDatabaseUrl() } : { file: join(folder, 'clawsmith.db') };
+  return testDatabaseEngine() === 'postgres'
+    ? { url: await testDatabaseUrl() }
+    : { file: join(folder, 'clawsmith.db') };
 }
