@@ -28,24 +28,41 @@ export default tseslint.config(
           banTransitiveDependencies: false,
           checkDynamicDependenciesExceptions: [],
           depConstraints: [
-            // layer 0 imports no workspace package
-            { sourceTag: 'layer:contract', onlyDependOnLibsWithTags: ['layer:none'] },
+            // layer 0 imports no workspace package but the platform beside it, which imports none
+            { sourceTag: 'layer:contract', onlyDependOnLibsWithTags: ['layer:platform'] },
+            // the platform imports no workspace package (its tests use the repository's test helpers)
+            { sourceTag: 'layer:platform', onlyDependOnLibsWithTags: ['layer:tooling'] },
             // layer 1 imports only layer 0; services never import each other
-            { sourceTag: 'layer:service', onlyDependOnLibsWithTags: ['layer:contract', 'layer:tooling'] },
+            {
+              sourceTag: 'layer:service',
+              onlyDependOnLibsWithTags: ['layer:contract', 'layer:platform', 'layer:tooling'],
+            },
             // layer 2, below core: the tool host (one call's lifecycle without a loop) wires services
             {
               sourceTag: 'layer:host',
-              onlyDependOnLibsWithTags: ['layer:contract', 'layer:service', 'layer:tooling'],
+              onlyDependOnLibsWithTags: ['layer:contract', 'layer:platform', 'layer:service', 'layer:tooling'],
             },
             // layer 2, the agent loop: core imports layers 0-1 and the tool host
             {
               sourceTag: 'layer:composition',
-              onlyDependOnLibsWithTags: ['layer:contract', 'layer:service', 'layer:host', 'layer:tooling'],
+              onlyDependOnLibsWithTags: [
+                'layer:contract',
+                'layer:platform',
+                'layer:service',
+                'layer:host',
+                'layer:tooling',
+              ],
             },
             // layer 3, framework adapters: the tool host and what is below it, never core or an app
             {
               sourceTag: 'layer:adapter',
-              onlyDependOnLibsWithTags: ['layer:contract', 'layer:service', 'layer:host', 'layer:tooling'],
+              onlyDependOnLibsWithTags: [
+                'layer:contract',
+                'layer:platform',
+                'layer:service',
+                'layer:host',
+                'layer:tooling',
+              ],
             },
             // apps import anything below, and an app that is also a library (web's server, which
             // `clawsmith web` starts); no app imports the cli
@@ -53,6 +70,7 @@ export default tseslint.config(
               sourceTag: 'layer:app',
               onlyDependOnLibsWithTags: [
                 'layer:contract',
+                'layer:platform',
                 'layer:service',
                 'layer:host',
                 'layer:composition',
@@ -66,6 +84,7 @@ export default tseslint.config(
               sourceTag: 'layer:tooling',
               onlyDependOnLibsWithTags: [
                 'layer:contract',
+                'layer:platform',
                 'layer:service',
                 'layer:host',
                 'layer:composition',

@@ -1,6 +1,7 @@
 // The one vitest base every package extends: in-repo source resolution and a JSON report that
 // tools/test-runner counts for the closing `N passed, N failed` line.
 import { defaultServerConditions, mergeConfig, type UserConfig } from 'vite';
+import { join } from 'node:path';
 import { defineConfig } from 'vitest/config';
 
 // Vitest hands these conditions to Node itself. The bundler-only `module` condition points some
@@ -11,18 +12,59 @@ const sourceConditions = [
   ...defaultServerConditions.filter((condition) => condition !== 'module'),
 ];
 
+const testFiles = ['src/**/*.test.ts', 'src/**/*.test.tsx', 'test/**/*.test.ts'];
+const resolution = { resolve: { conditions: sourceConditions }, ssr: { resolve: { conditions: sourceConditions } } };
+const timeouts = { testTimeout: 30_000, hookTimeout: 30_000, pool: 'forks' } as const;
+const report = { reporters: ['default', 'json'], outputFile: { json: 'test-results/vitest.json' } };
+const postgresGlobalSetup = join(import.meta.dirname, 'tools/test-utils/src/postgres/global-setup.ts');
+const databaseUrlPerTest = join(import.meta.dirname, 'tools/test-utils/src/postgres/database-url-per-test.ts');
+
 export function packageTestConfig(overrides: UserConfig = {}): UserConfig {
-  const base = defineConfig({
-    resolve: { conditions: sourceConditions },
-    ssr: { resolve: { conditions: sourceConditions } },
+  const base = defineConfig({ ...resolution, test: { include: testFiles, ...report, ...timeouts } });
+  return mergeConfig(base, overrides);
+}
+
+/**
+ * For packages whose tests run on both database engines: one real PostgreSQL server for the
+ * whole run (tools/test-utils/src/postgres), its URL given to test files as inject('postgresUrl').
+ */
+export const withPostgres: UserConfig = {
+  test: { globalSetup: [postgresGlobalSetup] },
+};
+
+/**
+ * For packages whose stores run on both database engines: every test on SQLite (project
+ * `sqlite`), and the store-level files matching `postgresFiles` once more on a real PostgreSQL
+ * (project `postgres`, one server for the run). Tests open their database with
+ * `testDatabaseLocation` of `@clawsmith/test-utils/postgres`, which reads the project's engine;
+ * with `databaseUrlPerTest`, each test on PostgreSQL also gets CLAWSMITH_DATABASE_URL naming a
+ * new database of its own, which every home it opens (`openClawsmithHome`) and every process it
+ * starts uses.
+ */
+export function packageTestConfigOnBothEngines(
+  postgresFiles: readonly string[],
+  options: { readonly databaseUrlPerTest?: boolean } = {},
+): UserConfig {
+  return defineConfig({
     test: {
-      include: ['src/**/*.test.ts', 'src/**/*.test.tsx', 'test/**/*.test.ts'],
-      reporters: ['default', 'json'],
-      outputFile: { json: 'test-results/vitest.json' },
-      testTimeout: 30_000,
-      hookTimeout: 30_000,
-      pool: 'forks',
+      ...report,
+      projects: [
+        {
+          ...resolution,
+          test: { name: 'sqlite', include: testFiles, ...timeouts, provide: { databaseEngine: 'sqlite' } },
+        },
+        {
+          ...resolution,
+          test: {
+            name: 'postgres',
+            include: [...postgresFiles],
+            ...timeouts,
+            provide: { databaseEngine: 'postgres' },
+            globalSetup: [postgresGlobalSetup],
+            setupFiles: options.databaseUrlPerTest ? [databaseUrlPerTest] : [],
+          },
+        },
+      ],
     },
   });
-  return mergeConfig(base, overrides);
 }

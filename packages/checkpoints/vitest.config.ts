@@ -1,4 +1,15 @@
 import { defineConfig } from 'vitest/config';
-import { packageTestConfig } from '../../vitest.shared.ts';
+import { packageTestConfigOnBothEngines } from '../../vitest.shared.ts';
 
-export default defineConfig(packageTestConfig());
+// The store-level tests (those that open the store with openStore) run on both engines.
+export default defineConfig(
+  packageTestConfigOnBothEngines([
+    'src/command-changes.test.ts',
+    'src/crash-recovery.test.ts',
+    'src/file-diff.test.ts',
+    'src/fork-and-retention.test.ts',
+    'src/journal-validation.test.ts',
+    'src/turn-checkpoint.test.ts',
+    'src/undo-files.test.ts',
+  ]),
+);

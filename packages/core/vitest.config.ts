@@ -1,4 +1,13 @@
 import { defineConfig } from 'vitest/config';
-import { packageTestConfig } from '../../vitest.shared.ts';
+import { packageTestConfigOnBothEngines } from '../../vitest.shared.ts';
 
-export default defineConfig(packageTestConfig());
+// The store-level tests run on both engines: on PostgreSQL every home a test opens (and every
+// process it starts) lives in a database of its own (CLAWSMITH_DATABASE_URL).
+export default defineConfig(
+  packageTestConfigOnBothEngines(
+    ['src/store/session-store.test.ts', 'src/undone-turns.test.ts', 'src/recovery.test.ts'],
+    {
+      databaseUrlPerTest: true,
+    },
+  ),
+);

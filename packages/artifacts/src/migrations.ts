@@ -1,4 +1,5 @@
-import { Migrator, SqliteAdapter, sql, type Kysely, type Migration } from 'kysely';
+import { migrateUnderLock } from '@clawsmith/platform';
+import { Migrator, type Kysely, type Migration } from 'kysely';
 
 /** Name of the table where this package's Kysely migrator records applied migrations. */
 export const ARTIFACT_MIGRATION_TABLE = 'clawsmith_artifacts_migration';
@@ -72,26 +73,5 @@ export async function migrateArtifacts(db: Kysely<any>): Promise<void> {
     migrationTableName: ARTIFACT_MIGRATION_TABLE,
     migrationLockTableName: ARTIFACT_MIGRATION_LOCK_TABLE,
   });
-  await migrateHoldingWriteLock(db, migrator);
-}
-
-/**
- * Runs `migrator` to its latest migration. On SQLite it holds the write lock (`BEGIN IMMEDIATE`)
- * from reading what was applied to the last migration: Kysely takes no lock there, so two
- * processes opening a new database at one moment both read "nothing applied" and both create the
- * tables. The later process waits (busy timeout), then finds everything applied; a failing
- * migration is rolled back whole. Other databases lock in Kysely's own way.
- */
-// eslint-disable-next-line @typescript-eslint/no-explicit-any -- the host owns the database type
-async function migrateHoldingWriteLock(db: Kysely<any>, migrator: Migrator): Promise<void> {
-  const sqlite = db.getExecutor().adapter instanceof SqliteAdapter;
-  if (sqlite) await sql`begin immediate`.execute(db);
-  try {
-    const { error } = await migrator.migrateToLatest();
-    if (error) throw error;
-    if (sqlite) await sql`commit`.execute(db);
-  } catch (error) {
-    if (sqlite) await sql`rollback`.execute(db);
-    throw error;
-  }
+  await migrateUnderLock(db, migrator);
 }

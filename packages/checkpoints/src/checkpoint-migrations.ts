@@ -1,5 +1,6 @@
+import { migrateUnderLock } from '@clawsmith/platform';
+import { Migrator, PostgresAdapter, sql, type Kysely, type Migration } from 'kysely';
 import type { HostDatabase } from './checkpoint-schema.js';
-import { Migrator, PostgresAdapter, SqliteAdapter, sql, type Kysely, type Migration } from 'kysely';
 
 /** Kysely's bookkeeping tables for these migrations, separate so several packages migrate one database. */
 export const CHECKPOINT_MIGRATION_TABLES = {
@@ -143,25 +144,5 @@ export async function migrateCheckpoints(db: HostDatabase): Promise<void> {
     provider: { getMigrations: async () => checkpointMigrations },
     ...CHECKPOINT_MIGRATION_TABLES,
   });
-  await migrateHoldingWriteLock(db, migrator);
-}
-
-/**
- * Runs `migrator` to its latest migration. On SQLite it holds the write lock (`BEGIN IMMEDIATE`)
- * from reading what was applied to the last migration: Kysely takes no lock there, so two
- * processes opening a new database at one moment both read "nothing applied" and both create the
- * tables. The later process waits (busy timeout), then finds everything applied; a failing
- * migration is rolled back whole. Other databases lock in Kysely's own way.
- */
-async function migrateHoldingWriteLock(db: HostDatabase, migrator: Migrator): Promise<void> {
-  const sqlite = db.getExecutor().adapter instanceof SqliteAdapter;
-  if (sqlite) await sql`begin immediate`.execute(db);
-  try {
-    const { error } = await migrator.migrateToLatest();
-    if (error) throw error;
-    if (sqlite) await sql`commit`.execute(db);
-  } catch (error) {
-    if (sqlite) await sql`rollback`.execute(db);
-    throw error;
-  }
+  await migrateUnderLock(db, migrator);
 }

@@ -20,5 +20,5 @@ export { CHECKPOINT_ERROR_CODES, CheckpointConflictError, CheckpointError } from
 
 export { CHECKPOINT_MIGRATION_TABLES, checkpointMigrations, migrateCheckpoints } from './checkpoint-migrations.js';
 export { openCheckpointDatabase } from './checkpoint-database.js';
-export { withStatementCache } from './statement-cache.js';
+export { withStatementCache } from '@clawsmith/platform';
 export type { HostDatabase } from './checkpoint-schema.js';

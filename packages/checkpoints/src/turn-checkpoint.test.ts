@@ -1,7 +1,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { testdir } from '@clawsmith/test-utils';
-import { Migrator, sql } from 'kysely';
+import { Migrator } from 'kysely';
 import { describe, expect, it, onTestFinished } from 'vitest';
 import { CHECKPOINT_MIGRATION_TABLES, checkpointMigrations } from './index.js';
 import { beginTurn, openStore, toolDelete, toolWrite } from './__fixtures__/tool-simulator.js';
@@ -170,9 +170,7 @@ describe('migrateCheckpoints', () => {
       },
     });
     expect((await other.migrateToLatest()).error).toBeUndefined();
-    const tables = (
-      await sql<{ name: string }>`select name from sqlite_master where type = 'table' order by name`.execute(db)
-    ).rows.map((row) => row.name);
+    const tables = (await db.introspection.getTables({ withInternalKyselyTables: true })).map((table) => table.name);
     expect(tables).toEqual(
       expect.arrayContaining([
         CHECKPOINT_MIGRATION_TABLES.migrationTableName,

@@ -1,4 +1,5 @@
 import { setTimeout as delay } from 'node:timers/promises';
+import { databaseEngineOf } from '@clawsmith/platform';
 import { sql, type Kysely } from 'kysely';
 import { putBlobs } from './blob-store.js';
 import type { CheckpointTables, FileChangeRow } from './checkpoint-schema.js';
@@ -111,15 +112,31 @@ const pointParameters = (point: RestorePointStart) => [
 const COMPLETE_POINT = `update checkpoint_restore_point set bytes = ?, completed_at = coalesce(completed_at, ?)
   where session_id = ? and turn_id = ?`;
 
+/** Inserts the restore point numbered after the session's last one. */
+async function insertPoint(db: Kysely<CheckpointTables>, point: RestorePointStart): Promise<void> {
+  await sql`insert into checkpoint_restore_point
+      (session_id, turn_id, sequence, workspace_root, message_count, event_sequence, todo_snapshot, created_at, bytes)
+    select ${point.sessionId}, ${point.turnId}, coalesce(max(sequence), 0) + 1, ${point.workspaceRoot}, ${point.messageCount},
+      ${point.eventSequence}, ${point.todoSnapshot}, ${point.createdAt}, 0
+    from checkpoint_restore_point where session_id = ${point.sessionId}`.execute(db);
+}
+
 /** The portable path: hand-written SQL through the query builder, multi-row statements. */
 function kyselyWrites(db: Kysely<CheckpointTables>): TurnWrites {
   return {
     async begin(point) {
-      await sql`insert into checkpoint_restore_point
-          (session_id, turn_id, sequence, workspace_root, message_count, event_sequence, todo_snapshot, created_at, bytes)
-        select ${point.sessionId}, ${point.turnId}, coalesce(max(sequence), 0) + 1, ${point.workspaceRoot}, ${point.messageCount},
-          ${point.eventSequence}, ${point.todoSnapshot}, ${point.createdAt}, 0
-        from checkpoint_restore_point where session_id = ${point.sessionId}`.execute(db);
+      // PostgreSQL reads MAX(sequence) under READ COMMITTED: two processes beginning turns of one
+      // session would take the same number. The session's transaction lock orders them.
+      if (databaseEngineOf(db) === 'postgres') {
+        await db.transaction().execute(async (transaction) => {
+          await sql`select pg_advisory_xact_lock(hashtextextended(${`clawsmith.restore_point:${point.sessionId}`}, 0))`.execute(
+            transaction,
+          );
+          await insertPoint(transaction, point);
+        });
+        return;
+      }
+      await insertPoint(db, point);
     },
     async record(blobs, rows, settling, now) {
       if (blobs.length === 0 && settling.length === 0 && rows.length <= CHANGES_PER_STATEMENT) {

@@ -21,11 +21,18 @@ function packageVersion(): string {
 }
 
 function homeOption(command: Command): Command {
-  return command.addOption(
-    new Option('--home <dir>', 'clawsmith home folder: database, checkpoints, artifacts (default ~/.clawsmith)').env(
-      'CLAWSMITH_HOME',
-    ),
-  );
+  return command
+    .addOption(
+      new Option('--home <dir>', 'clawsmith home folder: database, checkpoints, artifacts (default ~/.clawsmith)').env(
+        'CLAWSMITH_HOME',
+      ),
+    )
+    .addOption(
+      new Option(
+        '--database-url <url>',
+        "keep the home's database in PostgreSQL (postgres://user:password@host/db), shared by many machines; artifact bodies stay in the home folder",
+      ).env('CLAWSMITH_DATABASE_URL'),
+    );
 }
 
 const collect = (value: string, previous: string[] = []) => [...previous, value];
@@ -100,6 +107,10 @@ function lazy(load: () => Promise<Action>) {
     const operands = parameters
       .slice(0, -2)
       .flatMap((value) => (Array.isArray(value) ? value : value === undefined ? [] : [value])) as string[];
+    // The home's opener reads the database URL from the environment, as do the processes a
+    // command starts (a background delegation, the web server's turns): the flag is passed on there.
+    if (typeof options.databaseUrl === 'string' && options.databaseUrl !== '')
+      process.env.CLAWSMITH_DATABASE_URL = options.databaseUrl;
     const action = await load();
     process.exitCode = await action(options, command, ...operands);
   };

@@ -2,6 +2,13 @@ import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { createArtifactStore, migrateArtifacts, type ArtifactStore } from '@clawsmith/artifacts';
 import { createCheckpointStore, migrateCheckpoints, type CheckpointStore } from '@clawsmith/checkpoints';
+import {
+  DatabaseUnavailableError,
+  isPostgresUrl,
+  openPostgresDatabase,
+  redactDatabaseUrl,
+  type DatabaseEngine,
+} from '@clawsmith/platform';
 import { ClawsmithError, type WorkspaceWall } from '@clawsmith/tool-protocol';
 import type { Kysely } from 'kysely';
 import { migrateCore } from './store/core-migrations.js';
@@ -9,8 +16,12 @@ import { HOME_BUSY_TIMEOUT_MS, openClawsmithConnection } from './store/open-data
 
 /** The storage of one clawsmith home, shared by the CLI and the web server. */
 export interface ClawsmithHome {
-  /** The home folder. */
+  /** The home folder: the SQLite database's folder, and where artifact bodies live on either engine. */
   readonly path: string;
+  /** Which engine the home's database runs on. */
+  readonly engine: DatabaseEngine;
+  /** Where the database is, safe to print: the SQLite file, or the PostgreSQL URL without its password. */
+  readonly database: string;
   /** The migrated database. */
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
   readonly db: Kysely<any>;
@@ -27,6 +38,25 @@ export interface ClawsmithHome {
 export function resolveClawsmithHome(explicit?: string): string {
   const configured = [explicit, process.env.CLAWSMITH_HOME].find((value) => value !== undefined && value !== '');
   return resolve(configured ?? join(homedir(), '.clawsmith'));
+}
+
+/**
+ * The PostgreSQL URL of a home: the explicit one, else `CLAWSMITH_DATABASE_URL`; undefined (the
+ * home's SQLite file) when neither is set or the value is empty. A value that is not a
+ * `postgres://` or `postgresql://` URL is a `invalid_database_url` error, which never repeats it
+ * (it may hold a password).
+ */
+export function resolveDatabaseUrl(explicit?: string): string | undefined {
+  const configured = [explicit, process.env.CLAWSMITH_DATABASE_URL].find(
+    (value) => value !== undefined && value.trim() !== '',
+  );
+  if (configured === undefined) return undefined;
+  if (!isPostgresUrl(configured))
+    throw new ClawsmithError(
+      'invalid_database_url',
+      'The database URL (--database-url or CLAWSMITH_DATABASE_URL) must start with postgres:// or postgresql://; leave it unset to keep the home in its SQLite file.',
+    );
+  return configured.trim();
 }
 
 /**
@@ -49,8 +79,12 @@ export function homeBusyError(
 }
 
 /**
- * Opens a clawsmith home: the database `clawsmith.db` (every package's migrations run, each in
- * its own migration table), the checkpoint store and the artifact store (`artifacts/`).
+ * Opens a clawsmith home: its database (every package's migrations run, each in its own
+ * migration table, under a lock other processes wait on), the checkpoint store and the artifact
+ * store (`artifacts/` in the home folder). The database is the home's SQLite file `clawsmith.db`,
+ * or, with `databaseUrl` (or `CLAWSMITH_DATABASE_URL`), a PostgreSQL database that many processes
+ * on many machines share; checkpoint bodies are then stored in that database, and artifact bodies
+ * stay in the home folder, which such machines share.
  */
 export async function openClawsmithHome(
   explicit?: string,
@@ -59,14 +93,23 @@ export async function openClawsmithHome(
     readonly wall?: WorkspaceWall;
     /** How long to wait for other processes' locks before `home_busy`; default {@link HOME_BUSY_TIMEOUT_MS}. */
     readonly busyTimeoutMs?: number;
+    /** A PostgreSQL URL for the database (see {@link resolveDatabaseUrl}); default the home's SQLite file. */
+    readonly databaseUrl?: string;
   } = {},
 ): Promise<ClawsmithHome> {
   const path = resolveClawsmithHome(explicit);
   const busyTimeoutMs = options.busyTimeoutMs ?? HOME_BUSY_TIMEOUT_MS;
-  let opened: ReturnType<typeof openClawsmithConnection>;
+  const databaseUrl = resolveDatabaseUrl(options.databaseUrl);
+  let opened: ReturnType<typeof openClawsmithConnection> | { db: Kysely<any>; sqlite?: undefined }; // eslint-disable-line @typescript-eslint/no-explicit-any
+  const database = databaseUrl === undefined ? join(path, 'clawsmith.db') : redactDatabaseUrl(databaseUrl);
   try {
-    opened = openClawsmithConnection(join(path, 'clawsmith.db'), busyTimeoutMs);
+    opened =
+      databaseUrl === undefined
+        ? openClawsmithConnection(database, busyTimeoutMs)
+        : await openPostgresDatabase(databaseUrl);
   } catch (error) {
+    if (error instanceof DatabaseUnavailableError)
+      throw new ClawsmithError('database_unavailable', error.message, { retryable: true, cause: error });
     throw homeBusyError(path, error, busyTimeoutMs) ?? error;
   }
   const { db, sqlite } = opened;
@@ -78,7 +121,12 @@ export async function openClawsmithHome(
     await db.destroy();
     throw homeBusyError(path, error, busyTimeoutMs) ?? error;
   }
-  const checkpoints = createCheckpointStore({ db, sqlite, ...(options.wall ? { wall: options.wall } : {}) });
+  const checkpoints = createCheckpointStore({
+    db,
+    ...(sqlite ? { sqlite } : {}),
+    ...(options.wall ? { wall: options.wall } : {}),
+  });
   const artifacts = createArtifactStore({ db, directory: join(path, 'artifacts') });
-  return { path, db, checkpoints, artifacts, close: () => db.destroy() };
+  const engine: DatabaseEngine = databaseUrl === undefined ? 'sqlite' : 'postgres';
+  return { path, engine, database, db, checkpoints, artifacts, close: () => db.destroy() };
 }

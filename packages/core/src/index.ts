@@ -7,7 +7,7 @@ export type { DirectToolCall, DirectToolCallResult, ToolDescription } from './di
 export type { BuiltinToolsOptions } from './builtin-tools.js';
 export { createBuiltinTools } from './builtin-tools.js';
 export type { ClawsmithHome } from './clawsmith-home.js';
-export { openClawsmithHome, resolveClawsmithHome } from './clawsmith-home.js';
+export { openClawsmithHome, resolveClawsmithHome, resolveDatabaseUrl } from './clawsmith-home.js';
 
 export type { ApprovalAnswer, ApprovalHandler, ApprovalRequest } from '@clawsmith/tool-host';
 export type { ToolEntry, ToolSource, ToolTable } from '@clawsmith/tool-host';

@@ -28,6 +28,7 @@ describe('@clawsmith/core public surface', () => {
       'readSettingsFile',
       'renderTodos',
       'resolveClawsmithHome',
+      'resolveDatabaseUrl',
       'retentionSummary',
       'runRetention',
       'settingsFileSchema',

@@ -136,10 +136,15 @@ describe('each packed package installed alone, with only what it declares', () =
     const clawsmithIn = (project: IsolatedProject) => readdirSync(join(project.root, 'node_modules/@clawsmith')).sort();
     expect(clawsmithIn(isolatedProject('@clawsmith/tool-protocol'))).toEqual(['tool-protocol']);
     expect(clawsmithIn(isolatedProject('@clawsmith/command-sandbox'))).toEqual(['command-sandbox', 'tool-protocol']);
-    expect(clawsmithIn(isolatedProject('@clawsmith/checkpoints'))).toEqual(['checkpoints', 'tool-protocol']);
+    expect(clawsmithIn(isolatedProject('@clawsmith/checkpoints'))).toEqual([
+      'checkpoints',
+      'platform',
+      'tool-protocol',
+    ]);
     expect([...isolatedProject('@clawsmith/checkpoints').installed.linked].sort()).toEqual([
       'better-sqlite3',
       'kysely',
+      'pg',
       'zod',
     ]);
     expect(clawsmithIn(isolatedProject('@clawsmith/core'))).toEqual([
@@ -148,6 +153,7 @@ describe('each packed package installed alone, with only what it declares', () =
       'command-sandbox',
       'core',
       'deferred-tools',
+      'platform',
       'providers',
       'session-protocol',
       'tool-host',

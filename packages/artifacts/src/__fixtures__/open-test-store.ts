@@ -1,10 +1,12 @@
-// Opens a real SQLite database (WAL, busy timeout, as the host does) and an artifact store in a
-// temporary folder that is removed after the test.
+// Opens a migrated home database on the test project's engine (a SQLite file, or a database of
+// its own on the run's PostgreSQL server) and an artifact store whose bodies live in a temporary
+// folder; everything is closed or removed after the test.
 import { join } from 'node:path';
-import Database from 'better-sqlite3';
-import { Kysely, SqliteDialect } from 'kysely';
+import { openDatabase } from '@clawsmith/platform';
+import type { Kysely } from 'kysely';
 import { onTestFinished } from 'vitest';
 import { testdir } from '@clawsmith/test-utils';
+import { testDatabaseLocation } from '@clawsmith/test-utils/postgres';
 import { createArtifactStore, type ArtifactStore, type ArtifactStoreOptions } from '../artifact-store.js';
 import { migrateArtifacts } from '../migrations.js';
 
@@ -21,11 +23,8 @@ export async function openTestStore(
   options: Partial<Omit<ArtifactStoreOptions, 'db' | 'directory'>> = {},
 ): Promise<TestStore> {
   const root = testdir({});
-  const sqlite = new Database(join(root, 'clawsmith.db'));
-  sqlite.pragma('journal_mode = WAL');
-  sqlite.pragma('busy_timeout = 5000');
-  const db = new Kysely<any>({ dialect: new SqliteDialect({ database: sqlite }) }); // eslint-disable-line @typescript-eslint/no-explicit-any
-  onTestFinished(() => db.destroy());
+  const { db, close } = await openDatabase(await testDatabaseLocation(root), { busyTimeoutMs: 5000 });
+  onTestFinished(close);
   await migrateArtifacts(db);
   const directory = join(root, 'artifacts');
   const store = createArtifactStore({ db, directory, ...options });

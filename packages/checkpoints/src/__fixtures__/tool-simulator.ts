@@ -1,12 +1,16 @@
-// Test support: a real SQLite store in a temp folder, and a tool simulated exactly as the
+// Test support: a real store on the test project's engine (a SQLite file in a temp folder, or a
+// database of its own on the run's PostgreSQL server), and a tool simulated exactly as the
 // FileChangeRecorder port prescribes (beforeChange, the write with node:fs, afterChange).
 import { createHash } from 'node:crypto';
 import { chmodSync, existsSync, lstatSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
+import { openPostgresDatabase } from '@clawsmith/platform';
+import { testDatabaseLocation } from '@clawsmith/test-utils/postgres';
 import type { FileChangeRecorder, FilePreimage } from '@clawsmith/tool-protocol';
 import type { HostDatabase } from '../checkpoint-schema.js';
 import {
   createCheckpointStore,
+  migrateCheckpoints,
   openCheckpointDatabase,
   type CheckpointStore,
   type CheckpointStoreOptions,
@@ -15,16 +19,26 @@ import {
 export interface OpenedStore {
   readonly db: HostDatabase;
   readonly store: CheckpointStore;
+  /** Where the database is: the SQLite file, or the PostgreSQL URL (what `openDatabaseAt` takes). */
   readonly file: string;
 }
 
-/** Opens a store over a fresh database file in `folder`; close with `db.destroy()`. */
+/** Opens the checkpoint database at `location` (a SQLite file or a `postgres://` URL), migrated. */
+export async function openDatabaseAt(location: string): Promise<HostDatabase> {
+  if (!location.startsWith('postgres')) return openCheckpointDatabase(location);
+  const { db } = await openPostgresDatabase(location);
+  await migrateCheckpoints(db);
+  return db;
+}
+
+/** Opens a store over a fresh database (in `folder` on SQLite); close with `db.destroy()`. */
 export async function openStore(
   folder: string,
   options: Omit<CheckpointStoreOptions, 'db'> = {},
 ): Promise<OpenedStore> {
-  const file = join(folder, 'clawsmith.db');
-  const db = await openCheckpointDatabase(file);
+  const location = await testDatabaseLocation(folder);
+  const file = 'file' in location ? location.file : location.url;
+  const db = await openDatabaseAt(file);
   return { db, store: createCheckpointStore({ db, ...options }), file };
 }
 

@@ -4,10 +4,11 @@
 import { createHash } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { createCheckpointStore, openCheckpointDatabase } from '../index.js';
+import { createCheckpointStore } from '../index.js';
+import { openDatabaseAt } from './tool-simulator.js';
 
 const [mode, file, ...rest] = process.argv.slice(2);
-const db = await openCheckpointDatabase(file!);
+const db = await openDatabaseAt(file!);
 const store = createCheckpointStore({ db });
 
 if (mode === 'undo') {

@@ -1,4 +1,5 @@
-import { Migrator, SqliteAdapter, sql, type Kysely, type Migration } from 'kysely';
+import { migrateUnderLock } from '@clawsmith/platform';
+import { Migrator, sql, type Kysely, type Migration } from 'kysely';
 
 /** The session store's schema. Portable SQL types only (text, integer), so PostgreSQL can run it. */
 export const coreMigrations: Record<string, Migration> = {
@@ -191,26 +192,5 @@ export async function migrateCore(db: Kysely<any>): Promise<void> {
     migrationTableName: 'clawsmith_core_migration',
     migrationLockTableName: 'clawsmith_core_migration_lock',
   });
-  await migrateHoldingWriteLock(db, migrator);
-}
-
-/**
- * Runs `migrator` to its latest migration. On SQLite it holds the write lock (`BEGIN IMMEDIATE`)
- * from reading what was applied to the last migration: Kysely takes no lock there, so two
- * processes opening a new database at one moment both read "nothing applied" and both create the
- * tables. The later process waits (busy timeout), then finds everything applied; a failing
- * migration is rolled back whole. Other databases lock in Kysely's own way.
- */
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-async function migrateHoldingWriteLock(db: Kysely<any>, migrator: Migrator): Promise<void> {
-  const sqlite = db.getExecutor().adapter instanceof SqliteAdapter;
-  if (sqlite) await sql`begin immediate`.execute(db);
-  try {
-    const { error } = await migrator.migrateToLatest();
-    if (error) throw error;
-    if (sqlite) await sql`commit`.execute(db);
-  } catch (error) {
-    if (sqlite) await sql`rollback`.execute(db);
-    throw error;
-  }
+  await migrateUnderLock(db, migrator);
 }

@@ -1,57 +1,19 @@
-import Database from 'better-sqlite3';
-import { mkdirSync } from 'node:fs';
-import { dirname } from 'node:path';
-import { withStatementCache, type SqliteHandle } from '@clawsmith/checkpoints';
-import {
-  CompiledQuery,
-  Kysely,
-  SqliteDialect,
-  SqliteDriver,
-  type DatabaseConnection,
-  type Driver,
-  type SqliteDialectConfig,
-} from 'kysely';
+import type { SqliteHandle } from '@clawsmith/checkpoints';
+import { SQLITE_BUSY_TIMEOUT_MS, openSqliteDatabase } from '@clawsmith/platform';
+import type { Kysely } from 'kysely';
 import type { CoreDatabase } from './core-tables.js';
 
 /**
  * How long a connection waits for another process's write (or an opening's migrations) before
- * it gives up with SQLITE_BUSY. It must outlast the longest transaction any clawsmith process
- * holds, under load: a checkpoint batch of 32 MiB of pre-images, migrations of every package,
- * with two dozen processes queueing on two cores (measured: 10 s was not enough for 24 runs).
+ * it gives up with SQLITE_BUSY: `SQLITE_BUSY_TIMEOUT_MS` of `@clawsmith/platform`, which says why.
  */
-export const HOME_BUSY_TIMEOUT_MS = 60_000;
+export const HOME_BUSY_TIMEOUT_MS = SQLITE_BUSY_TIMEOUT_MS;
 
 /**
- * Kysely's SQLite driver, except that a transaction takes the write lock when it begins
- * (`BEGIN IMMEDIATE`): a deferred transaction that reads and then writes fails at once with
- * SQLITE_BUSY when another process committed in between (the busy timeout does not apply to
- * that upgrade), which crashed concurrent runs mid-turn. Taking the lock first makes it wait.
- */
-class WriteLockingSqliteDriver extends SqliteDriver {
-  override async beginTransaction(connection: DatabaseConnection): Promise<void> {
-    await connection.executeQuery(CompiledQuery.raw('begin immediate'));
-  }
-}
-
-class WriteLockingSqliteDialect extends SqliteDialect {
-  readonly #config: SqliteDialectConfig;
-
-  constructor(config: SqliteDialectConfig) {
-    super(config);
-    this.#config = config;
-  }
-
-  override createDriver(): Driver {
-    return new WriteLockingSqliteDriver(this.#config);
-  }
-}
-
-/**
- * Opens (creating if needed) the embedded SQLite database of a clawsmith home: WAL so that the
- * CLI and the web server can read while the other writes, a busy timeout so that concurrent
- * writers wait instead of failing ({@link HOME_BUSY_TIMEOUT_MS}), transactions that take the
- * write lock when they begin, and `synchronous=NORMAL`, which is durable under WAL. Prepared
- * statements are reused ({@link withStatementCache}).
+ * Opens (creating if needed) the embedded SQLite database of a clawsmith home with
+ * `openSqliteDatabase` of `@clawsmith/platform`: WAL, a busy timeout ({@link HOME_BUSY_TIMEOUT_MS}),
+ * transactions that take the write lock when they begin, `synchronous=NORMAL`, foreign keys on and
+ * prepared statements reused.
  */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export function openClawsmithDatabase(file: string): Kysely<any> {
@@ -68,37 +30,9 @@ export function openClawsmithConnection(
   busyTimeoutMs: number = HOME_BUSY_TIMEOUT_MS,
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
 ): { db: Kysely<any>; sqlite: SqliteHandle } {
-  if (file !== ':memory:') mkdirSync(dirname(file), { recursive: true });
-  const database = new Database(file);
-  database.pragma(`busy_timeout = ${Math.max(0, Math.floor(busyTimeoutMs))}`);
-  switchToWriteAheadLog(database, busyTimeoutMs);
-  database.pragma('synchronous = NORMAL');
-  database.pragma('foreign_keys = ON');
-  return {
-    db: new Kysely({ dialect: new WriteLockingSqliteDialect({ database: withStatementCache(database) }) }),
-    sqlite: database,
-  };
+  const { db, sqlite } = openSqliteDatabase(file, { busyTimeoutMs });
+  return { db, sqlite };
 }
-
-/**
- * Puts the database in WAL mode. When two processes open one new file at the same moment, one
- * can find it locked while the other switches it, and SQLite answers that with SQLITE_BUSY at
- * once instead of waiting out busy_timeout; so this tries again, for as long as the busy timeout.
- */
-function switchToWriteAheadLog(database: Database.Database, busyTimeoutMs: number): void {
-  const deadline = Date.now() + busyTimeoutMs;
-  for (;;) {
-    try {
-      database.pragma('journal_mode = WAL');
-      return;
-    } catch (error) {
-      if ((error as { code?: unknown }).code !== 'SQLITE_BUSY' || Date.now() >= deadline) throw error;
-      Atomics.wait(PAUSE, 0, 0, 10);
-    }
-  }
-}
-
-const PAUSE = new Int32Array(new SharedArrayBuffer(4));
 
 /**
  * The home database as core's code sees it: the same connection, typed by core's own tables.

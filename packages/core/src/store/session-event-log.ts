@@ -1,3 +1,4 @@
+import { databaseEngineOf } from '@clawsmith/platform';
 import { readSessionEvent } from '@clawsmith/session-protocol';
 import { sql } from 'kysely';
 import type { CoreDatabase, SessionEventRow } from './core-tables.js';
@@ -35,9 +36,12 @@ function toEvent(row: SessionEventRow): SessionEvent {
 export class SessionEventLog {
   readonly #db: CoreDatabase;
   readonly #listeners = new Set<SessionEventListener>();
+  /** PostgreSQL: appends lock the session's log first (see {@link lockSessionLog}). */
+  readonly #lockPerSession: boolean;
 
   constructor(db: CoreDatabase) {
     this.#db = db;
+    this.#lockPerSession = databaseEngineOf(db) === 'postgres';
   }
 
   /** Follows every event this process persists; returns the unsubscribe function. */
@@ -51,7 +55,9 @@ export class SessionEventLog {
    * the numbers from MAX(sequence) inside the statement itself, so the numbering is atomic (even
    * with another process appending to the same session) without an explicit transaction, and a
    * batch of events costs one statement. A batch larger than {@link INSERT_CHUNK} rows is written in
-   * chunks inside one transaction (SQLite bounds the variables of one statement).
+   * chunks inside one transaction (SQLite bounds the variables of one statement). On PostgreSQL
+   * the statement alone is not enough (two transactions read the same MAX under READ COMMITTED),
+   * so each append is a transaction that first takes the session's lock.
    */
   async append(sessionId: string, events: readonly NewSessionEvent[]): Promise<SessionEvent[]> {
     if (events.length === 0) return [];
@@ -63,9 +69,10 @@ export class SessionEventLog {
       payloadJson: JSON.stringify(payload),
     }));
     const first =
-      rows.length <= INSERT_CHUNK
+      rows.length <= INSERT_CHUNK && !this.#lockPerSession
         ? await insertNumbered(this.#db, sessionId, timestamp, rows)
         : await this.#db.transaction().execute(async (transaction) => {
+            if (this.#lockPerSession) await lockSessionLog(transaction, sessionId);
             let start = 0;
             for (const chunk of insertChunks(rows)) {
               const chunkFirst = await insertNumbered(transaction, sessionId, timestamp, chunk);
@@ -139,6 +146,15 @@ export class SessionEventLog {
 }
 
 /**
+ * Takes the PostgreSQL transaction lock of one session's event log, so that appends to that
+ * session from any process on any machine number their events one after another; appends to
+ * other sessions do not wait. Released when the transaction ends.
+ */
+async function lockSessionLog(db: CoreDatabase, sessionId: string): Promise<void> {
+  await sql`select pg_advisory_xact_lock(hashtextextended(${`clawsmith.session_event:${sessionId}`}, 0))`.execute(db);
+}
+
+/**
  * Inserts one chunk after the session's last event in one statement; returns the sequence the
  * batch's first event (offset 1) has, whichever offset this chunk starts at.
  */
@@ -149,7 +165,10 @@ async function insertNumbered(
   chunk: readonly PendingEventRow[],
 ): Promise<number> {
   const skipped = chunk[0]!.offset - 1;
-  const values = sql.join(chunk.map((row) => sql`(${row.offset}, ${row.type}, ${row.turnId}, ${row.payloadJson})`));
+  // The cast types the VALUES column on PostgreSQL, where an untyped parameter is text.
+  const values = sql.join(
+    chunk.map((row) => sql`(cast(${row.offset} as integer), ${row.type}, ${row.turnId}, ${row.payloadJson})`),
+  );
   const inserted = await sql<Pick<SessionEventRow, 'sequence'>>`
     insert into session_event (session_id, sequence, type, turn_id, payload_json, created_at)
     select ${sessionId}, base.last_sequence + batch.column1 - ${skipped}, batch.column2, batch.column3, batch.column4, ${timestamp}

@@ -1,6 +1,7 @@
 import { resolve } from 'node:path';
 import type { ModelMessage } from '@clawsmith/providers';
 import { startLineChild, testdir } from '@clawsmith/test-utils';
+import { testDatabaseEngine } from '@clawsmith/test-utils/postgres';
 import { describe, expect, it, onTestFinished } from 'vitest';
 import { CHILD_TIMEOUT } from '../__fixtures__/killed-child.js';
 import { openClawsmithHome } from '../clawsmith-home.js';
@@ -13,6 +14,7 @@ const appender = resolve(import.meta.dirname, '../__fixtures__/appending-events.
 async function openStore(home: string): Promise<SessionStore> {
   const opened = await openClawsmithHome(home);
   onTestFinished(() => opened.close());
+  expect(opened.engine).toBe(testDatabaseEngine());
   return new SessionStore(opened.db);
 }
 

@@ -1,0 +1,62 @@
+import { createHash } from 'node:crypto';
+import { sql, type Kysely, type Migrator } from 'kysely';
+import { databaseEngineOf } from './database-engine.js';
+
+/**
+ * The PostgreSQL advisory lock every clawsmith migration of one database takes: one key for the
+ * whole home, so the packages' migrations run one after another, never side by side.
+ */
+export const MIGRATION_ADVISORY_LOCK_KEY: bigint = createHash('sha256')
+  .update('clawsmith home migrations')
+  .digest()
+  .readBigInt64BE(0);
+
+/**
+ * Runs `migrator` to its latest migration while holding a lock that other processes opening the
+ * same database wait on, so that many processes starting together migrate once and each later
+ * one finds everything applied. Throws the migrator's error if a migration fails.
+ *
+ * - SQLite: the write lock (`BEGIN IMMEDIATE`) from reading what was applied to the last
+ *   migration, because Kysely takes no lock there and two processes would both read "nothing
+ *   applied" and both create the tables; a failing migration is rolled back whole. Waiting is
+ *   bounded by the connection's busy timeout.
+ * - PostgreSQL: the session advisory lock {@link MIGRATION_ADVISORY_LOCK_KEY}
+ *   (`pg_advisory_lock`), held on one pooled connection while the migrator works on others, from
+ *   before Kysely creates its migration tables (which two processes would otherwise race to
+ *   create) to the end. PostgreSQL runs each migration in a transaction of its own.
+ * - Any other dialect: Kysely's own locking.
+ */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- the host owns the database type
+export async function migrateUnderLock(db: Kysely<any>, migrator: Migrator): Promise<void> {
+  const engine = databaseEngineOf(db);
+  if (engine === 'sqlite') {
+    await sql`begin immediate`.execute(db);
+    try {
+      await migrateToLatest(migrator);
+      await sql`commit`.execute(db);
+    } catch (error) {
+      await sql`rollback`.execute(db);
+      throw error;
+    }
+    return;
+  }
+  if (engine === 'postgres') {
+    // pg sends a JavaScript bigint as nothing it knows; the key goes as decimal text.
+    const lockKey = MIGRATION_ADVISORY_LOCK_KEY.toString();
+    await db.connection().execute(async (lockHolder) => {
+      await sql`select pg_advisory_lock(${lockKey}::bigint)`.execute(lockHolder);
+      try {
+        await migrateToLatest(migrator);
+      } finally {
+        await sql`select pg_advisory_unlock(${lockKey}::bigint)`.execute(lockHolder);
+      }
+    });
+    return;
+  }
+  await migrateToLatest(migrator);
+}
+
+async function migrateToLatest(migrator: Migrator): Promise<void> {
+  const { error } = await migrator.migrateToLatest();
+  if (error) throw error;
+}

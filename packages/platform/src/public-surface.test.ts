@@ -1,0 +1,28 @@
+import { describe, expect, it } from 'vitest';
+import * as api from './index.js';
+
+describe('@clawsmith/platform public surface', () => {
+  it('exports exactly these values', () => {
+    expect(Object.keys(api).sort()).toEqual([
+      'DatabaseUnavailableError',
+      'MIGRATION_ADVISORY_LOCK_KEY',
+      'SQLITE_BUSY_TIMEOUT_MS',
+      'databaseEngineOf',
+      'isPostgresUrl',
+      'migrateUnderLock',
+      'openDatabase',
+      'openPostgresDatabase',
+      'openSqliteDatabase',
+      'redactDatabaseUrl',
+      'withStatementCache',
+    ]);
+  });
+
+  it('keeps the error code and the advisory lock key that other processes of a home must agree on', () => {
+    expect(new api.DatabaseUnavailableError('postgres://u:***@h/d', new Error('refused')).code).toBe(
+      'database_unavailable',
+    );
+    // Processes of two versions must take the same lock, or they would migrate side by side.
+    expect(api.MIGRATION_ADVISORY_LOCK_KEY).toBe(3025651251750812017n);
+  });
+});
