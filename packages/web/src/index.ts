@@ -16,7 +16,14 @@ export { createBearerGuard } from './security/bearer-guard.js';
 export { inferToolResult } from './transcript/tool-status.js';
 export type { TranscriptMessage } from './transcript/tool-status.js';
 
-export type { ApprovalAnswerBody, EventPage, RestoreBody, SessionStatus, SessionSummary } from './api/api-schemas.js';
+export type {
+  ApprovalAnswerBody,
+  EventPage,
+  NewSessionBody,
+  RestoreBody,
+  SessionStatus,
+  SessionSummary,
+} from './api/api-schemas.js';
 export {
   MAX_SEQUENCE,
   approvalAnswerBodySchema,
@@ -30,6 +37,7 @@ export {
   idSchema,
   loginBodySchema,
   messagePageQuerySchema,
+  newSessionBodySchema,
   restoreBodySchema,
   sessionListQuerySchema,
   sessionPatchBodySchema,

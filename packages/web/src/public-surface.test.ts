@@ -26,6 +26,7 @@ describe('@clawsmith/web public surface', () => {
       'inferToolResult',
       'loginBodySchema',
       'messagePageQuerySchema',
+      'newSessionBodySchema',
       'restoreBodySchema',
       'sessionListQuerySchema',
       'sessionPatchBodySchema',
@@ -60,6 +61,8 @@ describe('@clawsmith/web public surface', () => {
       'POST /api/sessions/:sessionId/approvals/:approvalId',
       'GET /api/sessions/:sessionId/artifacts',
       'GET /api/sessions/:sessionId/artifacts/:artifactId',
+      'GET /api/workspaces',
+      'POST /api/sessions',
     ]);
   });
 
@@ -84,6 +87,7 @@ describe('@clawsmith/web public surface', () => {
       approval_elsewhere: 409,
       provider_required: 409,
       turn_not_running: 409,
+      workspace_not_offered: 400,
       internal_error: 500,
     });
     expect(api.MAX_BODY_BYTES).toBe(1_048_576);

@@ -3,6 +3,7 @@ import { errorAnswer, WebError } from './http/web-error.js';
 import { artifactRoutes } from './routes/artifact-routes.js';
 import { checkpointRoutes } from './routes/checkpoint-routes.js';
 import { eventRoutes } from './routes/event-routes.js';
+import { newSessionRoutes } from './routes/new-session-routes.js';
 import { pageRoutes } from './routes/page-routes.js';
 import type { Route } from './routes/route.js';
 import { sessionRoutes } from './routes/session-routes.js';
@@ -19,6 +20,7 @@ export const ROUTES: readonly Route[] = [
   ...checkpointRoutes,
   ...turnRoutes,
   ...artifactRoutes,
+  ...newSessionRoutes,
 ];
 
 function pathPattern(path: string): RegExp {

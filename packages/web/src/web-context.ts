@@ -17,6 +17,8 @@ export interface WebContext {
   readonly turns: TurnRunner;
   readonly approvals: ApprovalBroker;
   readonly guard: GuardState;
+  /** The folders new sessions may start in (real paths), as the server was started with them. */
+  readonly workspaces: readonly string[];
   /** The built page's files, by URL path (empty when the page is not built). */
   readonly page: PageFiles;
   readonly streams: {

@@ -7,6 +7,7 @@ import { serve } from '@hono/node-server';
 import type { TraceContext } from '@clawsmith/tool-protocol';
 import type { Kysely } from 'kysely';
 import { loadPageFiles } from './static/page-files.js';
+import { offeredWorkspaces } from './workspaces/offered-workspaces.js';
 import { StoreWatcher } from './live/store-watcher.js';
 import { CookieSessions, createSecret } from './security/access-token.js';
 import { AttemptThrottle } from './security/attempt-throttle.js';
@@ -66,6 +67,12 @@ export interface WebServerOptions {
   readonly pollIntervalMs?: number;
   /** The built page to serve at `/`; default the package's `dist/page` (written by its `build` target). */
   readonly pageDirectory?: string;
+  /**
+   * The folders the page may start new sessions in (`GET /api/workspaces`, `POST /api/sessions`);
+   * each must be an existing directory (kept as its real path). Default none: the page then
+   * offers no new session. The browser can only choose among these, never name another folder.
+   */
+  readonly workspaces?: readonly string[];
   /** Wrong tokens or sign-in codes per client per minute before it must wait; default 10. */
   readonly maxWrongTokensPerMinute?: number;
 }
@@ -97,6 +104,7 @@ export interface WebServer {
 /** Starts the web server on `host:port` (default `127.0.0.1`, a free port) and resolves once it listens. */
 export async function startWebServer(options: WebServerOptions): Promise<WebServer> {
   const host = options.host ?? '127.0.0.1';
+  const workspaces = offeredWorkspaces(options.workspaces ?? []);
   const token = options.token ?? createSecret();
   const signInCodes = new SignInCodes(options.signInCodeTtlMs !== undefined ? { ttlMs: options.signInCodeTtlMs } : {});
   const store = new SessionStore(options.home.db);
@@ -129,6 +137,7 @@ export async function startWebServer(options: WebServerOptions): Promise<WebServ
       allowedHosts: guardHosts,
     },
     page: loadPageFiles(options.pageDirectory),
+    workspaces,
     streams: {
       open: 0,
       max: options.maxStreams ?? 100,

@@ -31,7 +31,7 @@ import { terminalStyle, type TerminalStyle } from '../terminal/terminal-style.js
 import { TranscriptPrinter } from '../terminal/transcript-printer.js';
 import type { RunOptions } from '../commands/run-turn-command.js';
 import { approvalPreview } from './approval-preview.js';
-import { parseApprovalAnswer, parseSlashCommand, SLASH_HELP } from './slash-commands.js';
+import { confirmed, parseApprovalAnswer, parseSlashCommand, SLASH_HELP } from './slash-commands.js';
 
 /** Options of `clawsmith chat`: those of `run` without `--json`. */
 type ChatOptions = Omit<RunOptions, 'json'>;
@@ -262,6 +262,8 @@ class ChatLoop {
           const turnId = await resolveTurn(core, this.#sessionId, command.turn);
           return this.#say(formatDiff(await core.diff(this.#sessionId, turnId, command.path)));
         }
+        case 'undo-last':
+          return await this.#undoLast();
         case 'undo': {
           const turnId = await resolveTurn(core, this.#sessionId, command.turn);
           const result = await core.restore(this.#sessionId, turnId, command.scope);
@@ -274,6 +276,26 @@ class ChatLoop {
     } catch (error) {
       reportError(error);
     }
+  }
+
+  /** `/undo` alone: says which turn and files it would put back, and undoes both only on `y`. */
+  async #undoLast(): Promise<void> {
+    const { core } = this.#runtime!;
+    const turn = (await core.listTurns(this.#sessionId)).at(-1);
+    if (!turn) return this.#say('Nothing to undo: this session has no turns yet.');
+    const paths = (await checkpointTurns(core, this.#sessionId)).get(turn.turnId)?.changedPaths ?? [];
+    const files =
+      paths.length === 0
+        ? '  no file to put back'
+        : paths.map((path) => `  put back ${terminalSafe(oneLine(path, 200))}`).join('\n');
+    this.#say(
+      `Undo turn #${turn.ordinal} ${this.#style.bold(turn.turnId)}  ${oneLine(turn.prompt, 60)}\n${files}\n  and cut the conversation back to before it`,
+    );
+    this.#prompt('  Undo it? [y]es / [N]o: ');
+    if (!confirmed(await this.#lines.next())) return this.#say('Nothing undone.');
+    const result = await core.restore(this.#sessionId, turn.turnId, 'all');
+    const restored = result.restoredPaths.map((path) => `\n  restored ${terminalSafe(path)}`).join('');
+    this.#say(`Undid turn #${turn.ordinal} ${turn.turnId} (files and conversation).${restored}`);
   }
 
   // A server's question during a call of this turn: asked like an approval, on the same lines.

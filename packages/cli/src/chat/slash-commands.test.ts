@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseApprovalAnswer, parseSlashCommand } from './slash-commands.js';
+import { confirmed, parseApprovalAnswer, parseSlashCommand } from './slash-commands.js';
 
 describe('parseSlashCommand', () => {
   it('reads every undo form', () => {
@@ -49,5 +49,18 @@ describe('parseApprovalAnswer', () => {
     expect(parseApprovalAnswer('a')).toBe('allow-session');
     expect(parseApprovalAnswer('always')).toBe('allow-session');
     expect(parseApprovalAnswer('maybe')).toBeUndefined();
+  });
+});
+
+describe('/undo alone', () => {
+  it('is the last turn, to be confirmed', () => {
+    expect(parseSlashCommand('/undo')).toEqual({ kind: 'undo-last' });
+    expect(parseSlashCommand('  /undo  ')).toEqual({ kind: 'undo-last' });
+  });
+
+  it('is confirmed only by y or yes; anything else, or the end of input, says no', () => {
+    expect(confirmed('y')).toBe(true);
+    expect(confirmed(' Yes ')).toBe(true);
+    for (const line of ['', 'n', 'no', 'yep', 'a', null]) expect(confirmed(line), String(line)).toBe(false);
   });
 });

@@ -3,6 +3,8 @@ import type { RestoreScope } from '@clawsmith/core';
 /** A slash command typed in the interactive session. */
 export type SlashCommand =
   | { readonly kind: 'undo'; readonly scope: RestoreScope; readonly turn: string }
+  /** `/undo` alone: the last turn, files and conversation, after a confirmation listing what it puts back. */
+  | { readonly kind: 'undo-last' }
   | { readonly kind: 'diff'; readonly turn: string; readonly path: string }
   | { readonly kind: 'checkpoints' }
   | { readonly kind: 'todos' }
@@ -15,6 +17,7 @@ export type SlashCommand =
 /** The help text of the interactive session. */
 export const SLASH_HELP = [
   'Slash commands (a turn is its id, its number in the session, or "last"):',
+  '  /undo                      undo the last turn (files and conversation), after saying what it puts back',
   '  /undo <turn>               put back the files that turn (and every later one) changed',
   '  /undo session <turn>       cut the conversation back to before that turn',
   '  /undo all <turn>           both: files (checked first), then the conversation',
@@ -42,6 +45,7 @@ export function parseSlashCommand(line: string): SlashCommand {
         if (words.length !== 2) return { kind: 'invalid', message: `Usage: /undo ${words[0]} <turn>` };
         return { kind: 'undo', scope: words[0] as RestoreScope, turn: words[1]! };
       }
+      if (words.length === 0) return { kind: 'undo-last' };
       if (words.length !== 1)
         return {
           kind: 'invalid',
@@ -72,4 +76,10 @@ export function parseApprovalAnswer(line: string): 'allow' | 'deny' | 'allow-ses
   if (answer === 'n' || answer === 'no' || answer === '') return 'deny';
   if (answer === 'a' || answer === 'always') return 'allow-session';
   return undefined;
+}
+
+/** A typed answer to a yes/no question whose default is no: only `y` or `yes` says yes. */
+export function confirmed(line: string | null): boolean {
+  const answer = line?.trim().toLowerCase();
+  return answer === 'y' || answer === 'yes';
 }

@@ -76,6 +76,8 @@ export async function webCommand(rawOptions: Record<string, unknown>): Promise<n
       host: options.host,
       port,
       allowedHosts: options.allowedHost ?? [],
+      // The page may start new sessions only here, the folder `clawsmith web` was started in.
+      workspaces: [process.cwd()],
       ...(apiToken ? { token: apiToken } : {}),
     });
   } catch (error) {

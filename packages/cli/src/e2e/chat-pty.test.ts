@@ -97,4 +97,43 @@ describe('clawsmith chat in a pseudo-terminal', () => {
     chat.pty.write('/exit\r');
     expect(await chat.exited).toBe(0);
   });
+
+  it('/undo alone lists what it will put back, undoes nothing on no, and the last turn on yes', async () => {
+    const home = testdir();
+    const workspace = testdir();
+    const script = writeScript(home, [
+      { toolCalls: [{ id: 'call_1', name: 'write_file', arguments: { path: 'one.txt', content: 'one\n' } }] },
+      { text: 'Wrote one.' },
+      { toolCalls: [{ id: 'call_2', name: 'write_file', arguments: { path: 'two.txt', content: 'two\n' } }] },
+      { text: 'Wrote two.' },
+    ]);
+    const chat = startChat(['--script', script, '--workspace', workspace, '--permission-mode', 'accept-edits'], home);
+    await chat.waitFor('› ');
+    chat.pty.write('write one\r');
+    await chat.waitFor(/turn #1 \S+ completed/);
+    await chat.waitFor('› ');
+    chat.pty.write('write two\r');
+    await chat.waitFor(/turn #2 \S+ completed/);
+    await chat.waitFor('› ');
+
+    chat.pty.write('/undo\r');
+    await chat.waitFor(/Undo turn #2 \S+ {2}write two/);
+    await chat.waitFor('put back two.txt');
+    await chat.waitFor('and cut the conversation back to before it');
+    await chat.waitFor('Undo it? [y]es / [N]o: ');
+    chat.pty.write('n\r');
+    await chat.waitFor('Nothing undone.');
+    expect(existsSync(join(workspace, 'two.txt'))).toBe(true);
+
+    await chat.waitFor('› ');
+    chat.pty.write('/undo\r');
+    await chat.waitFor('Undo it? [y]es / [N]o: ');
+    chat.pty.write('y\r');
+    await chat.waitFor('Undid turn #2');
+    await chat.waitFor('restored two.txt');
+    expect(existsSync(join(workspace, 'two.txt'))).toBe(false);
+    expect(existsSync(join(workspace, 'one.txt'))).toBe(true);
+    chat.pty.write('/exit\r');
+    expect(await chat.exited).toBe(0);
+  });
 });

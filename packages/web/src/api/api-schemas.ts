@@ -113,6 +113,15 @@ export const restoreBodySchema = z.object({ scope: z.enum(['session', 'files', '
 /** `POST /api/sessions/:sessionId/turns`: the prompt of a new turn. */
 export const startTurnBodySchema = z.object({ prompt: z.string().trim().min(1).max(100_000) }).strict();
 
+/** `POST /api/sessions`: a new session in one of the offered workspaces, with its first prompt. */
+export const newSessionBodySchema = z
+  .object({
+    /** Exactly one of the paths `GET /api/workspaces` lists; never any other folder. */
+    workspace: z.string().min(1).max(4096),
+    prompt: z.string().trim().min(1).max(100_000),
+  })
+  .strict();
+
 /** `POST /api/sessions/:sessionId/approvals/:approvalId`: the person's answer. */
 export const approvalAnswerBodySchema = z.object({ answer: z.enum(['allow', 'deny', 'allow-session']) }).strict();
 
@@ -151,6 +160,8 @@ export const sessionSummarySchema = z.object({
   id: z.string(),
   workspaceRoot: z.string(),
   title: z.string().nullable(),
+  /** The prompt of the session's first turn, cut at 200 characters; null before any turn. */
+  firstPrompt: z.string().nullable(),
   parentSessionId: z.string().nullable(),
   forkedAtTurnId: z.string().nullable(),
   createdAt: z.string(),
@@ -183,3 +194,4 @@ export type SessionStatus = z.output<typeof sessionStatusSchema>;
 export type EventPage = z.output<typeof eventPageSchema>;
 export type RestoreBody = z.output<typeof restoreBodySchema>;
 export type ApprovalAnswerBody = z.output<typeof approvalAnswerBodySchema>;
+export type NewSessionBody = z.output<typeof newSessionBodySchema>;

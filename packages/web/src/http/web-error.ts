@@ -21,6 +21,7 @@ export const WEB_ERROR_STATUS = Object.freeze({
   approval_elsewhere: 409,
   provider_required: 409,
   turn_not_running: 409,
+  workspace_not_offered: 400,
   internal_error: 500,
 } as const);
 

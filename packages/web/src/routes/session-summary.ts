@@ -27,6 +27,7 @@ export async function summarizeSession(
   const links = delegations ?? (await delegationIndex(web));
   const delegation = links.byChild.get(session.id);
   const last = await web.store.getLastTurn(session.id);
+  const first = last ? (await web.store.listTurns(session.id))[0] : undefined;
   const runningHere = web.turns.runsHere(session.id);
   let status: SessionSummary['status'] = last?.status ?? 'idle';
   if (runningHere || runsElsewhere(last)) status = 'running';
@@ -36,6 +37,7 @@ export async function summarizeSession(
     id: session.id,
     workspaceRoot: session.workspaceRoot,
     title: session.title,
+    firstPrompt: first ? first.prompt.slice(0, 200) : null,
     parentSessionId: session.parentSessionId,
     forkedAtTurnId: session.forkedAtTurnId,
     createdAt: session.createdAt,

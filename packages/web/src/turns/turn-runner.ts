@@ -46,6 +46,20 @@ export class TurnRunner {
     this.#systemPrompt = options.systemPrompt;
   }
 
+  /** Whether this server has a model to run turns with. */
+  get canRunTurns(): boolean {
+    return this.#canRunTurns;
+  }
+
+  /** Refuses with `provider_required` when this server has no model to run turns with. */
+  requireModel(): void {
+    if (!this.#canRunTurns)
+      throw new WebError(
+        'provider_required',
+        'This server was started without a model, so it cannot run turns; restart it with --script FILE or --provider and --model.',
+      );
+  }
+
   /** Whether this server runs a turn of `sessionId` now. */
   runsHere(sessionId: string): boolean {
     return this.#running.has(sessionId);
@@ -56,11 +70,7 @@ export class TurnRunner {
    * With `trace` (the request's `traceparent`), the turn continues that trace.
    */
   async start(sessionId: string, prompt: string, trace?: TraceContext): Promise<{ sessionId: string; turnId: string }> {
-    if (!this.#canRunTurns)
-      throw new WebError(
-        'provider_required',
-        'This server was started without a model, so it cannot run turns; restart it with --script FILE or --provider and --model.',
-      );
+    this.requireModel();
     const session = await this.#store.requireSession(sessionId);
     if (this.#running.has(sessionId) || runsElsewhere(await this.#store.getLastTurn(sessionId)))
       throw new ClawsmithError(

@@ -7,7 +7,7 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createTestdir } from '@clawsmith/test-utils';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import { chromium, type Browser, type Locator, type Page } from 'playwright-core';
 import { afterAll, beforeAll, onTestFinished } from 'vitest';
 import type { WebHarness } from '../../src/__fixtures__/web-harness.js';
 import { DEFAULT_PAGE_DIRECTORY } from '../../src/static/page-files.js';
@@ -152,3 +152,10 @@ export async function scriptedTurn(home: string, options: Parameters<typeof claw
 
 /** Per-test limit of the browser tests: they spawn `clawsmith run` processes and drive Chromium on a shared machine. */
 export const BROWSER_TEST_TIMEOUT = 120_000;
+
+/** Opens a collapsed tool card (its one-line button) and waits for its details. */
+export async function expandToolCard(card: Locator): Promise<void> {
+  const line = card.getByRole('button', { expanded: false });
+  await line.click();
+  await card.locator('.tool-details').waitFor();
+}

@@ -5,7 +5,14 @@ import type { Page } from 'playwright-core';
 import { describe, expect, it, onTestFinished } from 'vitest';
 import { createWebHarness } from '../../src/__fixtures__/web-harness.js';
 import { seriousViolations } from './accessibility.js';
-import { screenshot, scriptedTurn, signedInPage, useBrowser, BROWSER_TEST_TIMEOUT } from './browser-harness.js';
+import {
+  expandToolCard,
+  screenshot,
+  scriptedTurn,
+  signedInPage,
+  useBrowser,
+  BROWSER_TEST_TIMEOUT,
+} from './browser-harness.js';
 
 const browser = useBrowser();
 
@@ -205,6 +212,8 @@ describe('checkpoint cards', { timeout: BROWSER_TEST_TIMEOUT }, () => {
     const written = page.getByRole('article', { name: 'Tool call write_file: success' });
     const deleted = page.getByRole('article', { name: 'Tool call delete_file: success' });
     await written.waitFor();
+    await expandToolCard(written);
+    await expandToolCard(deleted);
     expect(await written.locator('.diff-totals').textContent()).toBe('+5 −0');
     expect(await deleted.locator('.diff-totals').textContent()).toBe('+0 −2');
     expect((await written.locator('.diff-line').allTextContents()).slice(0, 3)).toEqual([

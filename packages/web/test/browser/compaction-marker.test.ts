@@ -4,7 +4,7 @@ import { createTestdir } from '@clawsmith/test-utils';
 import { describe, expect, it, onTestFinished } from 'vitest';
 import { createWebHarness } from '../../src/__fixtures__/web-harness.js';
 import { seriousViolations } from './accessibility.js';
-import { scriptedTurn, signedInPage, useBrowser, BROWSER_TEST_TIMEOUT } from './browser-harness.js';
+import { expandToolCard, scriptedTurn, signedInPage, useBrowser, BROWSER_TEST_TIMEOUT } from './browser-harness.js';
 
 const browser = useBrowser();
 
@@ -47,6 +47,7 @@ describe('compaction in the transcript', { timeout: BROWSER_TEST_TIMEOUT }, () =
       .toBe('1,234 tokens in (1,000 from cache), 56 out');
     // The transcript still shows the pruned result in full.
     const first = page.getByRole('article', { name: 'Tool call read_file: success' }).first();
+    await expandToolCard(first);
     await expect.poll(() => first.locator('pre').first().textContent()).toContain('alpha line 199');
     expect(await seriousViolations(page)).toEqual([]);
   });

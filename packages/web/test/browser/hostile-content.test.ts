@@ -1,7 +1,14 @@
 import { createTestdir } from '@clawsmith/test-utils';
 import { describe, expect, it, onTestFinished } from 'vitest';
 import { createWebHarness } from '../../src/__fixtures__/web-harness.js';
-import { screenshot, scriptedTurn, signedInPage, useBrowser, BROWSER_TEST_TIMEOUT } from './browser-harness.js';
+import {
+  expandToolCard,
+  screenshot,
+  scriptedTurn,
+  signedInPage,
+  useBrowser,
+  BROWSER_TEST_TIMEOUT,
+} from './browser-harness.js';
 
 const browser = useBrowser();
 
@@ -58,7 +65,7 @@ describe('hostile content from models and tools', { timeout: BROWSER_TEST_TIMEOU
 
     await page.goto(`${web.server.origin}/#/sessions/${session}`);
     await page.getByRole('article', { name: 'Tool call write_file: success' }).waitFor();
-    await page.getByRole('button', { name: /evil\.html/ }).click();
+    await page.getByRole('button', { name: /^created evil\.html/ }).click();
     await page.locator('.file-row .diff').waitFor();
     await page.locator('.transcript').evaluate((element) => element.scrollTo(0, element.scrollHeight));
     await page.getByText('more characters not shown').first().waitFor();
@@ -71,6 +78,8 @@ describe('hostile content from models and tools', { timeout: BROWSER_TEST_TIMEOU
     // Escape sequences and the right-to-left override are shown, not obeyed.
     expect(text).toContain('␛]0;stolen title␇␛[31mred␛[0m ␛[2J');
     expect(text).toContain('invoice<U+202E>txt.exe');
+    await expandToolCard(page.getByRole('article', { name: 'Tool call read_file: success' }));
+    await expandToolCard(page.getByRole('article', { name: 'Tool call run_command: success' }));
     expect(await page.getByRole('article', { name: 'Tool call read_file: success' }).textContent()).toContain(
       IMAGE_TAG,
     );

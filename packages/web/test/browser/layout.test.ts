@@ -15,7 +15,8 @@ async function longTurnSession(withTodos: boolean) {
     home.remove();
     workspace.remove();
   });
-  const reads = Array.from({ length: 12 }, (_, index) => ({
+  // Tool cards are one line each: 40 of them make a transcript taller than the view.
+  const reads = Array.from({ length: 40 }, (_, index) => ({
     id: `r${index}`,
     name: 'read_file',
     arguments: { path: 'a.txt' },

@@ -72,6 +72,7 @@ describe('screenshots of the main views', { timeout: BROWSER_TEST_TIMEOUT * 2 },
     const web = await createWebHarness({
       homePath: home.path,
       permissionMode: 'default',
+      workspaces: [workspace.path],
       responses: [
         { toolCalls: [{ id: 'a1', name: 'run_command', arguments: { command: 'git tag v1.0.0' } }] },
         { text: 'Tagged.' },

@@ -4,6 +4,7 @@ import { createWebHarness } from '../../src/__fixtures__/web-harness.js';
 import { seriousViolations } from './accessibility.js';
 import {
   clawsmithRun,
+  expandToolCard,
   screenshot,
   scriptedTurn,
   signedInPage,
@@ -60,14 +61,21 @@ describe('the session list and the transcript', { timeout: BROWSER_TEST_TIMEOUT 
     await expect.poll(() => rows.allTextContents()).toEqual(['take the tour', 'an older session']);
     await screenshot(page, 'session-list');
     expect(await seriousViolations(page)).toEqual([]);
-    await page.getByLabel('Filter sessions').fill('older');
+    await page.getByLabel('Search sessions').fill('older');
     await expect.poll(() => rows.allTextContents()).toEqual(['an older session']);
     expect(await page.locator(`a[href="#/sessions/${older}"]`).count()).toBe(1);
-    await page.getByLabel('Filter sessions').fill('');
+    await page.getByLabel('Search sessions').fill('');
     await page.getByRole('link', { name: 'take the tour' }).click();
 
     const card = (name: string, status: string) => page.getByRole('article', { name: `Tool call ${name}: ${status}` });
     await card('read_file', 'success').waitFor();
+    for (const [name, status] of [
+      ['read_file', 'success'],
+      ['run_command', 'error'],
+      ['edit_file', 'success'],
+      ['search_files', 'success'],
+    ] as const)
+      await expandToolCard(card(name, status));
     await expect.poll(() => card('read_file', 'success').locator('pre').first().textContent()).toBe('hello\nworld\n');
     const command = card('run_command', 'error');
     await expect.poll(() => command.locator('.badge.exit').textContent()).toBe('exit code 3');

@@ -35,10 +35,21 @@ export function RestoreControls({
   const [stage, setStage] = useState<Stage>({ step: 'choose' });
   const [sending, setSending] = useState(false);
   const confirmation = useRef<HTMLDivElement>(null);
+  const opener = useRef<HTMLButtonElement>(null);
+  const cancelled = useRef(false);
   useEffect(() => {
     // The card may sit low in the transcript: bring the question to the person (focus scrolls it into view).
     if (stage.step === 'confirm') confirmation.current?.focus();
+    // Cancelled (Escape or the button): focus goes back to where the question was asked, not to the page's top.
+    if (stage.step === 'choose' && cancelled.current) {
+      cancelled.current = false;
+      opener.current?.focus();
+    }
   }, [stage.step]);
+  const cancel = () => {
+    cancelled.current = true;
+    setStage({ step: 'choose' });
+  };
   const plan = restorePlan(turn, allTurns, scope);
   const restore = () => {
     setSending(true);
@@ -63,7 +74,7 @@ export function RestoreControls({
   return (
     <div className="restore">
       {!filesToRestore ? (
-        <button type="button" onClick={() => setStage({ step: 'confirm' })}>
+        <button ref={opener} type="button" onClick={() => setStage({ step: 'confirm' })}>
           Restore the conversation to before turn {turn.ordinal}…
         </button>
       ) : (
@@ -84,7 +95,7 @@ export function RestoreControls({
               {option.label}
             </label>
           ))}
-          <button type="button" onClick={() => setStage({ step: 'confirm' })}>
+          <button ref={opener} type="button" onClick={() => setStage({ step: 'confirm' })}>
             Restore…
           </button>
         </fieldset>
@@ -97,7 +108,7 @@ export function RestoreControls({
           aria-label="Confirm restore"
           tabIndex={-1}
           onKeyDown={(event) => {
-            if (event.key === 'Escape') setStage({ step: 'choose' });
+            if (event.key === 'Escape') cancel();
           }}
         >
           <p>
@@ -123,7 +134,7 @@ export function RestoreControls({
           <button type="button" className="danger" onClick={restore} disabled={sending}>
             Confirm restore
           </button>{' '}
-          <button type="button" onClick={() => setStage({ step: 'choose' })}>
+          <button type="button" onClick={cancel}>
             Cancel
           </button>
         </div>

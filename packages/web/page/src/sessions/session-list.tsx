@@ -4,6 +4,7 @@ import { ErrorNotice } from '../app/error-notice';
 import { LiteralText } from '../display/literal-text';
 import { StatusBadge } from '../display/status-badge';
 import { useJson } from '../session/use-json';
+import { NewSessionForm } from './new-session-form';
 import { matchesFilter } from './session-filter';
 
 /** The sessions to list at the top: a subagent's session is listed under its parent when the parent is listed. */
@@ -27,7 +28,10 @@ function SessionRow({ session }: { session: SessionSummary }) {
   );
 }
 
-/** Every session, newest activity first, filtered by text, subagents under their parent; each opens its session view. */
+/**
+ * A new-session form, then every session, newest activity first, searched by text (title, first
+ * prompt, workspace), subagents under their parent; each opens its session view.
+ */
 export function SessionList() {
   const [tick, setTick] = useState(0);
   const [filter, setFilter] = useState('');
@@ -40,11 +44,18 @@ export function SessionList() {
   return (
     <section className="session-list" aria-labelledby="sessions-heading">
       <h1 id="sessions-heading">Sessions</h1>
+      <NewSessionForm />
       <label className="filter">
-        Filter sessions <input type="search" value={filter} onChange={(event) => setFilter(event.target.value)} />
+        Search sessions{' '}
+        <input
+          type="search"
+          value={filter}
+          placeholder="title, first prompt or folder"
+          onChange={(event) => setFilter(event.target.value)}
+        />
       </label>
       {error !== undefined && <ErrorNotice error={error} />}
-      {data && sessions.length === 0 && <p className="empty">No sessions{filter ? ' match the filter' : ''}.</p>}
+      {data && sessions.length === 0 && <p className="empty">No sessions{filter ? ' match the search' : ''}.</p>}
       <ul>
         {topLevel(sessions).map((session) => (
           <li key={session.id} className="session-row">

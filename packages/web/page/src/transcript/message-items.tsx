@@ -1,4 +1,5 @@
 import { LiteralText } from '../display/literal-text';
+import { MarkdownText } from '../markdown/markdown-text';
 
 /** The person's prompt that started a turn. */
 export function PromptItem({ text }: { text: string }) {
@@ -10,12 +11,12 @@ export function PromptItem({ text }: { text: string }) {
   );
 }
 
-/** Text the model wrote (shown literally: never parsed as HTML or markdown links). */
+/** Text the model wrote, rendered as Markdown (never as HTML; see {@link MarkdownText}). */
 export function AssistantItem({ text }: { text: string }) {
   return (
     <section className="message assistant" aria-label="Assistant">
       <h3 className="who">Assistant</h3>
-      <LiteralText text={text} block />
+      <MarkdownText text={text} />
     </section>
   );
 }

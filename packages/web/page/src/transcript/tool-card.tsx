@@ -3,37 +3,76 @@ import { ApprovalCard } from '../approvals/approval-card';
 import { CodeBadge, StatusBadge } from '../display/status-badge';
 import { DisplayView } from '../display/display-view';
 import { LiteralText } from '../display/literal-text';
+import { toolDuration, toolSize } from './tool-summary';
 import type { ToolProgress, TranscriptItem } from './transcript-items';
 
 type ToolItem = Extract<TranscriptItem, { kind: 'tool' }>;
 
-/** One tool call: its name, status and code badges, title, its approval while waiting, and its display rendered by kind. */
+/**
+ * One tool call as one line: a button with its name, status and code badges, its target, its
+ * size and duration, which expands the display (rendered by kind) on click, Enter or Space. A call
+ * waiting for approval shows the approval right here, a running one its progress, open or not.
+ */
 export function ToolCard({
   item,
   sessionId,
   approval,
+  expanded,
+  onToggle,
 }: {
   item: ToolItem;
   sessionId: string;
   /** The pending approval of this call, answered right here in the transcript. */
   approval?: PendingApproval | undefined;
+  /** Whether the details are shown (kept by the transcript, so it survives scrolling away). */
+  expanded: boolean;
+  onToggle: (toolCallId: string) => void;
 }) {
   const status = item.result?.status ?? (item.waitingForApproval ? 'waiting' : 'running');
   const title = item.result?.display?.title ?? item.summary;
+  const size = toolSize(item);
+  const took = toolDuration(item);
+  const detailsId = `tool-details-${item.toolCallId}`;
+  const line = (
+    <>
+      <span className="tool-name">{item.toolName}</span> <StatusBadge status={status} />
+      {item.result?.code !== undefined && <CodeBadge code={item.result.code} />}{' '}
+      <span className="tool-title">
+        <LiteralText text={title} limit={300} />
+      </span>
+      {(size !== undefined || took !== undefined) && ' '}
+      {(size !== undefined || took !== undefined) && (
+        <span className="tool-size">{[size, took].filter((part) => part !== undefined).join(' · ')}</span>
+      )}
+    </>
+  );
   return (
     <article className={`card tool tool-${status}`} aria-label={`Tool call ${item.toolName}: ${status}`}>
-      <header>
-        <span className="tool-name">{item.toolName}</span> <StatusBadge status={status} />
-        {item.result?.code !== undefined && <CodeBadge code={item.result.code} />}{' '}
-        <span className="tool-title">
-          <LiteralText text={title} limit={300} />
-        </span>
-      </header>
+      {item.result ? (
+        <button
+          type="button"
+          className="tool-line"
+          aria-expanded={expanded}
+          aria-controls={expanded ? detailsId : undefined}
+          onClick={() => onToggle(item.toolCallId)}
+        >
+          <span className="tool-toggle" aria-hidden="true">
+            {expanded ? '▾' : '▸'}
+          </span>
+          {line}
+        </button>
+      ) : (
+        <div className="tool-line">{line}</div>
+      )}
       {!item.result && item.waitingForApproval && approval && (
         <ApprovalCard sessionId={sessionId} approval={approval} />
       )}
       {!item.result && item.progress && <ProgressView toolName={item.toolName} progress={item.progress} />}
-      {item.result && <DisplayView sessionId={sessionId} result={item.result} output={item.output} />}
+      {item.result && expanded && (
+        <div id={detailsId} className="tool-details">
+          <DisplayView sessionId={sessionId} result={item.result} output={item.output} />
+        </div>
+      )}
     </article>
   );
 }

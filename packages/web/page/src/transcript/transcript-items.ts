@@ -17,6 +17,10 @@ export type TranscriptItem =
       readonly waitingForApproval: boolean;
       /** The latest `tool.progress` of a call still running (dropped once it completed). */
       readonly progress?: ToolProgress;
+      /** When the first event of the call this page loaded was recorded (ISO). */
+      readonly startedAt: string;
+      /** When the call completed (ISO). */
+      readonly completedAt?: string;
     }
   | {
       readonly kind: 'checkpoint';
@@ -131,6 +135,8 @@ export function transcriptItems(events: readonly SessionEvent[]): TranscriptItem
           summary: previous?.summary || summaryOf(event),
           output: event.type === 'tool.completed' ? event.output : (previous?.output ?? ''),
           waitingForApproval: event.type === 'approval.requested',
+          startedAt: previous?.startedAt ?? event.createdAt,
+          ...(event.type === 'tool.completed' ? { completedAt: event.createdAt } : {}),
           ...(event.type !== 'tool.completed' && previous?.progress ? { progress: previous.progress } : {}),
           ...(event.type === 'tool.completed'
             ? { result: event.result }

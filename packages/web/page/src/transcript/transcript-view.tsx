@@ -1,5 +1,5 @@
 import { useVirtualizer } from '@tanstack/react-virtual';
-import { useEffect, useLayoutEffect, useRef } from 'react';
+import { useCallback, useEffect, useLayoutEffect, useRef, useState } from 'react';
 import type { PendingApproval, TurnSummary } from '../api/api-types';
 import { CheckpointCard } from '../checkpoints/checkpoint-card';
 import type { RestoreOutcome } from '../checkpoints/restore-outcome';
@@ -24,14 +24,29 @@ interface TranscriptViewProps {
   readonly onRestored: (outcome: RestoreOutcome) => void;
 }
 
-function ItemView({ item, props }: { item: TranscriptItem; props: TranscriptViewProps }) {
+interface ItemViewProps {
+  item: TranscriptItem;
+  props: TranscriptViewProps;
+  expandedCalls: ReadonlySet<string>;
+  toggleCall: (toolCallId: string) => void;
+}
+
+function ItemView({ item, props, expandedCalls, toggleCall }: ItemViewProps) {
   switch (item.kind) {
     case 'prompt':
       return <PromptItem text={item.text} />;
     case 'assistant':
       return <AssistantItem text={item.text} />;
     case 'tool':
-      return <ToolCard item={item} sessionId={props.sessionId} approval={props.approvals.get(item.toolCallId)} />;
+      return (
+        <ToolCard
+          item={item}
+          sessionId={props.sessionId}
+          approval={props.approvals.get(item.toolCallId)}
+          expanded={expandedCalls.has(item.toolCallId)}
+          onToggle={toggleCall}
+        />
+      );
     case 'checkpoint':
       return (
         <CheckpointCard
@@ -68,6 +83,16 @@ export function TranscriptView(props: TranscriptViewProps) {
     getItemKey: (index) => (index < offset ? 'older' : items[index - offset]!.key),
   });
   const rows = virtualizer.getVirtualItems();
+
+  // Which tool cards are open, kept here so a card scrolled out of the DOM and back stays as it was.
+  const [expandedCalls, setExpandedCalls] = useState<ReadonlySet<string>>(() => new Set());
+  const toggleCall = useCallback((toolCallId: string) => {
+    setExpandedCalls((previous) => {
+      const next = new Set(previous);
+      if (!next.delete(toolCallId)) next.add(toolCallId);
+      return next;
+    });
+  }, []);
 
   // Keep the rows in view still when older ones are prepended: hold the distance from the bottom.
   const firstKey = items[0]?.key;
@@ -130,7 +155,12 @@ export function TranscriptView(props: TranscriptViewProps) {
                 {loadingOlder ? 'Loading older events…' : 'Load older events'}
               </button>
             ) : (
-              <ItemView item={items[row.index - offset]!} props={props} />
+              <ItemView
+                item={items[row.index - offset]!}
+                props={props}
+                expandedCalls={expandedCalls}
+                toggleCall={toggleCall}
+              />
             )}
           </div>
         ))}
