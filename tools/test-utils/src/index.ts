@@ -16,8 +16,6 @@ export type { ReadmeExampleSuite } from './readme-example-suite.js';
 export { describeReadmeExample } from './readme-example-suite.js';
 export { startOtlpReceiver } from './otlp-receiver.js';
 export type { OtlpReceiver, ReceivedMetric, ReceivedSpan } from './otlp-receiver.js';
-export { startChatCompletionsServer } from './chat-completions-server.js';
-export type { ChatCompletionsServer, ChatStep } from './chat-completions-server.js';
 export type { ScenarioHost } from './adapter-scenario.js';
 export {
   ADAPTER_SCENARIO_ASKS,
