@@ -15,14 +15,17 @@ export function sqliteHandleOf(db: HostDatabase): SqliteHandle | undefined {
 
 /**
  * Opens (creating if needed) a SQLite database at `file` for the checkpoint store alone (WAL,
- * `busy_timeout` 5 s, `synchronous=NORMAL`, prepared statements reused) and runs the checkpoint
- * migrations. For tests, benchmarks and small hosts; the caller closes it with `destroy()`. A host
- * with tables of its own opens its database itself (clawsmith's core waits 10 s and turns on
- * foreign keys) and runs {@link migrateCheckpoints} on it.
+ * `busy_timeout` 5 s unless `busyTimeoutMs` says otherwise, `synchronous=NORMAL`, prepared
+ * statements reused) and runs the checkpoint migrations. For tests, benchmarks and small hosts;
+ * the caller closes it with `destroy()`. A host with tables of its own opens its database itself
+ * (clawsmith's core waits 60 s and turns on foreign keys) and runs {@link migrateCheckpoints} on it.
  */
-export async function openCheckpointDatabase(file: string): Promise<HostDatabase> {
+export async function openCheckpointDatabase(
+  file: string,
+  options: { readonly busyTimeoutMs?: number } = {},
+): Promise<HostDatabase> {
   const database = new Database(file);
-  database.pragma('busy_timeout = 5000');
+  database.pragma(`busy_timeout = ${Math.max(0, Math.floor(options.busyTimeoutMs ?? 5_000))}`);
   switchToWriteAheadLog(database);
   database.pragma('synchronous = NORMAL');
   const db = new Kysely<Record<string, never>>({

@@ -2,6 +2,7 @@ import Database from 'better-sqlite3';
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { withStatementCache, type SqliteHandle } from '@clawsmith/checkpoints';
+import { HOME_BUSY_TIMEOUT_MS } from '@clawsmith/tool-host';
 import {
   CompiledQuery,
   Kysely,
@@ -13,13 +14,8 @@ import {
 } from 'kysely';
 import type { CoreDatabase } from './core-tables.js';
 
-/**
- * How long a connection waits for another process's write (or an opening's migrations) before
- * it gives up with SQLITE_BUSY. It must outlast the longest transaction any clawsmith process
- * holds, under load: a checkpoint batch of 32 MiB of pre-images, migrations of every package,
- * with two dozen processes queueing on two cores (measured: 10 s was not enough for 24 runs).
- */
-export const HOME_BUSY_TIMEOUT_MS = 60_000;
+// The tool host opens the same home: both wait the same (see the constant's doc).
+export { HOME_BUSY_TIMEOUT_MS };
 
 /**
  * Kysely's SQLite driver, except that a transaction takes the write lock when it begins
