@@ -3,15 +3,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createOpenAICompatible } from '@ai-sdk/openai-compatible';
 import { aiSdkTools } from '@clawsmith/adapter-ai-sdk';
-import { startChatCompletionsServer } from '@clawsmith/test-utils'; // plays the model on 127.0.0.1
 import { openToolHost } from '@clawsmith/tool-host';
 import { stepCountIs, streamText, type ModelMessage } from 'ai';
 
-const server = await startChatCompletionsServer([
-  { calls: [{ name: 'edit_file', arguments: { path: 'math.mjs', oldText: 'a - b', newText: 'a + b' } }] },
-  { calls: [{ name: 'run_command', arguments: { command: 'node check.mjs' } }] },
-  { text: 'Fixed: add(2, 3) is 5.' },
-]);
+// Any Chat Completions server; the tests start one on 127.0.0.1 that plays fix-a-test.model.json.
+const baseURL = process.env.OPENAI_BASE_URL;
+if (!baseURL) throw new Error('Set OPENAI_BASE_URL to a Chat Completions server (and OPENAI_MODEL, OPENAI_API_KEY).');
+const provider = createOpenAICompatible({ name: 'local', baseURL, apiKey: process.env.OPENAI_API_KEY ?? 'local' });
+const model = provider.chatModel(process.env.OPENAI_MODEL ?? 'local-model');
 const scratch = mkdtempSync(join(tmpdir(), 'adapter-ai-sdk-example-'));
 const workspaceRoot = join(scratch, 'workspace');
 mkdirSync(workspaceRoot);
@@ -20,7 +19,6 @@ writeFileSync(
   join(workspaceRoot, 'check.mjs'),
   "import { add } from './math.mjs';\nconsole.log('add(2, 3) =', add(2, 3));\n",
 );
-const model = createOpenAICompatible({ name: 'local', baseURL: server.baseURL }).chatModel('local-model');
 const askPerson = (call: { toolName: string; input: unknown }) => (console.log('approve?', call.toolName), true);
 
 // --- the glue: clawsmith's tools in an AI SDK loop, with the person's approvals, then undo ---
@@ -40,10 +38,7 @@ await host.undo((await host.listRestorePoints())[0]!.turnId); // every change of
 // --- end of the glue ---
 
 console.log(readFileSync(join(workspaceRoot, 'math.mjs'), 'utf8').trim()); // ... a - b;
-console.log(
-  'the model read:',
-  [...server.toolResults().values()].find((text) => text.includes('add(2, 3) =')),
-);
+const toolResults = messages.flatMap((message) => (message.role === 'tool' ? message.content : []));
+console.log('the model read:', JSON.stringify(toolResults.at(-1)));
 await host.close();
-await server.close();
 rmSync(scratch, { recursive: true, force: true });

@@ -2,17 +2,16 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openAiAgentsTools } from '@clawsmith/adapter-openai-agents';
-import { startChatCompletionsServer } from '@clawsmith/test-utils'; // plays the model on 127.0.0.1
 import { openToolHost } from '@clawsmith/tool-host';
 import { Agent, OpenAIChatCompletionsModel, run, setTracingDisabled } from '@openai/agents';
 import OpenAI from 'openai';
 
-setTracingDisabled(true); // this example talks to 127.0.0.1 only
-const server = await startChatCompletionsServer([
-  { calls: [{ name: 'edit_file', arguments: { path: 'math.mjs', oldText: 'a - b', newText: 'a + b' } }] },
-  { calls: [{ name: 'run_command', arguments: { command: 'node check.mjs' } }] },
-  { text: 'Fixed: add(2, 3) is 5.' },
-]);
+setTracingDisabled(true); // the SDK would send traces to the vendor; this example talks to your server only
+// Any Chat Completions server; the tests start one on 127.0.0.1 that plays fix-a-test.model.json.
+const baseURL = process.env.OPENAI_BASE_URL;
+if (!baseURL) throw new Error('Set OPENAI_BASE_URL to a Chat Completions server (and OPENAI_MODEL, OPENAI_API_KEY).');
+const client = new OpenAI({ baseURL, apiKey: process.env.OPENAI_API_KEY ?? 'local' });
+const model = new OpenAIChatCompletionsModel(client, process.env.OPENAI_MODEL ?? 'local-model');
 const scratch = mkdtempSync(join(tmpdir(), 'adapter-openai-agents-example-'));
 const workspaceRoot = join(scratch, 'workspace');
 mkdirSync(workspaceRoot);
@@ -21,7 +20,6 @@ writeFileSync(
   join(workspaceRoot, 'check.mjs'),
   "import { add } from './math.mjs';\nconsole.log('add(2, 3) =', add(2, 3));\n",
 );
-const model = new OpenAIChatCompletionsModel(new OpenAI({ baseURL: server.baseURL, apiKey: 'local' }), 'local-model');
 const askPerson = (toolName: string, reason: string) => (console.log('approve?', toolName, '-', reason), true);
 
 // --- the glue: clawsmith's tools for an Agent, interruptions answered by a person, then undo ---
@@ -39,5 +37,4 @@ await host.undo((await host.listRestorePoints())[0]!.turnId); // every change of
 
 console.log(readFileSync(join(workspaceRoot, 'math.mjs'), 'utf8').trim()); // ... a - b;
 await host.close();
-await server.close();
 rmSync(scratch, { recursive: true, force: true });

@@ -13,14 +13,21 @@ export function sqliteHandleOf(db: HostDatabase): SqliteHandle | undefined {
 
 /**
  * Opens (creating if needed) a SQLite database at `file` for the checkpoint store alone (WAL,
- * `busy_timeout` 5 s, `synchronous=NORMAL`, prepared statements reused, transactions that take
- * the write lock when they begin) and runs the checkpoint migrations. For tests, benchmarks and
- * small hosts; the caller closes it with `destroy()`. A host with tables of its own opens its
- * database itself (`openSqliteDatabase` or `openPostgresDatabase` of `@clawsmith/platform`) and
- * runs {@link migrateCheckpoints} on it.
+ * `busy_timeout` 5 s unless `busyTimeoutMs` says otherwise, `synchronous=NORMAL`, prepared
+ * statements reused, transactions that take the write lock when they begin) and runs the
+ * checkpoint migrations. For tests, benchmarks and small hosts; the caller closes it with
+ * `destroy()`. A host with tables of its own opens its database itself (`openSqliteDatabase` or
+ * `openPostgresDatabase` of `@clawsmith/platform`; clawsmith's core waits 60 s and turns on
+ * foreign keys) and runs {@link migrateCheckpoints} on it.
  */
-export async function openCheckpointDatabase(file: string): Promise<HostDatabase> {
-  const { db, sqlite } = openSqliteDatabase(file, { busyTimeoutMs: 5000, foreignKeys: false });
+export async function openCheckpointDatabase(
+  file: string,
+  options: { readonly busyTimeoutMs?: number } = {},
+): Promise<HostDatabase> {
+  const { db, sqlite } = openSqliteDatabase(file, {
+    busyTimeoutMs: Math.max(0, Math.floor(options.busyTimeoutMs ?? 5000)),
+    foreignKeys: false,
+  });
   try {
     await migrateCheckpoints(db);
   } catch (error) {

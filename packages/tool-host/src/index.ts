@@ -5,6 +5,7 @@ export type { ToolHost } from './host/tool-host.js';
 export { createToolHost } from './host/tool-host.js';
 export type { OpenToolHostOptions, OpenedToolHost } from './host/open-tool-host.js';
 export { openToolHost } from './host/open-tool-host.js';
+export { HOME_BUSY_TIMEOUT_MS } from './host/home-busy-timeout.js';
 export type {
   HostCallOptions,
   HostDecideOptions,

@@ -7,6 +7,7 @@ describe('@clawsmith/tool-host public surface', () => {
       'DEFAULT_INLINE_CONTENT_LIMIT',
       'DEFAULT_PATH_ARGUMENTS',
       'DuplicateToolError',
+      'HOME_BUSY_TIMEOUT_MS',
       'PERMISSION_MODES',
       'SECRET_FILE_GLOBS',
       'buildToolTable',
@@ -32,5 +33,6 @@ describe('@clawsmith/tool-host public surface', () => {
   it('keeps its modes and the inline limit', () => {
     expect(api.PERMISSION_MODES).toEqual(['default', 'accept-edits', 'read-only', 'full-auto']);
     expect(api.DEFAULT_INLINE_CONTENT_LIMIT).toBe(50_000);
+    expect(api.HOME_BUSY_TIMEOUT_MS).toBe(60_000);
   });
 });

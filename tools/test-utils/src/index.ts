@@ -4,10 +4,25 @@ export type { FileEntry, SymlinkEntry, TemporaryTree, TestTree } from './testdir
 export { startLineChild } from './line-child.js';
 export type { LineChild } from './line-child.js';
 export { snapshotTree } from './snapshot-tree.js';
-export { exampleMarker, readmeExample, runExample } from './readme-example.js';
+export {
+  exampleMarker,
+  exampleModelScript,
+  readmeExample,
+  runExample,
+  runExampleWithModel,
+  runWithScriptedModel,
+} from './readme-example.js';
 export type { ReadmeExampleSuite } from './readme-example-suite.js';
 export { describeReadmeExample } from './readme-example-suite.js';
 export { startOtlpReceiver } from './otlp-receiver.js';
 export type { OtlpReceiver, ReceivedMetric, ReceivedSpan } from './otlp-receiver.js';
-export { startChatCompletionsServer } from './chat-completions-server.js';
-export type { ChatCompletionsServer, ChatStep } from './chat-completions-server.js';
+export type { ScenarioHost } from './adapter-scenario.js';
+export {
+  ADAPTER_SCENARIO_ASKS,
+  adapterScenarioSteps,
+  adapterScenarioWorkspace,
+  expectAdapterScenarioRun,
+  expectAdapterScenarioUndo,
+  scenarioPersonApproves,
+} from './adapter-scenario.js';
+export { refuseNonLoopbackFetch } from './loopback-fetch.js';

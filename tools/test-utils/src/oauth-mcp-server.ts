@@ -177,9 +177,9 @@ export async function startOAuthMcpServer(options: { accessTokenSeconds?: number
     }
     await transport.handleRequest(request as never, response as never, request.body);
   };
-  app.post('/mcp', bearer, (request: never, response: never) => void handle(request, response));
-  app.get('/mcp', bearer, (request: never, response: never) => void handle(request, response));
-  app.delete('/mcp', bearer, (request: never, response: never) => void handle(request, response));
+  app.post('/mcp', bearer, (request: unknown, response: unknown) => void handle(request as never, response));
+  app.get('/mcp', bearer, (request: unknown, response: unknown) => void handle(request as never, response));
+  app.delete('/mcp', bearer, (request: unknown, response: unknown) => void handle(request as never, response));
   http.on('request', app);
 
   return {

@@ -1,6 +1,6 @@
-import { resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { readmeExample, runExample } from './readme-example.js';
+import { exampleModelScript, readmeExample, runExample, runExampleWithModel } from './readme-example.js';
 
 /** What {@link describeReadmeExample} checks about one example file. */
 export interface ReadmeExampleSuite {
@@ -18,6 +18,8 @@ export interface ReadmeExampleSuite {
  * The README example suite every package shares: the README shows `example` verbatim (after its
  * `exampleMarker` line), and the example runs as its own program twice in a row, printing each of
  * `prints` every time. Twice, because each run must create and remove its own temporary folder.
+ * An example with a model script (`<name>.model.json`) runs against a scripted server on 127.0.0.1
+ * whose URL it reads from `OPENAI_BASE_URL`, and must ask it exactly the scripted steps.
  */
 export function describeReadmeExample({ testFolder, example, prints, timeoutMs = 120_000 }: ReadmeExampleSuite): void {
   const packageRoot = resolve(testFolder, '..');
@@ -27,9 +29,13 @@ export function describeReadmeExample({ testFolder, example, prints, timeoutMs =
       expect(readme).toBe(file);
     });
 
-    it('runs as a program and prints what it did, twice in a row', { timeout: 2 * timeoutMs + 10_000 }, () => {
+    it('runs as a program and prints what it did, twice in a row', { timeout: 2 * timeoutMs + 10_000 }, async () => {
+      // An example with `<name>.model.json` beside it talks to a model: a scripted one on 127.0.0.1.
+      const steps = exampleModelScript(join(packageRoot, example));
       for (let run = 0; run < 2; run += 1) {
-        const output = runExample(packageRoot, example, timeoutMs);
+        const output = steps
+          ? await runExampleWithModel(packageRoot, example, steps, timeoutMs)
+          : runExample(packageRoot, example, timeoutMs);
         for (const text of prints) expect(output, `run ${run + 1} of ${example}`).toContain(text);
       }
     });

@@ -1,8 +1,9 @@
-import { spawnSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { startStreamingModelServer, type ModelStep } from './model-servers/streaming-model-server.js';
 
 /** The marker line a README puts right before the code block that shows an example file. */
 export function exampleMarker(examplePath: string): string {
@@ -41,4 +42,74 @@ export function runExample(packageRoot: string, examplePath: string, timeoutMs =
   if (run.status !== 0)
     throw new Error(`${examplePath} exited ${run.status ?? run.signal}:\n${run.stdout}\n${run.stderr}`);
   return run.stdout;
+}
+
+/**
+ * The model script of an example that talks to a model: `<example>.model.json` beside it (an
+ * array of steps), or undefined when the example has none. Such an example reads the server's
+ * URL from `OPENAI_BASE_URL`; whoever runs it starts a scripted server playing these steps.
+ */
+export function exampleModelScript(examplePath: string): readonly ModelStep[] | undefined {
+  const script = examplePath.replace(/\.[cm]?[jt]s$/, '.model.json');
+  if (script === examplePath || !existsSync(script)) return undefined;
+  return JSON.parse(readFileSync(script, 'utf8')) as ModelStep[];
+}
+
+/**
+ * Runs `node <args>` in `cwd` with a scripted Chat Completions server on 127.0.0.1 playing
+ * `steps` (one request each, in order), its URL in `OPENAI_BASE_URL`. Asynchronous, so the server
+ * in this process answers while the program runs. Returns what it printed; throws with its
+ * output when it exits non-zero or asks the model more than the script holds.
+ */
+export async function runWithScriptedModel(
+  args: readonly string[],
+  options: {
+    readonly cwd: string;
+    readonly steps: readonly ModelStep[];
+    readonly env?: NodeJS.ProcessEnv;
+    readonly timeoutMs?: number;
+  },
+): Promise<string> {
+  const server = await startStreamingModelServer('openai', options.steps, { script: 'requests' });
+  try {
+    const child = spawn(process.execPath, args, {
+      cwd: options.cwd,
+      env: { ...(options.env ?? process.env), OPENAI_BASE_URL: server.baseURL, OPENAI_API_KEY: 'local' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+      timeout: options.timeoutMs ?? 120_000,
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
+    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+    const status = await new Promise<number | string>((resolve, reject) => {
+      child.on('error', reject);
+      child.on('close', (code, signal) => resolve(code ?? signal ?? 'unknown'));
+    });
+    if (status !== 0) throw new Error(`node ${args.join(' ')} exited ${status}:\n${stdout}\n${stderr}`);
+    if (server.requests.length !== options.steps.length)
+      throw new Error(
+        `node ${args.join(' ')} asked the model ${server.requests.length} times; its script has ${options.steps.length} steps:\n${stdout}`,
+      );
+    return stdout;
+  } finally {
+    await server.close();
+  }
+}
+
+/** {@link runExample} for an example with a model script: TypeScript through tsx, the scripted server's URL in `OPENAI_BASE_URL`. */
+export function runExampleWithModel(
+  packageRoot: string,
+  examplePath: string,
+  steps: readonly ModelStep[],
+  timeoutMs = 120_000,
+): Promise<string> {
+  const tsx = pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href;
+  const { FORCE_COLOR: _forced, ...environment } = process.env;
+  return runWithScriptedModel(['--conditions=@clawsmith/source', '--import', tsx, examplePath], {
+    cwd: packageRoot,
+    steps,
+    env: { ...environment, NO_COLOR: '1' },
+    timeoutMs,
+  });
 }

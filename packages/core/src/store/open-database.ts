@@ -1,13 +1,11 @@
 import type { SqliteHandle } from '@clawsmith/checkpoints';
-import { SQLITE_BUSY_TIMEOUT_MS, openSqliteDatabase } from '@clawsmith/platform';
+import { openSqliteDatabase } from '@clawsmith/platform';
+import { HOME_BUSY_TIMEOUT_MS } from '@clawsmith/tool-host';
 import type { Kysely } from 'kysely';
 import type { CoreDatabase } from './core-tables.js';
 
-/**
- * How long a connection waits for another process's write (or an opening's migrations) before
- * it gives up with SQLITE_BUSY: `SQLITE_BUSY_TIMEOUT_MS` of `@clawsmith/platform`, which says why.
- */
-export const HOME_BUSY_TIMEOUT_MS = SQLITE_BUSY_TIMEOUT_MS;
+// The tool host opens the same home: both wait the same (see the constant's doc).
+export { HOME_BUSY_TIMEOUT_MS };
 
 /**
  * Opens (creating if needed) the embedded SQLite database of a clawsmith home with

@@ -5,6 +5,7 @@ import { createCheckpointStore, openCheckpointDatabase } from '@clawsmith/checkp
 import { createRunCommandTool, type CommandSandboxOptions } from '@clawsmith/command-sandbox';
 import type { AnyToolDefinition } from '@clawsmith/tool-protocol';
 import { createWorkspaceTools, type WorkspaceToolsOptions } from '@clawsmith/workspace-fs';
+import { HOME_BUSY_TIMEOUT_MS } from './home-busy-timeout.js';
 import { createToolHost, type ToolHost } from './tool-host.js';
 import type { ToolHostOptions } from './tool-host-types.js';
 
@@ -38,7 +39,8 @@ export interface OpenedToolHost extends ToolHost {
 export async function openToolHost(options: OpenToolHostOptions): Promise<OpenedToolHost> {
   const home = resolve(options.home);
   mkdirSync(home, { recursive: true, mode: 0o700 });
-  const db = await openCheckpointDatabase(join(home, 'clawsmith.db'));
+  // The same wait as core's connections to a home: another process may hold the write lock.
+  const db = await openCheckpointDatabase(join(home, 'clawsmith.db'), { busyTimeoutMs: HOME_BUSY_TIMEOUT_MS });
   try {
     await migrateArtifacts(db);
   } catch (error) {

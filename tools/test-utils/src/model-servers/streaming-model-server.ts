@@ -17,6 +17,8 @@ export interface StreamingModelServer {
   readonly baseURL: string;
   /** Request bodies, in arrival order. */
   readonly requests: Record<string, unknown>[];
+  /** The tool results (role `tool` messages, Chat Completions format) of the latest request, by tool call id. */
+  toolResults(): Map<string, string>;
   close(): Promise<void>;
 }
 
@@ -166,6 +168,53 @@ export function streamAnthropic(
   sse(response, { type: 'message_stop' }, 'message_stop');
 }
 
+/** The same answer as one Chat Completions JSON body, for a client that does not ask for a stream. */
+export function answerOpenAIWhole(response: ServerResponse, step: ModelStep, index: number): void {
+  const calls = (step.calls ?? []).map((call, callIndex) => ({
+    id: `call_${index}_${callIndex}`,
+    type: 'function',
+    function: { name: call.name, arguments: JSON.stringify(call.arguments) },
+  }));
+  response.writeHead(200, { 'content-type': 'application/json' });
+  response.end(
+    JSON.stringify({
+      id: `chatcmpl-${index}`,
+      object: 'chat.completion',
+      created: 1_764_000_000,
+      model: 'local-model',
+      choices: [
+        {
+          index: 0,
+          message: {
+            role: 'assistant',
+            content: step.text ?? null,
+            ...(calls.length > 0 ? { tool_calls: calls } : {}),
+          },
+          finish_reason: calls.length > 0 ? 'tool_calls' : 'stop',
+        },
+      ],
+      usage: { prompt_tokens: 100 + index, completion_tokens: 10, total_tokens: 110 + index },
+    }),
+  );
+}
+
+/** The role `tool` messages of a Chat Completions request body, by tool call id. */
+export function toolResultsOf(body: Record<string, unknown> | undefined): Map<string, string> {
+  const messages = (Array.isArray(body?.messages) ? body.messages : []) as {
+    role?: string;
+    tool_call_id?: string;
+    content?: unknown;
+  }[];
+  return new Map(
+    messages
+      .filter((message) => message.role === 'tool' && typeof message.tool_call_id === 'string')
+      .map((message) => [
+        message.tool_call_id as string,
+        typeof message.content === 'string' ? message.content : JSON.stringify(message.content),
+      ]),
+  );
+}
+
 /** Answers a request with one step, streamed in the vendor's format, and ends the response. */
 export function streamStep(
   format: 'openai' | 'anthropic',
@@ -203,6 +252,17 @@ export interface ModelServerOptions {
   readonly modelSteps?: Readonly<Record<string, readonly ModelStep[]>>;
   /** Models the server does not know: a request naming one gets the vendor's 404 `model_not_found`. */
   readonly unknownModels?: readonly string[];
+  /**
+   * How a request finds its step: `assistant-turns` (the default) counts the assistant turns its
+   * conversation holds; `requests` takes the requests in arrival order and answers a request past
+   * the script with a 500, so a test that asks more than it scripted fails.
+   */
+  readonly script?: 'assistant-turns' | 'requests';
+}
+
+function refusePastScript(response: ServerResponse, length: number, index: number): void {
+  response.writeHead(500, { 'content-type': 'application/json' });
+  response.end(JSON.stringify({ error: { message: `the script has ${length} steps; request ${index + 1} has none` } }));
 }
 
 function refuseModel(response: ServerResponse, format: 'openai' | 'anthropic', model: string): void {
@@ -218,9 +278,10 @@ function refuseModel(response: ServerResponse, format: 'openai' | 'anthropic', m
 }
 
 /**
- * Starts the server. Request `n` (counted by the assistant turns already in its conversation)
- * gets `steps[n]` (or the request model's own steps, see {@link ModelServerOptions}); past the
- * end, a plain "done" text.
+ * Starts the server. Request `n` (counted by the assistant turns already in its conversation, or
+ * by arrival, see {@link ModelServerOptions.script}) gets `steps[n]` (or the request model's own
+ * steps); past the end of a turn-counted script, a plain "done" text. An OpenAI request that does
+ * not ask for a stream gets the same answer as one JSON completion.
  */
 export async function startStreamingModelServer(
   format: 'openai' | 'anthropic',
@@ -236,10 +297,18 @@ export async function startStreamingModelServer(
       requests.push(body);
       const model = String(body.model);
       if (options.unknownModels?.includes(model)) return refuseModel(response, format, model);
-      const index = assistantTurns(body);
-      const step = (options.modelSteps?.[model] ?? steps)[index] ?? { text: 'done' };
-      streamStep(format, response, step, index);
+      const script = options.modelSteps?.[model] ?? steps;
+      const byArrival = options.script === 'requests';
+      const index = byArrival ? requests.length - 1 : assistantTurns(body);
+      const step = script[index] ?? (byArrival ? undefined : { text: 'done' });
+      if (!step) return refusePastScript(response, script.length, index);
+      if (format === 'openai' && body.stream !== true) answerOpenAIWhole(response, step, index);
+      else streamStep(format, response, step, index);
     });
   });
-  return { ...(await listenOnLoopback(server, format)), requests };
+  return {
+    ...(await listenOnLoopback(server, format)),
+    requests,
+    toolResults: () => toolResultsOf(requests.at(-1)),
+  };
 }

@@ -1,0 +1,9 @@
+import { describe, expect, it } from 'vitest';
+import * as api from './index.js';
+
+describe('@clawsmith/adapter-langchain public surface', () => {
+  it('exports exactly these names', () => {
+    expect(Object.keys(api).sort()).toEqual(['APPROVAL_KIND', 'isApprovalRequest', 'langChainTools']);
+    expect(api.APPROVAL_KIND).toBe('clawsmith_approval');
+  });
+});
