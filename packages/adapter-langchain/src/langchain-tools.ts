@@ -82,7 +82,7 @@ export function langChainTools(host: ToolHost, options: LangChainToolsOptions = 
     const toolCallId = config.toolCall?.id;
     const known = toolCallId === undefined ? undefined : done.get(toolCallId);
     if (known) return known;
-    const decision = await host.decide(name, input);
+    const decision = await host.decide(name, input, toolCallId ? { toolCallId } : {});
     let approved = false;
     if (decision.action === 'ask') {
       const request: ApprovalRequest = {

@@ -37,7 +37,7 @@ export function mastraTools(host: ToolHost, options: MastraToolsOptions = {}): M
       execute: async (context, invocation) => {
         const input = context.context as unknown;
         const toolCallId = (invocation as { toolCallId?: string } | undefined)?.toolCallId;
-        const decision = await host.decide(described.name, input);
+        const decision = await host.decide(described.name, input, toolCallId ? { toolCallId } : {});
         let approved = false;
         if (decision.action === 'ask') {
           if (context.resumeData === undefined) {
@@ -49,7 +49,10 @@ export function mastraTools(host: ToolHost, options: MastraToolsOptions = {}): M
               reason: decision.reason,
             };
             // Without a way to suspend there is nobody to ask: the host denies the call.
-            if (!context.suspend) return resultText(await host.call(described.name, input, { approved: false }));
+            if (!context.suspend)
+              return resultText(
+                await host.call(described.name, input, { ...(toolCallId ? { toolCallId } : {}), approved: false }),
+              );
             await context.suspend(request);
             return undefined;
           }

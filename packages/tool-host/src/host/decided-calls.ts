@@ -30,7 +30,13 @@ export class DecidedCalls {
     return toolCallId === undefined ? call : `${call}\u0000${toolCallId}`;
   }
 
-  keep(key: string, judgment: CallJudgment): void {
+  /**
+   * Keeps a judgment for `key`. With `latestOnly` (a judgment made for a named tool call) it
+   * replaces any kept before for that key: a call decided again (after a framework resumed it) is
+   * run as last judged.
+   */
+  keep(key: string, judgment: CallJudgment, latestOnly = false): void {
+    if (latestOnly) this.#forget(key);
     if (this.#count >= JUDGMENTS_KEPT) this.#dropOldest();
     const queue = this.#kept.get(key) ?? [];
     queue.push({ judgment, at: Date.now() });
@@ -48,6 +54,11 @@ export class DecidedCalls {
       if (Date.now() - kept.at <= JUDGMENT_LIFETIME_MS) return kept.judgment;
     }
     return undefined;
+  }
+
+  #forget(key: string): void {
+    this.#count -= this.#kept.get(key)?.length ?? 0;
+    this.#kept.delete(key);
   }
 
   #dropOldest(): void {

@@ -177,7 +177,11 @@ export function createToolHost(options: ToolHostOptions): ToolHost {
       if (!checked.ok)
         return { action: 'deny', reason: checked.result.content, code: checked.result.code, result: checked.result };
       const judgment = await judge(checked.entry, checked.input, 'decide', `decide_${randomUUID()}`);
-      decided.keep(DecidedCalls.keyOf(checked.entry.tool.name, checked.input, decideOptions.toolCallId), judgment);
+      decided.keep(
+        DecidedCalls.keyOf(checked.entry.tool.name, checked.input, decideOptions.toolCallId),
+        judgment,
+        decideOptions.toolCallId !== undefined,
+      );
       const touches = judgment.facts ? { touches: judgedFacts(judgment.facts) } : {};
       return judgment.denied
         ? { action: 'deny', reason: judgment.reason, code: judgment.denied.code, result: judgment.denied, ...touches }
