@@ -20,10 +20,8 @@ describe('parseSlashCommand', () => {
   });
 
   it('answers malformed commands with what to type', () => {
-    expect(parseSlashCommand('/undo')).toMatchObject({
-      kind: 'invalid',
-      message: expect.stringContaining('/undo <turn>'),
-    });
+    // `/undo` alone is not malformed: it asks to undo the last turn (after a confirmation).
+    expect(parseSlashCommand('/undo')).toEqual({ kind: 'undo-last' });
     expect(parseSlashCommand('/undo diff 1')).toMatchObject({
       kind: 'invalid',
       message: 'Usage: /undo diff <turn> <path>',

@@ -8,7 +8,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createTestdir } from '@clawsmith/test-utils';
 import { chromium, type Browser, type Locator, type Page } from 'playwright-core';
-import { afterAll, beforeAll, onTestFinished } from 'vitest';
+import { afterAll, beforeAll, expect, onTestFinished } from 'vitest';
 import type { WebHarness } from '../../src/__fixtures__/web-harness.js';
 import { DEFAULT_PAGE_DIRECTORY } from '../../src/static/page-files.js';
 
@@ -158,4 +158,12 @@ export async function expandToolCard(card: Locator): Promise<void> {
   const line = card.getByRole('button', { expanded: false });
   await line.click();
   await card.locator('.tool-details').waitFor();
+}
+
+/**
+ * Waits until no assistant text is still waiting for the Markdown chunk: until then it shows as
+ * literal text, which is then replaced, so an element found earlier is gone and the layout moves.
+ */
+export async function markdownRendered(page: Page): Promise<void> {
+  await expect.poll(() => page.locator('.markdown-pending').count(), { timeout: 60_000 }).toBe(0);
 }

@@ -3,7 +3,14 @@ import type { Page } from 'playwright-core';
 import { describe, expect, it, onTestFinished } from 'vitest';
 import { createWebHarness } from '../../src/__fixtures__/web-harness.js';
 import { seriousViolations } from './accessibility.js';
-import { screenshot, scriptedTurn, signedInPage, useBrowser, BROWSER_TEST_TIMEOUT } from './browser-harness.js';
+import {
+  markdownRendered,
+  screenshot,
+  scriptedTurn,
+  signedInPage,
+  useBrowser,
+  BROWSER_TEST_TIMEOUT,
+} from './browser-harness.js';
 
 const browser = useBrowser();
 
@@ -94,6 +101,7 @@ describe('the session view on narrow and wide screens', { timeout: BROWSER_TEST_
     const { web, session } = await longTurnSession(true);
     const page = await signedInPage(browser(), web, `#/sessions/${session}`);
     await page.getByText('The very last words.').waitFor();
+    await markdownRendered(page);
     const transcript = page.getByRole('log', { name: 'Transcript' });
     // The content is taller than the view, so "at the end" is a real position, not the top.
     expect(await transcript.evaluate((element) => element.scrollHeight > element.clientHeight * 1.5)).toBe(true);

@@ -9,7 +9,14 @@ import type { Locator, Page } from 'playwright-core';
 import { describe, expect, it, onTestFinished } from 'vitest';
 import { createWebHarness } from '../../src/__fixtures__/web-harness.js';
 import { seriousViolations } from './accessibility.js';
-import { scriptedTurn, signedInPage, useBrowser, BROWSER_TEST_TIMEOUT, SCREENSHOTS } from './browser-harness.js';
+import {
+  markdownRendered,
+  scriptedTurn,
+  signedInPage,
+  useBrowser,
+  BROWSER_TEST_TIMEOUT,
+  SCREENSHOTS,
+} from './browser-harness.js';
 
 const browser = useBrowser();
 
@@ -20,6 +27,7 @@ const WIDTHS = [1280, 420] as const;
 /** Checks the view at `width` and saves it as `<name>-<width>.png`. */
 async function photograph(page: Page, name: string, width: number, shows: Locator) {
   await page.setViewportSize({ width, height: 860 });
+  await markdownRendered(page);
   await shows.scrollIntoViewIfNeeded();
   expect(await shows.isVisible()).toBe(true);
   expect(await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth)).toBe(
