@@ -1,13 +1,19 @@
-import { resultText, type ToolHost } from '@clawsmith/tool-host';
+import {
+  FRAMEWORK_APPROVAL_KIND,
+  approvesCall,
+  isFrameworkApprovalRequest,
+  resultText,
+  type FrameworkApprovalRequest,
+  type ToolHost,
+} from '@clawsmith/tool-host';
 import { TOOL_RESULT_CODES, toolDenied, type ToolExecutionResult } from '@clawsmith/tool-protocol';
 import { ToolMessage } from '@langchain/core/messages';
 import { DynamicStructuredTool, type ToolRunnableConfig } from '@langchain/core/tools';
 import { Command, interrupt } from '@langchain/langgraph';
-import { APPROVAL_KIND, approves, isApprovalRequest, type ApprovalRequest } from './approval-request.js';
 import { GraphSteps } from './graph-steps.js';
 
 /** An approval a graph run waits for, with the interrupt it came in. */
-export interface PendingApproval extends ApprovalRequest {
+export interface PendingApproval extends FrameworkApprovalRequest {
   /** The LangGraph interrupt's id: the key of the answer in `Command({ resume })`. */
   readonly interruptId: string;
 }
@@ -20,7 +26,7 @@ export interface LangChainToolsOptions {
    * Asks the person directly instead of interrupting the graph (for tools used outside a graph
    * with a checkpointer). Without it an `ask` becomes a LangGraph `interrupt()`.
    */
-  readonly approve?: (request: ApprovalRequest) => boolean | Promise<boolean>;
+  readonly approve?: (request: FrameworkApprovalRequest) => boolean | Promise<boolean>;
 }
 
 /** The host's tools for LangChain.js / LangGraph.js, and the graph's interrupts mapped back. */
@@ -51,8 +57,8 @@ function pendingOf(result: unknown): PendingApproval[] {
     typeof entry === 'object' &&
     entry !== null &&
     typeof (entry as { id?: unknown }).id === 'string' &&
-    isApprovalRequest((entry as { value?: unknown }).value)
-      ? [{ ...(entry as { value: ApprovalRequest }).value, interruptId: (entry as { id: string }).id }]
+    isFrameworkApprovalRequest((entry as { value?: unknown }).value)
+      ? [{ ...(entry as { value: FrameworkApprovalRequest }).value, interruptId: (entry as { id: string }).id }]
       : [],
   );
 }
@@ -60,7 +66,7 @@ function pendingOf(result: unknown): PendingApproval[] {
 /**
  * The host's tools as LangChain.js structured tools. The model sees the host's JSON Schema; each
  * call goes through the host's whole lifecycle. A call the host decides `ask` interrupts the
- * graph (`interrupt()` with an {@link ApprovalRequest}); resumed with an answer naming that call,
+ * graph (`interrupt()` with an {@link FrameworkApprovalRequest}); resumed with an answer naming that call,
  * it runs with the person's approval, otherwise it is denied. A `deny` runs nothing and the model
  * reads the denied result with its reason and code. The calls of one LangGraph step share one
  * restore point. The resulting `ToolMessage` carries the `ToolExecutionResult` as its `artifact`.
@@ -73,9 +79,9 @@ export function langChainTools(host: ToolHost, options: LangChainToolsOptions = 
     if (done.size > REMEMBERED_RESULTS) done.delete(done.keys().next().value as string);
   };
 
-  async function approval(request: ApprovalRequest): Promise<boolean> {
+  async function approval(request: FrameworkApprovalRequest): Promise<boolean> {
     if (options.approve) return options.approve(request);
-    return approves(interrupt(request), request.toolCallId);
+    return approvesCall(interrupt(request), request.toolCallId);
   }
 
   async function run(name: string, input: unknown, config: ToolRunnableConfig): Promise<ToolExecutionResult> {
@@ -85,8 +91,8 @@ export function langChainTools(host: ToolHost, options: LangChainToolsOptions = 
     const decision = await host.decide(name, input, toolCallId ? { toolCallId } : {});
     let approved = false;
     if (decision.action === 'ask') {
-      const request: ApprovalRequest = {
-        kind: APPROVAL_KIND,
+      const request: FrameworkApprovalRequest = {
+        kind: FRAMEWORK_APPROVAL_KIND,
         toolCallId: toolCallId ?? '',
         toolName: name,
         input,

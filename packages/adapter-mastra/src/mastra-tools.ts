@@ -1,7 +1,13 @@
-import { resultText, type ToolHost } from '@clawsmith/tool-host';
+import {
+  FRAMEWORK_APPROVAL_KIND,
+  approvesCall,
+  isFrameworkApprovalRequest,
+  resultText,
+  type FrameworkApprovalRequest,
+  type ToolHost,
+} from '@clawsmith/tool-host';
 import { TOOL_RESULT_CODES, toolDenied, type ToolExecutionResult } from '@clawsmith/tool-protocol';
 import { createTool } from '@mastra/core/tools';
-import { APPROVAL_KIND, approves, isApprovalRequest, type ApprovalRequest } from './approval-request.js';
 
 /** Options of {@link mastraTools}. */
 export interface MastraToolsOptions {
@@ -14,13 +20,13 @@ export interface MastraTools {
   /** Mastra tools by name (the Agent's `tools`). */
   readonly tools: Record<string, ReturnType<typeof createTool>>;
   /** The approval a `tool-call-suspended` chunk's payload asks for, or undefined for another suspension. */
-  pending(payload: unknown): ApprovalRequest | undefined;
+  pending(payload: unknown): FrameworkApprovalRequest | undefined;
 }
 
 /**
  * The host's tools as Mastra tools. Each call goes through the host's whole lifecycle. A call
  * the host decides `ask` suspends (the stream's `tool-call-suspended` chunk carries an
- * {@link ApprovalRequest}); resumed with an answer naming that call (`agent.resumeStream({
+ * {@link FrameworkApprovalRequest}); resumed with an answer naming that call (`agent.resumeStream({
  * toolCallId, approved }, { runId })`), it runs with the person's approval, otherwise it is
  * denied. A `deny` runs nothing and the model reads the denied result with its reason and code.
  * Mastra tells a tool nothing about the step it belongs to, so each call gets a restore point of
@@ -41,8 +47,8 @@ export function mastraTools(host: ToolHost, options: MastraToolsOptions = {}): M
         let approved = false;
         if (decision.action === 'ask') {
           if (context.resumeData === undefined) {
-            const request: ApprovalRequest = {
-              kind: APPROVAL_KIND,
+            const request: FrameworkApprovalRequest = {
+              kind: FRAMEWORK_APPROVAL_KIND,
               toolCallId: toolCallId ?? '',
               toolName: described.name,
               input,
@@ -56,7 +62,7 @@ export function mastraTools(host: ToolHost, options: MastraToolsOptions = {}): M
             await context.suspend(request);
             return undefined;
           }
-          approved = approves(context.resumeData, toolCallId ?? '');
+          approved = approvesCall(context.resumeData, toolCallId ?? '');
           if (!approved) return resultText(declined(described.name, decision.reason));
         }
         const signal = (invocation as { abortSignal?: AbortSignal } | undefined)?.abortSignal;
@@ -73,7 +79,7 @@ export function mastraTools(host: ToolHost, options: MastraToolsOptions = {}): M
     tools,
     pending: (payload) => {
       const suspended = (payload as { suspendPayload?: unknown } | null)?.suspendPayload;
-      return isApprovalRequest(suspended) ? suspended : undefined;
+      return isFrameworkApprovalRequest(suspended) ? suspended : undefined;
     },
   };
 }
