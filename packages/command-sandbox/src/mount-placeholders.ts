@@ -14,6 +14,7 @@ import {
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { SELF_COMMON_DIRECTORY } from './git-folder-guard.js';
+import { processIsAlive } from '@clawsmith/platform';
 
 // Which running sandboxes, of any process of this user, use each placeholder: removing a mount
 // point on the host while another sandbox has it mounted detaches that sandbox's guard (Linux
@@ -75,7 +76,7 @@ function heldByRunningSandboxes(root: string): Set<string> {
   for (const entry of readdirSync(root)) {
     if (entry === LOCK_NAME) continue;
     const file = join(root, entry);
-    if (!processRuns(Number(entry.split('-')[0]))) {
+    if (!processIsAlive(Number(entry.split('-')[0]))) {
       unlinkQuietly(file);
       continue;
     }
@@ -90,16 +91,6 @@ function readUse(file: string): string[] {
     return Array.isArray(paths) ? paths.filter((path): path is string => typeof path === 'string') : [];
   } catch {
     return []; // gone meanwhile
-  }
-}
-
-function processRuns(pid: number): boolean {
-  if (!Number.isInteger(pid) || pid <= 0) return false;
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
   }
 }
 
@@ -135,7 +126,7 @@ function withRegistryLock<T>(root: string, action: () => T): T {
 function lockAbandoned(lock: string): boolean {
   try {
     const holder = readFileSync(lock, 'utf8');
-    if (holder !== '') return !processRuns(Number(holder));
+    if (holder !== '') return !processIsAlive(Number(holder));
     return Date.now() - lstatSync(lock).mtimeMs > 1_000;
   } catch {
     return false; // gone meanwhile: try again

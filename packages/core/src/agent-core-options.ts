@@ -38,7 +38,9 @@ export interface AgentCoreOptions {
   readonly alwaysLoadedTools?: readonly string[];
   /** Default `default`. */
   readonly permissionMode?: PermissionMode;
+  /** Permission rules on resolved paths, parsed commands and domains; a matching `deny` wins, then `ask`, then `allow`. */
   readonly rules?: readonly PermissionRule[];
+  /** Hooks asked before each call; one that denies, crashes or times out denies the call (fails closed). */
   readonly hooks?: readonly ToolHook[];
   /** Hooks that run after each call completed (formatters); their feedback is added to the result. */
   readonly resultHooks?: readonly ToolResultHook[];
@@ -88,13 +90,17 @@ export type TurnStatus = 'completed' | 'incomplete' | 'cancelled' | 'failed' | '
 
 /** What a turn returns. */
 export interface TurnResult {
+  /** The session the turn ran in. */
   readonly sessionId: string;
+  /** The turn's id, for `restore` and the event log. */
   readonly turnId: string;
+  /** How the turn ended. */
   readonly status: TurnStatus;
   /** The model's last text. */
   readonly text: string;
   /** Model requests made. */
   readonly steps: number;
+  /** The restore point that holds what the turn changed (give its turn to `restore` to undo it). */
   readonly restorePointId: string;
   /** Files the turn changed, with stats. */
   readonly changedFiles: readonly { path: string; change: string; linesAdded: number; linesRemoved: number }[];
@@ -114,7 +120,9 @@ export interface TurnUsage {
 
 /** Options of one turn. */
 export interface RunTurnOptions {
+  /** The session to continue (from `createSession`). */
   readonly sessionId: string;
+  /** What the person asks, as the turn's user message. */
   readonly prompt: string;
   /** Cancels the turn: the running tool sees it, later calls are cancelled, the turn closes. */
   readonly signal?: AbortSignal;

@@ -35,18 +35,35 @@ export interface AgentCore {
   readonly toolNames: readonly string[];
   /** Tokens the model reads and writes in one request, as core plans requests against them. */
   readonly contextWindowTokens: number;
+  /** Starts an empty session working in `workspaceRoot` (a real folder; its real path is kept). */
   createSession(options: { workspaceRoot: string; title?: string }): Promise<SessionRecord>;
   /** Opens a session, closing what a crashed process left open (see recovery). */
   openSession(sessionId: string): Promise<SessionRecord>;
+  /** Every session of the home, the most recently active first. */
   listSessions(): Promise<SessionRecord[]>;
+  /**
+   * Runs one turn: the prompt, model requests and tool calls until the model answers without
+   * calls, the step limit, cancellation or a failure. One restore point covers the turn's changes.
+   * A turn that fails resolves with `status: 'failed'` and `error`; it does not throw.
+   */
   runTurn(options: RunTurnOptions): Promise<TurnResult>;
+  /**
+   * Puts the session back to before `turnId`: its files (`files`), its conversation
+   * (`conversation`) or both. Every later turn is undone with it; a file changed since by someone
+   * else is a conflict, and nothing is written then.
+   */
   restore(sessionId: string, turnId: string, scope: RestoreScope): Promise<RestoreResult>;
+  /** A new session with this one's conversation, up to and including `atTurnId` (default: all of it). */
   fork(sessionId: string, options?: { atTurnId?: string }): Promise<SessionRecord>;
+  /** The session's turns, oldest first, without those a session restore undid. */
   listTurns(sessionId: string): Promise<TurnRecord[]>;
   /** Turns whose conversation a session restore undid (they are no longer in `listTurns`). */
   listUndoneTurns(sessionId: string): Promise<UndoneTurnRecord[]>;
+  /** The conversation the model sees next, oldest first (compacted messages as their summary). */
   listMessages(sessionId: string): Promise<ModelMessage[]>;
+  /** The session's event log in order, after `afterSequence` when given (for catching up). */
   listEvents(sessionId: string, options?: { afterSequence?: number }): Promise<SessionEvent[]>;
+  /** The session's todo list as the model last wrote it. */
   getTodos(sessionId: string): Promise<TodoItem[]>;
   /** The session's restore points, oldest first, with their manifests and undone flags. */
   listCheckpoints(sessionId: string): Promise<RestorePointSummary[]>;

@@ -25,7 +25,9 @@ export interface ClawsmithHome {
   /** The migrated database. */
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
   readonly db: Kysely<any>;
+  /** The home's restore points: what each turn changed, to put back. */
   readonly checkpoints: CheckpointStore;
+  /** The home's artifacts: large results kept out of the conversation. */
   readonly artifacts: ArtifactStore;
   /** Closes the database. */
   close(): Promise<void>;

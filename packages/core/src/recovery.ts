@@ -2,16 +2,12 @@ import type { AssistantModelMessage, ToolModelMessage } from '@clawsmith/provide
 import { TOOL_RESULT_CODES, type ToolResultMetadata } from '@clawsmith/tool-protocol';
 import type { CoreServices } from './core-services.js';
 import type { TurnRecord } from './store/session-records.js';
+import { processIsAlive } from '@clawsmith/platform';
 
 /** Whether the process that runs `turn` is still alive (this process: only while the turn runs here). */
 export function ownerIsAlive(turn: TurnRecord, services: CoreServices): boolean {
   if (turn.ownerPid === process.pid) return services.runningSessions.has(turn.sessionId);
-  try {
-    process.kill(turn.ownerPid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
+  return processIsAlive(turn.ownerPid);
 }
 
 function interruptedResult(

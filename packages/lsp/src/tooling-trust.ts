@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
-import { mkdirSync, readdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
+import { WorkspaceTrustRecords } from '@clawsmith/platform';
 
 /** Where typescript-language-server looks for a project-local TypeScript, in its order. */
 export const LOCAL_TYPESCRIPT_FOLDERS = Object.freeze([
@@ -31,12 +32,6 @@ export type LanguageToolingTrust = 'trusted' | 'changed' | 'untrusted';
 
 /** The record's key for the language tooling, beside project MCP servers' names in the same shape of file. */
 const TOOLING_KEY = 'language-tooling';
-
-interface TrustFile {
-  readonly version: 1;
-  /** workspace real path → what is trusted there → SHA-256 of the trusted content. */
-  readonly workspaces: Record<string, Record<string, string>>;
-}
 
 function fileDigest(path: string): string | null {
   try {
@@ -113,58 +108,27 @@ export function languageToolingFingerprint(workspaceRoot: string): string {
  * nothing (fails closed).
  */
 export class LanguageToolingTrustStore {
-  readonly #file: string;
+  readonly #records: WorkspaceTrustRecords;
 
   constructor(homeDir: string) {
-    this.#file = join(homeDir, 'lsp', 'trust.json');
-  }
-
-  #read(): TrustFile {
-    try {
-      const value = JSON.parse(readFileSync(this.#file, 'utf8')) as Partial<TrustFile>;
-      if (value.version === 1 && typeof value.workspaces === 'object' && value.workspaces !== null)
-        return value as TrustFile;
-    } catch {
-      // missing or unreadable: nothing is trusted
-    }
-    return { version: 1, workspaces: {} };
-  }
-
-  #write(file: TrustFile): void {
-    mkdirSync(dirname(this.#file), { recursive: true });
-    const temporary = `${this.#file}.${process.pid}.tmp`;
-    writeFileSync(temporary, `${JSON.stringify(file, null, 2)}\n`, { mode: 0o600 });
-    renameSync(temporary, this.#file);
+    this.#records = new WorkspaceTrustRecords(join(homeDir, 'lsp', 'trust.json'));
   }
 
   /** Whether `workspaceRoot` (a real path) has trusted language tooling, as its files are now. */
   stateOf(workspaceRoot: string): LanguageToolingTrust {
-    const recorded = this.#read().workspaces[workspaceRoot]?.[TOOLING_KEY];
-    if (recorded === undefined) return 'untrusted';
-    return recorded === languageToolingFingerprint(workspaceRoot) ? 'trusted' : 'changed';
+    if (this.#records.recorded(workspaceRoot, TOOLING_KEY) === undefined) return 'untrusted';
+    return this.#records.stateOf(workspaceRoot, TOOLING_KEY, languageToolingFingerprint(workspaceRoot));
   }
 
   /** Records that the person trusts the language tooling of `workspaceRoot` as it is now; returns the fingerprint. */
   trust(workspaceRoot: string): string {
     const fingerprint = languageToolingFingerprint(workspaceRoot);
-    const file = this.#read();
-    this.#write({
-      version: 1,
-      workspaces: {
-        ...file.workspaces,
-        [workspaceRoot]: { ...file.workspaces[workspaceRoot], [TOOLING_KEY]: fingerprint },
-      },
-    });
+    this.#records.record(workspaceRoot, TOOLING_KEY, fingerprint);
     return fingerprint;
   }
 
   /** Forgets trust in the language tooling of `workspaceRoot`; returns whether there was any. */
   untrust(workspaceRoot: string): boolean {
-    const file = this.#read();
-    const recorded = file.workspaces[workspaceRoot];
-    if (!recorded || !(TOOLING_KEY in recorded)) return false;
-    const { [TOOLING_KEY]: _removed, ...rest } = recorded;
-    this.#write({ version: 1, workspaces: { ...file.workspaces, [workspaceRoot]: rest } });
-    return true;
+    return this.#records.forget(workspaceRoot, TOOLING_KEY);
   }
 }

@@ -16,3 +16,5 @@ export {
   type SqliteDatabaseOptions,
 } from './database/sqlite-database.js';
 export { withStatementCache } from './database/statement-cache.js';
+export { processIsAlive } from './process/process-liveness.js';
+export { WorkspaceTrustRecords, type RecordedTrust } from './trust/workspace-trust-records.js';

@@ -8,6 +8,7 @@ import { openAgentRuntime } from './agent-runtime.js';
 import { selectProvider } from './provider-selection.js';
 import { selectSubagents } from './subagent-options.js';
 import type { SettingsFlags } from '../settings/settings-flags.js';
+import { parsePort } from '../options/parse-port.js';
 
 /** Options of `clawsmith web`. */
 export interface WebOptions {
@@ -21,16 +22,6 @@ export interface WebOptions {
   readonly permissionMode: PermissionMode;
   readonly subagentModel?: string;
   readonly subagentMaxSteps?: string;
-}
-
-function parsePort(text: string): number {
-  if (!/^\d{1,5}$/.test(text) || Number(text) > 65_535)
-    throw new CliError(
-      'invalid_port',
-      `--port must be a number from 0 to 65535 (0 picks a free port), not ${text}.`,
-      EXIT_CODES.usage,
-    );
-  return Number(text);
 }
 
 /**

@@ -1,7 +1,7 @@
 import type { ServedWorkspace } from '@clawsmith/mcp';
 import { CliError } from '../cli-errors.js';
-import { EXIT_CODES } from '../exit-codes.js';
 import { tokenFromEnvironment } from '../fixed-token.js';
+import { parsePort } from '../options/parse-port.js';
 
 /** Options of {@link serveHttp}. */
 export interface ServeHttpOptions {
@@ -9,16 +9,6 @@ export interface ServeHttpOptions {
   readonly port: string;
   readonly allowedHosts: readonly string[];
   readonly stop: AbortSignal;
-}
-
-function parsePort(text: string): number {
-  if (!/^\d{1,5}$/.test(text) || Number(text) > 65_535)
-    throw new CliError(
-      'invalid_port',
-      `--port must be a number from 0 to 65535 (0 picks a free port), not ${text}.`,
-      EXIT_CODES.usage,
-    );
-  return Number(text);
 }
 
 /**

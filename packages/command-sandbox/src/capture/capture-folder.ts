@@ -2,6 +2,7 @@ import { chmodSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, renameSync, 
 import { chmod, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
+import { processIsAlive } from '@clawsmith/platform';
 
 /** The private folders of one captured command: the overlay's upper and work folders. */
 export interface CaptureFolder {
@@ -146,13 +147,7 @@ export async function settleCaptureFolders(): Promise<void> {
 }
 
 function ownerAlive(pid: number): boolean {
-  if (pid === process.pid) return true;
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
+  return pid === process.pid || processIsAlive(pid);
 }
 
 /**

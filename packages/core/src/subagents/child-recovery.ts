@@ -1,15 +1,7 @@
 import type { CoreServices } from '../core-services.js';
 import { recoverSession } from '../recovery.js';
 import type { DelegationStore } from './delegation-store.js';
-
-function processIsGone(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return false;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code !== 'EPERM';
-  }
-}
+import { processIsAlive } from '@clawsmith/platform';
 
 /**
  * Closes the children of `parentSessionId` that a dead process left running: each child's open
@@ -25,7 +17,7 @@ export async function recoverChildren(
   for (const record of await delegations.list(parentSessionId)) {
     if (record.status !== 'running') continue;
     const ownerGone =
-      record.ownerPid === process.pid ? !active.has(record.childSessionId) : processIsGone(record.ownerPid);
+      record.ownerPid === process.pid ? !active.has(record.childSessionId) : !processIsAlive(record.ownerPid);
     if (!ownerGone) continue;
     await recoverSession(services, record.childSessionId);
     await delegations.complete(record.childSessionId, 'interrupted', {

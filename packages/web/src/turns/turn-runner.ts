@@ -1,6 +1,7 @@
 import type { AgentCore, SessionStore, TurnRecord } from '@clawsmith/core';
 import { ClawsmithError, type TraceContext } from '@clawsmith/tool-protocol';
 import { WebError } from '../http/web-error.js';
+import { processIsAlive } from '@clawsmith/platform';
 
 interface RunningTurn {
   readonly controller: AbortController;
@@ -11,12 +12,7 @@ interface RunningTurn {
 /** Whether a turn is still being run by a live process other than this one. */
 export function runsElsewhere(turn: TurnRecord | undefined): boolean {
   if (!turn || turn.status !== 'running' || turn.ownerPid === process.pid) return false;
-  try {
-    process.kill(turn.ownerPid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
+  return processIsAlive(turn.ownerPid);
 }
 
 /**
