@@ -21,6 +21,7 @@ import { forkSession, restoreTurn, type RestoreResult } from './restore.js';
 import { SessionActivations } from './session-activations.js';
 import { createTodoTools } from './session-tools/todo-tools.js';
 import type { SessionEvent, SessionRecord, TodoItem, TurnRecord, UndoneTurnRecord } from './store/session-records.js';
+import type { SessionReader } from './store/session-reader.js';
 import { SessionStore, type SessionEventListener } from './store/session-store.js';
 import { RetentionSchedule } from './retention/retention-schedule.js';
 import { deleteSession, type SessionDeletion } from './session-deletion.js';
@@ -35,6 +36,12 @@ export interface AgentCore {
   readonly toolNames: readonly string[];
   /** Tokens the model reads and writes in one request, as core plans requests against them. */
   readonly contextWindowTokens: number;
+  /**
+   * The home's sessions as a front end reads them (the list, one session's events, turns,
+   * approvals and todos) and its titles: the one door a web server or editor bridge needs besides
+   * the core's own methods.
+   */
+  readonly sessions: SessionReader;
   /** Starts an empty session working in `workspaceRoot` (a real folder; its real path is kept). */
   createSession(options: { workspaceRoot: string; title?: string }): Promise<SessionRecord>;
   /** Opens a session, closing what a crashed process left open (see recovery). */
@@ -197,9 +204,28 @@ export function createAgentCore(options: AgentCoreOptions): AgentCore {
           options.retention ?? {},
         );
 
+  const sessions: SessionReader = Object.freeze({
+    requireSession: (sessionId: string) => store.requireSession(sessionId),
+    listSessions: (page?: { limit?: number; offset?: number }) => store.listSessions(page),
+    renameSession: async (sessionId: string, title: string) => {
+      await store.requireSession(sessionId);
+      await store.renameSession(sessionId, title);
+    },
+    listMessages: (sessionId: string) => store.listMessages(sessionId),
+    listEvents: (sessionId: string, range?: { afterSequence?: number; turnId?: string; limit?: number }) =>
+      store.listEvents(sessionId, range),
+    lastSequence: (sessionId: string) => store.lastSequence(sessionId),
+    listTurns: (sessionId: string) => store.listTurns(sessionId),
+    getTurn: (sessionId: string, turnId: string) => store.getTurn(sessionId, turnId),
+    getLastTurn: (sessionId: string) => store.getLastTurn(sessionId),
+    getTodos: (sessionId: string) => store.getTodos(sessionId),
+    listApprovals: (sessionId: string) => store.listApprovals(sessionId),
+  });
+
   return Object.freeze({
     toolNames: table.names,
     contextWindowTokens: services.context.window.tokens,
+    sessions,
     async createSession(input: { workspaceRoot: string; title?: string }) {
       if (options.homeFolder) assertHomeOutsideWorkspace(options.homeFolder, input.workspaceRoot);
       const session = await store.createSession({ workspaceRoot: input.workspaceRoot, title: input.title ?? null });

@@ -55,6 +55,7 @@ export type {
   TurnRecord,
   UndoneTurnRecord,
 } from './store/session-records.js';
+export type { SessionReader } from './store/session-reader.js';
 export type { SessionEventListener } from './store/session-store.js';
 export { SessionStore } from './store/session-store.js';
 export { coreMigrations, migrateCore } from './store/core-migrations.js';

@@ -1,6 +1,6 @@
 import type { ArtifactStore } from '@clawsmith/artifacts';
 import type { CheckpointStore } from '@clawsmith/checkpoints';
-import type { AgentCore, SessionStore } from '@clawsmith/core';
+import type { AgentCore, SessionReader } from '@clawsmith/core';
 import type { PageFiles } from './static/page-files.js';
 import type { StoreWatcher } from './live/store-watcher.js';
 import type { GuardState } from './security/request-guard.js';
@@ -10,7 +10,7 @@ import type { TurnRunner } from './turns/turn-runner.js';
 /** Everything the routes of one server share. */
 export interface WebContext {
   readonly core: AgentCore;
-  readonly store: SessionStore;
+  readonly store: SessionReader;
   readonly checkpoints: CheckpointStore;
   readonly artifacts: ArtifactStore;
   readonly watcher: StoreWatcher;

@@ -2,7 +2,7 @@ import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { ArtifactStore } from '@clawsmith/artifacts';
 import type { CheckpointStore } from '@clawsmith/checkpoints';
-import { SessionStore, type AgentCore } from '@clawsmith/core';
+import type { AgentCore } from '@clawsmith/core';
 import { serve } from '@hono/node-server';
 import type { TraceContext } from '@clawsmith/tool-protocol';
 import type { Kysely } from 'kysely';
@@ -107,7 +107,7 @@ export async function startWebServer(options: WebServerOptions): Promise<WebServ
   const workspaces = offeredWorkspaces(options.workspaces ?? []);
   const token = options.token ?? createSecret();
   const signInCodes = new SignInCodes(options.signInCodeTtlMs !== undefined ? { ttlMs: options.signInCodeTtlMs } : {});
-  const store = new SessionStore(options.home.db);
+  const store = options.core.sessions;
   const watcher = new StoreWatcher({
     db: options.home.db,
     subscribe: (listener) => options.core.subscribe(listener),

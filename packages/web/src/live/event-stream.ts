@@ -1,9 +1,9 @@
-import type { SessionEvent, SessionStore } from '@clawsmith/core';
+import type { SessionEvent, SessionReader } from '@clawsmith/core';
 import type { StoreWatcher } from './store-watcher.js';
 
 /** Options of {@link createEventStream}. */
 export interface EventStreamOptions {
-  readonly store: SessionStore;
+  readonly store: SessionReader;
   readonly watcher: StoreWatcher;
   readonly sessionId: string;
   /** The last sequence the client has; the stream starts after it. */

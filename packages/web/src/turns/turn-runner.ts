@@ -1,4 +1,4 @@
-import type { AgentCore, SessionStore, TurnRecord } from '@clawsmith/core';
+import type { AgentCore, SessionReader, TurnRecord } from '@clawsmith/core';
 import { ClawsmithError, type TraceContext } from '@clawsmith/tool-protocol';
 import { WebError } from '../http/web-error.js';
 import { processIsAlive } from '@clawsmith/platform';
@@ -22,7 +22,7 @@ export function runsElsewhere(turn: TurnRecord | undefined): boolean {
  */
 export class TurnRunner {
   readonly #core: AgentCore;
-  readonly #store: SessionStore;
+  readonly #store: SessionReader;
   readonly #canRunTurns: boolean;
   readonly #systemPrompt: ((session: { id: string; workspaceRoot: string }) => string | undefined) | undefined;
   readonly #running = new Map<string, RunningTurn>();
@@ -30,7 +30,7 @@ export class TurnRunner {
 
   constructor(options: {
     core: AgentCore;
-    store: SessionStore;
+    store: SessionReader;
     canRunTurns: boolean;
     systemPrompt?: (session: { id: string; workspaceRoot: string }) => string | undefined;
     continueTrace?: (sessionId: string, parent: TraceContext) => void;
