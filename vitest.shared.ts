@@ -15,6 +15,16 @@ const sourceConditions = [
 const testFiles = ['src/**/*.test.ts', 'src/**/*.test.tsx', 'test/**/*.test.ts'];
 const resolution = { resolve: { conditions: sourceConditions }, ssr: { resolve: { conditions: sourceConditions } } };
 const timeouts = { testTimeout: 30_000, hookTimeout: 30_000, pool: 'forks' } as const;
+
+/**
+ * Overrides for a package whose test files may share one worker's loaded modules (`isolate:
+ * false`): each forked worker runs its files one after another (on 2 cores vitest starts one) and
+ * keeps what it has imported from one file to the next, where by default every file re-imports
+ * the whole source graph in a fresh process (about half of tool-host's test time). Each file still
+ * runs its own hooks and setup files; opt in once the package's tests restore whatever
+ * process-wide state they change (environment variables, fake timers) and pass this way.
+ */
+export const sharedWorkerModules = { test: { isolate: false } } as const satisfies UserConfig;
 const report = { reporters: ['default', 'json'], outputFile: { json: 'test-results/vitest.json' } };
 const postgresGlobalSetup = join(import.meta.dirname, 'tools/test-utils/src/postgres/global-setup.ts');
 const databaseUrlPerTest = join(import.meta.dirname, 'tools/test-utils/src/postgres/database-url-per-test.ts');
@@ -39,19 +49,26 @@ export const withPostgres: UserConfig = {
  * `testDatabaseLocation` of `@clawsmith/test-utils/postgres`, which reads the project's engine;
  * with `databaseUrlPerTest`, each test on PostgreSQL also gets CLAWSMITH_DATABASE_URL naming a
  * new database of its own, which every home it opens (`openClawsmithHome`) and every process it
- * starts uses.
+ * starts uses. With `sharedWorkerModules`, both projects run as {@link sharedWorkerModules} says.
  */
 export function packageTestConfigOnBothEngines(
   postgresFiles: readonly string[],
-  options: { readonly databaseUrlPerTest?: boolean } = {},
+  options: { readonly databaseUrlPerTest?: boolean; readonly sharedWorkerModules?: boolean } = {},
 ): UserConfig {
+  const isolation = options.sharedWorkerModules ? sharedWorkerModules.test : {};
   return defineConfig({
     test: {
       ...report,
       projects: [
         {
           ...resolution,
-          test: { name: 'sqlite', include: testFiles, ...timeouts, provide: { databaseEngine: 'sqlite' } },
+          test: {
+            name: 'sqlite',
+            include: testFiles,
+            ...timeouts,
+            ...isolation,
+            provide: { databaseEngine: 'sqlite' },
+          },
         },
         {
           ...resolution,
@@ -59,6 +76,7 @@ export function packageTestConfigOnBothEngines(
             name: 'postgres',
             include: [...postgresFiles],
             ...timeouts,
+            ...isolation,
             provide: { databaseEngine: 'postgres' },
             globalSetup: [postgresGlobalSetup],
             setupFiles: options.databaseUrlPerTest ? [databaseUrlPerTest] : [],

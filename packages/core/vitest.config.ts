@@ -6,8 +6,6 @@ import { packageTestConfigOnBothEngines } from '../../vitest.shared.ts';
 export default defineConfig(
   packageTestConfigOnBothEngines(
     ['src/store/session-store.test.ts', 'src/undone-turns.test.ts', 'src/recovery.test.ts'],
-    {
-      databaseUrlPerTest: true,
-    },
+    { databaseUrlPerTest: true, sharedWorkerModules: true },
   ),
 );

@@ -5,6 +5,7 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { TASK_PROFILE } from './task-profile.mjs';
 
 const root = resolve(import.meta.dirname, '../..');
 const projectFolders = ['packages', 'tools']
@@ -16,6 +17,7 @@ const projectFolders = ['packages', 'tools']
 
 // Stale reports must not be counted: Nx restores the real ones from its cache on a cache hit.
 for (const folder of projectFolders) rmSync(join(folder, 'test-results'), { recursive: true, force: true });
+rmSync(join(root, TASK_PROFILE), { force: true });
 
 const env = {
   ...process.env,
@@ -23,6 +25,9 @@ const env = {
   NX_NO_CLOUD: 'true',
   NX_SOCKET_DIR: join(root, '.nx/sockets'),
   NX_NATIVE_FILE_CACHE_DIRECTORY: join(root, '.nx/native-cache'),
+  // Every task's start and duration (build, lint, typecheck, test) for timing-report.mjs; Nx
+  // resolves the path from the workspace root.
+  NX_PROFILE: TASK_PROFILE,
 };
 const targets = process.env.CLAWSMITH_TEST_TARGETS ?? 'lint,typecheck,test';
 // Package lint targets check their own folders' format; this covers the root files too.

@@ -3,13 +3,16 @@
 // `npm test` or a package's own `test` script into <project>/test-results/vitest.json) and prints
 // the time per package and the slowest files and tests, each with its share of the total.
 //
-// Usage: node tools/test-runner/timing-report.mjs [--top N] [--json]
+// Usage: npm run test:timings -- [--top N] [--json]
+// (node tools/test-runner/timing-report.mjs). After a root `npm test` it also prints every Nx
+// task's time (build, lint, typecheck, test) from the profile run-tests.mjs has Nx write.
 // Times are wall times from the reports (a file's start to its end, a package's first start to
 // its last end), so they move with the machine's load: the load average is printed beside them,
 // and shares compare better between runs than milliseconds do.
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { join, relative, resolve } from 'node:path';
+import { readTaskProfile } from './task-profile.mjs';
 
 const root = resolve(import.meta.dirname, '../..');
 const args = process.argv.slice(2);
@@ -44,7 +47,8 @@ for (const group of ['packages', 'tools']) {
   }
 }
 
-if (packages.length === 0) {
+const tasks = readTaskProfile(root);
+if (packages.length === 0 && tasks.length === 0) {
   console.error('No vitest report found: run `npm test` (or a package`s `npm test`) first.');
   process.exit(1);
 }
@@ -57,7 +61,7 @@ const seconds = (ms) => (ms / 1000).toFixed(1);
 const share = (part, whole) => `${whole > 0 ? ((100 * part) / whole).toFixed(1) : '0.0'} %`;
 
 if (args.includes('--json')) {
-  console.log(JSON.stringify({ loadAverage: loadavg(), packages, fileTotalMs: fileTotal }, null, 2));
+  console.log(JSON.stringify({ loadAverage: loadavg(), tasks, packages, fileTotalMs: fileTotal }, null, 2));
   process.exit(0);
 }
 
@@ -87,3 +91,28 @@ console.log('| test | file | s | share of test time |');
 console.log('|---|---|---:|---:|');
 for (const test of [...allTests].sort((left, right) => right.ms - left.ms).slice(0, top))
   console.log(`| ${test.test} | ${test.file} | ${seconds(test.ms)} | ${share(test.ms, testTotal)} |`);
+
+if (tasks.length > 0) {
+  const runStart = Math.min(...tasks.map((task) => task.startMs));
+  const runEnd = Math.max(...tasks.map((task) => task.startMs + task.ms));
+  const taskTotal = tasks.reduce((sum, task) => sum + task.ms, 0);
+  console.log(
+    `\n## Nx tasks of the last \`npm test\`: ${tasks.length} tasks, ${seconds(runEnd - runStart)} s from the first start to the last end, ${seconds(taskTotal)} s summed`,
+  );
+  console.log('| target | tasks | s summed | share |');
+  console.log('|---|---:|---:|---:|');
+  const byTarget = new Map();
+  for (const task of tasks) {
+    const entry = byTarget.get(task.target) ?? { tasks: 0, ms: 0 };
+    byTarget.set(task.target, { tasks: entry.tasks + 1, ms: entry.ms + task.ms });
+  }
+  for (const [target, entry] of [...byTarget].sort((left, right) => right[1].ms - left[1].ms))
+    console.log(`| ${target} | ${entry.tasks} | ${seconds(entry.ms)} | ${share(entry.ms, taskTotal)} |`);
+  console.log(`\n## the ${top} slowest Nx tasks`);
+  console.log('| task | status | s | share |');
+  console.log('|---|---|---:|---:|');
+  for (const task of [...tasks].sort((left, right) => right.ms - left.ms).slice(0, top))
+    console.log(
+      `| ${task.project}:${task.target} | ${task.status} | ${seconds(task.ms)} | ${share(task.ms, taskTotal)} |`,
+    );
+}

@@ -1,4 +1,3 @@
-import { execa } from 'execa';
 import { resolveTrustedLauncher } from './trusted-launcher.js';
 
 /** How commands are isolated: `auto` picks the platform sandbox, `off` runs unsandboxed (and says so). */
@@ -23,9 +22,14 @@ export const HOST_READ_ONLY_VIEW: readonly string[] = Object.freeze([
   '/proc',
 ]);
 
+// execa (some 110 modules) loads when a probe runs, not when the package is imported: a command
+// that never runs one (a listing, an undo) starts without it.
+const loadExeca = () => import('execa');
+
 const probes = new Map<string, Promise<SandboxAvailability>>();
 
 async function probeBubblewrap(program: string): Promise<SandboxAvailability> {
+  const { execa } = await loadExeca();
   const result = await execa(
     program,
     [
@@ -59,6 +63,7 @@ const SANDBOX_EXEC_SELF_TEST =
  * alone proves nothing.
  */
 export async function probeSandboxExec(program: string): Promise<SandboxAvailability> {
+  const { execa } = await loadExeca();
   const result = await execa(program, ['-p', SANDBOX_EXEC_SELF_TEST, '/usr/bin/true'], {
     reject: false,
     timeout: 15_000,

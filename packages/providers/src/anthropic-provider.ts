@@ -1,15 +1,10 @@
-import Anthropic, {
-  APIConnectionError,
-  APIConnectionTimeoutError,
-  APIError,
-  APIUserAbortError,
-} from '@anthropic-ai/sdk';
+import type Anthropic from '@anthropic-ai/sdk';
 import { type ProviderEnvironment, resolveCredentials } from './api-key.js';
 import { withCacheBreakpoints } from './anthropic-cache.js';
 import { toAnthropicConversation, toAnthropicTools } from './anthropic-messages.js';
 import type { ModelFinishReason, ModelRequest, ModelStreamEvent, Provider } from './model-stream.js';
 import { PROVIDER_ERROR_CODES, providerError } from './provider-error.js';
-import { mapSdkError } from './sdk-error.js';
+import { mapSdkError, type SdkErrorClasses } from './sdk-error.js';
 
 /** Options of {@link createAnthropicProvider}. */
 export interface AnthropicProviderOptions {
@@ -29,7 +24,6 @@ export interface AnthropicProviderOptions {
   readonly environment?: ProviderEnvironment;
 }
 
-const SDK_ERRORS = { APIError, APIUserAbortError, APIConnectionError, APIConnectionTimeoutError };
 const NAME = 'anthropic';
 
 function finishReasonOf(reason: string | null | undefined): ModelFinishReason {
@@ -61,12 +55,19 @@ export function createAnthropicProvider(options: AnthropicProviderOptions): Prov
     baseURLVariable: 'ANTHROPIC_BASE_URL',
     environment: options.environment ?? process.env,
   });
-  const client = new Anthropic({
-    apiKey,
-    ...(baseURL ? { baseURL } : {}),
-    maxRetries: options.maxRetries ?? 2,
-    ...(options.timeout !== undefined ? { timeout: options.timeout } : {}),
-  });
+  // The SDK (some 280 modules) loads on the first request, not when the provider is made: a
+  // command that never asks the model (a listing, an undo) starts without paying for it.
+  let connection: Promise<{ client: Anthropic; errors: SdkErrorClasses }> | undefined;
+  const connect = () =>
+    (connection ??= import('@anthropic-ai/sdk').then((sdk) => ({
+      client: new sdk.Anthropic({
+        apiKey,
+        ...(baseURL ? { baseURL } : {}),
+        maxRetries: options.maxRetries ?? 2,
+        ...(options.timeout !== undefined ? { timeout: options.timeout } : {}),
+      }),
+      errors: sdk,
+    })));
   const defaultMaxTokens = options.maxTokens ?? 4096;
 
   async function* stream(request: ModelRequest): AsyncGenerator<ModelStreamEvent> {
@@ -75,6 +76,7 @@ export function createAnthropicProvider(options: AnthropicProviderOptions): Prov
       yield { type: 'finish', reason: 'cancelled' };
       return;
     }
+    const { client, errors } = await connect();
     const conversation = toAnthropicConversation(request.messages, request.system);
     const cached = withCacheBreakpoints(conversation.system, conversation.messages, toAnthropicTools(request.tools));
     const blocks = new Map<number, OpenBlock>();
@@ -176,7 +178,7 @@ export function createAnthropicProvider(options: AnthropicProviderOptions): Prov
         yield { type: 'finish', reason: 'cancelled' };
         return;
       }
-      throw mapSdkError(NAME, error, SDK_ERRORS);
+      throw mapSdkError(NAME, error, errors);
     }
     // The SDK ends the iteration quietly when the signal aborts it mid-stream.
     if (signal?.aborted) {

@@ -1,10 +1,10 @@
-import OpenAI, { APIConnectionError, APIConnectionTimeoutError, APIError, APIUserAbortError } from 'openai';
+import type OpenAI from 'openai';
 import type { ChatCompletionChunk } from 'openai/resources/chat/completions';
 import { type ProviderEnvironment, resolveCredentials } from './api-key.js';
 import type { ModelToolCall } from './model-message.js';
 import type { ModelFinishReason, ModelRequest, ModelStreamEvent, ModelUsage, Provider } from './model-stream.js';
 import { PROVIDER_ERROR_CODES, providerError } from './provider-error.js';
-import { mapSdkError } from './sdk-error.js';
+import { mapSdkError, type SdkErrorClasses } from './sdk-error.js';
 import { toOpenAIMessages, toOpenAITools } from './openai-messages.js';
 
 /** Options of {@link createOpenAIProvider}. */
@@ -25,7 +25,6 @@ export interface OpenAIProviderOptions {
   readonly environment?: ProviderEnvironment;
 }
 
-const SDK_ERRORS = { APIError, APIUserAbortError, APIConnectionError, APIConnectionTimeoutError };
 const NAME = 'openai';
 
 interface PendingToolCall {
@@ -90,12 +89,19 @@ export function createOpenAIProvider(options: OpenAIProviderOptions): Provider {
     baseURLVariable: 'OPENAI_BASE_URL',
     environment: options.environment ?? process.env,
   });
-  const client = new OpenAI({
-    apiKey,
-    ...(baseURL ? { baseURL } : {}),
-    maxRetries: options.maxRetries ?? 2,
-    ...(options.timeout !== undefined ? { timeout: options.timeout } : {}),
-  });
+  // The SDK (some 150 modules) loads on the first request, not when the provider is made: a
+  // command that never asks the model (a listing, an undo) starts without paying for it.
+  let connection: Promise<{ client: OpenAI; errors: SdkErrorClasses }> | undefined;
+  const connect = () =>
+    (connection ??= import('openai').then((sdk) => ({
+      client: new sdk.OpenAI({
+        apiKey,
+        ...(baseURL ? { baseURL } : {}),
+        maxRetries: options.maxRetries ?? 2,
+        ...(options.timeout !== undefined ? { timeout: options.timeout } : {}),
+      }),
+      errors: sdk,
+    })));
   const maxTokensField = options.maxTokensField ?? 'max_completion_tokens';
 
   async function* stream(request: ModelRequest): AsyncGenerator<ModelStreamEvent> {
@@ -117,6 +123,7 @@ export function createOpenAIProvider(options: OpenAIProviderOptions): Provider {
   }
 
   async function* streamWith(request: ModelRequest, signal: AbortSignal | undefined): AsyncGenerator<ModelStreamEvent> {
+    const { client, errors } = await connect();
     const toolCalls = new ToolCallAccumulator();
     let finishReason: ModelFinishReason | undefined;
     let usage: ModelUsage | undefined;
@@ -155,7 +162,7 @@ export function createOpenAIProvider(options: OpenAIProviderOptions): Provider {
         yield { type: 'finish', reason: 'cancelled' };
         return;
       }
-      throw mapSdkError(NAME, error, SDK_ERRORS);
+      throw mapSdkError(NAME, error, errors);
     }
     // The SDK ends the iteration quietly when the signal aborts it mid-stream.
     if (signal?.aborted) {

@@ -1,6 +1,5 @@
 import { contentKind, looksBinary, mediaType } from './content-kind.js';
 import { fetchResponse, parseFetchUrl, type StoppedRedirect } from './fetch-response.js';
-import { decodeBody, htmlToMarkdown } from './readable-text.js';
 import { WEB_FETCH_ERROR_CODES, WebFetchError } from './web-fetch-errors.js';
 import { WEB_FETCH_DEFAULTS, type WebFetchOptions } from './web-fetch-options.js';
 
@@ -96,6 +95,9 @@ export async function fetchReadable(
       response.url.href,
       `${response.url.href} holds binary data: web_fetch returns text only. Download it with a command if you need the file.`,
     );
+  // The HTML parser, Readability and Turndown (some 200 modules) load on the first page fetched,
+  // not when the tool is registered: an agent that never fetches starts without them.
+  const { decodeBody, htmlToMarkdown } = await import('./readable-text.js');
   const decoded = decodeBody(response.body, response.contentType, kind === 'html');
   const page =
     kind === 'html' ? htmlToMarkdown(decoded, response.url) : { text: decoded, extracted: false, title: undefined };

@@ -1,7 +1,6 @@
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { execa } from 'execa';
 import type { ProcessLaunch } from '../process-runner.js';
 import { resolveTrustedLauncher } from '../trusted-launcher.js';
 import type { SandboxPlan } from '../sandbox-plan.js';
@@ -196,6 +195,8 @@ async function probeWith(
       'probe',
       lower,
     ]);
+    // Loaded here rather than on import: see sandbox-availability.ts.
+    const { execa } = await import('execa');
     const result = await execa(setup.file, setup.args, {
       reject: false,
       timeout: 15_000,

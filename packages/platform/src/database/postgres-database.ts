@@ -1,5 +1,5 @@
 import { Kysely, PostgresDialect, sql } from 'kysely';
-import pg from 'pg';
+import type pg from 'pg';
 import { DatabaseUnavailableError } from './database-unavailable-error.js';
 import { redactDatabaseUrl } from './database-url.js';
 
@@ -38,12 +38,14 @@ function parseInt8(text: string): number {
   return value;
 }
 
-const typeParsers = {
-  getTypeParser(oid: number, format?: 'text' | 'binary') {
-    if (oid === INT8_OID && format !== 'binary') return parseInt8;
-    return pg.types.getTypeParser(oid, format);
-  },
-} as pg.CustomTypesConfig;
+function typeParsers(types: typeof pg.types): pg.CustomTypesConfig {
+  return {
+    getTypeParser(oid: number, format?: 'text' | 'binary') {
+      if (oid === INT8_OID && format !== 'binary') return parseInt8;
+      return types.getTypeParser(oid, format);
+    },
+  } as pg.CustomTypesConfig;
+}
 
 /**
  * Opens a pool of connections to the PostgreSQL database at `url`
@@ -56,11 +58,13 @@ export async function openPostgresDatabase(
   options: PostgresDatabaseOptions = {},
 ): Promise<PostgresDatabase> {
   const displayUrl = redactDatabaseUrl(url);
+  // pg loads when a PostgreSQL home is opened, not on import: the SQLite default starts without it.
+  const { default: pg } = await import('pg');
   const pool = new pg.Pool({
     connectionString: url,
     max: Math.max(2, options.maxConnections ?? 10),
     application_name: 'clawsmith',
-    types: typeParsers,
+    types: typeParsers(pg.types),
   });
   // An idle connection that the server drops (a restart, a timeout) emits 'error' on the pool;
   // unheard, it would end the process. The pool discards that connection and the next query
