@@ -44,6 +44,12 @@ export interface AgentCoreOptions {
   readonly resultHooks?: readonly ToolResultHook[];
   /** Hooks around each turn: before the prompt reaches the model, and when the model stops. */
   readonly turnHooks?: TurnHooks;
+  /**
+   * Tells the person what a hook that cannot block failed or said: a SessionEnd or Notification
+   * hook that failed, a PreCompact hook that kept the view uncompacted, a SessionStart hook that
+   * exited 2. Without it these are not shown anywhere (the turn's own outcome never depends on them).
+   */
+  readonly onHookNotice?: (notice: string) => void;
   /** Asks a person; without one, every `ask` is denied. */
   readonly approvalHandler?: ApprovalHandler;
   /** Model requests per turn before the turn stops with `step_limit`; default 50. */

@@ -73,4 +73,13 @@ export { SETTINGS_HOOK_EVENTS, settingsFileSchema } from './settings/settings-sc
 export type { ToolAlias } from './settings/tool-aliases.js';
 export { TOOL_ALIASES } from './settings/tool-aliases.js';
 export { parseSettingsRule } from './settings/settings-rules.js';
-export type { PromptVerdict, StopVerdict, TurnHookInput, TurnHooks } from './turn-hooks.js';
+export type {
+  CompactionVerdict,
+  PromptVerdict,
+  SessionHookInput,
+  SessionStartVerdict,
+  SideEffectVerdict,
+  StopVerdict,
+  TurnHookInput,
+  TurnHooks,
+} from './turn-hooks.js';

@@ -61,6 +61,7 @@ export async function openTurn(
     checkpoint,
     activation,
     permissions: turnPermissions(core.permissions, core.sessionAllowances(session.id), opening),
+    ...(core.turnHooks ? { turnHooks: core.turnHooks } : {}),
     seenCallIds: new Set(),
   };
 }
