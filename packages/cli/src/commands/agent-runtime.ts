@@ -63,7 +63,8 @@ export interface AgentRuntimeOptions {
   readonly network?: NetworkSettings;
   /**
    * Rules and hooks from the settings files and flags (`effectiveSettings` of core), read for
-   * `workspaceRoot`; its notices (an untrusted project file) are said once through `onNotice`.
+   * `workspaceRoot`; its notices (an untrusted project file) are said once through `onNotice`,
+   * and so is what a hook that cannot block failed or said.
    */
   readonly settings?: {
     readonly workspaceRoot: string;
@@ -168,6 +169,8 @@ export async function openAgentRuntime(options: AgentRuntimeOptions): Promise<Ag
         : []),
     ],
     ...(settings ? { hooks: settings.hooks, resultHooks: settings.resultHooks, turnHooks: settings.turnHooks } : {}),
+    // What hooks that cannot block failed or said (SessionEnd, Notification, a blocked compaction) goes where settings notices go.
+    ...(options.settings ? { onHookNotice: options.settings.onNotice } : {}),
     ...(options.approvalHandler ? { approvalHandler: options.approvalHandler } : {}),
     // Subagents use the same model unless --subagent-model names another (none without one: `mcp
     // serve` and the store commands run no model); a script gives each child its own `children` entry.
