@@ -129,11 +129,28 @@ export interface RunTurnOptions {
   /** The system prompt of this turn's requests, instead of the core's `systemPrompt`. */
   readonly systemPrompt?: string;
   /**
+   * Rules and hooks of this turn's workspace, in addition to the core's: a host whose sessions
+   * live in different workspaces (`clawsmith web`) reads each one's settings files per turn.
+   */
+  readonly settings?: TurnSettings;
+  /**
    * The permission mode this turn's calls are judged by, instead of the core's `permissionMode`
    * (rules, hooks and the approval handler stay the core's). A host with several sessions, each
    * with a mode its person chose, passes it per turn.
    */
   readonly permissionMode?: PermissionMode;
+}
+
+/** Rules and hooks one turn is judged by besides the core's (see {@link RunTurnOptions.settings}). */
+export interface TurnSettings {
+  /** Added to the core's rules (deny beats ask beats allow whatever their source). */
+  readonly rules?: readonly PermissionRule[];
+  /** Run after the core's hooks. */
+  readonly hooks?: readonly ToolHook[];
+  /** Run after the core's result hooks. */
+  readonly resultHooks?: readonly ToolResultHook[];
+  /** Used instead of the core's turn hooks; the session's SessionEnd hooks are the ones it started with. */
+  readonly turnHooks?: TurnHooks;
 }
 
 /** What `restore` reverts: the conversation, the files, or both. */

@@ -2,7 +2,14 @@
 
 export type { AgentCore } from './agent-core.js';
 export { createAgentCore } from './agent-core.js';
-export type { AgentCoreOptions, RestoreScope, RunTurnOptions, TurnResult, TurnStatus } from './agent-core-options.js';
+export type {
+  AgentCoreOptions,
+  RestoreScope,
+  RunTurnOptions,
+  TurnResult,
+  TurnSettings,
+  TurnStatus,
+} from './agent-core-options.js';
 export type { DirectToolCall, DirectToolCallResult, ToolDescription } from './direct-calls.js';
 export type { BuiltinToolsOptions } from './builtin-tools.js';
 export { createBuiltinTools } from './builtin-tools.js';

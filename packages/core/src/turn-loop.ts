@@ -277,6 +277,7 @@ export async function runTurn(core: CoreServices, options: RunTurnOptions): Prom
     const turn = await openTurn(core, session, options.prompt, {
       signal: controller.signal,
       ...(options.permissionMode ? { permissionMode: options.permissionMode } : {}),
+      ...(options.settings ? { settings: options.settings } : {}),
     });
     const hookInput = { sessionId: session.id, turnId: turn.turnId, workspaceRoot: session.workspaceRoot };
     const hooks = turn.turnHooks;
