@@ -134,6 +134,19 @@ describe('clawsmith web and the settings of each session workspace', () => {
     ]);
     expect(log[0]).toMatchObject({ source: 'resume', session_id: sessionId });
     expect(log[2]).toMatchObject({ notification_type: 'permission_prompt' });
+
+    // A settings file that cannot be used refuses the next turn, naming it; nothing runs.
+    const local = join(workspace, '.clawsmith', 'settings.local.json');
+    writeFileSync(local, '{"permissions": {"allow": "Bash(*)"}}');
+    const refused = await fetch(`${web.origin}/api/sessions/${sessionId}/turns`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${web.token}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ prompt: 'four' }),
+    });
+    expect(refused.status).toBe(409);
+    const body = (await refused.json()) as { error: { code: string; message: string } };
+    expect(body.error.code).toBe('invalid_settings');
+    expect(body.error.message).toContain(`${local} is invalid at permissions.allow`);
     stop(web.child);
     expect(await web.exited).toBe(0);
   });
