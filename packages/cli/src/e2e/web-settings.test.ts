@@ -26,7 +26,10 @@ async function pendingApproval(web: Web, sessionId: string): Promise<{ id: strin
   let approvals: { id: string; toolName: string }[] = [];
   await expect
     .poll(
-      async () => (approvals = (await api(web, `/api/sessions/${sessionId}/approvals`)).approvals as never).length,
+      async () => {
+        approvals = (await api(web, `/api/sessions/${sessionId}/approvals`)).approvals as typeof approvals;
+        return approvals.length;
+      },
       {
         timeout: 60_000,
       },
