@@ -46,6 +46,12 @@ export interface AgentCoreOptions {
   readonly resultHooks?: readonly ToolResultHook[];
   /** Hooks around each turn: before the prompt reaches the model, and when the model stops. */
   readonly turnHooks?: TurnHooks;
+  /**
+   * Tells the person what a hook that cannot block failed or said: a SessionEnd or Notification
+   * hook that failed, a PreCompact hook that kept the view uncompacted, a SessionStart hook that
+   * exited 2. Without it these are not shown anywhere (the turn's own outcome never depends on them).
+   */
+  readonly onHookNotice?: (notice: string) => void;
   /** Asks a person; without one, every `ask` is denied. */
   readonly approvalHandler?: ApprovalHandler;
   /** Model requests per turn before the turn stops with `step_limit`; default 50. */
@@ -131,11 +137,28 @@ export interface RunTurnOptions {
   /** The system prompt of this turn's requests, instead of the core's `systemPrompt`. */
   readonly systemPrompt?: string;
   /**
+   * Rules and hooks of this turn's workspace, in addition to the core's: a host whose sessions
+   * live in different workspaces (`clawsmith web`) reads each one's settings files per turn.
+   */
+  readonly settings?: TurnSettings;
+  /**
    * The permission mode this turn's calls are judged by, instead of the core's `permissionMode`
    * (rules, hooks and the approval handler stay the core's). A host with several sessions, each
    * with a mode its person chose, passes it per turn.
    */
   readonly permissionMode?: PermissionMode;
+}
+
+/** Rules and hooks one turn is judged by besides the core's (see {@link RunTurnOptions.settings}). */
+export interface TurnSettings {
+  /** Added to the core's rules (deny beats ask beats allow whatever their source). */
+  readonly rules?: readonly PermissionRule[];
+  /** Run after the core's hooks. */
+  readonly hooks?: readonly ToolHook[];
+  /** Run after the core's result hooks. */
+  readonly resultHooks?: readonly ToolResultHook[];
+  /** Used instead of the core's turn hooks; the session's SessionEnd hooks are the ones it started with. */
+  readonly turnHooks?: TurnHooks;
 }
 
 /** What `restore` reverts: the conversation, the files, or both. */

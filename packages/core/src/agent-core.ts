@@ -26,6 +26,7 @@ import { SessionStore, type SessionEventListener } from './store/session-store.j
 import { RetentionSchedule } from './retention/retention-schedule.js';
 import { deleteSession, type SessionDeletion } from './session-deletion.js';
 import { runTurn } from './turn-loop.js';
+import { endSessions } from './session-hooks.js';
 import { createDelegation } from './subagents/delegation.js';
 import { DelegationStore, type DelegationRecord } from './subagents/delegation-store.js';
 import { composeTools } from './tool-composition.js';
@@ -185,6 +186,8 @@ export function createAgentCore(options: AgentCoreOptions): AgentCore {
     cancelGraceMs: options.cancelGraceMs ?? 2_000,
     ...(options.systemPrompt ? { systemPrompt: options.systemPrompt } : {}),
     runningSessions: new Set(),
+    startedSessions: new Map(),
+    ...(options.onHookNotice ? { hookNotice: options.onHookNotice } : {}),
     ...(options.turnHooks ? { turnHooks: options.turnHooks } : {}),
     ...(delegation ? { subagents: delegation.hooks } : {}),
     ...(options.traceContext ? { traceContext: options.traceContext } : {}),
@@ -295,6 +298,7 @@ export function createAgentCore(options: AgentCoreOptions): AgentCore {
     compact: (sessionId: string) => compactSession(services, sessionId),
     modelView: (sessionId: string) => modelView(services, sessionId),
     async close() {
+      await endSessions(services);
       await retention?.idle();
       await delegation?.close();
       if (options.commands) for (const sessionId of touchedSessions) await options.commands.endSession(sessionId);

@@ -36,6 +36,13 @@ export interface CoreServices {
   readonly systemPrompt?: string;
   /** Hooks around each turn (prompt submitted, stopping). */
   readonly turnHooks?: TurnHooks;
+  /**
+   * Sessions this core started (their SessionStart hooks ran), with the hooks that started them:
+   * their SessionEnd hooks run when the core closes.
+   */
+  readonly startedSessions: Map<string, { readonly workspaceRoot: string; readonly hooks: TurnHooks }>;
+  /** Tells the person what a hook that cannot block failed or said (SessionEnd, Notification, a blocked compaction). */
+  readonly hookNotice?: (notice: string) => void;
   /** Sessions with a turn running in this process (recovery leaves them alone). */
   readonly runningSessions: Set<string>;
   /** With delegation on: closes a session's children that a dead process left running, and hands over finished background results once. */

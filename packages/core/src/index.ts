@@ -2,7 +2,14 @@
 
 export type { AgentCore } from './agent-core.js';
 export { createAgentCore } from './agent-core.js';
-export type { AgentCoreOptions, RestoreScope, RunTurnOptions, TurnResult, TurnStatus } from './agent-core-options.js';
+export type {
+  AgentCoreOptions,
+  RestoreScope,
+  RunTurnOptions,
+  TurnResult,
+  TurnSettings,
+  TurnStatus,
+} from './agent-core-options.js';
 export type { DirectToolCall, DirectToolCallResult, ToolDescription } from './direct-calls.js';
 export type { BuiltinToolsOptions } from './builtin-tools.js';
 export { createBuiltinTools } from './builtin-tools.js';
@@ -74,4 +81,13 @@ export { SETTINGS_HOOK_EVENTS, settingsFileSchema } from './settings/settings-sc
 export type { ToolAlias } from './settings/tool-aliases.js';
 export { TOOL_ALIASES } from './settings/tool-aliases.js';
 export { parseSettingsRule } from './settings/settings-rules.js';
-export type { PromptVerdict, StopVerdict, TurnHookInput, TurnHooks } from './turn-hooks.js';
+export type {
+  CompactionVerdict,
+  PromptVerdict,
+  SessionHookInput,
+  SessionStartVerdict,
+  SideEffectVerdict,
+  StopVerdict,
+  TurnHookInput,
+  TurnHooks,
+} from './turn-hooks.js';

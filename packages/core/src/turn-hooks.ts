@@ -5,6 +5,14 @@ export interface TurnHookInput {
   readonly workspaceRoot: string;
 }
 
+/** What a session hook sees (no turn: a session starts before its first prompt and ends after its last turn). */
+export interface SessionHookInput {
+  readonly sessionId: string;
+  readonly workspaceRoot: string;
+  /** The turn it happens in, when it happens in one. */
+  readonly turnId?: string;
+}
+
 /** A prompt hook's answer: `block` ends the turn before the model sees the prompt; `context` is added to it. */
 export interface PromptVerdict {
   readonly block?: string;
@@ -17,10 +25,30 @@ export interface StopVerdict {
   readonly failure?: string;
 }
 
+/** A session start hook's answer: `context` is added to the session's first prompt; `failure` ends that turn failed. */
+export interface SessionStartVerdict {
+  readonly context?: string;
+  readonly failure?: string;
+  /** What the person should be told (a hook that exited 2: it cannot block). */
+  readonly notice?: string;
+}
+
+/** A compaction hook's answer: `block` keeps the view as it is (and says why); `instructions` are added to the summary request. */
+export interface CompactionVerdict {
+  readonly block?: string;
+  readonly instructions?: string;
+}
+
+/** The answer of a hook that cannot change anything (session end, notification): what went wrong, if anything. */
+export interface SideEffectVerdict {
+  readonly failure?: string;
+}
+
 /**
- * Hooks around a turn (the settings events `UserPromptSubmit` and `Stop`). Each answer is taken
- * as final: a hook that fails must say so in its verdict (settings hooks block the prompt, or
- * end the turn failed, naming the hook).
+ * Hooks around turns and sessions (the settings events `UserPromptSubmit`, `Stop`,
+ * `SessionStart`, `SessionEnd`, `SubagentStop`, `PreCompact`, `Notification`). Each answer is
+ * taken as final: a hook that fails must say so in its verdict (settings hooks block the prompt,
+ * end the turn failed, or block the compaction, naming the hook).
  */
 export interface TurnHooks {
   /** Before the prompt reaches the model: may block it or add context. */
@@ -30,6 +58,23 @@ export interface TurnHooks {
    * `continued` counts the continuations this turn already had (at most {@link MAX_STOP_CONTINUATIONS}).
    */
   stopping?(input: TurnHookInput & { readonly continued: number; readonly lastText: string }): Promise<StopVerdict>;
+  /**
+   * Before the first turn a core runs in a session: `startup` for a session without turns,
+   * `resume` for one that had turns (in this process or another). May add context to the prompt.
+   */
+  sessionStarted?(input: SessionHookInput & { readonly source: 'startup' | 'resume' }): Promise<SessionStartVerdict>;
+  /** When the core closes, for each session it started; cannot change anything. */
+  sessionEnded?(input: SessionHookInput & { readonly reason: string }): Promise<SideEffectVerdict>;
+  /** Like {@link stopping}, for a subagent's turn (`sessionId` is the subagent's session). */
+  subagentStopping?(
+    input: TurnHookInput & { readonly continued: number; readonly lastText: string },
+  ): Promise<StopVerdict>;
+  /** Before the model's view is compacted: `manual` on demand (`/compact`), `auto` at the threshold or after a refusal. */
+  compacting?(input: SessionHookInput & { readonly trigger: 'manual' | 'auto' }): Promise<CompactionVerdict>;
+  /** When the agent waits for a person (`permission_prompt`: an approval); runs while the person is asked. */
+  notified?(
+    input: SessionHookInput & { readonly notificationType: string; readonly message: string },
+  ): Promise<SideEffectVerdict>;
 }
 
 /** How many times stop hooks may send a turn back to the model before it ends anyway. */

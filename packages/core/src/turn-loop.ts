@@ -16,6 +16,7 @@ import { TurnContextView } from './context/turn-context-view.js';
 import { closeTurn, recordToolResults } from './turn-closing.js';
 import { claimSession, openTurn } from './turn-opening.js';
 import { MAX_STOP_CONTINUATIONS, type TurnHookInput } from './turn-hooks.js';
+import { startSession } from './session-hooks.js';
 
 type TurnFailure = NonNullable<TurnResult['error']>;
 
@@ -94,15 +95,21 @@ async function recordPrompt(turn: TurnContext, prompt: string, hookContext?: str
   ]);
 }
 
-/** Closes a turn whose prompt a hook blocked: the prompt itself is not kept (it may hold what the hook guards). */
-async function closeBlockedTurn(turn: TurnContext, reason: string): Promise<TurnResult> {
+/**
+ * Closes a turn that never reached the model (a prompt hook blocked it, a session start hook
+ * failed). The blocked prompt itself is not kept (it may hold what the hook guards).
+ */
+async function closeUnsentTurn(
+  turn: TurnContext,
+  recordedPrompt: string,
+  error: { code: string; message: string; retryable: boolean },
+): Promise<TurnResult> {
   await turn.core.store.appendEvent(turn.session.id, {
     type: 'turn.started',
     turnId: turn.turnId,
-    prompt: '[the prompt was blocked by a hook]',
+    prompt: recordedPrompt,
     restorePointId: turn.checkpoint.restorePointId,
   });
-  const error = { code: 'prompt_blocked', message: `A hook blocked the prompt: ${reason}`, retryable: false };
   const changedFiles = await closeTurn(turn, { status: 'failed', steps: 0, error });
   return {
     sessionId: turn.session.id,
@@ -126,7 +133,7 @@ async function stopOrContinue(
   history: ModelMessage[],
   input: TurnHookInput & { continued: number; lastText: string },
 ): Promise<StepEnd> {
-  const verdict = await turn.core.turnHooks!.stopping!(input);
+  const verdict = await turn.turnHooks!.stopping!(input);
   if (verdict.failure !== undefined)
     return { status: 'failed', error: { code: 'hook_failed', message: verdict.failure, retryable: false } };
   if (verdict.continueWith === undefined) return { status: 'completed' };
@@ -266,19 +273,38 @@ export async function runTurn(core: CoreServices, options: RunTurnOptions): Prom
   options.signal?.addEventListener('abort', forwardAbort, { once: true });
   if (options.signal?.aborted) controller.abort();
   try {
+    const hadTurns = (await store.listTurns(session.id)).length > 0;
     const turn = await openTurn(core, session, options.prompt, {
       signal: controller.signal,
       ...(options.permissionMode ? { permissionMode: options.permissionMode } : {}),
+      ...(options.settings ? { settings: options.settings } : {}),
     });
     const hookInput = { sessionId: session.id, turnId: turn.turnId, workspaceRoot: session.workspaceRoot };
-    const submitted = core.turnHooks?.promptSubmitted
-      ? await core.turnHooks.promptSubmitted({ ...hookInput, prompt: options.prompt })
+    const hooks = turn.turnHooks;
+    const started = await startSession(core, session, hooks, hadTurns);
+    if (started.failure !== undefined)
+      return await closeUnsentTurn(turn, options.prompt, {
+        code: 'hook_failed',
+        message: `A SessionStart hook failed, so the session did not start: ${started.failure}`,
+        retryable: false,
+      });
+    const submitted = hooks?.promptSubmitted
+      ? await hooks.promptSubmitted({ ...hookInput, prompt: options.prompt })
       : {};
-    if (submitted.block !== undefined) return await closeBlockedTurn(turn, submitted.block);
-    await recordPrompt(turn, options.prompt, submitted.context);
+    if (submitted.block !== undefined)
+      return await closeUnsentTurn(turn, '[the prompt was blocked by a hook]', {
+        code: 'prompt_blocked',
+        message: `A hook blocked the prompt: ${submitted.block}`,
+        retryable: false,
+      });
+    const context = [started.context, submitted.context].filter(Boolean).join('\n');
+    await recordPrompt(turn, options.prompt, context || undefined);
     // The history is read once; the turn appends to this copy as it appends to the store.
     const history: ModelMessage[] = await store.listMessages(session.id);
-    const view = await TurnContextView.open(core, session.id, turn.turnId);
+    const view = await TurnContextView.open(core, session.id, turn.turnId, {
+      workspaceRoot: session.workspaceRoot,
+      ...(hooks ? { turnHooks: hooks } : {}),
+    });
     let end: StepEnd;
     let text = '';
     let steps = 0;
@@ -296,7 +322,7 @@ export async function runTurn(core: CoreServices, options: RunTurnOptions): Prom
       }
       text = requested.response.text;
       end = await answerModel(turn, history, requested.response);
-      if (end?.status === 'completed' && core.turnHooks?.stopping && continued < MAX_STOP_CONTINUATIONS) {
+      if (end?.status === 'completed' && hooks?.stopping && continued < MAX_STOP_CONTINUATIONS) {
         end = await stopOrContinue(turn, history, { ...hookInput, continued, lastText: text });
         if (!end) continued += 1;
       }

@@ -2,13 +2,28 @@ import { randomUUID } from 'node:crypto';
 import { ClawsmithError } from '@clawsmith/tool-protocol';
 import type { CoreServices } from './core-services.js';
 import type { TurnContext } from './lifecycle/turn-context.js';
-import { turnPermissions, type ApprovalOverride } from './permissions/turn-permissions.js';
+import { turnPermissions, type ApprovalOverride, type PermissionSettings } from './permissions/turn-permissions.js';
+import type { TurnSettings } from './agent-core-options.js';
 import { recoverSession } from './recovery.js';
 
 /** What a turn is opened with besides its prompt. */
 export interface TurnOpening extends ApprovalOverride {
   /** Cancels the turn. */
   readonly signal: AbortSignal;
+  /** The turn's workspace settings, besides the core's. */
+  readonly settings?: TurnSettings;
+}
+
+/** The core's permission settings with a turn's workspace settings added. */
+function withTurnSettings(permissions: PermissionSettings, settings: TurnSettings | undefined): PermissionSettings {
+  if (!settings) return permissions;
+  const resultHooks = [...(permissions.resultHooks ?? []), ...(settings.resultHooks ?? [])];
+  return {
+    ...permissions,
+    rules: [...permissions.rules, ...(settings.rules ?? [])],
+    hooks: [...permissions.hooks, ...(settings.hooks ?? [])],
+    ...(resultHooks.length > 0 ? { resultHooks } : {}),
+  };
 }
 
 /**
@@ -60,7 +75,14 @@ export async function openTurn(
     signal: opening.signal,
     checkpoint,
     activation,
-    permissions: turnPermissions(core.permissions, core.sessionAllowances(session.id), opening),
+    permissions: turnPermissions(
+      withTurnSettings(core.permissions, opening.settings),
+      core.sessionAllowances(session.id),
+      opening,
+    ),
+    ...((opening.settings?.turnHooks ?? core.turnHooks)
+      ? { turnHooks: opening.settings?.turnHooks ?? core.turnHooks }
+      : {}),
     seenCallIds: new Set(),
   };
 }

@@ -2,7 +2,7 @@ import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { ArtifactStore } from '@clawsmith/artifacts';
 import type { CheckpointStore } from '@clawsmith/checkpoints';
-import type { AgentCore } from '@clawsmith/core';
+import type { AgentCore, TurnSettings } from '@clawsmith/core';
 import { serve } from '@hono/node-server';
 import type { TraceContext } from '@clawsmith/tool-protocol';
 import type { Kysely } from 'kysely';
@@ -39,6 +39,12 @@ export interface WebServerOptions {
    * or when it returns undefined, the core's own `systemPrompt` applies.
    */
   readonly systemPrompt?: (session: { readonly id: string; readonly workspaceRoot: string }) => string | undefined;
+  /**
+   * The rules and hooks of a session's workspace for a turn this server starts (the cli reads the
+   * workspace's settings files with core's `effectiveSettings`, under the same trust rule as
+   * `clawsmith run`), added to the core's. Throwing refuses the turn with the error's message.
+   */
+  readonly settingsFor?: (session: { readonly id: string; readonly workspaceRoot: string }) => TurnSettings | undefined;
   /**
    * Told the W3C trace context of a `POST /api/sessions/:id/turns` that sent a valid `traceparent`
    * header, before the turn starts (`@clawsmith/telemetry`'s `continueTrace`).
@@ -118,6 +124,7 @@ export async function startWebServer(options: WebServerOptions): Promise<WebServ
     store,
     canRunTurns: options.canRunTurns ?? true,
     ...(options.systemPrompt ? { systemPrompt: options.systemPrompt } : {}),
+    ...(options.settingsFor ? { settingsFor: options.settingsFor } : {}),
     ...(options.continueTrace ? { continueTrace: options.continueTrace } : {}),
   });
   const guardHosts = new Set<string>();

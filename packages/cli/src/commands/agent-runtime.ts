@@ -1,6 +1,13 @@
 import { mkdirSync, realpathSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import type { AgentCore, ApprovalHandler, ClawsmithHome, PermissionMode, SessionRecord } from '@clawsmith/core';
+import type {
+  AgentCore,
+  ApprovalHandler,
+  ClawsmithHome,
+  PermissionMode,
+  SessionRecord,
+  TurnSettings,
+} from '@clawsmith/core';
 import type { EditorMcpServer, McpElicitationHandler } from '@clawsmith/mcp';
 import type { Provider } from '@clawsmith/providers';
 import type { Telemetry } from '@clawsmith/telemetry';
@@ -33,6 +40,13 @@ export interface AgentRuntime {
    * the session in the store; resolves with how many were running.
    */
   endSessionCommands(sessionId: string): Promise<number>;
+  /**
+   * The rules and hooks of `workspaceRoot` (user file, project files under the trust rule,
+   * `--settings`, the flags), read now, for a turn of a session there; a notice is said once per
+   * process. Throws `invalid_settings` for a file that cannot be used. Without `settings` in the
+   * options: undefined.
+   */
+  settingsFor(workspaceRoot: string): TurnSettings | undefined;
   close(): Promise<void>;
 }
 
@@ -63,12 +77,18 @@ export interface AgentRuntimeOptions {
   readonly network?: NetworkSettings;
   /**
    * Rules and hooks from the settings files and flags (`effectiveSettings` of core), read for
-   * `workspaceRoot`; its notices (an untrusted project file) are said once through `onNotice`.
+   * `workspaceRoot`; its notices (an untrusted project file) are said once through `onNotice`,
+   * and so is what a hook that cannot block failed or said.
    */
   readonly settings?: {
     readonly workspaceRoot: string;
     readonly flags: SettingsFlags;
-    readonly readProjectFiles?: boolean;
+    /**
+     * For an entry whose sessions live in different workspaces (`web`): nothing goes into the
+     * core; each turn takes `settingsFor(session's workspace)`. The files of `workspaceRoot` are
+     * still read at start, so an invalid one stops the command.
+     */
+    readonly perSession?: boolean;
     readonly onNotice: (notice: string) => void;
   };
   /** `--context-window`, `--max-turn-tokens`, `--max-session-tokens`. */
@@ -98,18 +118,18 @@ export async function openAgentRuntime(options: AgentRuntimeOptions): Promise<Ag
   mkdirSync(homeFolder, { recursive: true });
   // Read before anything opens: an invalid settings file stops the command with its reason.
   // Hook commands run in the same sandbox as run_command, the home hidden from them too.
-  const settings = options.settings
-    ? effectiveSettings({
-        ...settingsInputs(
-          homeFolder,
-          options.settings.workspaceRoot,
-          options.settings.flags,
-          options.settings.readProjectFiles,
-        ),
-        commandSandbox: { sandbox: 'auto', additionalHiddenPaths: [realpathSync(homeFolder)] },
-      })
-    : undefined;
-  for (const notice of settings?.notices ?? []) options.settings?.onNotice(notice);
+  const said = new Set<string>();
+  const readSettings = (workspaceRoot: string) => {
+    if (!options.settings) return undefined;
+    const read = effectiveSettings({
+      ...settingsInputs(homeFolder, workspaceRoot, options.settings.flags),
+      commandSandbox: { sandbox: 'auto', additionalHiddenPaths: [realpathSync(homeFolder)] },
+    });
+    for (const notice of read.notices) if (!said.has(notice) && said.add(notice)) options.settings.onNotice(notice);
+    return read;
+  };
+  const startSettings = readSettings(options.settings?.workspaceRoot ?? '.');
+  const settings = options.settings?.perSession ? undefined : startSettings;
   // Commands never see the home (database, journals, other sessions' artifacts), wherever it is.
   const network = options.network;
   const sandbox = {
@@ -168,6 +188,8 @@ export async function openAgentRuntime(options: AgentRuntimeOptions): Promise<Ag
         : []),
     ],
     ...(settings ? { hooks: settings.hooks, resultHooks: settings.resultHooks, turnHooks: settings.turnHooks } : {}),
+    // What hooks that cannot block failed or said (SessionEnd, Notification, a blocked compaction) goes where settings notices go.
+    ...(options.settings ? { onHookNotice: options.settings.onNotice } : {}),
     ...(options.approvalHandler ? { approvalHandler: options.approvalHandler } : {}),
     // Subagents use the same model unless --subagent-model names another (none without one: `mcp
     // serve` and the store commands run no model); a script gives each child its own `children` entry.
@@ -201,6 +223,12 @@ export async function openAgentRuntime(options: AgentRuntimeOptions): Promise<Ag
         promptOptions,
       ),
     endSessionCommands: (sessionId) => commands.endSession(sessionId),
+    settingsFor(workspaceRoot) {
+      const read = readSettings(workspaceRoot);
+      return read
+        ? { rules: read.rules, hooks: read.hooks, resultHooks: read.resultHooks, turnHooks: read.turnHooks }
+        : undefined;
+    },
     async close() {
       // Core closes first: the events of turns it cancels still reach the telemetry.
       await core.close();

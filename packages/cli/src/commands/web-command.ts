@@ -47,11 +47,11 @@ export async function webCommand(rawOptions: Record<string, unknown>): Promise<n
     approvalHandler: approvals.handler,
     // Each session has its own workspace: skills are listed per turn, skill_view is always loaded.
     extensions: entryExtensions(undefined),
-    // Sessions of many workspaces: the user's settings, --settings and the flags (their paths are workspace-relative).
+    // Sessions of many workspaces: each turn reads the settings of its session's workspace.
     settings: {
       workspaceRoot: process.cwd(),
       flags: options as SettingsFlags,
-      readProjectFiles: false,
+      perSession: true,
       onNotice: (notice) => process.stderr.write(`clawsmith: ${notice}\n`),
     },
   });
@@ -63,6 +63,7 @@ export async function webCommand(rawOptions: Record<string, unknown>): Promise<n
       approvals,
       canRunTurns: provider !== undefined,
       systemPrompt: (session) => runtime.systemPrompt(session.workspaceRoot),
+      settingsFor: (session) => runtime.settingsFor(session.workspaceRoot),
       ...(runtime.telemetry.enabled ? { continueTrace: runtime.telemetry.continueTrace } : {}),
       host: options.host,
       port,

@@ -68,10 +68,13 @@ describe('project settings files through clawsmith run --json', () => {
     expect(run.stderr).toContain(join(home, 'settings.json'));
     expect(run.stderr).toContain('permissions.allow');
 
-    writeFileSync(join(home, 'settings.json'), JSON.stringify({ hooks: { SessionStart: [] } }));
+    writeFileSync(join(home, 'settings.json'), JSON.stringify({ hooks: { PostCompact: [] } }));
     const stop = await runCli(['config', '--workspace', workspace], { home });
     expect(stop.code).not.toBe(0);
-    expect(stop.stderr).toContain('clawsmith runs the hook events PreToolUse, PostToolUse, UserPromptSubmit, Stop');
+    expect(stop.stderr).toContain('(PostCompact)');
+    expect(stop.stderr).toContain(
+      'clawsmith runs the hook events PreToolUse, PostToolUse, UserPromptSubmit, Stop, SubagentStop, SessionStart, SessionEnd, PreCompact, Notification',
+    );
 
     writeFileSync(join(home, 'settings.json'), '{}');
     const badRule = await runCli(['config', '--workspace', workspace, '--allow', 'Bash(npm *test)'], { home });

@@ -9,16 +9,10 @@ export interface SettingsFlags {
 }
 
 /** The settings inputs of an entry: the flags, read for `workspaceRoot` in `homeDir`. */
-export function settingsInputs(
-  homeDir: string,
-  workspaceRoot: string,
-  flags: SettingsFlags,
-  readProjectFiles = true,
-): SettingsInputs {
+export function settingsInputs(homeDir: string, workspaceRoot: string, flags: SettingsFlags): SettingsInputs {
   return {
     homeDir,
     workspaceRoot,
-    readProjectFiles,
     ...(flags.settings ? { settingsFiles: flags.settings } : {}),
     ...(flags.allow ? { allow: flags.allow } : {}),
     ...(flags.ask ? { ask: flags.ask } : {}),

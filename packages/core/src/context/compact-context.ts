@@ -20,6 +20,8 @@ export interface CompactionInput {
   readonly tools: readonly ModelToolSchema[];
   readonly reason: CompactionReason;
   readonly signal?: AbortSignal;
+  /** Added to the summary request (a PreCompact hook's `additionalContext`). */
+  readonly instructions?: string;
 }
 
 /** What a compaction did: the new state, and what it took out. */
@@ -55,12 +57,13 @@ async function summarise(
   messages: readonly ModelMessage[],
   todos: string,
   signal: AbortSignal | undefined,
+  instructions: string | undefined,
 ): Promise<{ text: string; usage: ModelUsage | undefined }> {
   const response = await collectModelResponse(
     core.provider.stream({
       requestId: randomUUID(),
       system: SUMMARY_PROMPT,
-      messages: [...messages, { role: 'user', text: summaryRequestText(todos) }],
+      messages: [...messages, { role: 'user', text: summaryRequestText(todos, instructions) }],
       tools: [],
       ...(signal ? { signal } : {}),
     }),
@@ -122,6 +125,7 @@ export async function compactContext(
       older,
       todos.map((todo) => `- [${todo.status}] ${todo.content}`).join('\n'),
       input.signal,
+      input.instructions,
     );
     modelMs = performance.now() - asked;
     summaryUsage = answer.usage;

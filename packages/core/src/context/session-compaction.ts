@@ -14,6 +14,8 @@ export interface CompactionResult {
   readonly prunedToolResults: number;
   /** Whether the older messages were replaced by a model-written summary. */
   readonly summarized: boolean;
+  /** Why a PreCompact hook kept the view as it was, when one did (nothing was compacted). */
+  readonly blocked?: string;
 }
 
 function requestShape(services: CoreServices, activation: Parameters<CoreServices['requestTools']>[0]) {
@@ -32,11 +34,15 @@ export async function modelView(services: CoreServices, sessionId: string): Prom
 
 /** Compacts the model's view of a session now (`/compact`), between turns. */
 export async function compactSession(services: CoreServices, sessionId: string): Promise<CompactionResult> {
-  await services.store.requireSession(sessionId);
   if (services.runningSessions.has(sessionId))
     throw new ClawsmithError('turn_in_progress', 'A turn is running in this session; compact it after the turn ends.');
   const history = await services.store.listMessages(sessionId);
-  const view = await TurnContextView.open(services, sessionId, undefined);
+  const session = await services.store.requireSession(sessionId);
+  const turnHooks = services.startedSessions.get(sessionId)?.hooks ?? services.turnHooks;
+  const view = await TurnContextView.open(services, sessionId, undefined, {
+    workspaceRoot: session.workspaceRoot,
+    ...(turnHooks ? { turnHooks } : {}),
+  });
   const shape = requestShape(services, await services.activationFor(sessionId));
   const before = services.context.estimator.estimate({ ...shape, messages: view.peek(history, shape) });
   const after = await view.prepare(history, shape, 'manual');
@@ -46,5 +52,6 @@ export async function compactSession(services: CoreServices, sessionId: string):
     tokensAfter: after.estimatedInputTokens,
     prunedToolResults: view.compactions.reduce((sum, done) => sum + done.prunedToolResults, 0),
     summarized: view.compactions.some((done) => done.summarized),
+    ...(view.blocked !== undefined ? { blocked: view.blocked } : {}),
   };
 }

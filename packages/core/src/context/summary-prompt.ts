@@ -8,10 +8,11 @@ export const SUMMARY_PROMPT = [
 ].join(' ');
 
 /** The last user message of a summary request. */
-export function summaryRequestText(todos: string): string {
+export function summaryRequestText(todos: string, instructions?: string): string {
   return [
     'Summarise the conversation above following your instructions.',
     todos ? `The current todo list, to keep verbatim:\n${todos}` : '',
+    instructions ? `Also keep what this instruction of a PreCompact hook asks for:\n${instructions}` : '',
   ]
     .filter(Boolean)
     .join('\n\n');

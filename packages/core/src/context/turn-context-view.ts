@@ -4,6 +4,13 @@ import type { TurnUsage } from '../agent-core-options.js';
 import type { CoreServices } from '../core-services.js';
 import { compactContext, compactionLimits, type CompactionOutcome, type CompactionReason } from './compact-context.js';
 import { buildModelView, compactionStateOf, type CompactionState } from './context-view.js';
+import type { TurnHooks } from '../turn-hooks.js';
+
+/** The PreCompact hooks a view asks before it compacts, and the workspace they run for. */
+export interface CompactionHooks {
+  readonly workspaceRoot: string;
+  readonly turnHooks?: TurnHooks;
+}
 
 /** A request ready to send: the model's view and its estimated size. */
 export interface PreparedRequest {
@@ -41,6 +48,7 @@ export class TurnContextView {
   #state: CompactionState;
   #usage: TurnUsage = ZERO;
   #compactions: Omit<CompactionOutcome, 'state'>[] = [];
+  #blocked: string | undefined;
 
   private constructor(
     private readonly core: CoreServices,
@@ -48,24 +56,35 @@ export class TurnContextView {
     private readonly turnId: string | undefined,
     state: CompactionState,
     private readonly sessionTokensBefore: number,
+    private readonly hooks: CompactionHooks | undefined,
   ) {
     this.#state = state;
   }
 
   /** Reads the session's compactions (and, with a session budget, the tokens its earlier turns used). */
-  static async open(core: CoreServices, sessionId: string, turnId: string | undefined): Promise<TurnContextView> {
+  static async open(
+    core: CoreServices,
+    sessionId: string,
+    turnId: string | undefined,
+    hooks?: CompactionHooks,
+  ): Promise<TurnContextView> {
     const compactions = await core.store.listEventsOfType(sessionId, 'context.compacted');
     let before = 0;
     if (core.context.maxSessionTokens !== undefined) {
       for (const event of await core.store.listEventsOfType(sessionId, 'turn.completed'))
         before += (event.usage?.inputTokens ?? 0) + (event.usage?.outputTokens ?? 0);
     }
-    return new TurnContextView(core, sessionId, turnId, compactionStateOf(compactions), before);
+    return new TurnContextView(core, sessionId, turnId, compactionStateOf(compactions), before, hooks);
   }
 
   /** Whether this view compacted anything. */
   get compacted(): boolean {
     return this.#compactions.length > 0;
+  }
+
+  /** Why a PreCompact hook kept the view uncompacted, when one did. */
+  get blocked(): string | undefined {
+    return this.#blocked;
   }
 
   /** What this view's compactions did, in order. */
@@ -98,8 +117,23 @@ export class TurnContextView {
     const { estimator } = this.core.context;
     let messages = buildModelView(history, this.#state);
     let estimate = estimator.estimate({ ...request, messages });
-    if (reason !== undefined || estimate > compactionLimits(this.core).threshold) {
+    const compacting = this.hooks?.turnHooks?.compacting;
+    const verdict =
+      (reason !== undefined || estimate > compactionLimits(this.core).threshold) && compacting
+        ? await compacting({
+            sessionId: this.sessionId,
+            workspaceRoot: this.hooks!.workspaceRoot,
+            ...(this.turnId !== undefined ? { turnId: this.turnId } : {}),
+            trigger: reason === 'manual' ? 'manual' : 'auto',
+          })
+        : {};
+    if (verdict.block !== undefined) {
+      // Fail closed: nothing is summarised or stubbed that the hook did not let through.
+      this.#blocked = verdict.block;
+      this.core.hookNotice?.(`compaction was blocked by a PreCompact hook: ${verdict.block}`);
+    } else if (reason !== undefined || estimate > compactionLimits(this.core).threshold) {
       const next = await compactContext(this.core, {
+        ...(verdict.instructions ? { instructions: verdict.instructions } : {}),
         sessionId: this.sessionId,
         turnId: this.turnId,
         history,

@@ -42,6 +42,24 @@ function decisionEvent(
   };
 }
 
+/** Runs the Notification hooks (`permission_prompt`); never throws, a failure is said to the person. */
+async function notifyPerson(turn: TurnContext, message: string): Promise<void> {
+  const notified = turn.turnHooks?.notified;
+  if (!notified) return;
+  try {
+    const verdict = await notified({
+      sessionId: turn.session.id,
+      workspaceRoot: turn.session.workspaceRoot,
+      turnId: turn.turnId,
+      notificationType: 'permission_prompt',
+      message,
+    });
+    if (verdict.failure) turn.core.hookNotice?.(verdict.failure);
+  } catch (error) {
+    turn.core.hookNotice?.(`a Notification hook failed: ${error instanceof Error ? error.message : String(error)}`);
+  }
+}
+
 /**
  * Asks a person, after writing `decided` (the call's decisions so far) and the request. Returns
  * the answer with the events not written yet: `approval.resolved`, or `decided` when nobody
@@ -83,6 +101,8 @@ async function askPerson(
       reason,
     },
   ]);
+  // Notification hooks tell the person someone waits for them; they run while the person is asked.
+  const notifying = notifyPerson(turn, `clawsmith needs your permission to use ${ready.call.name}: ${ready.summary}`);
   let answer: ApprovalAnswer;
   let handlerFailure: string | undefined;
   try {
@@ -110,6 +130,7 @@ async function askPerson(
     handlerFailure = (error instanceof Error ? error.message : String(error)).replace(/\s+/g, ' ').slice(0, 300);
     answer = 'deny';
   }
+  await notifying;
   await turn.core.store.removeApproval(pending.id);
   const resolved: NewSessionEvent = {
     type: 'approval.resolved',

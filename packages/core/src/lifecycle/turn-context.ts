@@ -4,6 +4,7 @@ import type { ModelToolCall } from '@clawsmith/providers';
 import type { ToolExecutionResult } from '@clawsmith/tool-protocol';
 import type { CoreServices } from '../core-services.js';
 import type { TurnPermissions } from '../permissions/turn-permissions.js';
+import type { TurnHooks } from '../turn-hooks.js';
 
 /**
  * One turn as its tool calls see it, built once by `openTurn` for a model turn and a direct call
@@ -22,6 +23,8 @@ export interface TurnContext {
   readonly activation: SessionActivation;
   /** Mode, rules, hooks, who is asked, and what a person already allowed in this session. */
   readonly permissions: TurnPermissions;
+  /** Hooks around this turn and its session (the core's). */
+  readonly turnHooks?: TurnHooks;
   /** Tool call ids already used this turn (a reused id is a `duplicate_call`). */
   readonly seenCallIds: Set<string>;
 }

@@ -51,7 +51,7 @@ export interface EffectiveSettings {
   readonly rules: readonly PermissionRule[];
   readonly hooks: readonly ToolHook[];
   readonly resultHooks: readonly ToolResultHook[];
-  /** The `UserPromptSubmit` and `Stop` hooks, for core's `turnHooks`. */
+  /** The hooks of every event but `PreToolUse` and `PostToolUse`, for core's `turnHooks`. */
   readonly turnHooks: TurnHooks;
   readonly entries: readonly SettingsEntry[];
   /** What the person should be told once (an untrusted or changed project file). */
@@ -219,7 +219,7 @@ export function effectiveSettings(inputs: SettingsInputs): EffectiveSettings {
   }
   const turnHooks = commandTurnHooks(
     hookSpecs
-      .filter((spec) => spec.event === 'UserPromptSubmit' || spec.event === 'Stop')
+      .filter((spec) => spec.event !== 'PreToolUse' && spec.event !== 'PostToolUse')
       .map((spec) => ({ ...spec, sandbox })),
   );
   const hookSandbox = sandboxOffBy !== undefined ? { on: false as const, source: sandboxOffBy } : { on: true as const };

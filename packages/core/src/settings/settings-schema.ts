@@ -1,7 +1,17 @@
 import { z } from 'zod';
 
 /** The hook events clawsmith runs. Others of the familiar shape are refused with a clear error. */
-export const SETTINGS_HOOK_EVENTS = ['PreToolUse', 'PostToolUse', 'UserPromptSubmit', 'Stop'] as const;
+export const SETTINGS_HOOK_EVENTS = [
+  'PreToolUse',
+  'PostToolUse',
+  'UserPromptSubmit',
+  'Stop',
+  'SubagentStop',
+  'SessionStart',
+  'SessionEnd',
+  'PreCompact',
+  'Notification',
+] as const;
 
 /** A hook event of a settings file. */
 export type SettingsHookEvent = (typeof SETTINGS_HOOK_EVENTS)[number];
@@ -17,7 +27,10 @@ const commandHandlerSchema = z
 
 const matcherGroupSchema = z
   .object({
-    /** A tool name, an alias (`Bash`), `A|B`, a regular expression, or `*`/absent for every tool. */
+    /**
+     * A tool name, an alias (`Bash`), `A|B`, a regular expression, or `*`/absent for every tool;
+     * for SessionStart the source, SessionEnd the reason, PreCompact the trigger, Notification the type.
+     */
     matcher: z.string().optional(),
     hooks: z.array(commandHandlerSchema).min(1),
   })

@@ -78,8 +78,10 @@ export function createDelegation(db: Kysely<any>, options: DelegationOptions): D
         // A child has no system prompt of the parent's and delivers no background notices.
         systemPrompt: undefined,
         subagents: undefined,
-        // A child's prompt is the model's, not a person's: UserPromptSubmit and Stop are the parent's turn only.
-        turnHooks: undefined,
+        // A child's prompt is the model's, not a person's: of the turn hooks it runs SubagentStop only.
+        turnHooks: services.turnHooks?.subagentStopping
+          ? { stopping: services.turnHooks.subagentStopping.bind(services.turnHooks) }
+          : undefined,
       } as CoreServices;
     },
   };

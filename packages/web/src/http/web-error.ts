@@ -48,6 +48,8 @@ export const SERVICE_ERROR_STATUS: Readonly<Record<string, number>> = Object.fre
   checkpoint_invalid_path: 400,
   invalid_artifact_range: 400,
   invalid_search_pattern: 400,
+  // The session's workspace settings file cannot be used: the turn does not start until it is fixed.
+  invalid_settings: 409,
 });
 
 /** An error the API answers with its code, a message that says what to do next, and optional details. */

@@ -1,4 +1,4 @@
-import type { AgentCore, SessionReader, TurnRecord } from '@clawsmith/core';
+import type { AgentCore, SessionReader, TurnRecord, TurnSettings } from '@clawsmith/core';
 import { ClawsmithError, type TraceContext } from '@clawsmith/tool-protocol';
 import { WebError } from '../http/web-error.js';
 import { processIsAlive } from '@clawsmith/platform';
@@ -27,8 +27,10 @@ export class TurnRunner {
   readonly #systemPrompt: ((session: { id: string; workspaceRoot: string }) => string | undefined) | undefined;
   readonly #running = new Map<string, RunningTurn>();
   readonly #continueTrace: ((sessionId: string, parent: TraceContext) => void) | undefined;
+  readonly #settingsFor: ((session: { id: string; workspaceRoot: string }) => TurnSettings | undefined) | undefined;
 
   constructor(options: {
+    settingsFor?: (session: { id: string; workspaceRoot: string }) => TurnSettings | undefined;
     core: AgentCore;
     store: SessionReader;
     canRunTurns: boolean;
@@ -40,6 +42,7 @@ export class TurnRunner {
     this.#store = options.store;
     this.#canRunTurns = options.canRunTurns;
     this.#systemPrompt = options.systemPrompt;
+    this.#settingsFor = options.settingsFor;
   }
 
   /** Whether this server has a model to run turns with. */
@@ -73,6 +76,8 @@ export class TurnRunner {
         'turn_in_progress',
         `A turn is already running in session ${sessionId}; wait for it to end or cancel it where it runs.`,
       );
+    // Read before the turn starts: an invalid settings file refuses the turn with its reason.
+    const settings = this.#settingsFor?.({ id: session.id, workspaceRoot: session.workspaceRoot });
     const controller = new AbortController();
     let started: (turnId: string) => void = () => {};
     const turnStarted = new Promise<string>((resolve) => (started = resolve));
@@ -86,6 +91,7 @@ export class TurnRunner {
       prompt,
       signal: controller.signal,
       ...(systemPrompt !== undefined ? { systemPrompt } : {}),
+      ...(settings ? { settings } : {}),
     });
     const entry: RunningTurn = { controller, done, turnId: undefined };
     this.#running.set(sessionId, entry);
