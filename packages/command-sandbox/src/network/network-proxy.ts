@@ -1,18 +1,23 @@
 import { promises as dns } from 'node:dns';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { createServer, request as httpRequest, type IncomingMessage, type ServerResponse } from 'node:http';
-import { connect, type Socket } from 'node:net';
+import { connect, isIPv4, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Duplex } from 'node:stream';
 import { checkHostAddresses, isNetworkAddress, matchesDomainPattern, normalizeHost } from '@clawsmith/tool-protocol';
 import type { CommandNetworkAllowlist, ProxyHostResolver, RefusedHost } from './network-allowlist.js';
+import type { NetworkSystemCalls } from './network-bridge.js';
+import { startNetworkRelay, type NetworkRelay } from './network-relay.js';
 
-/** A running proxy for one command, listening on a Unix socket in a private folder. */
+/**
+ * A running proxy for one command: the relay listens on a Unix socket in a folder bound into the
+ * sandbox; the proxy's own sockets (decisions, plain HTTP) are beside that folder, out of its sight.
+ */
 export interface NetworkProxy {
-  /** The folder holding the socket (mode 0700); bound into the sandbox. */
-  readonly folder: string;
-  /** The socket's file name inside {@link folder}. */
+  /** The folder holding the relay's socket (in a private folder, mode 0700); bound into the sandbox. */
+  readonly sandboxFolder: string;
+  /** The relay socket's file name inside {@link sandboxFolder}. */
   readonly socketName: string;
   /** The hosts refused so far, each once, in order. */
   refusedHosts(): RefusedHost[];
@@ -37,6 +42,27 @@ const HOP_HEADERS = new Set([
 
 type Decision = { allowed: true; address: string } | { allowed: false; refusal: RefusedHost };
 
+/** An address as the relay packs it into a socket address: `4` or `6` and its bytes in hex. */
+export function relayAddress(address: string): string {
+  if (isIPv4(address))
+    return `4 ${address
+      .split('.')
+      .map((part) => Number(part).toString(16).padStart(2, '0'))
+      .join('')}`;
+  let text = address.replace(/%.*$/, '');
+  const embedded = /(\d+)\.(\d+)\.(\d+)\.(\d+)$/.exec(text);
+  if (embedded) {
+    const [a, b, c, d] = embedded.slice(1).map(Number) as [number, number, number, number];
+    text = `${text.slice(0, embedded.index)}${((a << 8) | b).toString(16)}:${((c << 8) | d).toString(16)}`;
+  }
+  const [before, after] = text.includes('::') ? text.split('::') : [text, undefined];
+  const head = before ? before.split(':') : [];
+  const tail = after ? after.split(':') : [];
+  const groups =
+    after === undefined ? head : [...head, ...Array<string>(8 - head.length - tail.length).fill('0'), ...tail];
+  return `6 ${groups.map((group) => group.padStart(4, '0')).join('')}`;
+}
+
 /** Splits `host:port`, `[v6]:port` or a bare host. */
 function hostAndPort(authority: string, defaultPort: number): { host: string; port: number } | undefined {
   const match = /^(\[[^\]]+\]|[^:]+)(?::(\d{1,5}))?$/.exec(authority);
@@ -45,13 +71,26 @@ function hostAndPort(authority: string, defaultPort: number): { host: string; po
   return port > 0 && port < 65_536 ? { host: normalizeHost(match[1]!), port } : undefined;
 }
 
+/** How the proxy starts its relay. */
+export interface NetworkRelayLaunch {
+  /** The trusted Perl. */
+  readonly perl: string;
+  /** The system call numbers here. */
+  readonly systemCalls: NetworkSystemCalls;
+}
+
 /**
- * Starts the proxy a command with a domain allowlist reaches through its bridge. Each request's
- * host must match a domain pattern, then every address it resolves to must pass the same checks
- * as `web_fetch`; the connection goes to the checked address only.
+ * Starts the proxy a command with a domain allowlist reaches through its bridge, and its relay.
+ * Each request's host must match a domain pattern, then every address it resolves to must pass
+ * the same checks as `web_fetch`; the connection goes to the checked address only (the relay
+ * connects to the address the proxy's decision names, and to nothing else).
  */
-export async function startNetworkProxy(allowlist: CommandNetworkAllowlist): Promise<NetworkProxy> {
+export async function startNetworkProxy(
+  allowlist: CommandNetworkAllowlist,
+  relayLaunch: NetworkRelayLaunch,
+): Promise<NetworkProxy> {
   const folder = mkdtempSync(join(tmpdir(), 'clawsmith-network-'));
+  const sandboxFolder = join(folder, 'sandbox');
   const socketName = 'proxy.sock';
   const refused = new Map<string, RefusedHost>();
   const sockets = new Set<Socket | Duplex>();
@@ -166,24 +205,66 @@ export async function startNetworkProxy(allowlist: CommandNetworkAllowlist): Pro
     });
   });
 
-  const path = join(folder, socketName);
+  // The relay's question for a CONNECT: the answer names the checked address, or refuses.
+  const decisions = createServer();
+  decisions.on('connection', (socket: Socket) => {
+    sockets.add(socket);
+    socket.on('close', () => sockets.delete(socket));
+  });
+  decisions.on('request', (_request: IncomingMessage, response: ServerResponse) => {
+    response.writeHead(400).end();
+  });
+  decisions.on('connect', (request: IncomingMessage, socket: Duplex) => {
+    socket.on('error', () => socket.destroy());
+    const target = hostAndPort(request.url ?? '', 443);
+    if (!target) {
+      socket.end('HTTP/1.1 400 Bad Request\r\n\r\n');
+      return;
+    }
+    void decide(target.host, target.port).then((decision) => {
+      socket.end(
+        decision.allowed
+          ? `HTTP/1.1 204 Decided\r\nx-clawsmith-address: ${relayAddress(decision.address)} ${target.port}\r\n\r\n`
+          : `HTTP/1.1 403 Forbidden\r\ncontent-type: text/plain\r\n\r\n${decision.refusal.detail}\n`,
+      );
+    });
+  });
+
+  const listen = (on: typeof server, path: string) =>
+    new Promise<void>((resolve, reject) => {
+      on.once('error', reject);
+      on.listen(path, () => resolve());
+    });
+  const httpPath = join(folder, 'http.sock');
+  const decisionPath = join(folder, 'decision.sock');
+  let relay: NetworkRelay | undefined;
+  const stop = async () => {
+    relay?.stop();
+    for (const socket of sockets) socket.destroy();
+    await Promise.all(
+      [server, decisions].map(
+        (each) => new Promise<void>((resolve) => (each.listening ? each.close(() => resolve()) : resolve())),
+      ),
+    );
+    rmSync(folder, { recursive: true, force: true });
+  };
   try {
-    await new Promise<void>((resolve, reject) => {
-      server.once('error', reject);
-      server.listen(path, () => resolve());
+    mkdirSync(sandboxFolder, { mode: 0o700 });
+    await Promise.all([listen(server, httpPath), listen(decisions, decisionPath)]);
+    relay = await startNetworkRelay({
+      ...relayLaunch,
+      listenPath: join(sandboxFolder, socketName),
+      decisionPath,
+      httpPath,
     });
   } catch (error) {
-    rmSync(folder, { recursive: true, force: true });
+    await stop();
     throw error;
   }
   return {
-    folder,
+    sandboxFolder,
     socketName,
     refusedHosts: () => [...refused.values()],
-    close: async () => {
-      for (const socket of sockets) socket.destroy();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
-      rmSync(folder, { recursive: true, force: true });
-    },
+    close: stop,
   };
 }
