@@ -9,10 +9,10 @@
 # through the bridge's port. The bridge makes itself non-dumpable, so the command (same user, no
 # capabilities) can neither ptrace it nor take its descriptors or memory through /proc.
 #
-# Arguments: socket path, port, prctl's and sendmsg's system call numbers, the filter program in
-# hex, then the command's argv. Exit 125 on any failure before the command runs. Perl reads no code
-# from the environment here: PERL5LIB, PERL5OPT and PERL5DB are forbidden names of the command
-# environment.
+# Arguments: socket path, the command's token (32 hex digits, sent to the relay first), port,
+# prctl's and sendmsg's system call numbers, the filter program in hex, then the command's argv.
+# Exit 125 on any failure before the command runs. Perl reads no code from the environment here:
+# PERL5LIB, PERL5OPT and PERL5DB are forbidden names of the command environment.
 #
 # Numbers instead of `use Socket`: loading the module costs more than the whole bridge start.
 # AF_UNIX 1, AF_INET 2, SOCK_STREAM 1, SOL_SOCKET 1, SO_REUSEADDR 2, SCM_RIGHTS 1; sockaddr_in is
@@ -20,7 +20,7 @@
 # name, name length, iovec, iovec count, control, control length, flags; one descriptor's control
 # message is CMSG_LEN(4) = 20 bytes in CMSG_SPACE(4) = 24. prctl options: PR_SET_DUMPABLE 4,
 # PR_SET_SECCOMP 22 (mode 2, a filter), PR_SET_NO_NEW_PRIVS 38.
-my ($path, $port, $nr_prctl, $nr_sendmsg, $filter_hex, @command) = @ARGV;
+my ($path, $token, $port, $nr_prctl, $nr_sendmsg, $filter_hex, @command) = @ARGV;
 my $fail = sub { print STDERR "clawsmith network bridge: $_[0]: $!\n"; exit 125 };
 socket(my $listener, 2, 1, 0) or $fail->("socket");
 setsockopt($listener, 1, 2, 1);
@@ -28,6 +28,7 @@ bind($listener, pack("S n C4 x8", 2, $port, 127, 0, 0, 1)) or $fail->("bind 127.
 listen($listener, 128) or $fail->("listen");
 socket(my $relay, 1, 1, 0) or $fail->("socket");
 connect($relay, pack("S a108", 1, $path)) or $fail->("connect $path");
+syswrite($relay, "$token\n") == 33 or $fail->("naming the command to the relay");
 my $bridge = fork() // $fail->("fork");
 if ($bridge == 0) {
   syscall($nr_prctl, 4, 0, 0, 0, 0);

@@ -23,6 +23,8 @@ export interface NetworkBridge {
   readonly perl: string;
   /** The relay's socket as the sandbox sees it. */
   readonly socketPath: string;
+  /** The command's token, which the bridge names to the relay first (32 hex digits). */
+  readonly commandToken: string;
   /** The loopback port the bridge listens on inside the sandbox. */
   readonly port: number;
   /** prctl's and sendmsg's system call numbers here. */
@@ -40,6 +42,7 @@ export function bridgedCommandArguments(bridge: NetworkBridge, command: readonly
     '-e',
     BRIDGE_PERL,
     bridge.socketPath,
+    bridge.commandToken,
     String(bridge.port),
     String(bridge.systemCalls.prctl),
     String(bridge.systemCalls.sendmsg),

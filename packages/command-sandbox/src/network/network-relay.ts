@@ -14,8 +14,8 @@ export interface NetworkRelayOptions {
   readonly listenPath: string;
   /** The proxy's private socket that answers a CONNECT with a decision. */
   readonly decisionPath: string;
-  /** The proxy's private socket for plain HTTP. */
-  readonly httpPath: string;
+  /** Called when the relay ends after it listened (it is not restarted). */
+  readonly onExit: () => void;
   /** The system call numbers here. */
   readonly systemCalls: NetworkSystemCalls;
 }
@@ -33,16 +33,7 @@ export async function startNetworkRelay(options: NetworkRelayOptions): Promise<N
   const { prctl, recvmsg, splice } = options.systemCalls;
   const child = spawn(
     options.perl,
-    [
-      '-e',
-      RELAY_PERL,
-      options.listenPath,
-      options.decisionPath,
-      options.httpPath,
-      String(prctl),
-      String(recvmsg),
-      String(splice),
-    ],
+    ['-e', RELAY_PERL, options.listenPath, options.decisionPath, String(prctl), String(recvmsg), String(splice)],
     { stdio: ['ignore', 'pipe', 'pipe'], detached: true, env: {} },
   );
   const stop = () => {
@@ -72,6 +63,8 @@ export async function startNetworkRelay(options: NetworkRelayOptions): Promise<N
     stop();
     throw error;
   }
+  child.removeAllListeners('exit');
+  child.once('exit', options.onExit);
   child.stdout.resume();
   child.unref();
   (child.stdout as Socket).unref();

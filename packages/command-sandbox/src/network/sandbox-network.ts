@@ -67,6 +67,7 @@ export async function attachNetworkProxy(
         socketPath: `${PROXY_FOLDER_IN_SANDBOX}/${proxy.socketName}`,
         port: BRIDGE_PORT,
         systemCalls: { prctl: systemCalls.prctl, sendmsg: systemCalls.sendmsg },
+        commandToken: proxy.commandToken,
         filterProgram: unixSocketFilterProgram(),
         domains: allowlist.domains,
       },
