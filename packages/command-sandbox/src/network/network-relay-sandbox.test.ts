@@ -67,7 +67,7 @@ describe('runCommand with a network allowlist, through the relay', () => {
       ].join('; '),
     );
     const [sent, plain, tunnel] = result.output.trim().split('\n');
-    expect(sent).toMatch(/^[0-9a-f]{64}  -$/);
+    expect(sent).toMatch(/^[0-9a-f]{64} {2}-$/);
     expect([plain, tunnel]).toEqual([sent!.slice(0, 64), sent!.slice(0, 64)]);
   });
 

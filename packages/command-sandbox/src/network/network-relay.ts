@@ -63,6 +63,8 @@ export async function startNetworkRelay(options: NetworkRelayOptions): Promise<N
     stop();
     throw error;
   }
+  child.stderr.removeAllListeners('data');
+  child.stderr.resume();
   child.removeAllListeners('exit');
   child.once('exit', options.onExit);
   child.stdout.resume();
