@@ -40,14 +40,16 @@ my $write_all = sub {
   }
   return 1;
 };
-# One direction, in the kernel: socket to pipe to socket, then half-close the writing side.
+# One direction, in the kernel: socket to pipe to socket, then half-close the writing side. The pipe
+# holds 256 KiB: pipe pages count against the user's quota (pipe-user-pages-soft, 64 MiB), past
+# which every new pipe of the user's programs gets two pages, so many connections stay well under.
 my $splice = sub {
   my ($from, $to) = @_;
   pipe(my $out, my $in) or return;
-  fcntl($in, 1031, 1 << 20);
+  fcntl($in, 1031, 1 << 18);
   my ($from_fd, $to_fd, $out_fd, $in_fd) = (fileno($from), fileno($to), fileno($out), fileno($in));
   for (;;) {
-    my $moved = syscall($nr_splice, $from_fd, 0, $in_fd, 0, 1 << 20, 5);
+    my $moved = syscall($nr_splice, $from_fd, 0, $in_fd, 0, 1 << 18, 5);
     last if $moved <= 0;
     while ($moved > 0) {
       my $sent = syscall($nr_splice, $out_fd, 0, $to_fd, 0, $moved, 5);
