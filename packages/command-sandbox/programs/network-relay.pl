@@ -18,7 +18,17 @@
 my ($listen_path, $decision_path, $nr_prctl, $nr_recvmsg, $nr_splice) = @ARGV;
 my $fail = sub { print STDERR "clawsmith network relay: $_[0]: $!\n"; exit 125 };
 my $orphan_guard = sub { syscall($nr_prctl, 1, 9, 0, 0, 0) };
-$orphan_guard->();
+# When clawsmith ends without stopping the proxy (killed, or its thread ended), the relay gets
+# SIGTERM, removes the proxy's folder and ends its whole group.
+(my $folder = $decision_path) =~ s{/[^/]*\z}{};
+$SIG{TERM} = sub {
+  unlink($listen_path, $decision_path);
+  rmdir("$folder/sandbox");
+  rmdir($folder);
+  kill(9, -$$);
+  exit 0;
+};
+syscall($nr_prctl, 1, 15, 0, 0, 0);
 socket(my $listener, 1, 1, 0) or $fail->("socket");
 bind($listener, pack("S a108", 1, $listen_path)) or $fail->("bind $listen_path");
 listen($listener, 16) or $fail->("listen");
@@ -138,6 +148,7 @@ for (;;) {
   accept(my $bridge, $listener) or next;
   my $receiver = fork() // next;
   if ($receiver > 0) { close($bridge); next; }
+  $SIG{TERM} = "DEFAULT";
   $orphan_guard->();
   close($listener);
   while (length($token) < 33) { sysread($bridge, $token, 33 - length($token), length($token)) or exit 0 }
