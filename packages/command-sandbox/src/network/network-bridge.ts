@@ -3,19 +3,32 @@ import { programText } from '../programs/program-text.js';
 /** The bridge, from `programs/network-bridge.pl` (what it does and why is said there). */
 const BRIDGE_PERL = programText('network-bridge.pl');
 
-/** prctl(2)'s system call number on the architectures the Unix socket filter knows. */
-export const PRCTL_SYSTEM_CALLS: Readonly<Record<string, number>> = { x64: 157, arm64: 167 };
+/** The system call numbers the bridge and the relay use, on one architecture. */
+export interface NetworkSystemCalls {
+  readonly prctl: number;
+  readonly sendmsg: number;
+  readonly recvmsg: number;
+  readonly splice: number;
+}
+
+/** The system call numbers on the architectures the Unix socket filter knows. */
+export const NETWORK_SYSTEM_CALLS: Readonly<Record<string, NetworkSystemCalls>> = {
+  x64: { prctl: 157, sendmsg: 46, recvmsg: 47, splice: 275 },
+  arm64: { prctl: 167, sendmsg: 211, recvmsg: 212, splice: 76 },
+};
 
 /** What the sandbox plan carries to run the command behind the bridge. */
 export interface NetworkBridge {
   /** The trusted Perl (the same path inside the sandbox: the host root is bound read-only). */
   readonly perl: string;
-  /** The proxy's socket as the sandbox sees it. */
+  /** The relay's socket as the sandbox sees it. */
   readonly socketPath: string;
+  /** The command's token, which the bridge names to the relay first (32 hex digits). */
+  readonly commandToken: string;
   /** The loopback port the bridge listens on inside the sandbox. */
   readonly port: number;
-  /** prctl's system call number here. */
-  readonly prctlSystemCall: number;
+  /** prctl's and sendmsg's system call numbers here. */
+  readonly systemCalls: Pick<NetworkSystemCalls, 'prctl' | 'sendmsg'>;
   /** The Unix socket filter the command gets (its bytes, as bubblewrap's `--seccomp` would load them). */
   readonly filterProgram: Buffer;
   /** The domain patterns, for the result's words. */
@@ -29,8 +42,10 @@ export function bridgedCommandArguments(bridge: NetworkBridge, command: readonly
     '-e',
     BRIDGE_PERL,
     bridge.socketPath,
+    bridge.commandToken,
     String(bridge.port),
-    String(bridge.prctlSystemCall),
+    String(bridge.systemCalls.prctl),
+    String(bridge.systemCalls.sendmsg),
     bridge.filterProgram.toString('hex'),
     ...command,
   ];

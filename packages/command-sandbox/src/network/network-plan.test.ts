@@ -8,8 +8,9 @@ import { bridgedCommandArguments, type NetworkBridge } from './network-bridge.js
 const bridge: NetworkBridge = {
   perl: '/usr/bin/perl',
   socketPath: '/run/clawsmith-network/proxy.sock',
+  commandToken: '00112233445566778899aabbccddeeff',
   port: 3128,
-  prctlSystemCall: 157,
+  systemCalls: { prctl: 157, sendmsg: 46 },
   filterProgram: unixSocketFilterProgram('x64'),
   domains: ['registry.npmjs.org'],
 };
@@ -30,13 +31,15 @@ describe('bubblewrapArguments behind the network bridge', () => {
     expect(argv).not.toContain('--seccomp');
     const command = argv.slice(argv.indexOf('--', argv.indexOf('--chdir')) + 1);
     expect(command.slice(0, 2)).toEqual(['/usr/bin/perl', '-e']);
-    expect(command.slice(3, 7)).toEqual([
+    expect(command.slice(3, 9)).toEqual([
       '/run/clawsmith-network/proxy.sock',
+      '00112233445566778899aabbccddeeff',
       '3128',
       '157',
+      '46',
       unixSocketFilterProgram('x64').toString('hex'),
     ]);
-    expect(command.slice(7, 11)).toEqual(['/bin/bash', '--noprofile', '--norc', '-c']);
+    expect(command.slice(9, 13)).toEqual(['/bin/bash', '--noprofile', '--norc', '-c']);
     expect(bubblewrapArguments(plan)).toContain('--seccomp');
     expect(bridgedCommandArguments(bridge, ['true']).at(-1)).toBe('true');
   });

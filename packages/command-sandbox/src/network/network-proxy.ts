@@ -1,189 +1,129 @@
-import { promises as dns } from 'node:dns';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer, request as httpRequest, type IncomingMessage, type ServerResponse } from 'node:http';
-import { connect, type Socket } from 'node:net';
+import { randomBytes } from 'node:crypto';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Duplex } from 'node:stream';
-import { checkHostAddresses, isNetworkAddress, matchesDomainPattern, normalizeHost } from '@clawsmith/tool-protocol';
-import type { CommandNetworkAllowlist, ProxyHostResolver, RefusedHost } from './network-allowlist.js';
+import type { CommandNetworkAllowlist, RefusedHost } from './network-allowlist.js';
+import type { NetworkSystemCalls } from './network-bridge.js';
+import { createDecisionServer } from './network-decisions.js';
+import { startNetworkRelay, type NetworkRelay } from './network-relay.js';
 
-/** A running proxy for one command, listening on a Unix socket in a private folder. */
+/**
+ * One command's use of the network proxy: the relay listens on a Unix socket in a folder bound
+ * into the sandbox; the proxy's decision socket is beside that folder, out of the sandbox's sight.
+ */
 export interface NetworkProxy {
-  /** The folder holding the socket (mode 0700); bound into the sandbox. */
-  readonly folder: string;
-  /** The socket's file name inside {@link folder}. */
+  /** The folder holding the relay's socket (in a private folder, mode 0700); bound into the sandbox. */
+  readonly sandboxFolder: string;
+  /** The relay socket's file name inside {@link sandboxFolder}. */
   readonly socketName: string;
-  /** The hosts refused so far, each once, in order. */
+  /** The command's token: its bridge names it to the relay, so refusals are the command's own. */
+  readonly commandToken: string;
+  /** The hosts refused for this command so far, each once, in order. */
   refusedHosts(): RefusedHost[];
-  /** Stops listening, ends open connections, removes the folder. */
+  /** Ends this command's use: later questions for its token are refused. */
   close(): Promise<void>;
 }
 
-const systemResolver: ProxyHostResolver = (host) => dns.lookup(host, { all: true, verbatim: true });
+/** How the proxy starts its relay. */
+export interface NetworkRelayLaunch {
+  /** The trusted Perl. */
+  readonly perl: string;
+  /** The system call numbers here. */
+  readonly systemCalls: NetworkSystemCalls;
+}
 
-/** Headers that belong to one hop (RFC 9110 section 7.6.1), never forwarded. */
-const HOP_HEADERS = new Set([
-  'connection',
-  'keep-alive',
-  'proxy-connection',
-  'proxy-authorization',
-  'proxy-authenticate',
-  'te',
-  'trailer',
-  'transfer-encoding',
-  'upgrade',
-]);
+/** How long a proxy with no running command stays up for the next one. */
+const IDLE_MS = 10_000;
 
-type Decision = { allowed: true; address: string } | { allowed: false; refusal: RefusedHost };
+interface ProxyService {
+  readonly sandboxFolder: string;
+  readonly commands: Map<string, Map<string, RefusedHost>>;
+  idle?: NodeJS.Timeout;
+  stopped(): boolean;
+  stop(): void;
+}
 
-/** Splits `host:port`, `[v6]:port` or a bare host. */
-function hostAndPort(authority: string, defaultPort: number): { host: string; port: number } | undefined {
-  const match = /^(\[[^\]]+\]|[^:]+)(?::(\d{1,5}))?$/.exec(authority);
-  if (!match) return undefined;
-  const port = match[2] === undefined ? defaultPort : Number(match[2]);
-  return port > 0 && port < 65_536 ? { host: normalizeHost(match[1]!), port } : undefined;
+// One proxy (decision server and relay) per allowlist object, shared by the commands that use it:
+// a command then starts no process and binds no socket of its own.
+const services = new WeakMap<CommandNetworkAllowlist, Promise<ProxyService>>();
+
+async function startService(
+  relayLaunch: NetworkRelayLaunch,
+  allowlist: CommandNetworkAllowlist,
+  forget: () => void,
+): Promise<ProxyService> {
+  const folder = mkdtempSync(join(tmpdir(), 'clawsmith-network-'));
+  const sandboxFolder = join(folder, 'sandbox');
+  const commands = new Map<string, Map<string, RefusedHost>>();
+  const decisions = createDecisionServer(allowlist, (token) => commands.get(token));
+  let relay: NetworkRelay | undefined;
+  let stopped = false;
+  const removeFolder = () => rmSync(folder, { recursive: true, force: true });
+  const stop = () => {
+    if (stopped) return;
+    stopped = true;
+    forget();
+    process.off('exit', stop);
+    relay?.stop();
+    decisions.close();
+    decisions.closeAllConnections();
+    removeFolder();
+  };
+  process.once('exit', stop);
+  try {
+    mkdirSync(sandboxFolder, { mode: 0o700 });
+    const decisionPath = join(folder, 'decision.sock');
+    await new Promise<void>((resolve, reject) => {
+      decisions.once('error', reject);
+      decisions.listen(decisionPath, () => resolve());
+    });
+    decisions.unref();
+    relay = await startNetworkRelay({
+      ...relayLaunch,
+      listenPath: join(sandboxFolder, 'proxy.sock'),
+      decisionPath,
+      // A relay that ends on its own takes this proxy with it; the next command starts another.
+      onExit: stop,
+    });
+  } catch (error) {
+    stop();
+    throw error;
+  }
+  return { sandboxFolder, commands, stop, stopped: () => stopped };
 }
 
 /**
- * Starts the proxy a command with a domain allowlist reaches through its bridge. Each request's
- * host must match a domain pattern, then every address it resolves to must pass the same checks
- * as `web_fetch`; the connection goes to the checked address only.
+ * The proxy for one command with a domain allowlist: the allowlist's shared proxy (started on
+ * first use, stopped after 10 s without a command), and a token for this command's refusals.
  */
-export async function startNetworkProxy(allowlist: CommandNetworkAllowlist): Promise<NetworkProxy> {
-  const folder = mkdtempSync(join(tmpdir(), 'clawsmith-network-'));
-  const socketName = 'proxy.sock';
+export async function startNetworkProxy(
+  allowlist: CommandNetworkAllowlist,
+  relayLaunch: NetworkRelayLaunch,
+): Promise<NetworkProxy> {
+  let service: ProxyService;
+  do {
+    let pending = services.get(allowlist);
+    if (!pending) {
+      const started: Promise<ProxyService> = startService(relayLaunch, allowlist, () => {
+        if (services.get(allowlist) === started) services.delete(allowlist);
+      });
+      pending = started;
+      services.set(allowlist, started);
+    }
+    service = await pending;
+  } while (service.stopped());
+  clearTimeout(service.idle);
+  const commandToken = randomBytes(16).toString('hex');
   const refused = new Map<string, RefusedHost>();
-  const sockets = new Set<Socket | Duplex>();
-  const resolveHost = allowlist.resolveHost ?? systemResolver;
-
-  const refuse = (refusal: RefusedHost): Decision => {
-    if (!refused.has(refusal.host)) refused.set(refusal.host, refusal);
-    return { allowed: false, refusal };
-  };
-
-  async function decide(host: string, port: number): Promise<Decision> {
-    const asked = `${host}:${port}`;
-    if (!allowlist.domains.some((pattern) => matchesDomainPattern(host, pattern)))
-      return refuse({
-        host: asked,
-        reason: 'not-allowed',
-        detail: `${host} is not in the command's network allowlist (${allowlist.domains.join(', ')}).`,
-      });
-    let addresses: string[];
-    try {
-      addresses = isNetworkAddress(host) ? [host] : (await resolveHost(host)).map((entry) => entry.address);
-    } catch {
-      return refuse({ host: asked, reason: 'unresolved', detail: `${host} could not be resolved.` });
-    }
-    const verdict = checkHostAddresses(host, addresses, allowlist.allowance);
-    if (!verdict.allowed) return refuse({ host: asked, reason: 'address', detail: verdict.reason });
-    return { allowed: true, address: verdict.address };
-  }
-
-  const server = createServer();
-  server.on('connection', (socket: Socket) => {
-    sockets.add(socket);
-    socket.on('close', () => sockets.delete(socket));
-  });
-
-  server.on('connect', (request: IncomingMessage, client: Duplex, head: Buffer) => {
-    sockets.add(client);
-    client.on('error', () => client.destroy());
-    const target = hostAndPort(request.url ?? '', 443);
-    if (!target) {
-      client.end('HTTP/1.1 400 Bad Request\r\n\r\n');
-      return;
-    }
-    void decide(target.host, target.port).then((decision) => {
-      if (!decision.allowed) {
-        client.end(`HTTP/1.1 403 Forbidden\r\ncontent-type: text/plain\r\n\r\n${decision.refusal.detail}\n`);
-        return;
-      }
-      const upstream = connect({ host: decision.address, port: target.port });
-      sockets.add(upstream);
-      upstream.on('close', () => sockets.delete(upstream));
-      upstream.once('connect', () => {
-        client.write('HTTP/1.1 200 Connection Established\r\n\r\n');
-        if (head.length > 0) upstream.write(head);
-        upstream.pipe(client);
-        client.pipe(upstream);
-      });
-      upstream.on('error', () => {
-        if (upstream.connecting) client.end('HTTP/1.1 502 Bad Gateway\r\n\r\n');
-        else client.destroy();
-      });
-      client.on('close', () => upstream.destroy());
-    });
-  });
-
-  server.on('request', (request: IncomingMessage, response: ServerResponse) => {
-    let url: URL;
-    try {
-      url = new URL(request.url ?? '');
-    } catch {
-      response
-        .writeHead(400, { 'content-type': 'text/plain' })
-        .end('Only absolute http:// URLs go through this proxy.\n');
-      return;
-    }
-    if (url.protocol !== 'http:') {
-      response.writeHead(400, { 'content-type': 'text/plain' }).end('Use CONNECT for https.\n');
-      return;
-    }
-    const host = normalizeHost(url.hostname);
-    const port = url.port === '' ? 80 : Number(url.port);
-    void decide(host, port).then((decision) => {
-      if (!decision.allowed) {
-        response.writeHead(403, { 'content-type': 'text/plain' }).end(`${decision.refusal.detail}\n`);
-        return;
-      }
-      const headers: Record<string, string | string[]> = {};
-      for (const [name, value] of Object.entries(request.headers))
-        if (value !== undefined && !HOP_HEADERS.has(name)) headers[name] = value;
-      headers.host = url.host;
-      const upstream = httpRequest({
-        host: decision.address,
-        port,
-        method: request.method,
-        path: `${url.pathname}${url.search}`,
-        headers,
-        setHost: false,
-        agent: false,
-      });
-      upstream.on('response', (answer) => {
-        const forwarded: Record<string, string | string[]> = {};
-        for (const [name, value] of Object.entries(answer.headers))
-          if (value !== undefined && !HOP_HEADERS.has(name)) forwarded[name] = value;
-        response.writeHead(answer.statusCode ?? 502, answer.statusMessage, forwarded);
-        answer.pipe(response);
-      });
-      upstream.on('error', () => {
-        if (!response.headersSent) response.writeHead(502, { 'content-type': 'text/plain' });
-        response.end();
-      });
-      request.pipe(upstream);
-    });
-  });
-
-  const path = join(folder, socketName);
-  try {
-    await new Promise<void>((resolve, reject) => {
-      server.once('error', reject);
-      server.listen(path, () => resolve());
-    });
-  } catch (error) {
-    rmSync(folder, { recursive: true, force: true });
-    throw error;
-  }
+  service.commands.set(commandToken, refused);
   return {
-    folder,
-    socketName,
+    sandboxFolder: service.sandboxFolder,
+    socketName: 'proxy.sock',
+    commandToken,
     refusedHosts: () => [...refused.values()],
     close: async () => {
-      for (const socket of sockets) socket.destroy();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
-      rmSync(folder, { recursive: true, force: true });
+      if (!service.commands.delete(commandToken) || service.commands.size > 0) return;
+      service.idle = setTimeout(service.stop, IDLE_MS).unref();
     },
   };
 }

@@ -2,7 +2,7 @@ import { SandboxUnavailableError } from '../errors.js';
 import type { SandboxPlan } from '../sandbox-plan.js';
 import { resolveTrustedLauncher } from '../trusted-launcher.js';
 import { isUnixSocketFilterArchitecture, unixSocketFilterProgram } from '../unix-socket-filter.js';
-import { PRCTL_SYSTEM_CALLS } from './network-bridge.js';
+import { NETWORK_SYSTEM_CALLS } from './network-bridge.js';
 import type { CommandNetworkAllowlist } from './network-allowlist.js';
 import { startNetworkProxy, type NetworkProxy } from './network-proxy.js';
 
@@ -41,27 +41,33 @@ export async function attachNetworkProxy(
     throw new SandboxUnavailableError(
       'a network allowlist needs bubblewrap (a network namespace whose only way out is the proxy); without it the command would have all of the network or none. Turn the allowlist off, or run where bubblewrap works',
     );
-  const prctlSystemCall = PRCTL_SYSTEM_CALLS[process.arch];
+  const systemCalls = NETWORK_SYSTEM_CALLS[process.arch];
   const perl = resolveTrustedLauncher('perl');
-  if (!isUnixSocketFilterArchitecture(process.arch) || prctlSystemCall === undefined || !perl.found)
+  if (!isUnixSocketFilterArchitecture(process.arch) || systemCalls === undefined || !perl.found)
     throw new SandboxUnavailableError(
       `a network allowlist needs Perl from the system folders and an x64 or arm64 machine for its bridge (${perl.found ? process.arch : perl.detail})`,
     );
-  const proxy = await startNetworkProxy(allowlist);
+  const proxy = await startNetworkProxy(allowlist, { perl: perl.program, systemCalls });
   return {
     proxy,
     plan: {
       ...plan,
       mounts: [
         ...plan.mounts,
-        { kind: 'read-only', source: proxy.folder, target: PROXY_FOLDER_IN_SANDBOX, purpose: 'the network proxy' },
+        {
+          kind: 'read-only',
+          source: proxy.sandboxFolder,
+          target: PROXY_FOLDER_IN_SANDBOX,
+          purpose: 'the network proxy',
+        },
       ],
       environment: { ...plan.environment, ...proxyEnvironment(BRIDGE_PORT) },
       networkBridge: {
         perl: perl.program,
         socketPath: `${PROXY_FOLDER_IN_SANDBOX}/${proxy.socketName}`,
         port: BRIDGE_PORT,
-        prctlSystemCall,
+        systemCalls: { prctl: systemCalls.prctl, sendmsg: systemCalls.sendmsg },
+        commandToken: proxy.commandToken,
         filterProgram: unixSocketFilterProgram(),
         domains: allowlist.domains,
       },
