@@ -9,7 +9,7 @@ export type UnpackedPackages = ReadonlyMap<string, string>;
 export interface InstalledPackages {
   /** The clawsmith packages copied in: the ones asked for and every clawsmith package they declare. */
   readonly clawsmith: readonly string[];
-  /** The third-party packages linked from the repository's `node_modules`. */
+  /** The third-party packages linked from the repository's installed copies. */
   readonly linked: readonly string[];
 }
 
@@ -36,7 +36,8 @@ function readManifest(folder: string): PackageManifest {
  * declare and nothing else: each clawsmith package is copied from its unpacked tarball (a copy,
  * not a link: Node resolves a linked package's imports from where the link points, which would
  * see every other package), followed by the clawsmith packages it declares, transitively; each
- * third-party package any of them declares is linked from the repository's installed copy.
+ * third-party package any of them declares is linked from the repository's installed copy (the
+ * first of `linkFrom`'s `node_modules` folders that holds it; the repository root by default).
  * Linking instead of `npm install` keeps the check offline on a fresh clone, whose npm cache
  * holds tarballs but no registry metadata. Packages in `alreadyAbove` are left out (a
  * `node_modules` further up holds them).
@@ -45,9 +46,10 @@ export function installPackages(
   root: string,
   names: readonly string[],
   unpacked: UnpackedPackages,
-  repositoryRoot: string,
+  linkFrom: string | readonly string[],
   alreadyAbove: ReadonlySet<string> = new Set(),
 ): InstalledPackages {
+  const sources = typeof linkFrom === 'string' ? [linkFrom] : linkFrom;
   const clawsmith: string[] = [];
   const thirdParty = new Set<string>();
   const pending = [...names];
@@ -65,8 +67,8 @@ export function installPackages(
   }
   const linked: string[] = [];
   for (const name of thirdParty) {
-    const installed = installedPath(repositoryRoot, name);
-    if (!existsSync(installed)) continue; // an optional peer the repository does not install
+    const installed = sources.map((folder) => installedPath(folder, name)).find((path) => existsSync(path));
+    if (installed === undefined) continue; // an optional peer the repository does not install
     if (existsSync(installedPath(root, name))) continue;
     mkdirSync(dirname(installedPath(root, name)), { recursive: true });
     symlinkSync(installed, installedPath(root, name), 'dir');

@@ -2,6 +2,7 @@ import { execFileSync, spawnSync, type SpawnSyncReturns } from 'node:child_proce
 import { cpSync, existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join, resolve } from 'node:path';
+import { exampleModelScript, runWithScriptedModel } from '@clawsmith/test-utils';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createConsumerProject, unpackTarballs, type ConsumerProject } from '../src/consumer-project.js';
 import { talksToModel, usesPrivateTestUtilities } from '../src/example-imports.js';
@@ -50,18 +51,23 @@ function isolatedProjects(): IsolatedProject[] {
   isolated ??= packages.map((pkg) => {
     const folder = basename(pkg.folder);
     const examples = join(pkg.folder, 'examples');
+    const sources = existsSync(examples)
+      ? readdirSync(examples)
+          .filter((file) => file.endsWith('.ts'))
+          .map((file) => join(examples, file))
+          .filter((file) => !usesPrivateTestUtilities(readFileSync(file, 'utf8')))
+      : [];
     return createIsolatedProject({
       packageName: pkg.name,
       root: join(scratch, 'isolated', folder),
       unpacked,
       repositoryRoot,
-      exampleSources: existsSync(examples)
-        ? readdirSync(examples)
-            .filter((file) => file.endsWith('.ts'))
-            .map((file) => join(examples, file))
-            .filter((file) => !usesPrivateTestUtilities(readFileSync(file, 'utf8')) && !talksToModel(file))
-        : [],
+      exampleSources: sources.filter((file) => !talksToModel(file)),
       compiledExamples: join(consumer.root, 'dist', folder),
+      modelExampleSources: sources.filter(talksToModel),
+      // An example's framework may need another major of a package than the repository root holds
+      // (Mastra's AI SDK 5 provider): the package's own node_modules first, as npm would have it.
+      exampleLinkFrom: [pkg.folder, repositoryRoot],
     });
   });
   return isolated;
@@ -135,7 +141,11 @@ describe('each packed package installed alone, with only what it declares', () =
   it('holds only the package, the clawsmith packages it declares and their declared third-party packages', () => {
     const clawsmithIn = (project: IsolatedProject) => readdirSync(join(project.root, 'node_modules/@clawsmith')).sort();
     expect(clawsmithIn(isolatedProject('@clawsmith/tool-protocol'))).toEqual(['tool-protocol']);
-    expect(clawsmithIn(isolatedProject('@clawsmith/command-sandbox'))).toEqual(['command-sandbox', 'tool-protocol']);
+    expect(clawsmithIn(isolatedProject('@clawsmith/command-sandbox'))).toEqual([
+      'command-sandbox',
+      'platform',
+      'tool-protocol',
+    ]);
     expect(clawsmithIn(isolatedProject('@clawsmith/checkpoints'))).toEqual([
       'checkpoints',
       'platform',
@@ -182,6 +192,34 @@ describe('each packed package installed alone, with only what it declares', () =
     for (const { project, example } of runs) {
       const output = run(process.execPath, [example], project.exampleRoot);
       expect(output.trim().length, `${project.packageName} ${example} prints what it did`).toBeGreaterThan(0);
+    }
+  });
+
+  it('run every framework adapter’s README example with its framework, against a scripted model on 127.0.0.1', async () => {
+    const runs = isolatedProjects().flatMap((project) => project.modelExamples.map((entry) => ({ project, ...entry })));
+    expect(runs.map(({ project }) => project.packageName).sort()).toEqual([
+      '@clawsmith/adapter-ai-sdk',
+      '@clawsmith/adapter-langchain',
+      '@clawsmith/adapter-mastra',
+      '@clawsmith/adapter-openai-agents',
+    ]);
+    const { FORCE_COLOR: _forced, ...env } = childEnv();
+    for (const { project, example, source } of runs) {
+      const framework = readdirSync(join(project.exampleRoot, 'node_modules'));
+      expect(framework.length, `${project.packageName}'s example folder holds its framework`).toBeGreaterThan(0);
+      const output = await runWithScriptedModel([example], {
+        cwd: project.exampleRoot,
+        steps: exampleModelScript(source) ?? [],
+        env: { ...env, NO_COLOR: '1' },
+        timeoutMs: 180_000,
+      });
+      // Each example prints the fixed line, then the original line again after undo from code.
+      const fixed = output.indexOf('export const add = (a, b) => a + b;');
+      expect(fixed, `${project.packageName} ${example} fixed the file:\n${output}`).toBeGreaterThan(-1);
+      expect(
+        output.lastIndexOf('export const add = (a, b) => a - b;'),
+        `${project.packageName} undid it`,
+      ).toBeGreaterThan(fixed);
     }
   });
 
