@@ -39,11 +39,11 @@ export const withPostgres: UserConfig = {
  * `testDatabaseLocation` of `@clawsmith/test-utils/postgres`, which reads the project's engine;
  * with `databaseUrlPerTest`, each test on PostgreSQL also gets CLAWSMITH_DATABASE_URL naming a
  * new database of its own, which every home it opens (`openClawsmithHome`) and every process it
- * starts uses.
+ * starts uses. `moreFiles` adds files (beyond src/ and test/) to the `sqlite` project.
  */
 export function packageTestConfigOnBothEngines(
   postgresFiles: readonly string[],
-  options: { readonly databaseUrlPerTest?: boolean } = {},
+  options: { readonly databaseUrlPerTest?: boolean; readonly moreFiles?: readonly string[] } = {},
 ): UserConfig {
   return defineConfig({
     test: {
@@ -51,7 +51,12 @@ export function packageTestConfigOnBothEngines(
       projects: [
         {
           ...resolution,
-          test: { name: 'sqlite', include: testFiles, ...timeouts, provide: { databaseEngine: 'sqlite' } },
+          test: {
+            name: 'sqlite',
+            include: [...testFiles, ...(options.moreFiles ?? [])],
+            ...timeouts,
+            provide: { databaseEngine: 'sqlite' },
+          },
         },
         {
           ...resolution,
