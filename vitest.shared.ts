@@ -49,11 +49,16 @@ export const withPostgres: UserConfig = {
  * `testDatabaseLocation` of `@clawsmith/test-utils/postgres`, which reads the project's engine;
  * with `databaseUrlPerTest`, each test on PostgreSQL also gets CLAWSMITH_DATABASE_URL naming a
  * new database of its own, which every home it opens (`openClawsmithHome`) and every process it
- * starts uses. With `sharedWorkerModules`, both projects run as {@link sharedWorkerModules} says.
+ * starts uses. `moreFiles` adds files (beyond src/ and test/) to the `sqlite` project. With
+ * `sharedWorkerModules`, both projects run as {@link sharedWorkerModules} says.
  */
 export function packageTestConfigOnBothEngines(
   postgresFiles: readonly string[],
-  options: { readonly databaseUrlPerTest?: boolean; readonly sharedWorkerModules?: boolean } = {},
+  options: {
+    readonly databaseUrlPerTest?: boolean;
+    readonly moreFiles?: readonly string[];
+    readonly sharedWorkerModules?: boolean;
+  } = {},
 ): UserConfig {
   const isolation = options.sharedWorkerModules ? sharedWorkerModules.test : {};
   return defineConfig({
@@ -64,7 +69,7 @@ export function packageTestConfigOnBothEngines(
           ...resolution,
           test: {
             name: 'sqlite',
-            include: testFiles,
+            include: [...testFiles, ...(options.moreFiles ?? [])],
             ...timeouts,
             ...isolation,
             provide: { databaseEngine: 'sqlite' },

@@ -65,6 +65,13 @@ export type {
 export type { SessionReader } from './store/session-reader.js';
 export type { SessionEventListener } from './store/session-store.js';
 export { SessionStore } from './store/session-store.js';
+export type {
+  SessionChangeFeed,
+  SessionChangeFeedOptions,
+  SessionChangeListener,
+} from './store/session-change-feed.js';
+export { openSessionChangeFeed } from './store/session-change-feed.js';
+export { SESSION_CHANGE_CHANNEL } from './store/session-change-notice.js';
 export { coreMigrations, migrateCore } from './store/core-migrations.js';
 export { openClawsmithDatabase } from './store/open-database.js';
 

@@ -9,6 +9,7 @@ describe('@clawsmith/core public surface', () => {
       'DuplicateToolError',
       'PERMISSION_MODES',
       'SECRET_FILE_GLOBS',
+      'SESSION_CHANGE_CHANNEL',
       'SETTINGS_HOOK_EVENTS',
       'SessionStore',
       'SettingsError',
@@ -23,6 +24,7 @@ describe('@clawsmith/core public surface', () => {
       'migrateCore',
       'openClawsmithDatabase',
       'openClawsmithHome',
+      'openSessionChangeFeed',
       'parseSettingsRule',
       'projectSettingsFiles',
       'readSettingsFile',
@@ -46,6 +48,10 @@ describe('@clawsmith/core public surface', () => {
       filesConsulted: 50,
       patchChars: 40_000,
     });
+  });
+
+  it('keeps the channel on which processes of every version announce session changes', () => {
+    expect(api.SESSION_CHANGE_CHANNEL).toBe('clawsmith_session_changed');
   });
 
   it('documents every permission mode in the README', () => {

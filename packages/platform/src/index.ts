@@ -3,6 +3,12 @@ export { databaseEngineOf, type DatabaseEngine } from './database/database-engin
 export { DatabaseUnavailableError } from './database/database-unavailable-error.js';
 export { isPostgresUrl, redactDatabaseUrl } from './database/database-url.js';
 export { MIGRATION_ADVISORY_LOCK_KEY, migrateUnderLock } from './database/migrate-under-lock.js';
+export {
+  NOTIFICATION_LISTENER_APPLICATION,
+  listenForNotifications,
+  type NotificationListener,
+  type NotificationListenerOptions,
+} from './database/notification-listener.js';
 export { openDatabase, type DatabaseLocation, type OpenedDatabase } from './database/open-database.js';
 export {
   openPostgresDatabase,

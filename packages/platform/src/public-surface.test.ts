@@ -6,10 +6,12 @@ describe('@clawsmith/platform public surface', () => {
     expect(Object.keys(api).sort()).toEqual([
       'DatabaseUnavailableError',
       'MIGRATION_ADVISORY_LOCK_KEY',
+      'NOTIFICATION_LISTENER_APPLICATION',
       'SQLITE_BUSY_TIMEOUT_MS',
       'WorkspaceTrustRecords',
       'databaseEngineOf',
       'isPostgresUrl',
+      'listenForNotifications',
       'migrateUnderLock',
       'openDatabase',
       'openPostgresDatabase',

@@ -1,8 +1,7 @@
 import type { ArtifactStore } from '@clawsmith/artifacts';
 import type { CheckpointStore } from '@clawsmith/checkpoints';
-import type { AgentCore, SessionReader } from '@clawsmith/core';
+import type { AgentCore, SessionChangeFeed, SessionReader } from '@clawsmith/core';
 import type { PageFiles } from './static/page-files.js';
-import type { StoreWatcher } from './live/store-watcher.js';
 import type { GuardState } from './security/request-guard.js';
 import type { ApprovalBroker } from './turns/approval-broker.js';
 import type { TurnRunner } from './turns/turn-runner.js';
@@ -13,7 +12,8 @@ export interface WebContext {
   readonly store: SessionReader;
   readonly checkpoints: CheckpointStore;
   readonly artifacts: ArtifactStore;
-  readonly watcher: StoreWatcher;
+  /** Tells the event streams when a session changed, in this process or any other sharing the home. */
+  readonly watcher: SessionChangeFeed;
   readonly turns: TurnRunner;
   readonly approvals: ApprovalBroker;
   readonly guard: GuardState;

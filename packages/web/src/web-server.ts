@@ -2,13 +2,12 @@ import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { ArtifactStore } from '@clawsmith/artifacts';
 import type { CheckpointStore } from '@clawsmith/checkpoints';
-import type { AgentCore, TurnSettings } from '@clawsmith/core';
+import { openSessionChangeFeed, type AgentCore, type TurnSettings } from '@clawsmith/core';
 import { serve } from '@hono/node-server';
 import type { TraceContext } from '@clawsmith/tool-protocol';
 import type { Kysely } from 'kysely';
 import { loadPageFiles } from './static/page-files.js';
 import { offeredWorkspaces } from './workspaces/offered-workspaces.js';
-import { StoreWatcher } from './live/store-watcher.js';
 import { CookieSessions, createSecret } from './security/access-token.js';
 import { AttemptThrottle } from './security/attempt-throttle.js';
 import { allowedHostsFor } from './security/request-guard.js';
@@ -69,7 +68,10 @@ export interface WebServerOptions {
   readonly heartbeatMs?: number;
   /** How long a stream client may leave a page unread before it is dropped; default 30,000 ms. */
   readonly stallTimeoutMs?: number;
-  /** How often the store is checked for other processes' commits; default 25 ms. */
+  /**
+   * On SQLite, how often the store is checked for other processes' commits; default 25 ms. On
+   * PostgreSQL other processes' commits are announced (`LISTEN`/`NOTIFY`) and nothing is polled.
+   */
   readonly pollIntervalMs?: number;
   /** The built page to serve at `/`; default the package's `dist/page` (written by its `build` target). */
   readonly pageDirectory?: string;
@@ -114,7 +116,7 @@ export async function startWebServer(options: WebServerOptions): Promise<WebServ
   const token = options.token ?? createSecret();
   const signInCodes = new SignInCodes(options.signInCodeTtlMs !== undefined ? { ttlMs: options.signInCodeTtlMs } : {});
   const store = options.core.sessions;
-  const watcher = new StoreWatcher({
+  const watcher = await openSessionChangeFeed({
     db: options.home.db,
     subscribe: (listener) => options.core.subscribe(listener),
     ...(options.pollIntervalMs !== undefined ? { pollIntervalMs: options.pollIntervalMs } : {}),
@@ -158,8 +160,8 @@ export async function startWebServer(options: WebServerOptions): Promise<WebServ
     server = serve({ fetch: app.fetch, hostname: host, port: options.port ?? 0 }) as Server;
     server.once('error', reject);
     server.once('listening', () => resolve((server.address() as AddressInfo).port));
-  }).catch((error: unknown) => {
-    watcher.close();
+  }).catch(async (error: unknown) => {
+    await watcher.close();
     throw error;
   });
   for (const allowed of allowedHostsFor(host, port, options.allowedHosts ?? [])) guardHosts.add(allowed);
@@ -175,7 +177,7 @@ export async function startWebServer(options: WebServerOptions): Promise<WebServ
     createLoginUrl,
     close() {
       closing ??= (async () => {
-        watcher.close();
+        await watcher.close();
         await turns.close();
         await new Promise<void>((resolve) => {
           server.close(() => resolve());

@@ -3,8 +3,12 @@ import { readSessionEvent } from '@clawsmith/session-protocol';
 import { sql } from 'kysely';
 import type { CoreDatabase, SessionEventRow } from './core-tables.js';
 import { INSERT_CHUNK, insertChunks } from './insert-chunks.js';
+import { announceSessionChange } from './session-change-notice.js';
 import type { NewSessionEvent, SessionEvent } from './session-records.js';
 import { now } from './store-clock.js';
+
+/** The largest sequence the `integer` column holds on either engine. */
+const MAX_SEQUENCE = 2_147_483_647;
 
 /** Receives every event right after it is persisted. */
 export type SessionEventListener = (event: SessionEvent) => void;
@@ -57,7 +61,8 @@ export class SessionEventLog {
    * batch of events costs one statement. A batch larger than {@link INSERT_CHUNK} rows is written in
    * chunks inside one transaction (SQLite bounds the variables of one statement). On PostgreSQL
    * the statement alone is not enough (two transactions read the same MAX under READ COMMITTED),
-   * so each append is a transaction that first takes the session's lock.
+   * so each append is a transaction that first takes the session's lock, and announces the
+   * session's new last sequence before it commits (see `announceSessionChange`).
    */
   async append(sessionId: string, events: readonly NewSessionEvent[]): Promise<SessionEvent[]> {
     if (events.length === 0) return [];
@@ -78,6 +83,7 @@ export class SessionEventLog {
               const chunkFirst = await insertNumbered(transaction, sessionId, timestamp, chunk);
               if (chunk[0]!.offset === 1) start = chunkFirst;
             }
+            if (this.#lockPerSession) await announceSessionChange(transaction, sessionId, start + rows.length - 1);
             return start;
           });
     const stored = rows.map((row) =>
@@ -102,7 +108,8 @@ export class SessionEventLog {
       .selectFrom('session_event')
       .selectAll()
       .where('session_id', '=', sessionId)
-      .where('sequence', '>', options.afterSequence ?? 0);
+      // The column is a 32-bit integer: PostgreSQL refuses a larger bound rather than match nothing.
+      .where('sequence', '>', Math.min(options.afterSequence ?? 0, MAX_SEQUENCE));
     if (options.turnId) query = query.where('turn_id', '=', options.turnId);
     query = query.orderBy('sequence');
     if (options.limit !== undefined) query = query.limit(options.limit);

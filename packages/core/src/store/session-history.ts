@@ -1,6 +1,8 @@
 import { ClawsmithError } from '@clawsmith/tool-protocol';
 import type { CoreDatabase } from './core-tables.js';
+import { databaseEngineOf } from '@clawsmith/platform';
 import { insertChunks } from './insert-chunks.js';
+import { announceSessionChange } from './session-change-notice.js';
 import type { TodoItem } from './session-records.js';
 import { now } from './store-clock.js';
 import { activationJson, replaceTodos } from './todos-and-activation.js';
@@ -78,6 +80,7 @@ export async function truncateSession(db: CoreDatabase, sessionId: string, point
       .set({ activation_json: activationJson(point.activation), updated_at: timestamp })
       .where('id', '=', sessionId)
       .execute();
+    if (databaseEngineOf(db) === 'postgres') await announceSessionChange(transaction, sessionId, point.eventSequence);
   });
 }
 
@@ -132,6 +135,12 @@ export async function copyHistory(
         .insertInto('session_todos')
         .values(todos.map((row) => ({ ...row, session_id: toSessionId })))
         .execute();
+    if (databaseEngineOf(db) === 'postgres')
+      await announceSessionChange(
+        transaction,
+        toSessionId,
+        events.reduce((last, row) => Math.max(last, row.sequence), 0),
+      );
   });
 }
 
@@ -158,5 +167,6 @@ export async function deleteSessionRows(db: CoreDatabase, sessionId: string): Pr
       )
       .execute();
     await transaction.deleteFrom('session').where('id', '=', sessionId).execute();
+    if (databaseEngineOf(db) === 'postgres') await announceSessionChange(transaction, sessionId, 0);
   });
 }

@@ -2,6 +2,7 @@ import { Kysely, PostgresDialect, sql } from 'kysely';
 import type pg from 'pg';
 import { DatabaseUnavailableError } from './database-unavailable-error.js';
 import { redactDatabaseUrl } from './database-url.js';
+import { rememberPostgresUrl } from './postgres-urls.js';
 
 /** How {@link openPostgresDatabase} connects. */
 export interface PostgresDatabaseOptions {
@@ -77,5 +78,6 @@ export async function openPostgresDatabase(
     await db.destroy().catch(() => {});
     throw new DatabaseUnavailableError(displayUrl, error);
   }
+  rememberPostgresUrl(db, url);
   return { engine: 'postgres', db, displayUrl, close: () => db.destroy() };
 }

@@ -1,10 +1,10 @@
-import type { SessionEvent, SessionReader } from '@clawsmith/core';
-import type { StoreWatcher } from './store-watcher.js';
+import type { SessionChangeFeed, SessionEvent, SessionReader } from '@clawsmith/core';
 
 /** Options of {@link createEventStream}. */
 export interface EventStreamOptions {
   readonly store: SessionReader;
-  readonly watcher: StoreWatcher;
+  /** Wakes the stream when the session changes, whoever changed it (core's `openSessionChangeFeed`). */
+  readonly watcher: SessionChangeFeed;
   readonly sessionId: string;
   /** The last sequence the client has; the stream starts after it. */
   readonly afterSequence: number;

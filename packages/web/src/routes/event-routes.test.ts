@@ -137,7 +137,11 @@ describe('GET /api/sessions/:sessionId/events/stream', () => {
     await web.core.restore(session.id, first.turnId, 'session');
     const message = (await reader.next())!;
     expect(message.event).toBe('reset');
-    expect(JSON.parse(message.data)).toEqual({ reason: 'session_restored', lastSequence: 2 });
+    const reset = JSON.parse(message.data) as { reason: string; lastSequence: number };
+    expect(reset.reason).toBe('session_restored');
+    // The cut (back to 1), then the restore's own event (2): on PostgreSQL the cut is announced
+    // on its own, so the stream may stop between the two. The client reloads from either.
+    expect([1, 2]).toContain(reset.lastSequence);
     expect(await reader.next()).toBeUndefined();
   });
 
