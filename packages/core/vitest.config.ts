@@ -5,7 +5,12 @@ import { packageTestConfigOnBothEngines } from '../../vitest.shared.ts';
 // process it starts) lives in a database of its own (CLAWSMITH_DATABASE_URL).
 export default defineConfig(
   packageTestConfigOnBothEngines(
-    ['src/store/session-store.test.ts', 'src/undone-turns.test.ts', 'src/recovery.test.ts'],
+    [
+      'src/store/session-store.test.ts',
+      'src/store/worker-role.test.ts',
+      'src/undone-turns.test.ts',
+      'src/recovery.test.ts',
+    ],
     {
       databaseUrlPerTest: true,
     },
