@@ -100,7 +100,7 @@ describe('bodies over 1 MiB', () => {
     'are restored by a process whose memory never holds the file',
     async () => {
       const { root, store, file } = await opened();
-      const bytes = 48 * MiB;
+      const bytes = 80 * MiB;
       const original = largeBody(bytes);
       const originalSha256 = createHash('sha256').update(original).digest('hex');
       writeFileSync(join(root, 'large.bin'), original);
@@ -132,10 +132,10 @@ describe('bodies over 1 MiB', () => {
       };
       expect(restored).toEqual(['large.bin']);
       expect(await fileSha256(join(root, 'large.bin'))).toBe(originalSha256);
-      // Holding the file once would raise the peak by 48 MiB (PostgreSQL's text form of it: 96 MiB
+      // Holding the file once would raise the peak by 80 MiB (PostgreSQL's text form of it: 160 MiB
       // more, beyond the child's 32 MB heap); a piece at a time stays far below.
-      expect(peakRise).toBeLessThan(bytes / 4);
+      expect(peakRise).toBeLessThan(bytes / 3);
     },
-    300_000,
+    400_000,
   );
 });
