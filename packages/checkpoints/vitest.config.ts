@@ -9,6 +9,7 @@ export default defineConfig(
     'src/file-diff.test.ts',
     'src/fork-and-retention.test.ts',
     'src/journal-validation.test.ts',
+    'src/large-bodies.test.ts',
     'src/turn-checkpoint.test.ts',
     'src/undo-files.test.ts',
   ]),

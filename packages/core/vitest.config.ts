@@ -8,6 +8,7 @@ export default defineConfig(
     [
       'src/store/session-store.test.ts',
       'src/store/session-change-feed.test.ts',
+      'src/store/worker-role.test.ts',
       'src/undone-turns.test.ts',
       'src/recovery.test.ts',
     ],

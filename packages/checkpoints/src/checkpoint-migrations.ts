@@ -132,6 +132,27 @@ export const checkpointMigrations: Record<string, Migration> = {
       await db.schema.alterTable('checkpoint_file_change').dropColumn('after_mode').execute();
     },
   },
+  '2026-12-06-0003-blob-chunks': {
+    // A body over 1 MiB (a large file a command changed) is kept in pieces, so that storing and
+    // restoring it never needs the whole of it in one row, one message or one buffer.
+    async up(db: Kysely<unknown>): Promise<void> {
+      await db.schema
+        .alterTable('checkpoint_blob')
+        .addColumn('chunks', 'integer', (column) => column.notNull().defaultTo(0))
+        .execute();
+      await db.schema
+        .createTable('checkpoint_blob_chunk')
+        .addColumn('sha256', 'text', (column) => column.notNull())
+        .addColumn('chunk_index', 'integer', (column) => column.notNull())
+        .addColumn('content', binaryType(db), (column) => column.notNull())
+        .addPrimaryKeyConstraint('checkpoint_blob_chunk_pk', ['sha256', 'chunk_index'])
+        .execute();
+    },
+    async down(db: Kysely<unknown>): Promise<void> {
+      await db.schema.dropTable('checkpoint_blob_chunk').ifExists().execute();
+      await db.schema.alterTable('checkpoint_blob').dropColumn('chunks').execute();
+    },
+  },
 };
 
 /**

@@ -46,9 +46,19 @@ export interface FileChangeRow {
 /** A content-addressed body, stored once whatever refers to it. */
 export interface BlobRow {
   sha256: string;
+  /** The body itself when `chunks` is 0; empty when the body is stored in chunks. */
   content: Uint8Array;
   bytes: number;
   created_at: number;
+  /** How many {@link BlobChunkRow}s hold the body (bodies over 1 MiB); 0: the body is `content`. */
+  chunks: number;
+}
+
+/** One piece (at most 1 MiB) of a body too large for one row, read and written one at a time. */
+export interface BlobChunkRow {
+  sha256: string;
+  chunk_index: number;
+  content: Uint8Array;
 }
 
 /** One undo batch, kept until it is wholly applied so a killed process can finish it. */
@@ -82,6 +92,7 @@ export interface CheckpointTables {
   checkpoint_restore_point: RestorePointRow;
   checkpoint_file_change: FileChangeRow;
   checkpoint_blob: BlobRow;
+  checkpoint_blob_chunk: BlobChunkRow;
   checkpoint_restore_journal: RestoreJournalRow;
   checkpoint_restore_entry: RestoreEntryRow;
 }

@@ -116,9 +116,18 @@ export interface RegularFile {
 
 /**
  * Reads what `path` (workspace-relative) holds below `root` without following symlinks: every
- * folder on the way must be a real folder. Returns the found state, and the bytes when a file.
+ * folder on the way must be a real folder. A file is hashed piece by piece, never held whole.
  */
-export function inspectPath(root: string, path: string): { found: FoundState; file?: RegularFile } {
+export function inspectPath(root: string, path: string): { found: FoundState } {
+  return inspect(root, path, false);
+}
+
+/** {@link inspectPath}, and the bytes when the path holds a file (read whole). */
+export function inspectPathWithContent(root: string, path: string): { found: FoundState; file?: RegularFile } {
+  return inspect(root, path, true);
+}
+
+function inspect(root: string, path: string, withContent: boolean): { found: FoundState; file?: RegularFile } {
   let rootStats;
   try {
     rootStats = lstatSync(root);
@@ -161,9 +170,30 @@ export function inspectPath(root: string, path: string): { found: FoundState; fi
     if (stats.isDirectory()) return { found: { state: 'directory', mode: stats.mode & 0o7777 } };
     if (!stats.isFile()) return { found: { state: 'other' } };
   }
+  if (!withContent) {
+    const hashed = hashRegularFile(current);
+    return { found: hashed === undefined ? { state: 'other' } : { state: 'file', ...hashed } };
+  }
   const file = readRegularFile(current);
   if (file === undefined) return { found: { state: 'other' } };
   return { found: { state: 'file', sha256: sha256Hex(file.content), mode: file.mode }, file };
+}
+
+/** Bytes read at a time when a file is hashed without being kept. */
+const HASH_PIECE_BYTES = 1024 * 1024;
+
+/** A regular file's SHA-256 and mode, read in pieces through `O_NOFOLLOW`; undefined when it is not one. */
+function hashRegularFile(absolutePath: string): { sha256: string; mode: number } | undefined {
+  return withRegularFile(absolutePath, (descriptor, stats) => {
+    const hash = createHash('sha256');
+    const piece = Buffer.allocUnsafe(Math.min(HASH_PIECE_BYTES, Math.max(1, stats.size)));
+    for (;;) {
+      const read = readSync(descriptor, piece, 0, piece.byteLength, null);
+      if (read === 0) break;
+      hash.update(piece.subarray(0, read));
+    }
+    return { sha256: hash.digest('hex'), mode: stats.mode & 0o7777 };
+  });
 }
 
 function readLinkTarget(absolutePath: string): string | undefined {

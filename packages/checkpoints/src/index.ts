@@ -11,6 +11,7 @@ export type { FileState, FoundState, UndoConflict } from './file-state.js';
 export type { UndoOptions, UndoProgress, UndoResult } from './restore-journal.js';
 export type { DiffSide, FileDiff } from './file-diff.js';
 export { DIFF_TEXT_LIMIT_BYTES } from './file-diff.js';
+export { BLOB_CHUNK_BYTES } from './blob-store.js';
 export type { ForkOptions, ForkResult } from './fork-session.js';
 export type { DeleteSessionResult, CheckpointPruneResult, RetentionPolicy } from './retention.js';
 export { DEFAULT_CHECKPOINT_RETENTION } from './retention.js';

@@ -5,6 +5,7 @@ import * as api from './index.js';
 describe('@clawsmith/checkpoints public surface', () => {
   it('exports exactly these values', () => {
     expect(Object.keys(api).sort()).toEqual([
+      'BLOB_CHUNK_BYTES',
       'CHECKPOINT_ERROR_CODES',
       'CHECKPOINT_MIGRATION_TABLES',
       'CheckpointConflictError',
@@ -17,6 +18,10 @@ describe('@clawsmith/checkpoints public surface', () => {
       'openCheckpointDatabase',
       'withStatementCache',
     ]);
+  });
+
+  it('pins the size of a stored piece of a large body', () => {
+    expect(api.BLOB_CHUNK_BYTES).toBe(1_048_576);
   });
 
   it('pins the error codes and the retention defaults', () => {

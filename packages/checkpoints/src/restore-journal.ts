@@ -4,7 +4,7 @@ import { hostname } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 import type { WorkspaceMutation, WorkspaceWall } from '@clawsmith/tool-protocol';
 import { sql, type Kysely } from 'kysely';
-import { BLOBS_PER_FETCH, getBlobs } from './blob-store.js';
+import { BLOBS_PER_FETCH, findBlobs, readBlobChunks, type StoredBlob } from './blob-store.js';
 import { CheckpointError } from './checkpoint-errors.js';
 import type { CheckpointTables, RestoreEntryRow, RestoreJournalRow } from './checkpoint-schema.js';
 import { inspectPath, sameMode, sameState, symlinkDigest, type FoundState, type UndoConflict } from './file-state.js';
@@ -281,7 +281,7 @@ async function assertTrustedEntries(
 
 type EntryOutcome = 'restored' | 'deleted' | 'already' | UndoConflict;
 
-function requireBody(bodies: ReadonlyMap<string, Buffer>, entry: RestoreEntryRow, sha256: string): Buffer {
+function requireBody(bodies: ReadonlyMap<string, StoredBlob>, entry: RestoreEntryRow, sha256: string): StoredBlob {
   const content = bodies.get(sha256);
   if (content === undefined) {
     throw new CheckpointError(
@@ -294,8 +294,9 @@ function requireBody(bodies: ReadonlyMap<string, Buffer>, entry: RestoreEntryRow
 
 /** An entry's outcome, or `staged`: its temporary copy is written and waits in `staged`. */
 async function applyEntry(
+  db: Kysely<CheckpointTables>,
   wall: WorkspaceWall,
-  bodies: ReadonlyMap<string, Buffer>,
+  bodies: ReadonlyMap<string, StoredBlob>,
   journalId: string,
   entry: RestoreEntryRow,
   index: number,
@@ -344,14 +345,28 @@ async function applyEntry(
       found.state === 'directory' ? [] : [...removal, { kind: 'mkdir', path: absolutePath, mode: target.mode }];
     return run([...makeFolders, ...make, { kind: 'chmod', path: absolutePath, mode: target.mode }], 'restored');
   }
-  const content = requireBody(bodies, entry, target.sha256);
+  const body = requireBody(bodies, entry, target.sha256);
   const clearFolder: WorkspaceMutation[] = found.state === 'directory' ? removal : [];
   // The copy is synced and renamed over the path with the rest of its group (staged-writes.ts).
+  // A body stored in pieces is written as its first piece, then one append per piece read, the
+  // mode set with the last: only one piece is ever in memory.
+  const pieces = body.content === undefined ? readBlobChunks(db, body) : undefined;
+  const first = pieces === undefined ? undefined : await pieces.next();
+  const content = body.content ?? (first?.done === false ? first.value : Buffer.alloc(0));
+  const streamed = pieces !== undefined && target.state === 'file';
   const place: WorkspaceMutation =
     target.state === 'symlink'
       ? { kind: 'symlink', target: content.toString(), path: temporary }
-      : { kind: 'create', path: temporary, content, mode: target.mode, sync: false };
-  const outcome = await run([...makeFolders, ...clearFolder, place], 'restored');
+      : {
+          kind: 'create',
+          path: temporary,
+          content,
+          mode: streamed && target.mode !== undefined ? 0o600 : target.mode,
+          sync: false,
+        };
+  let outcome = await run([...makeFolders, ...clearFolder, place], 'restored');
+  if (streamed && outcome === 'restored')
+    outcome = await appendPieces(wall, root, temporary, pieces, target.mode, conflict);
   if (outcome !== 'restored') {
     await wall.apply({ workspaceRoot: root, mutations: [], cleanup: [temporary] });
     return outcome;
@@ -360,6 +375,36 @@ async function applyEntry(
   const held = left && { device: left.dev, inode: left.ino, size: left.size, mtimeMs: left.mtimeMs };
   staged.add({ entry, index, temporary, absolutePath, held, isFile: target.state === 'file' });
   return 'staged';
+}
+
+/** Appends the remaining pieces of a body to its temporary copy, the mode with the last; a refusal is a conflict. */
+async function appendPieces(
+  wall: WorkspaceWall,
+  root: string,
+  temporary: string,
+  pieces: AsyncGenerator<Buffer>,
+  mode: number | undefined,
+  conflict: (seen: FoundState) => UndoConflict,
+): Promise<EntryOutcome> {
+  let piece = await pieces.next();
+  while (piece.done === false) {
+    const next = await pieces.next();
+    const last = next.done === true;
+    try {
+      await wall.apply({
+        workspaceRoot: root,
+        mutations: [{ kind: 'append', path: temporary, content: piece.value, sync: false, ...(last ? { mode } : {}) }],
+      });
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code ?? '';
+      // The copy was swapped or removed under us (only someone with write access to the folder can).
+      if (REFUSED_BY_WALL.has(code) || code === 'ENOENT' || code === 'ELOOP' || code === 'EINVAL')
+        return conflict({ state: 'other' });
+      throw error;
+    }
+    piece = next;
+  }
+  return 'restored';
 }
 
 /** Renames one synced copy over its path if the path still holds what it held when the copy was written. */
@@ -439,7 +484,7 @@ export async function applyJournal(
         .orderBy('ordinal', 'asc')
         .execute());
     if (written === undefined) await assertTrustedEntries(db, journal, entries, now());
-    let bodies = new Map<string, Buffer>();
+    let bodies = new Map<string, StoredBlob>();
     const outcomes: EntryOutcome[] = [];
     const staged = new StagedWrites();
     const settle = async () => {
@@ -450,9 +495,10 @@ export async function applyJournal(
     };
     for (const [index, entry] of entries.entries()) {
       if (index % BLOBS_PER_FETCH === 0) {
-        // The bodies of the next few files in one select (bounded memory: files are at most 1 MB).
+        // The bodies of the next few files in one select (bounded memory: a body over 1 MiB is
+        // only named here, and read piece by piece as its file is written).
         const upcoming = entries.slice(index, index + BLOBS_PER_FETCH);
-        bodies = await getBlobs(
+        bodies = await findBlobs(
           db,
           upcoming.flatMap((next) =>
             (next.target_state === 'file' || next.target_state === 'symlink') && next.target_sha256 !== null
@@ -462,7 +508,7 @@ export async function applyJournal(
         );
       }
       if (staged.mustFlushBefore(entry.path)) await settle();
-      const outcome = await applyEntry(wall, bodies, journal.journal_id, entry, index, staged);
+      const outcome = await applyEntry(db, wall, bodies, journal.journal_id, entry, index, staged);
       if (outcome === 'staged') continue;
       outcomes[index] = outcome;
       await options.onProgress?.({ path: entry.path, index, total: entries.length });

@@ -204,6 +204,9 @@ async function deleteUnreferencedBlobs(
     .where(unreferenced)
     .executeTakeFirstOrThrow();
   await transaction.deleteFrom('checkpoint_blob').where(unreferenced).execute();
+  // The pieces of large bodies go with their blob rows.
+  await sql`delete from checkpoint_blob_chunk where not exists
+      (select 1 from checkpoint_blob b where b.sha256 = checkpoint_blob_chunk.sha256)`.execute(transaction);
   return { deletedBlobs: Number(garbage.count), freedBlobBytes: Number(garbage.bytes ?? 0) };
 }
 

@@ -14,7 +14,7 @@ import { CheckpointError } from './checkpoint-errors.js';
 import type { CheckpointTables, FileChangeRow } from './checkpoint-schema.js';
 import {
   assertWorkspacePath,
-  inspectPath,
+  inspectPathWithContent,
   readFileUpTo,
   sameMode,
   sameState,
@@ -350,7 +350,7 @@ export async function completeTurn(
     let row = { ...original };
     if (row.after_state === null) {
       // The tool announced a change and never reported its result: trust only what is on disk.
-      const { found, file } = inspectPath(workspaceRoot, row.path);
+      const { found, file } = inspectPathWithContent(workspaceRoot, row.path);
       const before = beforeState(row);
       if (sameState(before, found) && sameMode(before, found)) {
         dropped.push(row.path);

@@ -1,7 +1,7 @@
 import { setTimeout as delay } from 'node:timers/promises';
 import { databaseEngineOf } from '@clawsmith/platform';
 import { sql, type Kysely } from 'kysely';
-import { putBlobs } from './blob-store.js';
+import { chunkCount, chunkOf, putBlobs } from './blob-store.js';
 import type { CheckpointTables, FileChangeRow } from './checkpoint-schema.js';
 import { isBusy, writeTransaction } from './write-transaction.js';
 
@@ -187,6 +187,8 @@ function sqliteWrites(db: Kysely<CheckpointTables>, sqlite: SqliteHandle): TurnW
     return prepared;
   };
   const insertBlob = `insert into checkpoint_blob (sha256, content, bytes, created_at) values (?, ?, ?, ?) on conflict (sha256) do nothing`;
+  const insertChunkedBlob = `insert into checkpoint_blob (sha256, content, bytes, chunks, created_at) values (?, x'', ?, ?, ?) on conflict (sha256) do nothing`;
+  const insertChunk = `insert into checkpoint_blob_chunk (sha256, chunk_index, content) values (?, ?, ?) on conflict (sha256, chunk_index) do nothing`;
   const placeholders = `(${CHANGE_COLUMN_NAMES.map(() => '?').join(', ')})`;
   const insertChange = `insert into checkpoint_file_change ${CHANGE_COLUMNS_TEXT} values ${placeholders} on conflict (session_id, turn_id, path) do nothing`;
   const settleChange = `insert into checkpoint_file_change ${CHANGE_COLUMNS_TEXT} values ${placeholders} ${SETTLE_COLUMNS_TEXT}`;
@@ -211,7 +213,20 @@ function sqliteWrites(db: Kysely<CheckpointTables>, sqlite: SqliteHandle): TurnW
     }
   }
   const storeBlobs = (blobs: readonly BlobToStore[], now: number) => {
-    for (const [sha256, content] of blobs) statement(insertBlob).run(sha256, content, content.byteLength, now);
+    for (const [sha256, content] of blobs) {
+      const chunks = chunkCount(content.byteLength);
+      if (chunks === 0) {
+        statement(insertBlob).run(sha256, content, content.byteLength, now);
+        continue;
+      }
+      // Pieces only for a new row: a body stored before keeps the pieces it has.
+      const inserted = statement(insertChunkedBlob).run(sha256, content.byteLength, chunks, now) as {
+        changes?: number;
+      };
+      if (inserted.changes === 0) continue;
+      for (let index = 0; index < chunks; index += 1)
+        statement(insertChunk).run(sha256, index, chunkOf(content, index));
+    }
   };
 
   return {

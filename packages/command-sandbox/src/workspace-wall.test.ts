@@ -28,6 +28,25 @@ describe('createWorkspaceWall', () => {
     expect(existsSync(`${workspace}/made`)).toBe(true);
   });
 
+  it('appends to a file in later batches (a large body sent piece by piece)', async () => {
+    const workspace = testdir({});
+    const pieces = [randomBytes(70_000), randomBytes(70_000), randomBytes(10)];
+    const name = `${workspace}/.restore`;
+    await wall.apply({
+      workspaceRoot: workspace,
+      mutations: [{ kind: 'create', path: name, content: pieces[0]!, mode: 0o600, root: workspace, sync: false }],
+    });
+    await wall.apply({
+      workspaceRoot: workspace,
+      mutations: [{ kind: 'append', path: name, content: pieces[1]!, root: workspace, sync: false }],
+    });
+    await wall.apply({
+      workspaceRoot: workspace,
+      mutations: [{ kind: 'append', path: name, content: pieces[2]!, mode: 0o640, root: workspace }],
+    });
+    expect(readFileSync(name).equals(Buffer.concat(pieces))).toBe(true);
+  });
+
   it('carries batches larger than one read and batches sent back to back, in order', async () => {
     const workspace = testdir({});
     const large = randomBytes(300_000);

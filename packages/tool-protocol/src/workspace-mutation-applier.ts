@@ -1,9 +1,11 @@
 import type * as NodeFs from 'node:fs';
 import type { WorkspaceMutation, WorkspaceMutationBatch, WorkspaceMutationOutcome } from './workspace-mutations.js';
 
-/** A mutation as it arrives in the sandboxed helper: a created file's contents as base64 text. */
+/** A mutation as it arrives in the sandboxed helper: a created or appended file's contents as base64 text. */
 export type WireMutation =
-  WorkspaceMutation | (Omit<Extract<WorkspaceMutation, { kind: 'create' }>, 'content'> & { readonly content: string });
+  | WorkspaceMutation
+  | (Omit<Extract<WorkspaceMutation, { kind: 'create' }>, 'content'> & { readonly content: string })
+  | (Omit<Extract<WorkspaceMutation, { kind: 'append' }>, 'content'> & { readonly content: string });
 
 /** A batch as the applier takes it, in this process (bytes) or in the helper (base64 text). */
 export interface WireMutationBatch extends Omit<WorkspaceMutationBatch, 'mutations'> {
@@ -33,14 +35,19 @@ export function createWorkspaceMutationApplier(
   const bytes = (content: Uint8Array | string) =>
     typeof content === 'string' ? Buffer.from(content, 'base64') : content;
 
-  function create(mutation: Extract<WireMutation, { kind: 'create' }>) {
-    const { O_WRONLY, O_CREAT, O_EXCL, O_NOFOLLOW } = fs.constants;
-    const descriptor = fs.openSync(
-      mutation.path,
-      O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW,
-      mutation.mode === undefined ? 0o666 : 0o600,
-    );
+  function write(mutation: Extract<WireMutation, { kind: 'create' | 'append' }>) {
+    const { O_WRONLY, O_CREAT, O_EXCL, O_NOFOLLOW, O_APPEND } = fs.constants;
+    const creating = mutation.kind === 'create';
+    const descriptor = creating
+      ? fs.openSync(
+          mutation.path,
+          O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW,
+          mutation.mode === undefined ? 0o666 : 0o600,
+        )
+      : fs.openSync(mutation.path, O_WRONLY | O_APPEND | O_NOFOLLOW);
     try {
+      if (!creating && !fs.fstatSync(descriptor).isFile())
+        throw failure('EINVAL', mutation.path + ' is not a regular file');
       if (mutation.root !== undefined && fs.existsSync('/proc/self/fd')) {
         const real = fs.readlinkSync('/proc/self/fd/' + descriptor);
         if (!inside(mutation.root, real)) throw failure('EOUTSIDE', mutation.path + ' resolved outside the workspace');
@@ -52,7 +59,8 @@ export function createWorkspaceMutationApplier(
       if (mutation.sync !== false) fs.fsyncSync(descriptor);
     } catch (error) {
       fs.closeSync(descriptor);
-      quietly(mutation.path);
+      // Only a file this mutation created is removed: an append leaves the caller's file to its cleanup.
+      if (creating) quietly(mutation.path);
       throw error;
     }
     fs.closeSync(descriptor);
@@ -72,7 +80,8 @@ export function createWorkspaceMutationApplier(
   function applyOne(mutation: WireMutation): void {
     switch (mutation.kind) {
       case 'create':
-        return create(mutation);
+      case 'append':
+        return write(mutation);
       case 'link':
         return fs.linkSync(mutation.from, mutation.to);
       case 'rename':

@@ -18,6 +18,39 @@ afterEach(() => {
 });
 
 describe('createDirectWorkspaceWall', () => {
+  it('appends pieces to a file it created, applies the mode last, and never follows a link or creates', async () => {
+    const root = folder();
+    const wall = createDirectWorkspaceWall();
+    await wall.apply({
+      workspaceRoot: root,
+      mutations: [
+        { kind: 'create', path: join(root, 't'), content: Buffer.from('one '), mode: 0o600, root, sync: false },
+        { kind: 'append', path: join(root, 't'), content: Buffer.from('two '), root, sync: false },
+      ],
+    });
+    await wall.apply({
+      workspaceRoot: root,
+      mutations: [{ kind: 'append', path: join(root, 't'), content: Buffer.from('three'), mode: 0o440, root }],
+    });
+    expect(readFileSync(join(root, 't'), 'utf8')).toBe('one two three');
+    expect(statSync(join(root, 't')).mode & 0o777).toBe(0o440);
+    symlinkSync(join(root, 't'), join(root, 'link'));
+    await expect(
+      wall.apply({
+        workspaceRoot: root,
+        mutations: [{ kind: 'append', path: join(root, 'link'), content: Buffer.from('x') }],
+      }),
+    ).rejects.toMatchObject({ code: 'ELOOP' });
+    await expect(
+      wall.apply({
+        workspaceRoot: root,
+        mutations: [{ kind: 'append', path: join(root, 'absent'), content: Buffer.from('x') }],
+      }),
+    ).rejects.toMatchObject({ code: 'ENOENT' });
+    expect(existsSync(join(root, 'absent'))).toBe(false);
+    expect(readFileSync(join(root, 't'), 'utf8')).toBe('one two three');
+  });
+
   it('creates, links, renames, checks and removes files, stopping at the first failure with its code', async () => {
     const root = folder();
     const wall = createDirectWorkspaceWall();

@@ -16,6 +16,19 @@ export type WorkspaceMutation =
       readonly root?: string;
       readonly sync?: boolean;
     }
+  /**
+   * Appends `content` to an existing regular file (`O_APPEND | O_NOFOLLOW`, never created here),
+   * then applies `mode` and fsyncs like `create`: a large body is written as a `create` of its
+   * first piece and an `append` of each further piece, so no batch carries the whole file.
+   */
+  | {
+      readonly kind: 'append';
+      readonly path: string;
+      readonly content: Uint8Array;
+      readonly mode?: number;
+      readonly root?: string;
+      readonly sync?: boolean;
+    }
   /** A new name for an existing file; fails with `EEXIST` rather than replace anything. */
   | { readonly kind: 'link'; readonly from: string; readonly to: string }
   /** Replaces `to` by `from` atomically. */

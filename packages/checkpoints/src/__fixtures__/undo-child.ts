@@ -1,8 +1,9 @@
 // Child process for crash tests: runs undoFiles or a batch of turns against a shared database.
 // Usage: undo-child.ts undo <db> <session> <turn> [pause-after-entries]
+//        undo-child.ts undo-measured <db> <session> <turn>   (prints how far the peak RSS rose)
 //        undo-child.ts turns <db> <workspace> <session> <count> <prefix>
 import { createHash } from 'node:crypto';
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createCheckpointStore } from '../index.js';
 import { openDatabaseAt } from './tool-simulator.js';
@@ -28,6 +29,22 @@ if (mode === 'undo') {
   } catch (error) {
     process.stdout.write(`error ${(error as { code?: string }).code}\n`);
   }
+} else if (mode === 'undo-measured') {
+  // The peak resident size is reset just before the undo (Linux: 5 into clear_refs), so what it
+  // rose by is what the undo itself held at its busiest, bodies and driver buffers included. Run
+  // with --expose-gc: garbage is collected every 50 ms, so the figure is what the undo
+  // holds rather than what the collector has not yet freed.
+  const [sessionId, turnId] = rest;
+  const collect = (globalThis as { gc?: () => void }).gc;
+  const collecting = collect === undefined ? undefined : setInterval(collect, 50);
+  await store.listRestorePoints(sessionId!);
+  const status = (field: string) =>
+    Number(new RegExp(`${field}:\\s+(\\d+) kB`).exec(readFileSync('/proc/self/status', 'utf8'))![1]) * 1024;
+  writeFileSync('/proc/self/clear_refs', '5');
+  const before = status('VmRSS');
+  const result = await store.undoFiles(sessionId!, turnId!);
+  clearInterval(collecting);
+  process.stdout.write(`${JSON.stringify({ restored: result.restored, peakRise: status('VmHWM') - before })}\n`);
 } else if (mode === 'turns') {
   const [workspace, sessionId, count, prefix] = rest;
   for (let index = 0; index < Number(count); index += 1) {

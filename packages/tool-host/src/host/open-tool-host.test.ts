@@ -1,6 +1,7 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { testdir } from '@clawsmith/test-utils';
+import { testDatabaseEngine, testDatabaseUrl } from '@clawsmith/test-utils/postgres';
 import { ClawsmithError, defineTool } from '@clawsmith/tool-protocol';
 import { describe, expect, it, onTestFinished } from 'vitest';
 import { z } from 'zod';
@@ -113,6 +114,38 @@ describe('openToolHost', () => {
     ]);
     expect(existsSync(join(workspaceRoot, 'no.txt'))).toBe(false);
     expect(readFileSync(join(workspaceRoot, 'pre.txt'), 'utf8')).toBe('p');
+  });
+});
+
+describe('the database of a tool host', () => {
+  it('lives in <home>/clawsmith.db, or in the PostgreSQL database of databaseUrl with no file in the home', async () => {
+    const engine = testDatabaseEngine();
+    const databaseUrl = engine === 'postgres' ? await testDatabaseUrl() : undefined;
+    const { host, home, workspaceRoot } = await open(
+      { 'a.txt': 'one\n' },
+      { permissionMode: 'accept-edits', sessionId: 'shared', ...(databaseUrl === undefined ? {} : { databaseUrl }) },
+    );
+    await host.call('edit_file', { path: 'a.txt', oldText: 'one', newText: 'two' });
+    expect(existsSync(join(home, 'clawsmith.db'))).toBe(engine === 'sqlite');
+    const [point] = await host.listRestorePoints();
+    await host.close();
+    // A second host on the same database sees the restore point and undoes it.
+    const again = await openToolHost({
+      home,
+      workspaceRoot,
+      sessionId: 'shared',
+      ...(databaseUrl === undefined ? {} : { databaseUrl }),
+    });
+    onTestFinished(() => again.close());
+    expect((await again.listRestorePoints()).map((each) => each.turnId)).toEqual([point!.turnId]);
+    await again.undo(point!.turnId);
+    expect(readFileSync(join(workspaceRoot, 'a.txt'), 'utf8')).toBe('one\n');
+  });
+
+  it('refuses a database URL that is not PostgreSQL, saying what it takes', async () => {
+    await expect(
+      openToolHost({ home: testdir({}), workspaceRoot: testdir({}), databaseUrl: 'mysql://localhost/x' }),
+    ).rejects.toMatchObject({ code: 'invalid_database_url' });
   });
 });
 

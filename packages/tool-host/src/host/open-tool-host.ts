@@ -1,9 +1,10 @@
 import { mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { createArtifactStore, migrateArtifacts } from '@clawsmith/artifacts';
-import { createCheckpointStore, openCheckpointDatabase } from '@clawsmith/checkpoints';
+import { createCheckpointStore, migrateCheckpoints, openCheckpointDatabase } from '@clawsmith/checkpoints';
 import { createRunCommandTool, type CommandSandboxOptions } from '@clawsmith/command-sandbox';
-import type { AnyToolDefinition } from '@clawsmith/tool-protocol';
+import { DatabaseUnavailableError, isPostgresUrl, openPostgresDatabase } from '@clawsmith/platform';
+import { ClawsmithError, type AnyToolDefinition } from '@clawsmith/tool-protocol';
 import { createWorkspaceTools, type WorkspaceToolsOptions } from '@clawsmith/workspace-fs';
 import { HOME_BUSY_TIMEOUT_MS } from './home-busy-timeout.js';
 import { createToolHost, type ToolHost } from './tool-host.js';
@@ -16,6 +17,12 @@ export interface OpenToolHostOptions extends Omit<
 > {
   /** The folder that keeps the database (`clawsmith.db`) and the artifacts; created when missing. Keep it outside the workspace. */
   readonly home: string;
+  /**
+   * A PostgreSQL URL (`postgres://…`) for the database instead of `<home>/clawsmith.db`, as
+   * `openClawsmithHome` takes it; default `CLAWSMITH_DATABASE_URL` when set. Artifact bodies stay
+   * in `<home>/artifacts`: hosts sharing one database share that folder too.
+   */
+  readonly databaseUrl?: string;
   readonly workspaceRoot: string;
   /** Options of the seven file tools (limits, skipped folders, protected paths). */
   readonly workspace?: Omit<WorkspaceToolsOptions, 'workspaceRoot'>;
@@ -31,23 +38,61 @@ export interface OpenedToolHost extends ToolHost {
   close(): Promise<void>;
 }
 
+/** The PostgreSQL URL to use (the option, else `CLAWSMITH_DATABASE_URL`), or undefined for the home's SQLite file. */
+function databaseUrlOf(explicit: string | undefined): string | undefined {
+  const configured = [explicit, process.env.CLAWSMITH_DATABASE_URL].find(
+    (value) => value !== undefined && value.trim() !== '',
+  );
+  if (configured === undefined) return undefined;
+  if (!isPostgresUrl(configured))
+    throw new ClawsmithError(
+      'invalid_database_url',
+      'The database URL (databaseUrl or CLAWSMITH_DATABASE_URL) must start with postgres:// or postgresql://; leave it unset to keep the database in the home folder.',
+    );
+  return configured.trim();
+}
+
+/** Opens and migrates the checkpoint tables of a PostgreSQL home (under the migration lock). */
+async function openPostgresHome(url: string) {
+  let opened;
+  try {
+    opened = await openPostgresDatabase(url);
+  } catch (error) {
+    if (error instanceof DatabaseUnavailableError)
+      throw new ClawsmithError('database_unavailable', error.message, { retryable: true, cause: error });
+    throw error;
+  }
+  try {
+    await migrateCheckpoints(opened.db);
+  } catch (error) {
+    await opened.db.destroy();
+    throw error;
+  }
+  return opened.db;
+}
+
 /**
  * Opens a tool host on a home folder: the checkpoint and artifact stores in `<home>/clawsmith.db`
- * (their migrations run; the same layout a clawsmith home has), the seven file tools,
+ * or in the PostgreSQL database of `databaseUrl` (their migrations run; the same layout a
+ * clawsmith home has), the seven file tools,
  * `run_command` in its sandbox, `read_artifact`, and any `extraTools`.
  */
 export async function openToolHost(options: OpenToolHostOptions): Promise<OpenedToolHost> {
   const home = resolve(options.home);
   mkdirSync(home, { recursive: true, mode: 0o700 });
-  // The same wait as core's connections to a home: another process may hold the write lock.
-  const db = await openCheckpointDatabase(join(home, 'clawsmith.db'), { busyTimeoutMs: HOME_BUSY_TIMEOUT_MS });
+  const databaseUrl = databaseUrlOf(options.databaseUrl);
+  const db =
+    databaseUrl === undefined
+      ? // The same wait as core's connections to a home: another process may hold the write lock.
+        await openCheckpointDatabase(join(home, 'clawsmith.db'), { busyTimeoutMs: HOME_BUSY_TIMEOUT_MS })
+      : await openPostgresHome(databaseUrl);
   try {
     await migrateArtifacts(db);
   } catch (error) {
     await db.destroy();
     throw error;
   }
-  const { home: _home, workspace, command, extraTools, ...hostOptions } = options;
+  const { home: _home, databaseUrl: _databaseUrl, workspace, command, extraTools, ...hostOptions } = options;
   const host = createToolHost({
     ...hostOptions,
     workspaceRoot: resolve(options.workspaceRoot),
