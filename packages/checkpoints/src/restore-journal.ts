@@ -292,7 +292,10 @@ function requireBody(bodies: ReadonlyMap<string, StoredBlob>, entry: RestoreEntr
   return content;
 }
 
-/** An entry's outcome, or `staged`: its temporary copy is written and waits in `staged`. */
+/**
+ * An entry's outcome, or `staged`: its temporary copy is written and waits in `staged`.
+ * `resumed`: the journal was started by a process that may have died leaving temporary copies.
+ */
 async function applyEntry(
   db: Kysely<CheckpointTables>,
   wall: WorkspaceWall,
@@ -301,6 +304,7 @@ async function applyEntry(
   entry: RestoreEntryRow,
   index: number,
   staged: StagedWrites,
+  resumed: boolean,
 ): Promise<EntryOutcome | 'staged'> {
   const root = entry.workspace_root;
   const absolutePath = join(root, ...entry.path.split('/'));
@@ -309,7 +313,10 @@ async function applyEntry(
   const { found } = inspectPath(root, entry.path);
   const temporary = temporaryName(absolutePath, journalId);
   // A process killed between writing the temporary file and renaming it leaves that file behind.
-  if (!(found.state === 'symlink' && 'onTheWay' in found))
+  // A journal this process just started has none (its id is new): nothing to remove, one
+  // system call per file saved. Should one exist all the same, creating the copy (`O_EXCL`) fails
+  // and the file is reported as a conflict, untouched.
+  if (resumed && !(found.state === 'symlink' && 'onTheWay' in found))
     await wall.apply({ workspaceRoot: root, mutations: [], cleanup: [temporary] });
   if (sameState(found, target) && sameMode(target, found)) return 'already';
   const conflict = (seen: FoundState = found): UndoConflict => ({
@@ -508,7 +515,7 @@ export async function applyJournal(
         );
       }
       if (staged.mustFlushBefore(entry.path)) await settle();
-      const outcome = await applyEntry(db, wall, bodies, journal.journal_id, entry, index, staged);
+      const outcome = await applyEntry(db, wall, bodies, journal.journal_id, entry, index, staged, resumed);
       if (outcome === 'staged') continue;
       outcomes[index] = outcome;
       await options.onProgress?.({ path: entry.path, index, total: entries.length });

@@ -1,9 +1,9 @@
 // A whole build in the index thread: walk, split the files into contiguous parts indexed by
 // helper threads (one part stays on this thread), join them and write the stored index.
-import { indexPart, type IndexedPart, type SharedRange } from './index-part.js';
+import { DEFAULT_CHUNK_KEYS, indexPart, type IndexedPart, type SharedRange } from './index-part.js';
 import type { BuildRequest, BuildStats, PartRequest } from './index-thread-protocol.js';
 import { joinedPaths, walkForIndex, type WalkedFile } from './index-walk.js';
-import { mergeParts } from './posting-merge.js';
+import { mergeChunks } from './posting-merge.js';
 import { writeStoredIndex } from './stored-index-file.js';
 
 /** Indexes one part in another thread. */
@@ -17,7 +17,7 @@ export async function buildIndex(request: BuildRequest, indexElsewhere: PartInde
   const now = Date.now();
   const walkMs = now - started;
   const partCount = Math.max(1, Math.min(threads, Math.floor(files.length / minFilesPerPart)));
-  const settings = { fileLimit, now, settledMs };
+  const settings = { fileLimit, now, settledMs, chunkKeys: request.chunkKeys ?? DEFAULT_CHUNK_KEYS };
   const jobs = planParts(files, partCount);
   // Started before this thread indexes its own part, and always awaited, so none is left running.
   const helpers = Promise.allSettled(
@@ -39,12 +39,15 @@ export async function buildIndex(request: BuildRequest, indexElsewhere: PartInde
   });
   const indexedAt = Date.now();
   const parts = [first, ...others];
-  const merged = mergeParts(parts);
+  const entries = parts.flatMap((part) => part.entries);
+  const merged = mergeChunks(parts.flatMap((part) => part.chunks));
+  const postings = parts.reduce((sum, part) => sum + part.postings, 0);
+  const textBytes = parts.reduce((sum, part) => sum + part.textBytes, 0);
   const joinedAt = Date.now();
-  const count = merged.entries.length;
+  const count = entries.length;
   const fileStats = new Float64Array(count * 4);
   const flags = new Uint8Array(count);
-  merged.entries.forEach((entry, index) => {
+  entries.forEach((entry, index) => {
     fileStats[index * 4] = entry.ino;
     fileStats[index * 4 + 1] = entry.size;
     fileStats[index * 4 + 2] = entry.mtimeMs;
@@ -65,15 +68,15 @@ export async function buildIndex(request: BuildRequest, indexElsewhere: PartInde
     files: count,
     folders: folders.length,
     trigrams: distinct,
-    postings: merged.postings,
-    textBytes: merged.textBytes,
+    postings,
+    textBytes,
     buildMs: Date.now() - started,
     parts: partCount,
   };
   const bytesOnDisk = writeStoredIndex(path, description, [
     ['fileStats', fileStats],
     ['fileFlags', flags],
-    ['filePaths', joinedStrings(merged.entries.map((entry) => entry.relative))],
+    ['filePaths', joinedStrings(entries.map((entry) => entry.relative))],
     ['folderStats', folderStats],
     ['folderPaths', joinedStrings(folders.map((folder) => folder.relative))],
     ['trigrams', merged.trigramList],
@@ -84,8 +87,8 @@ export async function buildIndex(request: BuildRequest, indexElsewhere: PartInde
     files: count,
     folders: folders.length,
     trigrams: distinct,
-    postings: merged.postings,
-    textBytes: merged.textBytes,
+    postings,
+    textBytes,
     bytesOnDisk,
     parts: partCount,
     buildMs: Date.now() - started,

@@ -3,8 +3,9 @@
 // the first 8,000 bytes means binary: only the name counts), scanned, and the part's posting lists.
 import { closeSync, constants, fstatSync, openSync, readSync } from 'node:fs';
 import type { WalkedFile } from './index-walk.js';
-import { PartScanner, scanText, type FoundList } from './part-scanner.js';
-import { sortPostings, type PartPostings } from './posting-lists.js';
+import { PartScanner, scanText } from './part-scanner.js';
+import { sortPostings } from './posting-lists.js';
+import type { PostingChunk } from './posting-merge.js';
 import { FILE_FLAG } from './stored-index.js';
 
 /** A file as the index stores it: the `lstat` figures it had when read, and its flags. */
@@ -20,8 +21,10 @@ export interface IndexedFile {
 }
 
 /** One part's files (those still regular files when opened) and posting lists. */
-export interface IndexedPart extends PartPostings {
+export interface IndexedPart {
   readonly entries: IndexedFile[];
+  /** The part's posting lists, a chunk of consecutive files each, in walk order. */
+  readonly chunks: PostingChunk[];
   /** File-trigram pairs. */
   readonly postings: number;
   /** Bytes of text read and scanned. */
@@ -35,7 +38,21 @@ export interface PartSettings {
   readonly fileLimit: number;
   readonly now: number;
   readonly settledMs: number;
+  /**
+   * Keys found (file by file) after which the files so far are sorted as one chunk and the
+   * scanner's memory is used again for the next: see {@link DEFAULT_CHUNK_KEYS}.
+   */
+  readonly chunkKeys: number;
 }
+
+/**
+ * Keys a chunk holds before it is sorted (8 Mi keys: 32 MiB of found keys, about as much again
+ * for the sort's tables). Sorting a whole part at once made its memory grow with the part (a
+ * fresh page for every 1,024 keys, 220 MiB of found keys on the benchmark corpus, more than
+ * that for the sort); on a virtual machine that backs guest memory on first touch, a fresh page
+ * cost 20-40 µs, and those faults were most of a build's time.
+ */
+export const DEFAULT_CHUNK_KEYS = 1 << 23;
 
 /**
  * Two threads sharing a range of files, one from each end: each takes a file only after counting
@@ -126,27 +143,20 @@ function readFile(
 export function indexPart(files: readonly WalkedFile[], settings: PartSettings, shared?: SharedRange): IndexedPart {
   const started = Date.now();
   const fromEnd = shared?.fromEnd === true;
-  const { entries, textBytes, found, fileStarts } = scanPart(files, settings, shared);
-  if (fromEnd) entries.reverse();
-  const lists = sortPostings(found, fileStarts, fromEnd);
-  return { entries, ...lists, postings: found.count, textBytes, ms: Date.now() - started };
-}
-
-interface ScannedPart {
-  readonly entries: IndexedFile[];
-  readonly textBytes: number;
-  readonly found: FoundList;
-  /** Where each file's trigrams start in `found`, in the order scanned. */
-  readonly fileStarts: number[];
-}
-
-function scanPart(files: readonly WalkedFile[], settings: PartSettings, shared: SharedRange | undefined): ScannedPart {
   const scanner = new PartScanner(settings.fileLimit);
   const entries: IndexedFile[] = [];
-  const fileStarts: number[] = [];
-  const fromEnd = shared?.fromEnd === true;
+  const chunks: PostingChunk[] = [];
+  // Where each file's keys start among the keys found, in the order scanned, in this chunk.
+  let fileStarts: number[] = [];
   let found = 0;
+  let postings = 0;
   let textBytes = 0;
+  const sortChunk = () => {
+    chunks.push({ ...sortPostings(scanner.foundList(found), fileStarts, fromEnd), files: fileStarts.length });
+    postings += found;
+    found = 0;
+    fileStarts = [];
+  };
   for (let taken = 0; taken < files.length; taken += 1) {
     if (shared && Atomics.add(shared.claimed, shared.slot, 1) >= files.length) break;
     const walked = files[fromEnd ? files.length - 1 - taken : taken]!;
@@ -157,6 +167,12 @@ function scanPart(files: readonly WalkedFile[], settings: PartSettings, shared: 
     found = reading.foundEnd;
     textBytes += reading.bytes;
     entries.push(reading.file);
+    if (found >= settings.chunkKeys) sortChunk();
   }
-  return { entries, textBytes, found: scanner.foundList(found), fileStarts };
+  if (fileStarts.length > 0 || chunks.length === 0) sortChunk();
+  if (fromEnd) {
+    entries.reverse();
+    chunks.reverse();
+  }
+  return { entries, chunks, postings, textBytes, ms: Date.now() - started };
 }

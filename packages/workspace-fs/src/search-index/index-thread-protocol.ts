@@ -19,6 +19,8 @@ export interface BuildRequest {
   readonly threads: number;
   /** Files a part has at least, or the build stays on fewer threads. */
   readonly minFilesPerPart: number;
+  /** Keys a thread sorts at a time (`DEFAULT_CHUNK_KEYS` when absent; tests make chunks small). */
+  readonly chunkKeys?: number;
 }
 
 /** Read and check the stored index at `path`. */

@@ -42,11 +42,14 @@ function servePart(): void {
       return;
     }
     const { part } = reply;
-    const transfer = [part.trigramList, part.postingStarts, part.encoded, part.firstFiles, part.lastFiles];
-    port.postMessage(
-      reply,
-      transfer.map((array) => array.buffer),
-    );
+    const transfer = part.chunks.flatMap((chunk) => [
+      chunk.trigramList.buffer,
+      chunk.postingStarts.buffer,
+      chunk.encoded.buffer,
+      chunk.firstFiles.buffer,
+      chunk.lastFiles.buffer,
+    ]);
+    port.postMessage(reply, transfer);
   });
 }
 

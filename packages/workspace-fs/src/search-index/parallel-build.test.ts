@@ -28,6 +28,7 @@ async function build(
   root: string,
   threads: number,
   minFilesPerPart: number,
+  chunkKeys?: number,
 ): Promise<{ index: StoredIndex; parts: number }> {
   const worker = new IndexWorker();
   workers.push(worker);
@@ -43,6 +44,7 @@ async function build(
     settledMs: 0,
     threads,
     minFilesPerPart,
+    ...(chunkKeys === undefined ? {} : { chunkKeys }),
   });
   const loaded = await worker.request<{ buffer?: ArrayBuffer; reason?: string }>({ type: 'load', path, key });
   expect(loaded.reason).toBeUndefined();
@@ -50,12 +52,16 @@ async function build(
 }
 
 describe('a build split across helper threads', () => {
-  it('stores exactly what a build on one thread stores', async () => {
+  it.each([
+    ['three threads', 3, undefined],
+    ['three threads sorting a few files at a time', 3, 200],
+    ['one thread sorting each file alone', 1, 1],
+  ])('stores exactly what a build on one thread stores (%s)', async (_name, threads, chunkKeys) => {
     const root = workspace();
     const single = await build(root, 1, 1);
-    const split = await build(root, 3, 1);
+    const split = await build(root, threads, 1, chunkKeys);
     expect(single.parts).toBe(1);
-    expect(split.parts).toBe(3);
+    expect(split.parts).toBe(threads);
     expect(split.index.filePaths).toEqual(single.index.filePaths);
     expect([...split.index.fileFlags]).toEqual([...single.index.fileFlags]);
     expect([...split.index.trigrams]).toEqual([...single.index.trigrams]);

@@ -46,6 +46,10 @@ export class PartScanner {
 
   /** Where a file's text is read to (a view of the scanner's memory, new after it grew). */
   get text(): Buffer {
+    // The posting sort grows the same memory between chunks.
+    if (this.textView.buffer !== this.memory.buffer) {
+      this.textView = Buffer.from(this.memory.buffer, this.textStart, this.textBytes);
+    }
     return this.textView;
   }
 

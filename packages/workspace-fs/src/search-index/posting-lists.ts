@@ -51,7 +51,8 @@ interface PostingSort {
  * Sorts and encodes the found trigrams of a part's files: file `n`'s trigrams start at index
  * `fileStarts[n]` of `found` and end where the next file's start (the last at `found.count`).
  * `addedInReverse`: the files were scanned last first (they are numbered in walk order all the
- * same). Grows the memory for the sort's tables; the scanner must not be used afterwards.
+ * same). Grows the memory for the sort's tables; the scanner may scan the next chunk afterwards
+ * (its found keys then overwrite the tables).
  */
 export function sortPostings(found: FoundList, fileStarts: readonly number[], addedInReverse: boolean): PartPostings {
   const { memory, count: pairs } = found;

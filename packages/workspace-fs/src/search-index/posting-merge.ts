@@ -1,49 +1,55 @@
-// Joining the parts of a build that were indexed in separate threads.
-import type { IndexedFile, IndexedPart } from './index-part.js';
+// Joining the posting lists of a build's chunks: each thread sorts its files in chunks, and the
+// threads' chunks are joined once, in walk order.
+import type { PartPostings } from './posting-lists.js';
 
-/** All files of a build and one posting list per trigram, as one part of all the files would hold. */
+/** The posting lists of a run of consecutive files, numbered from 0 within the chunk. */
+export interface PostingChunk extends PartPostings {
+  /** Files in the chunk (those after it are numbered from here on). */
+  readonly files: number;
+}
+
+/** One posting list per key over all the chunks' files, as one chunk of all the files would hold. */
 export interface MergedPostings {
-  readonly entries: IndexedFile[];
   readonly trigramList: Uint32Array;
   readonly postingStarts: Uint32Array;
   readonly encoded: Uint8Array;
-  readonly postings: number;
-  readonly textBytes: number;
 }
 
 /**
- * Joins parts (in walk order): a part's file numbers move up by the files of the parts before
- * it, so only the first delta of each part's list changes (it now counts from the previous part's
- * last file); the rest of its bytes are copied as they are.
+ * Joins chunks (in walk order): a chunk's file numbers move up by the files of the chunks before
+ * it, so only the first delta of each chunk's list changes (it now counts from the previous
+ * chunk's last file); the rest of its bytes are copied as they are. The results are views of
+ * arrays allocated for the worst case: pages never written cost no memory, and a copy to the
+ * exact size would touch as many fresh pages again.
  */
-export function mergeParts(parts: readonly IndexedPart[]): MergedPostings {
-  if (parts.length === 1) return parts[0]!;
-  // The parts' arrays, taken out of the part objects once (a part from a helper thread is a
+export function mergeChunks(chunks: readonly PostingChunk[]): MergedPostings {
+  if (chunks.length === 1) return chunks[0]!;
+  // The chunks' arrays, taken out of the chunk objects once (a chunk from a helper thread is a
   // deserialized object of another shape, and property loads in the loop cost a third of a join).
-  const lists = parts.map((part) => part.trigramList);
-  const starts = parts.map((part) => part.postingStarts);
-  const bytes = parts.map((part) => part.encoded);
-  const firsts = parts.map((part) => part.firstFiles);
-  const lasts = parts.map((part) => part.lastFiles);
+  const lists = chunks.map((chunk) => chunk.trigramList);
+  const starts = chunks.map((chunk) => chunk.postingStarts);
+  const bytes = chunks.map((chunk) => chunk.encoded);
+  const firsts = chunks.map((chunk) => chunk.firstFiles);
+  const lasts = chunks.map((chunk) => chunk.lastFiles);
   const bases: number[] = [];
   let files = 0;
   let bound = 0;
   let pairs = 0;
-  for (const part of parts) {
+  for (const chunk of chunks) {
     bases.push(files);
-    files += part.entries.length;
-    bound += part.encoded.length;
-    pairs += part.trigramList.length;
+    files += chunk.files;
+    bound += chunk.encoded.length;
+    pairs += chunk.trigramList.length;
   }
   const encoded = new Uint8Array(bound + pairs * 5);
   const trigramList = new Uint32Array(pairs);
   const postingStarts = new Uint32Array(pairs + 1);
-  const cursors = parts.map(() => 0);
+  const cursors = chunks.map(() => 0);
   let distinct = 0;
   let written = 0;
   for (;;) {
     let smallest = -1;
-    for (let number = 0; number < parts.length; number += 1) {
+    for (let number = 0; number < chunks.length; number += 1) {
       const list = lists[number]!;
       const cursor = cursors[number]!;
       if (cursor < list.length && (smallest < 0 || list[cursor]! < smallest)) smallest = list[cursor]!;
@@ -53,7 +59,7 @@ export function mergeParts(parts: readonly IndexedPart[]): MergedPostings {
     postingStarts[distinct] = written;
     distinct += 1;
     let previous = -1;
-    for (let number = 0; number < parts.length; number += 1) {
+    for (let number = 0; number < chunks.length; number += 1) {
       const slot = cursors[number]!;
       const list = lists[number]!;
       if (slot >= list.length || list[slot] !== smallest) continue;
@@ -80,11 +86,8 @@ export function mergeParts(parts: readonly IndexedPart[]): MergedPostings {
   }
   postingStarts[distinct] = written;
   return {
-    entries: parts.flatMap((part) => part.entries),
-    trigramList: trigramList.slice(0, distinct),
-    postingStarts: postingStarts.slice(0, distinct + 1),
-    encoded: encoded.slice(0, written),
-    postings: parts.reduce((sum, part) => sum + part.postings, 0),
-    textBytes: parts.reduce((sum, part) => sum + part.textBytes, 0),
+    trigramList: trigramList.subarray(0, distinct),
+    postingStarts: postingStarts.subarray(0, distinct + 1),
+    encoded: encoded.subarray(0, written),
   };
 }
