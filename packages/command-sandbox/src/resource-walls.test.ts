@@ -52,7 +52,8 @@ describe('default resource limits', () => {
     expect(tool).toMatchObject({ status: 'error', code: 'resource_limit_reached' });
     expect(tool.content).toContain('Memory limit reached: the command held 2 GiB');
     expect(tool.content).toContain('limits.commandMemoryBytes');
-  });
+    // Touching 2 GiB of fresh pages costs this VM about 20 s alone (about 38 µs a page), more under load.
+  }, 120_000);
 
   it('bounds the private /tmp at 512 MiB by default and says how to raise it', async () => {
     const workspace = testdir({});
