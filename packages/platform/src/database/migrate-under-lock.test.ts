@@ -36,5 +36,6 @@ describe('migrateUnderLock', () => {
     } finally {
       await opened.close();
     }
-  });
+    // Four Node processes start tsx and load Kysely together: 13-20 s alone at load 20, more in a full run.
+  }, 90_000);
 });
