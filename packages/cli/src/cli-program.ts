@@ -310,7 +310,7 @@ export function createProgram(): Command {
     )
     .action(lazy(async () => (await import('./mcp/mcp-serve-command.js')).mcpServeCommand));
 
-  homeOption(program.command('acp'))
+  settingsOptions(homeOption(program.command('acp')))
     .description('be the agent of an editor that speaks the Agent Client Protocol (Zed and others), over stdio')
     .option('-w, --workspace <dir>', 'the workspace of every session (default: the folder the editor opens)')
     .option('--script <file>', 'replay scripted model responses from a JSON file (no API key needed)')

@@ -267,10 +267,13 @@ export function createAcpAgent(options: AcpAgentOptions): AcpAgent {
         let ended!: () => void;
         session.turnEnded = new Promise((resolve) => (ended = resolve));
         try {
+          // The workspace's settings as they are now (a file fixed or trusted since applies).
+          const settings = session.runtime.settingsFor(session.workspaceRoot);
           const result = await session.core.runTurn({
             sessionId: session.id,
             prompt: text,
             systemPrompt: session.runtime.systemPrompt(session.workspaceRoot, options.systemPrompt),
+            ...(settings ? { settings } : {}),
             signal: controller.signal,
             permissionMode: session.mode,
             onTextDelta: (delta) => session.textDelta(delta),

@@ -7,10 +7,11 @@ import { EXIT_CODES } from '../exit-codes.js';
 import { openAgentRuntime, resolveWorkspace } from '../commands/agent-runtime.js';
 import { selectProvider } from '../commands/provider-selection.js';
 import { entryExtensions } from '../extensions/extensions-composition.js';
+import type { SettingsFlags } from '../settings/settings-flags.js';
 import { createAcpAgent, type AcpAgent } from './acp-agent.js';
 
 /** Options of `clawsmith acp`. */
-interface AcpOptions {
+interface AcpOptions extends SettingsFlags {
   readonly home?: string;
   readonly workspace?: string;
   readonly script?: string;
@@ -76,6 +77,8 @@ export async function acpCommand(rawOptions: Record<string, unknown>): Promise<n
         },
       },
       extensions: entryExtensions(workspaceRoot),
+      // Sessions of the folders the editor opens: each turn reads its session's workspace settings.
+      settings: { workspaceRoot: workspace ?? process.cwd(), flags: options, perSession: true, onNotice },
     });
   const runtime = await openRuntime(workspace);
   const stop = new AbortController();
