@@ -102,6 +102,10 @@ class ChatLoop {
   #turn: AbortController | undefined;
   #exitArmed = false;
   #exitRequested: (() => void) | undefined;
+  /** Whether the approval question waits for its answer (a single key gives it on a terminal). */
+  #awaitingApprovalKey = false;
+  /** An Enter pressed by habit right after a single-key answer is not an (empty) line of its own. */
+  #dropEmptyLine = false;
 
   async run(options: ChatOptions, command: unknown): Promise<number> {
     const requestedWorkspace = explicitWorkspace(command, options.workspace);
@@ -139,10 +143,15 @@ class ChatLoop {
     const terminal = process.stdin.isTTY === true && process.stdout.isTTY === true;
     const readline = createInterface({ input: process.stdin, output: process.stdout, terminal });
     this.#readline = readline;
-    readline.on('line', (line) => this.#lines.push(line));
+    readline.on('line', (line) => {
+      const dropped = this.#dropEmptyLine && line === '';
+      this.#dropEmptyLine = false;
+      if (!dropped) this.#lines.push(line);
+    });
     readline.on('close', () => this.#lines.close());
     readline.on('SIGINT', () => this.#interrupt());
     process.on('SIGINT', this.#interrupt);
+    if (terminal) process.stdin.on('keypress', this.#approvalKey);
     try {
       const session = await openOrCreateSession(core, options.session, workspaceRoot, undefined, requestedWorkspace);
       this.#sessionId = session.id;
@@ -159,6 +168,7 @@ class ChatLoop {
       return await this.#loop();
     } finally {
       process.off('SIGINT', this.#interrupt);
+      process.stdin.off('keypress', this.#approvalKey);
       unsubscribe();
       readline.close();
       await this.#runtime.close();
@@ -322,13 +332,29 @@ class ChatLoop {
     if (preview.length > 0) this.#say(preview.map((line) => `    ${line}`).join('\n'));
     for (;;) {
       this.#prompt('  Allow? [y]es / [n]o / [a]lways for this session: ');
-      const line = await this.#lines.answer(signal);
+      this.#awaitingApprovalKey = true;
+      const line = await this.#lines.answer(signal).finally(() => (this.#awaitingApprovalKey = false));
       if (line === null) return 'deny';
       const answer = parseApprovalAnswer(line);
       if (answer !== undefined) return answer;
       this.#say('  Type y, n or a.');
     }
   }
+
+  /**
+   * On a terminal, y, n or a typed as the first key of the answer gives it at once: readline has
+   * already echoed the key, so ending its line here draws the question once, answered, and
+   * leaves nothing behind for the next prompt. Anything longer still ends with Enter, and an
+   * Enter pressed out of habit after the key is dropped (it would otherwise disarm Ctrl-C twice).
+   */
+  readonly #approvalKey = (_text: string | undefined, key: { name?: string; ctrl?: boolean; meta?: boolean }) => {
+    const readline = this.#readline;
+    if (key.name !== 'return' && key.name !== 'enter') this.#dropEmptyLine = false;
+    if (!this.#awaitingApprovalKey || !readline || key.ctrl || key.meta) return;
+    if (!/^[yna]$/i.test(readline.line)) return;
+    readline.write('', { name: 'return' });
+    this.#dropEmptyLine = true;
+  };
 
   readonly #interrupt = () => {
     if (this.#turn && !this.#turn.signal.aborted) {
