@@ -16,30 +16,36 @@ export const checkpointRoutes: readonly Route[] = [
       const points = new Map(
         (await web.checkpoints.listRestorePoints(sessionId)).map((point) => [point.turnId, point] as const),
       );
-      const described = await Promise.all(
-        turns.map(async (turn) => {
-          const point = points.get(turn.turnId);
-          const manifest = point ? (await web.checkpoints.getRestorePoint(sessionId, turn.turnId)).manifest : undefined;
-          return {
-            turnId: turn.turnId,
-            ordinal: turn.ordinal,
-            prompt: turn.prompt,
-            status: turn.status,
-            startedAt: turn.startedAt,
-            completedAt: turn.completedAt,
-            checkpoint: point
-              ? {
-                  undone: point.undone,
-                  messageCount: point.messageCount,
-                  eventSequence: point.eventSequence,
-                  files: manifest?.files ?? [],
-                  totals: manifest?.totals ?? null,
-                }
-              : null,
-          };
-        }),
-      );
-      return c.json({ turns: described });
+      const checkpointOf = async (turnId: string) => {
+        const point = points.get(turnId);
+        if (!point) return null;
+        const { manifest } = await web.checkpoints.getRestorePoint(sessionId, turnId);
+        return {
+          undone: point.undone,
+          sequence: point.sequence,
+          messageCount: point.messageCount,
+          eventSequence: point.eventSequence,
+          files: manifest.files,
+          totals: manifest.totals,
+        };
+      };
+      const describe = async (turn: (typeof turns)[number]) => ({
+        turnId: turn.turnId,
+        ordinal: turn.ordinal,
+        prompt: turn.prompt,
+        status: turn.status,
+        startedAt: turn.startedAt,
+        completedAt: turn.completedAt,
+        checkpoint: await checkpointOf(turn.turnId),
+      });
+      const described = await Promise.all(turns.map(describe));
+      // Turns an earlier conversation restore cut keep their restore points: a later files restore
+      // to before an earlier turn puts their files back too, so the page must be able to say so.
+      const cut = await web.store.listUndoneTurns(sessionId);
+      const cutTurns = (
+        await Promise.all(cut.map(async (turn) => ({ ...(await describe(turn)), conversationUndoneAt: turn.undoneAt })))
+      ).filter((turn) => turn.checkpoint !== null && !turn.checkpoint.undone);
+      return c.json({ turns: described, cutTurns });
     },
   },
   {

@@ -30,9 +30,16 @@ export interface TurnSummary {
   readonly completedAt: string | null;
   readonly checkpoint: {
     readonly undone: boolean;
+    /** Creation order of the restore point in its session (a files restore reverts this one and every higher). */
+    readonly sequence: number;
     readonly files: readonly ManifestFile[];
     readonly totals: { readonly files: number; readonly linesAdded: number; readonly linesRemoved: number } | null;
   } | null;
+}
+
+/** A turn an earlier conversation restore took out, whose files are still in place (and so a files restore can still put back). */
+export interface CutTurnSummary extends TurnSummary {
+  readonly conversationUndoneAt: string;
 }
 
 export interface FileDiff {

@@ -11,6 +11,7 @@ export function CheckpointCard({
   status,
   usage,
   allTurns,
+  cutTurns,
   onFork,
   onRestored,
 }: {
@@ -19,6 +20,7 @@ export function CheckpointCard({
   status: string;
   usage?: TurnUsage;
   allTurns: readonly TurnSummary[];
+  cutTurns: readonly TurnSummary[];
   onFork: (turnId: string) => void;
   onRestored: (outcome: RestoreOutcome) => void;
 }) {
@@ -47,7 +49,13 @@ export function CheckpointCard({
         </ul>
       )}
       {checkpoint && !checkpoint.undone && (
-        <RestoreControls sessionId={sessionId} turn={turn} allTurns={allTurns} onRestored={onRestored} />
+        <RestoreControls
+          sessionId={sessionId}
+          turn={turn}
+          allTurns={allTurns}
+          cutTurns={cutTurns}
+          onRestored={onRestored}
+        />
       )}
       <button type="button" onClick={() => onFork(turn.turnId)}>
         Fork after turn {turn.ordinal}

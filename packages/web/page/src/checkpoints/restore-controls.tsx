@@ -21,15 +21,17 @@ export function RestoreControls({
   sessionId,
   turn,
   allTurns,
+  cutTurns,
   onRestored,
 }: {
   sessionId: string;
   turn: TurnSummary;
   allTurns: readonly TurnSummary[];
+  cutTurns: readonly TurnSummary[];
   onRestored: (outcome: RestoreOutcome) => void;
 }) {
   // When no file of this turn or a later one can be put back, only the conversation can be restored.
-  const filesToRestore = restorePlan(turn, allTurns, 'files').files.length > 0;
+  const filesToRestore = restorePlan(turn, allTurns, 'files', cutTurns).files.length > 0;
   const [chosenScope, setScope] = useState<RestoreScope>('all');
   const scope = filesToRestore ? chosenScope : 'session';
   const [stage, setStage] = useState<Stage>({ step: 'choose' });
@@ -50,7 +52,7 @@ export function RestoreControls({
     cancelled.current = true;
     setStage({ step: 'choose' });
   };
-  const plan = restorePlan(turn, allTurns, scope);
+  const plan = restorePlan(turn, allTurns, scope, cutTurns);
   const restore = () => {
     setSending(true);
     sendJson<{ restoredPaths: string[] }>(sessionPath(sessionId, `/turns/${encodeURIComponent(turn.turnId)}/restore`), {
@@ -117,7 +119,9 @@ export function RestoreControls({
           <ul className="restore-turns" aria-label="Turns this restore undoes">
             {plan.turns.map((undone) => (
               <li key={undone.turnId}>
-                Turn {undone.ordinal}: <LiteralText text={undone.prompt} limit={120} />
+                Turn {undone.ordinal}
+                {undone.conversationCut && ' (already taken out of the conversation by an earlier restore)'}:{' '}
+                <LiteralText text={undone.prompt} limit={120} />
                 {undone.files.length > 0 && (
                   <>
                     {' '}

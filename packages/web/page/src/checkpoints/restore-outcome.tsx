@@ -20,7 +20,7 @@ const SCOPE_WORDS: Record<RestoreScope, string> = {
 /** The result of the last restore with the files it put back; stays until the person dismisses it. */
 export function RestoreOutcomeNotice({ outcome, onDismiss }: { outcome: RestoreOutcome; onDismiss: () => void }) {
   const paths = outcome.restoredPaths;
-  const last = outcome.turns.at(-1)?.ordinal ?? outcome.ordinal;
+  const last = outcome.turns.filter((turn) => !turn.conversationCut).at(-1)?.ordinal ?? outcome.ordinal;
   const range = last === outcome.ordinal ? `turn ${outcome.ordinal}` : `turns ${outcome.ordinal}–${last}`;
   return (
     <section role="status" className="restored" aria-label="Restore result">

@@ -2,9 +2,9 @@ import { describe, expect, it } from 'vitest';
 import type { TurnSummary } from '../api/api-types';
 import { restoreConsequence, restorePlan } from './restore-scope';
 
-function turn(ordinal: number, paths: readonly string[], undone = false): TurnSummary {
+function turn(ordinal: number, paths: readonly string[], undone = false, sequence = ordinal): TurnSummary {
   return {
-    turnId: `t${ordinal}`,
+    turnId: `t${sequence}`,
     ordinal,
     prompt: `prompt ${ordinal}`,
     status: 'completed',
@@ -12,6 +12,7 @@ function turn(ordinal: number, paths: readonly string[], undone = false): TurnSu
     completedAt: '2026-01-01T00:00:01.000Z',
     checkpoint: {
       undone,
+      sequence,
       files: paths.map((path) => ({
         path,
         change: 'created',
@@ -53,5 +54,25 @@ describe(restorePlan, () => {
     expect(restoreConsequence(plan)).toBe(
       'This undoes turn 3. Files stay as they are. The conversation will go back to before turn 3: turn 3 leaves the transcript.',
     );
+  });
+
+  it('lists the turns an earlier conversation restore cut when their files go back too', () => {
+    // Turn 2 (y.txt) was cut from the conversation; the next turn took number 2 again (z.txt).
+    const live = [turn(1, ['x.txt']), turn(2, ['z.txt'], false, 3)];
+    const cut = [turn(2, ['y.txt'], false, 2)];
+    const plan = restorePlan(live[0]!, live, 'files', cut);
+    expect(plan.turns.map((undone) => [undone.ordinal, undone.conversationCut, undone.files])).toEqual([
+      [1, false, ['x.txt']],
+      [2, true, ['y.txt']],
+      [2, false, ['z.txt']],
+    ]);
+    expect(plan.files).toEqual(['x.txt', 'y.txt', 'z.txt']);
+    expect(restoreConsequence(plan)).toBe(
+      'This undoes turns 1–2: this turn and every later one. 3 files will be put back as they were before turn 1: x.txt, y.txt, z.txt. This includes the files of 1 turn an earlier restore took out of the conversation: turn 2 "prompt 2". The conversation stays as it is.',
+    );
+    // From the new turn 2 on, the cut turn (which ran before it) is not touched.
+    expect(restorePlan(live[1]!, live, 'files', cut).files).toEqual(['z.txt']);
+    // A conversation-only restore never touches files, cut turns' included.
+    expect(restorePlan(live[0]!, live, 'session', cut).turns.map((undone) => undone.turnId)).toEqual(['t1', 't3']);
   });
 });

@@ -13,6 +13,8 @@ export interface RestoredTurn {
   readonly ordinal: number;
   readonly prompt: string;
   readonly files: readonly string[];
+  /** An earlier restore already took this turn out of the conversation; only its files are left to put back. */
+  readonly conversationCut: boolean;
 }
 
 /**
@@ -24,7 +26,10 @@ export interface RestorePlan {
   readonly scope: RestoreScope;
   /** The turn restored to before. */
   readonly ordinal: number;
-  /** Turn N and every later one, oldest first. */
+  /**
+   * Turn N and every later one, then (when files go back) the turns an earlier conversation
+   * restore cut whose files are still in place and came after turn N; in the order they ran.
+   */
   readonly turns: readonly RestoredTurn[];
   /** Every file that will be put back (scope files or all), sorted, each once. */
   readonly files: readonly string[];
@@ -34,13 +39,29 @@ export interface RestorePlan {
 
 const putsFilesBack = (scope: RestoreScope) => scope === 'files' || scope === 'all';
 
-/** What restoring `scope` to before `turn` changes, given all the session's turns. */
-export function restorePlan(turn: TurnSummary, allTurns: readonly TurnSummary[], scope: RestoreScope): RestorePlan {
-  const affected = [...allTurns]
-    .filter((candidate) => candidate.ordinal >= turn.ordinal)
-    .sort((left, right) => left.ordinal - right.ordinal);
-  if (!affected.some((candidate) => candidate.turnId === turn.turnId)) affected.unshift(turn);
-  const turns = affected.map((candidate) => ({
+// The order turns ran in: their restore points' creation order (ordinals repeat after a
+// conversation restore, when the next turn takes the cut one's number), else the ordinal.
+const ranOrder = (turn: TurnSummary) => turn.checkpoint?.sequence ?? turn.ordinal;
+
+/**
+ * What restoring `scope` to before `turn` changes, given the session's turns and those an earlier
+ * conversation restore cut: the checkpoint store reverts every restore point from this turn's
+ * on that is not undone yet, cut turns' included, so those are listed too.
+ */
+export function restorePlan(
+  turn: TurnSummary,
+  allTurns: readonly TurnSummary[],
+  scope: RestoreScope,
+  cutTurns: readonly TurnSummary[] = [],
+): RestorePlan {
+  const live = allTurns.filter((candidate) => candidate.ordinal >= turn.ordinal);
+  if (!live.some((candidate) => candidate.turnId === turn.turnId)) live.push(turn);
+  const from = turn.checkpoint?.sequence;
+  const cut =
+    putsFilesBack(scope) && from !== undefined
+      ? cutTurns.filter((candidate) => candidate.checkpoint && candidate.checkpoint.sequence >= from)
+      : [];
+  const described = (candidate: TurnSummary, conversationCut: boolean): RestoredTurn => ({
     turnId: candidate.turnId,
     ordinal: candidate.ordinal,
     prompt: candidate.prompt,
@@ -49,14 +70,31 @@ export function restorePlan(turn: TurnSummary, allTurns: readonly TurnSummary[],
       putsFilesBack(scope) && candidate.checkpoint && !candidate.checkpoint.undone
         ? candidate.checkpoint.files.map((file) => file.path)
         : [],
-  }));
+    conversationCut,
+  });
+  const turns = [
+    ...live.map((candidate) => ({ order: ranOrder(candidate), turn: described(candidate, false) })),
+    ...cut.map((candidate) => ({ order: ranOrder(candidate), turn: described(candidate, true) })),
+  ]
+    .sort((left, right) => left.order - right.order)
+    .map((entry) => entry.turn);
   const files = [...new Set(turns.flatMap((candidate) => candidate.files))].sort();
   return { scope, ordinal: turn.ordinal, turns, files, cutsConversation: scope !== 'files' };
 }
 
+const inConversation = (plan: RestorePlan) => plan.turns.filter((candidate) => !candidate.conversationCut);
+
 function turnRange(plan: RestorePlan): string {
-  const last = plan.turns.at(-1)?.ordinal ?? plan.ordinal;
+  const last = inConversation(plan).at(-1)?.ordinal ?? plan.ordinal;
   return last === plan.ordinal ? `turn ${plan.ordinal}` : `turns ${plan.ordinal}–${last}`;
+}
+
+/** The sentence about cut turns whose files go back too, or '' when there are none. */
+function cutTurnsPart(plan: RestorePlan): string {
+  const cut = plan.turns.filter((candidate) => candidate.conversationCut && candidate.files.length > 0);
+  if (cut.length === 0) return '';
+  const named = cut.map((candidate) => `turn ${candidate.ordinal} "${candidate.prompt.slice(0, 60)}"`).join(', ');
+  return ` This includes the files of ${count(cut.length, 'turn')} an earlier restore took out of the conversation: ${named}.`;
 }
 
 const count = (amount: number, noun: string) => `${amount} ${amount === 1 ? noun : `${noun}s`}`;
@@ -65,14 +103,14 @@ const count = (amount: number, noun: string) => `${amount} ${amount === 1 ? noun
 export function restoreConsequence(plan: RestorePlan): string {
   const range = turnRange(plan);
   const scopeOfTurns =
-    plan.turns.length > 1 ? `This undoes ${range}: this turn and every later one.` : `This undoes ${range}.`;
+    inConversation(plan).length > 1 ? `This undoes ${range}: this turn and every later one.` : `This undoes ${range}.`;
   const filePart = !putsFilesBack(plan.scope)
     ? 'Files stay as they are.'
     : plan.files.length === 0
       ? `No file changed in ${range}, so no file will change.`
-      : `${count(plan.files.length, 'file')} will be put back as they were before turn ${plan.ordinal}: ${plan.files.join(', ')}.`;
+      : `${count(plan.files.length, 'file')} will be put back as they were before turn ${plan.ordinal}: ${plan.files.join(', ')}.${cutTurnsPart(plan)}`;
   const conversationPart = plan.cutsConversation
-    ? `The conversation will go back to before turn ${plan.ordinal}: ${range} ${plan.turns.length > 1 ? 'leave' : 'leaves'} the transcript.`
+    ? `The conversation will go back to before turn ${plan.ordinal}: ${range} ${inConversation(plan).length > 1 ? 'leave' : 'leaves'} the transcript.`
     : 'The conversation stays as it is.';
   return `${scopeOfTurns} ${filePart} ${conversationPart}`;
 }

@@ -1,6 +1,13 @@
 import { useMemo, useState } from 'react';
 import { sendJson, sessionPath } from '../api/api-client';
-import type { PendingApproval, SessionEvent, SessionSummary, TodoItem, TurnSummary } from '../api/api-types';
+import type {
+  CutTurnSummary,
+  PendingApproval,
+  SessionEvent,
+  SessionSummary,
+  TodoItem,
+  TurnSummary,
+} from '../api/api-types';
 import { ApprovalPanel } from '../approvals/approval-panel';
 import { ErrorNotice } from '../app/error-notice';
 import { RestoreOutcomeNotice, type RestoreOutcome } from '../checkpoints/restore-outcome';
@@ -31,7 +38,10 @@ export function SessionView({ sessionId }: { sessionId: string }) {
   const running = turnRunning(events);
   const turnsKey = `${generation}:${lastOf(events, ['turn.started', 'turn.completed', 'session.restored'])}`;
   const session = useJson<SessionSummary>(sessionPath(sessionId), turnsKey);
-  const turns = useJson<{ turns: TurnSummary[] }>(sessionPath(sessionId, '/turns'), turnsKey);
+  const turns = useJson<{ turns: TurnSummary[]; cutTurns: CutTurnSummary[] }>(
+    sessionPath(sessionId, '/turns'),
+    turnsKey,
+  );
   const approvals = useJson<{ approvals: PendingApproval[] }>(
     sessionPath(sessionId, '/approvals'),
     `${generation}:${lastOf(events, ['approval.requested', 'approval.resolved', 'turn.completed'])}`,
@@ -103,6 +113,7 @@ export function SessionView({ sessionId }: { sessionId: string }) {
             items={items}
             turns={turnMap}
             turnList={turns.data?.turns ?? NO_TURNS}
+            cutTurns={turns.data?.cutTurns ?? NO_TURNS}
             approvals={inlineApprovals}
             hasOlder={stream.hasOlder}
             oldestSequence={events[0]?.sequence ?? 0}

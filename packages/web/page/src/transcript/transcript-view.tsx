@@ -13,6 +13,8 @@ interface TranscriptViewProps {
   readonly turns: ReadonlyMap<string, TurnSummary>;
   /** The same turns as a list, oldest first (a restore takes a turn and every later one). */
   readonly turnList: readonly TurnSummary[];
+  /** Turns an earlier conversation restore cut whose files are still in place (a files restore puts them back too). */
+  readonly cutTurns: readonly TurnSummary[];
   /** Pending approvals by tool call id, shown in their call's card. */
   readonly approvals: ReadonlyMap<string, PendingApproval>;
   readonly hasOlder: boolean;
@@ -55,6 +57,7 @@ function ItemView({ item, props, expandedCalls, toggleCall }: ItemViewProps) {
           status={item.status}
           {...(item.usage ? { usage: item.usage } : {})}
           allTurns={props.turnList}
+          cutTurns={props.cutTurns}
           onFork={props.onFork}
           onRestored={props.onRestored}
         />
