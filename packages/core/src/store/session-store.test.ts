@@ -178,3 +178,25 @@ describe('turns', () => {
     expect(await store.listRunningTurns(other.id)).toHaveLength(1);
   });
 });
+
+describe('SessionStore.listFirstPrompts', () => {
+  it("gives each listed session's first prompt in one call, and nothing for a session without turns", async () => {
+    const store = await openStore(testdir());
+    const two = await store.createSession({ workspaceRoot: '/workspace' });
+    const none = await store.createSession({ workspaceRoot: '/workspace' });
+    const other = await store.createSession({ workspaceRoot: '/workspace' });
+    const start = (sessionId: string, turnId: string, prompt: string) =>
+      store.startTurn({ sessionId, turnId, prompt, activation: [], startedAt: '2026-01-01T00:00:00.000Z' });
+    await start(two.id, 'a1', 'first of two');
+    await start(two.id, 'a2', 'second of two');
+    await start(other.id, 'b1', 'only one');
+    expect(await store.listFirstPrompts([two.id, none.id, other.id])).toEqual(
+      new Map([
+        [two.id, 'first of two'],
+        [other.id, 'only one'],
+      ]),
+    );
+    expect(await store.listFirstPrompts([])).toEqual(new Map());
+    expect(await store.listFirstPrompts([other.id])).toEqual(new Map([[other.id, 'only one']]));
+  });
+});

@@ -147,6 +147,11 @@ export class SessionStore {
     return turns.findUndoneTurn(this.#db, sessionId, turnId);
   }
 
+  /** The first turn's prompt of each of `sessionIds` that has turns, read in one query (session lists). */
+  async listFirstPrompts(sessionIds: readonly string[]): Promise<Map<string, string>> {
+    return turns.listFirstPrompts(this.#db, sessionIds);
+  }
+
   /** The session's latest turn (highest ordinal), if it has any. */
   async getLastTurn(sessionId: string): Promise<TurnRecord | undefined> {
     return turns.findLastTurn(this.#db, sessionId);

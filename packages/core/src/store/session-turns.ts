@@ -112,6 +112,29 @@ export async function findLastTurn(db: CoreDatabase, sessionId: string): Promise
   return row ? toTurn(row) : undefined;
 }
 
+/**
+ * The prompt of each listed session's first turn (its lowest ordinal), in one query whatever the
+ * number of sessions; a session without turns has no entry.
+ */
+export async function listFirstPrompts(db: CoreDatabase, sessionIds: readonly string[]): Promise<Map<string, string>> {
+  if (sessionIds.length === 0) return new Map();
+  const rows = await db
+    .selectFrom('session_turn as turn')
+    .select(['turn.session_id', 'turn.prompt'])
+    .where('turn.session_id', 'in', [...sessionIds])
+    .where(({ eb, selectFrom }) =>
+      eb(
+        'turn.ordinal',
+        '=',
+        selectFrom('session_turn as earliest')
+          .select(({ fn }) => fn.min<number>('earliest.ordinal').as('ordinal'))
+          .whereRef('earliest.session_id', '=', 'turn.session_id'),
+      ),
+    )
+    .execute();
+  return new Map(rows.map((row) => [row.session_id, row.prompt]));
+}
+
 /** Turns whose conversation was undone, oldest undo first. */
 export async function listUndoneTurns(db: CoreDatabase, sessionId: string): Promise<UndoneTurnRecord[]> {
   const rows = await db

@@ -19,8 +19,9 @@ export const sessionRoutes: readonly Route[] = [
       const sessions = await web.store.listSessions({ limit: query.limit + 1, offset: query.offset });
       const page = sessions.slice(0, query.limit);
       const delegations = await delegationIndex(web);
+      const firstPrompts = await web.store.listFirstPrompts(page.map((session) => session.id));
       return c.json({
-        sessions: await Promise.all(page.map((session) => summarizeSession(web, session, delegations))),
+        sessions: await Promise.all(page.map((session) => summarizeSession(web, session, delegations, firstPrompts))),
         nextOffset: sessions.length > query.limit ? query.offset + query.limit : null,
       });
     },

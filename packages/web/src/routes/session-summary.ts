@@ -18,16 +18,23 @@ export async function delegationIndex(web: WebContext): Promise<DelegationIndex>
   return { byChild: new Map(records.map((record) => [record.childSessionId, record])), byParent };
 }
 
-/** A session as the API lists it: its record, last activity, what it is doing, and its subagent links. */
+/**
+ * A session as the API lists it: its record, last activity, what it is doing, and its subagent
+ * links. A listing passes the delegation index and the first prompts it read once for all.
+ */
 export async function summarizeSession(
   web: WebContext,
   session: SessionRecord,
   delegations?: DelegationIndex,
+  firstPrompts?: ReadonlyMap<string, string>,
 ): Promise<SessionSummary> {
   const links = delegations ?? (await delegationIndex(web));
   const delegation = links.byChild.get(session.id);
   const last = await web.store.getLastTurn(session.id);
-  const first = last ? (await web.store.listTurns(session.id))[0] : undefined;
+  // A listing reads every session's first prompt in one query and passes them in.
+  const firstPrompt = last
+    ? (firstPrompts ?? (await web.store.listFirstPrompts([session.id]))).get(session.id)
+    : undefined;
   const runningHere = web.turns.runsHere(session.id);
   let status: SessionSummary['status'] = last?.status ?? 'idle';
   if (runningHere || runsElsewhere(last)) status = 'running';
@@ -37,7 +44,7 @@ export async function summarizeSession(
     id: session.id,
     workspaceRoot: session.workspaceRoot,
     title: session.title,
-    firstPrompt: first ? first.prompt.slice(0, 200) : null,
+    firstPrompt: firstPrompt === undefined ? null : firstPrompt.slice(0, 200),
     parentSessionId: session.parentSessionId,
     forkedAtTurnId: session.forkedAtTurnId,
     createdAt: session.createdAt,
