@@ -219,6 +219,8 @@ export function createAgentCore(options: AgentCoreOptions): AgentCore {
       store.listEvents(sessionId, range),
     lastSequence: (sessionId: string) => store.lastSequence(sessionId),
     listTurns: (sessionId: string) => store.listTurns(sessionId),
+    listUndoneTurns: (sessionId: string) => store.listUndoneTurns(sessionId),
+    listFirstPrompts: (sessionIds: readonly string[]) => store.listFirstPrompts(sessionIds),
     getTurn: (sessionId: string, turnId: string) => store.getTurn(sessionId, turnId),
     getLastTurn: (sessionId: string) => store.getLastTurn(sessionId),
     getTodos: (sessionId: string) => store.getTodos(sessionId),

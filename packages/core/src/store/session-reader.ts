@@ -1,5 +1,12 @@
 import type { ModelMessage } from '@clawsmith/providers';
-import type { PendingApproval, SessionEvent, SessionRecord, TodoItem, TurnRecord } from './session-records.js';
+import type {
+  PendingApproval,
+  SessionEvent,
+  SessionRecord,
+  TodoItem,
+  TurnRecord,
+  UndoneTurnRecord,
+} from './session-records.js';
 
 /**
  * What a front end (the web server, an editor bridge) reads of a home's sessions through
@@ -25,6 +32,10 @@ export interface SessionReader {
   lastSequence(sessionId: string): Promise<number>;
   /** The session's turns, oldest first, without those a session restore undid. */
   listTurns(sessionId: string): Promise<TurnRecord[]>;
+  /** Turns whose conversation a session restore undid, oldest first (their restore points remain). */
+  listUndoneTurns(sessionId: string): Promise<UndoneTurnRecord[]>;
+  /** The first prompt of each listed session that has one, in one read. */
+  listFirstPrompts(sessionIds: readonly string[]): Promise<Map<string, string>>;
   /** One turn of the session, if it exists. */
   getTurn(sessionId: string, turnId: string): Promise<TurnRecord | undefined>;
   /** The session's latest turn, if any. */
