@@ -1,4 +1,4 @@
-import { useMemo, useState } from 'react';
+import { useEffect, useMemo, useState } from 'react';
 import { sendJson, sessionPath } from '../api/api-client';
 import type {
   CutTurnSummary,
@@ -30,14 +30,19 @@ function lastOf(events: readonly SessionEvent[], types: readonly string[]): numb
 
 const NO_TURNS: readonly TurnSummary[] = [];
 
-/** One session: its transcript live over the event stream, checkpoints, todos, approvals and the prompt box. */
-export function SessionView({ sessionId }: { sessionId: string }) {
+/**
+ * One session: its transcript live over the event stream, checkpoints, todos, approvals and the
+ * prompt box. `onActivity` hears a new key whenever one of its turns starts or ends (the session
+ * list beside it asks again then).
+ */
+export function SessionView({ sessionId, onActivity }: { sessionId: string; onActivity?: (key: string) => void }) {
   const stream = useSessionEvents(sessionId);
   const { events, generation } = stream;
   const items = useMemo(() => transcriptItems(events), [events]);
   const running = turnRunning(events);
   const turnsKey = `${generation}:${lastOf(events, ['turn.started', 'turn.completed', 'session.restored'])}`;
   const session = useJson<SessionSummary>(sessionPath(sessionId), turnsKey);
+  useEffect(() => onActivity?.(`${sessionId}:${turnsKey}`), [onActivity, sessionId, turnsKey]);
   const turns = useJson<{ turns: TurnSummary[]; cutTurns: CutTurnSummary[] }>(
     sessionPath(sessionId, '/turns'),
     turnsKey,

@@ -1,17 +1,11 @@
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import type { SessionSummary } from '../api/api-types';
 import { ErrorNotice } from '../app/error-notice';
 import { LiteralText } from '../display/literal-text';
 import { StatusBadge } from '../display/status-badge';
-import { useJson } from '../session/use-json';
 import { NewSessionForm } from './new-session-form';
 import { matchesFilter } from './session-filter';
-
-/** The sessions to list at the top: a subagent's session is listed under its parent when the parent is listed. */
-function topLevel(sessions: readonly SessionSummary[]): SessionSummary[] {
-  const listed = new Set(sessions.map((session) => session.id));
-  return sessions.filter((session) => !session.delegatedBy || !listed.has(session.delegatedBy.sessionId));
-}
+import { topLevelSessions, useSessionSummaries } from './use-session-summaries';
 
 function SessionRow({ session }: { session: SessionSummary }) {
   return (
@@ -33,14 +27,9 @@ function SessionRow({ session }: { session: SessionSummary }) {
  * prompt, workspace), subagents under their parent; each opens its session view.
  */
 export function SessionList() {
-  const [tick, setTick] = useState(0);
   const [filter, setFilter] = useState('');
-  useEffect(() => {
-    const timer = setInterval(() => setTick((value) => value + 1), 5_000);
-    return () => clearInterval(timer);
-  }, []);
-  const { data, error } = useJson<{ sessions: SessionSummary[] }>('/api/sessions?limit=200', tick);
-  const sessions = (data?.sessions ?? []).filter((session) => matchesFilter(session, filter));
+  const { sessions: listed, error } = useSessionSummaries();
+  const sessions = (listed ?? []).filter((session) => matchesFilter(session, filter));
   return (
     <section className="session-list" aria-labelledby="sessions-heading">
       <h1 id="sessions-heading">Sessions</h1>
@@ -55,9 +44,9 @@ export function SessionList() {
         />
       </label>
       {error !== undefined && <ErrorNotice error={error} />}
-      {data && sessions.length === 0 && <p className="empty">No sessions{filter ? ' match the search' : ''}.</p>}
+      {listed && sessions.length === 0 && <p className="empty">No sessions{filter ? ' match the search' : ''}.</p>}
       <ul>
-        {topLevel(sessions).map((session) => (
+        {topLevelSessions(sessions).map((session) => (
           <li key={session.id} className="session-row">
             <SessionRow session={session} />
             {session.children.length > 0 && (
