@@ -78,7 +78,7 @@ describe('a long session', { timeout: 4 * BROWSER_TEST_TIMEOUT }, () => {
       largestDom = Math.max(largestDom, await page.evaluate(() => document.getElementsByTagName('*').length));
     }
     expect(await oldest()).toBe(1);
-    await page.getByText('the very first prompt').waitFor();
+    await page.getByRole('log', { name: 'Transcript' }).getByText('the very first prompt').waitFor();
     await page.locator('.transcript').evaluate((element) => element.scrollTo(0, element.scrollHeight));
     await page.getByText('the end of a long session').waitFor();
     const domAfterEnd = await page.evaluate(() => document.getElementsByTagName('*').length);
