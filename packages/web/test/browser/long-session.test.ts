@@ -78,6 +78,8 @@ describe('a long session', { timeout: 4 * BROWSER_TEST_TIMEOUT }, () => {
       largestDom = Math.max(largestDom, await page.evaluate(() => document.getElementsByTagName('*').length));
     }
     expect(await oldest()).toBe(1);
+    // The last page loaded keeps the reader where they were; at the top again, the first prompt shows.
+    await page.locator('.transcript').evaluate((element) => element.scrollTo(0, 0));
     await page.getByRole('log', { name: 'Transcript' }).getByText('the very first prompt').waitFor();
     await page.locator('.transcript').evaluate((element) => element.scrollTo(0, element.scrollHeight));
     await page.getByText('the end of a long session').waitFor();
