@@ -116,8 +116,10 @@ export class LanguageToolingTrustStore {
 
   /** Whether `workspaceRoot` (a real path) has trusted language tooling, as its files are now. */
   stateOf(workspaceRoot: string): LanguageToolingTrust {
-    if (this.#records.recorded(workspaceRoot, TOOLING_KEY) === undefined) return 'untrusted';
-    return this.#records.stateOf(workspaceRoot, TOOLING_KEY, languageToolingFingerprint(workspaceRoot));
+    // One read of the record; the fingerprint (which hashes the tooling's files) only when there is one.
+    const recorded = this.#records.recorded(workspaceRoot, TOOLING_KEY);
+    if (recorded === undefined) return 'untrusted';
+    return recorded === languageToolingFingerprint(workspaceRoot) ? 'trusted' : 'changed';
   }
 
   /** Records that the person trusts the language tooling of `workspaceRoot` as it is now; returns the fingerprint. */
