@@ -64,9 +64,7 @@ export function bubblewrapArguments(plan: SandboxPlan): string[] {
   argv.push('--chdir', plan.workingDirectory, '--');
   const command = limitedCommandArguments(plan);
   argv.push(
-    ...(plan.networkBridge
-      ? bridgedCommandArguments(plan.networkBridge, command, plan.environment.LC_ALL)
-      : command),
+    ...(plan.networkBridge ? bridgedCommandArguments(plan.networkBridge, command, plan.environment.LC_ALL) : command),
   );
   return argv;
 }

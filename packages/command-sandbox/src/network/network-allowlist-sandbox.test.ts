@@ -98,7 +98,7 @@ describe('runCommand with a network allowlist', () => {
     expect(requested.some((line) => line.includes('/direct'))).toBe(false);
   });
 
-  it("gives the command its own LC_ALL (the bridge itself starts in the C locale)", async () => {
+  it('gives the command its own LC_ALL (the bridge itself starts in the C locale)', async () => {
     const command = 'echo "LC_ALL=${LC_ALL-unset}"';
     const withOwn = await runCommand(
       { ...options, environmentSource: { PATH: process.env.PATH, LC_ALL: 'C.UTF-8' } },

@@ -134,7 +134,8 @@ describe('runCommand with a network allowlist, through the relay', () => {
     // The relay's process for a command ends when the command's pidfd says it ended; it is not
     // awaited by runCommand, so this waits for that real condition, within a bound.
     const deadline = Date.now() + 20_000;
-    while (childrenOf(relay!).length > 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
+    while (childrenOf(relay!).length > 0 && Date.now() < deadline)
+      await new Promise((resolve) => setTimeout(resolve, 20));
     expect(childrenOf(relay!)).toEqual([]);
   });
 });
