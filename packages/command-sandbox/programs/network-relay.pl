@@ -1,12 +1,13 @@
 # The network relay (see src/network/network-relay.ts): the data path of a command with a network
-# allowlist, outside the sandbox. The bridge inside hands it each connection the command opens to
-# the proxy port (a descriptor over the Unix socket). For a CONNECT, or a plain HTTP request with
-# an absolute URL, the relay asks the proxy (Node, on a private socket) for a decision, connects to
-# the one address the proxy checked, and splices bytes both ways in the kernel (splice(2) through a
-# pipe: no copy through this process and no per-chunk work in Node). Anything else is answered
-# 400. One relay serves every command of one allowlist: each bridge first sends its command's token
-# (32 hex digits and a newline), which the relay names in its questions, so refusals are counted
-# for that command and a command that has ended gets none.
+# allowlist, outside the sandbox. The bridge inside (programs/network-bridge.pl) hands it, once per
+# command, the proxy port's listening socket of the command's network namespace and a pidfd of the
+# command's process, naming the command by its token (32 hex digits and a newline). The relay
+# accepts the command's connections on that socket from outside until the pidfd says the command
+# ended. For a CONNECT, or a plain HTTP request with an absolute URL, it asks the proxy (Node, on a
+# private socket) for a decision, connects to the one address the proxy checked, and splices bytes
+# both ways in the kernel (splice(2) through a pipe: no copy through this process and no per-chunk
+# work in Node). Anything else is answered 400. One relay serves every command of one allowlist;
+# the token it names in its questions keeps refusals apart, and a command that has ended gets none.
 #
 # Arguments: the socket to listen on, the proxy's decision socket, then the system call numbers
 # of prctl, recvmsg and splice. Prints "ready" once listening. Every process of it
@@ -144,6 +145,24 @@ my $serve = sub {
   exit 0;
 };
 
+# Reads the bridge's one message: the token, the listening socket and the pidfd, or ends.
+my $handed = sub {
+  my ($bridge) = @_;
+  my ($said, $control) = ("\0" x 33, "\0" x 24);
+  my $vector = pack("P Q", $said, 33);
+  my $message = pack("Q L x4 P Q P Q i x4", 0, 0, $vector, 1, $control, 24, 0);
+  my $got = syscall($nr_recvmsg, fileno($bridge), $message, 0);
+  exit 0 if $got <= 0;
+  my ($length, $level, $type, $listening, $pidfd) = unpack("Q i i i i", $control);
+  exit 0 unless $length == 24 && $level == 1 && $type == 1;
+  $token = substr($said, 0, $got);
+  while (length($token) < 33) { sysread($bridge, $token, 33 - length($token), length($token)) or exit 0 }
+  exit 0 unless $token =~ s/\A([0-9a-f]{32})\n\z/$1/;
+  open(my $listener, "+<&=", $listening) or exit 0;
+  open(my $process, "<&=", $pidfd) or exit 0;
+  return ($listener, $process);
+};
+
 for (;;) {
   accept(my $bridge, $listener) or next;
   my $receiver = fork() // next;
@@ -151,21 +170,22 @@ for (;;) {
   $SIG{TERM} = "DEFAULT";
   $orphan_guard->();
   close($listener);
-  while (length($token) < 33) { sysread($bridge, $token, 33 - length($token), length($token)) or exit 0 }
-  exit 0 unless $token =~ s/\A([0-9a-f]{32})\n\z/$1/;
+  my ($port, $command) = $handed->($bridge);
+  close($bridge);
+  my $watched = "";
+  vec($watched, fileno($port), 1) = 1;
+  vec($watched, fileno($command), 1) = 1;
   for (;;) {
-    my ($byte, $control) = ("\0", "\0" x 24);
-    my $vector = pack("P Q", $byte, 1);
-    my $message = pack("Q L x4 P Q P Q i x4", 0, 0, $vector, 1, $control, 24, 0);
-    my $got = syscall($nr_recvmsg, fileno($bridge), $message, 0);
-    exit 0 if $got <= 0;
-    my ($length, $level, $type, $descriptor) = unpack("Q i i i", $control);
-    next unless $length == 20 && $level == 1 && $type == 1;
-    open(my $client, "+<&=", $descriptor) or next;
+    my $ready = $watched;
+    next if select($ready, undef, undef, undef) <= 0;
+    # The command's process ended: the sandbox is gone with it (its PID 1 ends with it).
+    exit 0 if vec($ready, fileno($command), 1);
+    accept(my $client, $port) or next;
     my $connection = fork();
     if (!defined $connection || $connection > 0) { close($client); next; }
     $orphan_guard->();
-    close($bridge);
+    close($port);
+    close($command);
     $serve->($client);
     exit 0;
   }

@@ -1,4 +1,4 @@
-import { bridgedCommandArguments } from './network/network-bridge.js';
+import { BRIDGE_LOCALE, bridgedCommandArguments } from './network/network-bridge.js';
 import { limitedCommandArguments, type SandboxMount, type SandboxPlan } from './sandbox-plan.js';
 
 /**
@@ -57,10 +57,14 @@ export function bubblewrapArguments(plan: SandboxPlan): string[] {
   if (plan.unixSockets === 'denied' && !plan.networkBridge)
     argv.push('--seccomp', String(UNIX_SOCKET_FILTER_DESCRIPTOR));
   argv.push('--clearenv');
-  for (const [name, value] of Object.entries(plan.environment).sort(([left], [right]) => left.localeCompare(right)))
+  // The bridge starts in the C locale and gives the command its own LC_ALL back.
+  const environment = plan.networkBridge ? { ...plan.environment, LC_ALL: BRIDGE_LOCALE } : plan.environment;
+  for (const [name, value] of Object.entries(environment).sort(([left], [right]) => left.localeCompare(right)))
     argv.push('--setenv', name, value);
   argv.push('--chdir', plan.workingDirectory, '--');
   const command = limitedCommandArguments(plan);
-  argv.push(...(plan.networkBridge ? bridgedCommandArguments(plan.networkBridge, command) : command));
+  argv.push(
+    ...(plan.networkBridge ? bridgedCommandArguments(plan.networkBridge, command, plan.environment.LC_ALL) : command),
+  );
   return argv;
 }

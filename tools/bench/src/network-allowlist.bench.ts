@@ -78,7 +78,7 @@ try {
   // Throughput as curl measures its own transfer (the sandbox's start-up left out), interleaved;
   // processor time per download of this process (the proxy) and the sandbox's processes (curl,
   // the bridge), the server's own not counted (it is the same for both).
-  const downloads = 5;
+  const downloads = 7;
   const speeds = { direct: [] as number[], plain: [] as number[], tunnel: [] as number[] };
   const processor = { direct: 0, plain: 0, tunnel: 0 };
   const download = async (kind: keyof typeof speeds, options: CommandSandboxOptions, command: string) => {
@@ -102,9 +102,14 @@ try {
     [timingOf('through the proxy, plain HTTP', speeds.plain), timingOf('through the proxy, CONNECT', speeds.tunnel)],
   );
   const rate = (samples: number[]) => 1000 / medianOf(samples);
+  // The spread: each round's proxy speed over the direct speed of the same round (interleaved).
+  const spread = (samples: number[]) => {
+    const ratios = samples.map((sample, index) => speeds.direct[index]! / sample).sort((left, right) => left - right);
+    return `${ratios[0]!.toFixed(2)}x-${ratios.at(-1)!.toFixed(2)}x`;
+  };
   const perMebibyte = (total: number) => (total / downloads / mebibytes).toFixed(2);
   console.log(
-    `\nthroughput: direct ${rate(speeds.direct).toFixed(0)} MiB/s, proxy plain ${rate(speeds.plain).toFixed(0)} MiB/s (${(rate(speeds.plain) / rate(speeds.direct)).toFixed(2)}x), proxy CONNECT ${rate(speeds.tunnel).toFixed(0)} MiB/s (${(rate(speeds.tunnel) / rate(speeds.direct)).toFixed(2)}x) (aim: at least 0.8x); processor ms per MiB: direct ${perMebibyte(processor.direct)}, plain ${perMebibyte(processor.plain)}, CONNECT ${perMebibyte(processor.tunnel)}`,
+    `\nthroughput: direct ${rate(speeds.direct).toFixed(0)} MiB/s, proxy plain ${rate(speeds.plain).toFixed(0)} MiB/s (${(rate(speeds.plain) / rate(speeds.direct)).toFixed(2)}x), proxy CONNECT ${rate(speeds.tunnel).toFixed(0)} MiB/s (${(rate(speeds.tunnel) / rate(speeds.direct)).toFixed(2)}x) (aim: at least 0.8x); round by round plain ${spread(speeds.plain)}, CONNECT ${spread(speeds.tunnel)}; processor ms per MiB (the relay's own not counted: it is no child this process waits for): direct ${perMebibyte(processor.direct)}, plain ${perMebibyte(processor.plain)}, CONNECT ${perMebibyte(processor.tunnel)}`,
   );
 } finally {
   server.kill();

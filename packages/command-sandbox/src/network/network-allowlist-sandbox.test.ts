@@ -83,20 +83,32 @@ describe('runCommand with a network allowlist', () => {
         `curl -sS --noproxy '*' --max-time 5 http://127.0.0.1:${port}/direct 2>&1 | head -c 120; echo " curl exit \${PIPESTATUS[0]}"`,
         `node -e "require('net').connect(${port}, '127.0.0.1').on('connect', () => console.log('connected')).on('error', (e) => console.log('node:', e.code))"`,
         `socat - UNIX-CONNECT:/run/clawsmith-network/proxy.sock 2>&1 </dev/null | head -c 200; echo`,
-        // The bridge (the one process allowed a Unix socket) cannot be taken over: not dumpable, so
-        // its environ and memory are closed to the command; the shell's own environ is the control.
-        `head -c1 /proc/$$/environ >/dev/null && echo "own environ readable"`,
-        `for d in /proc/[0-9]*; do case "$(head -c 40 $d/cmdline 2>/dev/null | tr '\\0' ' ')" in *perl*) head -c1 $d/environ >/dev/null 2>&1 && echo "bridge readable" || echo "bridge sealed";; esac; done | sort -u`,
+        // Nothing of the bridge stays inside (the relay holds the proxy port's socket from outside),
+        // and the command holds no socket or pidfd of it: only the command's own processes are left.
+        // (Descriptors 1 and 2 are the output's socket pair from Node.)
+        `cat /proc/[0-9]*/comm | grep -cx perl`,
+        `ls -l /proc/$$/fd | grep -E 'socket:|pidfd' | grep -cvE ' [12] -> '`,
       ].join('; '),
     );
     expect(result.output).toMatch(/Connection refused|Couldn't connect/);
     expect(result.output).toContain('curl exit 7');
     expect(result.output).toContain('node: ECONNREFUSED');
     expect(result.output).toContain('Operation not permitted');
-    expect(result.output).toContain('own environ readable');
-    expect(result.output).toContain('bridge sealed');
-    expect(result.output).not.toContain('bridge readable');
+    expect(result.output.trim().split('\n').slice(-2)).toEqual(['0', '0']);
     expect(requested.some((line) => line.includes('/direct'))).toBe(false);
+  });
+
+  it('gives the command its own LC_ALL (the bridge itself starts in the C locale)', async () => {
+    const command = 'echo "LC_ALL=${LC_ALL-unset}"';
+    const withOwn = await runCommand(
+      { ...options, environmentSource: { PATH: process.env.PATH, LC_ALL: 'C.UTF-8' } },
+      { workspaceRoot: testdir({}), command, timeoutMs: 60_000 },
+    );
+    const withNone = await runCommand(
+      { ...options, environmentSource: { PATH: process.env.PATH } },
+      { workspaceRoot: testdir({}), command, timeoutMs: 60_000 },
+    );
+    expect([withOwn.output, withNone.output]).toEqual(['LC_ALL=C.UTF-8\n', 'LC_ALL=unset\n']);
   });
 
   it('names the allowlist and the refused hosts in the tool result', async () => {

@@ -9,13 +9,17 @@ export interface NetworkSystemCalls {
   readonly sendmsg: number;
   readonly recvmsg: number;
   readonly splice: number;
+  readonly pidfdOpen: number;
 }
 
 /** The system call numbers on the architectures the Unix socket filter knows. */
 export const NETWORK_SYSTEM_CALLS: Readonly<Record<string, NetworkSystemCalls>> = {
-  x64: { prctl: 157, sendmsg: 46, recvmsg: 47, splice: 275 },
-  arm64: { prctl: 167, sendmsg: 211, recvmsg: 212, splice: 76 },
+  x64: { prctl: 157, sendmsg: 46, recvmsg: 47, splice: 275, pidfdOpen: 434 },
+  arm64: { prctl: 167, sendmsg: 211, recvmsg: 212, splice: 76, pidfdOpen: 434 },
 };
+
+/** The bridge's own locale: with `C`, Perl loads no locale files at start. */
+export const BRIDGE_LOCALE = 'C';
 
 /** What the sandbox plan carries to run the command behind the bridge. */
 export interface NetworkBridge {
@@ -27,16 +31,24 @@ export interface NetworkBridge {
   readonly commandToken: string;
   /** The loopback port the bridge listens on inside the sandbox. */
   readonly port: number;
-  /** prctl's and sendmsg's system call numbers here. */
-  readonly systemCalls: Pick<NetworkSystemCalls, 'prctl' | 'sendmsg'>;
+  /** prctl's, sendmsg's and pidfd_open's system call numbers here. */
+  readonly systemCalls: Pick<NetworkSystemCalls, 'prctl' | 'sendmsg' | 'pidfdOpen'>;
   /** The Unix socket filter the command gets (its bytes, as bubblewrap's `--seccomp` would load them). */
   readonly filterProgram: Buffer;
   /** The domain patterns, for the result's words. */
   readonly domains: readonly string[];
 }
 
-/** The argv that starts the bridge and then, filtered, the command (`command` is its argv). */
-export function bridgedCommandArguments(bridge: NetworkBridge, command: readonly string[]): string[] {
+/**
+ * The argv that starts the bridge and then, filtered, the command (`command` is its argv). The
+ * sandbox starts the bridge with `LC_ALL=C` (see {@link BRIDGE_LOCALE}); `commandLocale` is the
+ * command's own `LC_ALL`, which the bridge restores (or removes, when undefined) before the command runs.
+ */
+export function bridgedCommandArguments(
+  bridge: NetworkBridge,
+  command: readonly string[],
+  commandLocale?: string,
+): string[] {
   return [
     bridge.perl,
     '-e',
@@ -46,7 +58,9 @@ export function bridgedCommandArguments(bridge: NetworkBridge, command: readonly
     String(bridge.port),
     String(bridge.systemCalls.prctl),
     String(bridge.systemCalls.sendmsg),
+    String(bridge.systemCalls.pidfdOpen),
     bridge.filterProgram.toString('hex'),
+    commandLocale === undefined ? '-' : `=${commandLocale}`,
     ...command,
   ];
 }

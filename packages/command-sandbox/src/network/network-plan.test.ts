@@ -10,7 +10,7 @@ const bridge: NetworkBridge = {
   socketPath: '/run/clawsmith-network/proxy.sock',
   commandToken: '00112233445566778899aabbccddeeff',
   port: 3128,
-  systemCalls: { prctl: 157, sendmsg: 46 },
+  systemCalls: { prctl: 157, sendmsg: 46, pidfdOpen: 434 },
   filterProgram: unixSocketFilterProgram('x64'),
   domains: ['registry.npmjs.org'],
 };
@@ -31,17 +31,31 @@ describe('bubblewrapArguments behind the network bridge', () => {
     expect(argv).not.toContain('--seccomp');
     const command = argv.slice(argv.indexOf('--', argv.indexOf('--chdir')) + 1);
     expect(command.slice(0, 2)).toEqual(['/usr/bin/perl', '-e']);
-    expect(command.slice(3, 9)).toEqual([
+    expect(command.slice(3, 11)).toEqual([
       '/run/clawsmith-network/proxy.sock',
       '00112233445566778899aabbccddeeff',
       '3128',
       '157',
       '46',
+      '434',
       unixSocketFilterProgram('x64').toString('hex'),
+      '-',
     ]);
-    expect(command.slice(9, 13)).toEqual(['/bin/bash', '--noprofile', '--norc', '-c']);
+    expect(command.slice(11, 15)).toEqual(['/bin/bash', '--noprofile', '--norc', '-c']);
     expect(bubblewrapArguments(plan)).toContain('--seccomp');
     expect(bridgedCommandArguments(bridge, ['true']).at(-1)).toBe('true');
+  });
+
+  it('starts the bridge in the C locale and hands the command its own LC_ALL back', () => {
+    const setenv = (argv: string[]) =>
+      argv.flatMap((word, index) => (word === '--setenv' ? [`${argv[index + 1]}=${argv[index + 2]}`] : []));
+    const bridged = bubblewrapArguments({ ...plan, networkBridge: bridge });
+    expect(setenv(bridged)).toContain('LC_ALL=C');
+    expect(setenv(bubblewrapArguments(plan))).not.toContain('LC_ALL=C');
+    const own = { ...plan, environment: { LC_ALL: 'de_DE.UTF-8' }, networkBridge: bridge };
+    expect(setenv(bubblewrapArguments(own))).toEqual(['LC_ALL=C']);
+    expect(bubblewrapArguments(own)).toContain('=de_DE.UTF-8');
+    expect(bridgedCommandArguments(bridge, ['true'], '').at(-2)).toBe('=');
   });
 });
 

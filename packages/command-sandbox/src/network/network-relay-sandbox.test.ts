@@ -2,6 +2,7 @@
 // a new decision for every plain request, and one shared proxy that keeps each command's refusals
 // apart. Real bubblewrap, real curl; every server listens on 127.0.0.1.
 import { createHash } from 'node:crypto';
+import { readdirSync, readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { testdir } from '@clawsmith/test-utils';
@@ -44,6 +45,31 @@ const options: CommandSandboxOptions = {
     resolveHost: async () => [{ address: '127.0.0.1', family: 4 }],
   },
 };
+/** The children of process `pid` (empty once it has none, or when it is gone). */
+function childrenOf(pid: number): number[] {
+  try {
+    return readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').split(' ').filter(Boolean).map(Number);
+  } catch {
+    return [];
+  }
+}
+
+/** The relays this test process started (each a Perl child running network-relay.pl). */
+function relays(): number[] {
+  return readdirSync('/proc')
+    .filter((name) => /^\d+$/.test(name))
+    .map(Number)
+    .filter((pid) => {
+      try {
+        const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+        const parent = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+        return parent === process.pid && readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('# The network relay');
+      } catch {
+        return false;
+      }
+    });
+}
+
 const run = (command: string) => runCommand(options, { workspaceRoot: testdir({}), command, timeoutMs: 60_000 });
 
 describe('runCommand with a network allowlist, through the relay', () => {
@@ -99,5 +125,17 @@ describe('runCommand with a network allowlist, through the relay', () => {
     ]);
     expect(first.refusedHosts?.map((host) => host.host)).toEqual([`one.test:${port}`]);
     expect(second.refusedHosts?.map((host) => host.host)).toEqual([`two.test:${port}`]);
+  });
+
+  it("lets go of each command's proxy port when the command ends (its accepting process ends with it)", async () => {
+    await Promise.all([run('true'), run(`curl -s -o /dev/null http://allowed.test:${port}/`), run('true')]);
+    const [relay] = relays();
+    expect(relay).toBeDefined();
+    // The relay's process for a command ends when the command's pidfd says it ended; it is not
+    // awaited by runCommand, so this waits for that real condition, within a bound.
+    const deadline = Date.now() + 20_000;
+    while (childrenOf(relay!).length > 0 && Date.now() < deadline)
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(childrenOf(relay!)).toEqual([]);
   });
 });

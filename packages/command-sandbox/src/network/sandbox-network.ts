@@ -66,7 +66,7 @@ export async function attachNetworkProxy(
         perl: perl.program,
         socketPath: `${PROXY_FOLDER_IN_SANDBOX}/${proxy.socketName}`,
         port: BRIDGE_PORT,
-        systemCalls: { prctl: systemCalls.prctl, sendmsg: systemCalls.sendmsg },
+        systemCalls: { prctl: systemCalls.prctl, sendmsg: systemCalls.sendmsg, pidfdOpen: systemCalls.pidfdOpen },
         commandToken: proxy.commandToken,
         filterProgram: unixSocketFilterProgram(),
         domains: allowlist.domains,
