@@ -1,17 +1,23 @@
 import { spawn } from 'node:child_process';
-import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { createHash } from 'node:crypto';
+import { lstatSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { snapshotTree, testdir } from '@clawsmith/test-utils';
-import { describe, expect, it, onTestFinished } from 'vitest';
-import { beginTurn, openStore, toolDelete, toolWrite } from './__fixtures__/tool-simulator.js';
+import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
+import { bundleChild, type BundledChild } from './__fixtures__/bundled-child.js';
+import { beginTurn, openStore } from './__fixtures__/tool-simulator.js';
 
 const packageRoot = new URL('..', import.meta.url).pathname;
-const childScript = new URL('./__fixtures__/undo-child.ts', import.meta.url).pathname;
+let childProgram: BundledChild;
+beforeAll(async () => {
+  childProgram = await bundleChild(new URL('./__fixtures__/undo-child.ts', import.meta.url).pathname);
+});
+afterAll(() => childProgram?.remove());
 
-/** Starts the child under tsx with the source condition; resolves lines as they arrive. */
+/** Starts the bundled child; resolves lines as they arrive. */
 function startChild(args: string[]) {
-  const child = spawn(process.execPath, ['--conditions=@clawsmith/source', '--import', 'tsx', childScript, ...args], {
+  const child = spawn(process.execPath, [childProgram.path, ...args], {
     cwd: packageRoot,
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -36,7 +42,13 @@ function startChild(args: string[]) {
 
 const FILES = 400;
 const original = (index: number) => `original ${index}\n`.repeat(200);
+const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
 
+/**
+ * One turn that deletes every seventh of 400 files, rewrites the others and creates 50, recorded
+ * as a tool that changes many files records them (the recorder's batch entry points: every
+ * pre-image before the first write, every result after the last).
+ */
 async function largeTurn() {
   const home = testdir({});
   const tree: Record<string, string> = {};
@@ -46,13 +58,37 @@ async function largeTurn() {
   onTestFinished(() => opened.db.destroy());
   const before = snapshotTree(root);
   const turn = await beginTurn(opened.store, root, 't1');
-  for (let index = 0; index < FILES; index += 1) {
-    const path = `dir${index % 10}/file${index}.txt`;
-    if (index % 7 === 0) await toolDelete(turn.recorder, root, path);
-    else await toolWrite(turn.recorder, root, path, `agent ${index}\n`.repeat(300));
+  const changes = new Map<string, string | undefined>();
+  for (let index = 0; index < FILES; index += 1)
+    changes.set(`dir${index % 10}/file${index}.txt`, index % 7 === 0 ? undefined : `agent ${index}\n`.repeat(300));
+  for (let index = 0; index < 50; index += 1) changes.set(`created/new${index}.txt`, `new ${index}\n`);
+  await turn.recorder.beforeChanges!(
+    [...changes.keys()].map((path) => ({
+      path,
+      preimage:
+        before[path] === undefined
+          ? { state: 'absent' as const }
+          : {
+              state: 'file' as const,
+              content: readFileSync(join(root, path)),
+              mode: lstatSync(join(root, path)).mode & 0o7777,
+            },
+    })),
+  );
+  for (const [path, content] of changes) {
+    if (content === undefined) rmSync(join(root, path));
+    else {
+      mkdirSync(dirname(join(root, path)), { recursive: true });
+      writeFileSync(join(root, path), content);
+    }
   }
-  for (let index = 0; index < 50; index += 1)
-    await toolWrite(turn.recorder, root, `created/new${index}.txt`, `new ${index}\n`);
+  await turn.recorder.afterChanges!(
+    [...changes].map(([path, content]) => ({
+      path,
+      postimage:
+        content === undefined ? { state: 'absent' as const } : { state: 'file' as const, sha256: sha256(content) },
+    })),
+  );
   await turn.complete();
   const after = snapshotTree(root);
   return { root, before, after, ...opened };
@@ -74,8 +110,9 @@ function assertEachFileWhollyOldOrNew(root: string, before: Record<string, strin
   return old;
 }
 
-// Each test writes 450 files and starts children under tsx: 20-32 s measured at a load average of
-// 20 on two cores, past vitest's 30 s default. The guarantees checked do not depend on time.
+// Each test writes 450 files and starts children: 20-45 s measured at a load average of 20-24 on
+// two cores when the children ran under tsx and the turn was recorded file by file, past vitest's
+// 30 s default. The guarantees checked do not depend on time.
 describe('undo killed with SIGKILL', { timeout: 120_000 }, () => {
   it('leaves every file wholly old or wholly new, and resumeInterruptedUndo finishes it', async () => {
     const { root, before, after, store, file } = await largeTurn();
