@@ -73,5 +73,8 @@ export async function migrateArtifacts(db: Kysely<any>): Promise<void> {
     migrationTableName: ARTIFACT_MIGRATION_TABLE,
     migrationLockTableName: ARTIFACT_MIGRATION_LOCK_TABLE,
   });
-  await migrateUnderLock(db, migrator);
+  await migrateUnderLock(db, migrator, {
+    migrationTableName: ARTIFACT_MIGRATION_TABLE,
+    migrationNames: Object.keys(artifactMigrations),
+  });
 }

@@ -165,5 +165,8 @@ export async function migrateCheckpoints(db: HostDatabase): Promise<void> {
     provider: { getMigrations: async () => checkpointMigrations },
     ...CHECKPOINT_MIGRATION_TABLES,
   });
-  await migrateUnderLock(db, migrator);
+  await migrateUnderLock(db, migrator, {
+    migrationTableName: CHECKPOINT_MIGRATION_TABLES.migrationTableName,
+    migrationNames: Object.keys(checkpointMigrations),
+  });
 }

@@ -16,7 +16,15 @@ interface MvdanSyntax {
 
 // A CommonJS package without types: loaded through require so no ambient declaration is needed
 // by packages that compile this source (the benchmarks read it through the source condition).
-const { syntax } = createRequire(import.meta.url)('mvdan-sh') as { syntax: MvdanSyntax };
+// Loaded on the first parse, not with the package: evaluating it costs a quarter to half a second
+// of CPU, which every `clawsmith` start would pay even when no command is ever parsed.
+let loaded: { readonly syntax: MvdanSyntax; readonly parser: MvdanParser } | undefined;
+function mvdan(): { readonly syntax: MvdanSyntax; readonly parser: MvdanParser } {
+  if (loaded) return loaded;
+  const { syntax } = createRequire(import.meta.url)('mvdan-sh') as { syntax: MvdanSyntax };
+  loaded = { syntax, parser: syntax.NewParser(syntax.Variant(syntax.LangBash)) };
+  return loaded;
+}
 
 /**
  * A node of the mvdan.cc/sh syntax tree. Fields follow the Go names (`Stmts`, `Cmd`, `Args`,
@@ -34,12 +42,10 @@ export class ShellSyntaxError extends Error {
   }
 }
 
-const parser = syntax.NewParser(syntax.Variant(syntax.LangBash));
-
 /** Parses `source` as bash and returns the `File` node. */
 export function parseShell(source: string): ShellNode {
   try {
-    return parser.Parse(source, 'command') as ShellNode;
+    return mvdan().parser.Parse(source, 'command') as ShellNode;
   } catch (error) {
     // mvdan-sh throws Go errors: objects with an Error() method rather than JavaScript Errors.
     const goError = error as { Error?: () => string; message?: string };
@@ -50,12 +56,12 @@ export function parseShell(source: string): ShellNode {
 
 /** The Go type name of `node`, for example `CallExpr`. */
 export function nodeType(node: unknown): string {
-  return node === null || node === undefined ? '' : syntax.NodeType(node);
+  return node === null || node === undefined ? '' : mvdan().syntax.NodeType(node);
 }
 
 /** Visits every node below `root`, depth first. Must run before {@link splitBraces} touches the tree. */
 export function walkShell(root: unknown, visit: (node: ShellNode) => void): void {
-  syntax.Walk(root, (node) => {
+  mvdan().syntax.Walk(root, (node) => {
     if (node !== null && node !== undefined) visit(node as ShellNode);
     return true;
   });
@@ -67,7 +73,7 @@ const splitWords = new WeakSet<object>();
 export function splitBraces(word: ShellNode): ShellNode {
   if (splitWords.has(word)) return word;
   splitWords.add(word);
-  return syntax.SplitBraces(word) as ShellNode;
+  return mvdan().syntax.SplitBraces(word) as ShellNode;
 }
 
 /** The elements of a Go slice as a JavaScript array (mvdan-sh hands slices over as arrays). */

@@ -2,7 +2,11 @@
 export { databaseEngineOf, type DatabaseEngine } from './database/database-engine.js';
 export { DatabaseUnavailableError } from './database/database-unavailable-error.js';
 export { isPostgresUrl, redactDatabaseUrl } from './database/database-url.js';
-export { MIGRATION_ADVISORY_LOCK_KEY, migrateUnderLock } from './database/migrate-under-lock.js';
+export {
+  MIGRATION_ADVISORY_LOCK_KEY,
+  migrateUnderLock,
+  type AppliedMigrations,
+} from './database/migrate-under-lock.js';
 export {
   NOTIFICATION_LISTENER_APPLICATION,
   listenForNotifications,

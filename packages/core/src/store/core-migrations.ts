@@ -192,5 +192,8 @@ export async function migrateCore(db: Kysely<any>): Promise<void> {
     migrationTableName: 'clawsmith_core_migration',
     migrationLockTableName: 'clawsmith_core_migration_lock',
   });
-  await migrateUnderLock(db, migrator);
+  await migrateUnderLock(db, migrator, {
+    migrationTableName: 'clawsmith_core_migration',
+    migrationNames: Object.keys(coreMigrations),
+  });
 }

@@ -11,6 +11,14 @@ export const MIGRATION_ADVISORY_LOCK_KEY: bigint = createHash('sha256')
   .digest()
   .readBigInt64BE(0);
 
+/** What a current database has applied: {@link migrateUnderLock} checks it before locking anything. */
+export interface AppliedMigrations {
+  /** The migrator's `migrationTableName`. */
+  readonly migrationTableName: string;
+  /** The names of every migration the migrator's provider returns. */
+  readonly migrationNames: readonly string[];
+}
+
 /**
  * Runs `migrator` to its latest migration while holding a lock that other processes opening the
  * same database wait on, so that many processes starting together migrate once and each later
@@ -25,9 +33,19 @@ export const MIGRATION_ADVISORY_LOCK_KEY: bigint = createHash('sha256')
  *   before Kysely creates its migration tables (which two processes would otherwise race to
  *   create) to the end. PostgreSQL runs each migration in a transaction of its own.
  * - Any other dialect: Kysely's own locking.
+ *
+ * With `current`, a database whose migration table already lists exactly those migrations is left
+ * alone after one read: no lock (a process opening a home never waits behind another's write), no
+ * schema introspection. Anything else (a missing table, a migration not applied yet, one this
+ * version does not know) goes through the migrator as before, which applies or reports it.
  */
-// eslint-disable-next-line @typescript-eslint/no-explicit-any -- the host owns the database type
-export async function migrateUnderLock(db: Kysely<any>, migrator: Migrator): Promise<void> {
+export async function migrateUnderLock(
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the host owns the database type
+  db: Kysely<any>,
+  migrator: Migrator,
+  current?: AppliedMigrations,
+): Promise<void> {
+  if (current && (await isCurrent(db, current))) return;
   const engine = databaseEngineOf(db);
   if (engine === 'sqlite') {
     await sql`begin immediate`.execute(db);
@@ -54,6 +72,21 @@ export async function migrateUnderLock(db: Kysely<any>, migrator: Migrator): Pro
     return;
   }
   await migrateToLatest(migrator);
+}
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- the host owns the database type
+async function isCurrent(db: Kysely<any>, current: AppliedMigrations): Promise<boolean> {
+  let applied: readonly string[];
+  try {
+    // Committed rows only: a migration another process is applying right now is not listed yet.
+    const rows = await db.selectFrom(current.migrationTableName).select('name').execute();
+    applied = rows.map((row: { name: string }) => row.name);
+  } catch {
+    // No migration table yet (a new database): the migrator creates it.
+    return false;
+  }
+  const known = new Set(current.migrationNames);
+  return applied.length === known.size && applied.every((name) => known.has(name));
 }
 
 async function migrateToLatest(migrator: Migrator): Promise<void> {

@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import pg from 'pg';
+import type pg from 'pg';
 import { postgresUrlOf } from './postgres-urls.js';
 
 /** What {@link listenForNotifications} listens to, and whom it tells. */
@@ -57,6 +57,8 @@ export async function listenForNotifications(
   for (const channel of options.channels)
     if (!IDENTIFIER.test(channel))
       throw new TypeError(`The notification channel "${channel}" must be a lower-case identifier (a-z, 0-9, _).`);
+  // Loaded here, as openPostgresDatabase does: a process on SQLite never pays for the driver.
+  const { default: pgDriver } = await import('pg');
   const firstDelay = options.retryDelayMs ?? 50;
   const maxDelay = options.maxRetryDelayMs ?? 2_000;
   let client: pg.Client | undefined;
@@ -65,7 +67,7 @@ export async function listenForNotifications(
   let delay = firstDelay;
 
   const connect = async (): Promise<void> => {
-    const next = new pg.Client({ connectionString: url, application_name: NOTIFICATION_LISTENER_APPLICATION });
+    const next = new pgDriver.Client({ connectionString: url, application_name: NOTIFICATION_LISTENER_APPLICATION });
     let lost = false;
     let established = false;
     const onLost = (error: Error) => {
