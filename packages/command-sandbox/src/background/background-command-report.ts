@@ -1,7 +1,7 @@
 import { toolCancelled, toolError, toolSuccess, type ToolExecutionResult } from '@clawsmith/tool-protocol';
 import type { CommandSnapshot } from './command-record.js';
-import { describeStatus } from './command-report.js';
-import { COMMAND_SANDBOX_ERROR_CODES } from './errors.js';
+import { describeStatus } from '../command-report.js';
+import { COMMAND_SANDBOX_ERROR_CODES } from '../errors.js';
 
 /** The text the background command tools give for one command: state, sandbox, limits, log. */
 export function describeSnapshot(command: CommandSnapshot): string {

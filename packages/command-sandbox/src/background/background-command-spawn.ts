@@ -1,12 +1,12 @@
 import { randomBytes } from 'node:crypto';
-import { BoundedOutput } from './bounded-output.js';
+import { BoundedOutput } from '../process/bounded-output.js';
 import type { CommandExecutionServiceOptions } from './command-execution-service.js';
-import { prepareCommand } from './command-launch.js';
+import { prepareCommand } from '../command-launch.js';
 import { CommandLog } from './command-log.js';
 import type { CommandRecord, StartCommandRequest } from './command-record.js';
-import { COMMAND_SANDBOX_ERROR_CODES, CommandSandboxError } from './errors.js';
-import { startProcess, type StartedProcess } from './process-runner.js';
-import { loadPty, startPtyProcess, type StartedPtyProcess } from './pty-process.js';
+import { COMMAND_SANDBOX_ERROR_CODES, CommandSandboxError } from '../errors.js';
+import { startProcess, type StartedProcess } from '../process/process-runner.js';
+import { loadPty, startPtyProcess, type StartedPtyProcess } from '../process/pty-process.js';
 
 /**
  * Starts one background command through the same preparation as `run_command` (refusal,

@@ -7,8 +7,8 @@ import type {
   ToolExecutionResult,
 } from '@clawsmith/tool-protocol';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createBackgroundCommandTools, createCommandExecutionService, type CommandExecutionService } from './index.js';
-import { hostProcessesWith } from './__fixtures__/host-processes.js';
+import { createBackgroundCommandTools, createCommandExecutionService, type CommandExecutionService } from '../index.js';
+import { hostProcessesWith } from '../__fixtures__/host-processes.js';
 
 function appendableArtifacts(): ArtifactWriter & { bodies: Buffer[] } {
   const bodies: Buffer[] = [];

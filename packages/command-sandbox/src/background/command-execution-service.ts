@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { spawnBackgroundCommand } from './background-command-spawn.js';
-import { validateSandboxOptions, type CommandSandboxOptions } from './command-launch.js';
+import { validateSandboxOptions, type CommandSandboxOptions } from '../command-launch.js';
 import {
   snapshot,
   stateOf,
@@ -11,8 +11,8 @@ import {
   type TerminalCapabilities,
 } from './command-record.js';
 import { CommandRegistry } from './command-registry.js';
-import { COMMAND_SANDBOX_ERROR_CODES, CommandSandboxError } from './errors.js';
-import { loadPty, type StartedPtyProcess } from './pty-process.js';
+import { COMMAND_SANDBOX_ERROR_CODES, CommandSandboxError } from '../errors.js';
+import { loadPty, type StartedPtyProcess } from '../process/pty-process.js';
 
 /** Options of {@link createCommandExecutionService}: the sandbox options plus background limits. */
 export interface CommandExecutionServiceOptions extends CommandSandboxOptions {

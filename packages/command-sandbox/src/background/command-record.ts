@@ -1,11 +1,11 @@
 import type { ArtifactReference, ArtifactWriter, TraceContext } from '@clawsmith/tool-protocol';
 import { timingSafeEqual } from 'node:crypto';
 import type { CommandLog, CommandOutputSlice } from './command-log.js';
-import { outcomeSignal } from './command-report.js';
-import { COMMAND_SANDBOX_ERROR_CODES, CommandSandboxError } from './errors.js';
-import type { ProcessOutcome, StartedProcess } from './process-runner.js';
-import type { StartedPtyProcess } from './pty-process.js';
-import type { SandboxKind } from './sandbox-availability.js';
+import { outcomeSignal } from '../command-report.js';
+import { COMMAND_SANDBOX_ERROR_CODES, CommandSandboxError } from '../errors.js';
+import type { ProcessOutcome, StartedProcess } from '../process/process-runner.js';
+import type { StartedPtyProcess } from '../process/pty-process.js';
+import type { SandboxKind } from '../sandbox/sandbox-availability.js';
 
 /** What a background command is doing. */
 export type CommandState = 'running' | 'exited' | 'cancelled' | 'timed_out';

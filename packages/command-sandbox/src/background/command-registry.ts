@@ -1,5 +1,5 @@
 import { notFound, type CommandRecord } from './command-record.js';
-import { COMMAND_SANDBOX_ERROR_CODES, CommandSandboxError } from './errors.js';
+import { COMMAND_SANDBOX_ERROR_CODES, CommandSandboxError } from '../errors.js';
 
 /**
  * The background commands of every session of one service: the cap on live commands per session

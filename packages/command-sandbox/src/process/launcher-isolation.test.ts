@@ -2,10 +2,10 @@ import { spawn } from 'node:child_process';
 import { chmodSync, closeSync, existsSync, mkdirSync, openSync, readFileSync, writeFileSync } from 'node:fs';
 import { testdir } from '@clawsmith/test-utils';
 import { describe, expect, it } from 'vitest';
-import { runCommand } from './index.js';
+import { runCommand } from '../index.js';
 import { checkTrustedLauncher, resolveTrustedLauncher } from './trusted-launcher.js';
 
-const fixture = new URL('./__fixtures__/inherited-descriptors.ts', import.meta.url).pathname;
+const fixture = new URL('../__fixtures__/inherited-descriptors.ts', import.meta.url).pathname;
 
 describe('resolveTrustedLauncher', () => {
   it('takes bwrap from the system folders and refuses a launcher anyone else could replace', () => {

@@ -1,4 +1,4 @@
-import type { SandboxLimits } from './sandbox-plan.js';
+import type { SandboxLimits } from '../sandbox/sandbox-plan.js';
 
 /** Which resource limit stopped or hindered a command. */
 export type ReachedLimit = 'memory' | 'temporary_space' | 'processes' | 'file_size' | 'cpu_time';

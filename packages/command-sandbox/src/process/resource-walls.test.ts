@@ -1,7 +1,7 @@
 import { testdir } from '@clawsmith/test-utils';
 import { describe, expect, it } from 'vitest';
-import { runCommand } from './index.js';
-import { commandToolResult } from './run-command-tool.js';
+import { runCommand } from '../index.js';
+import { commandToolResult } from '../run-command-tool.js';
 
 describe('runCommand resource walls', () => {
   it('bounds the private /tmp to its configured size', async () => {

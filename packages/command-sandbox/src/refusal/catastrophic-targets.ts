@@ -1,6 +1,6 @@
 import { homedir } from 'node:os';
 import { posix } from 'node:path';
-import type { Field } from './word-fields.js';
+import type { Field } from '../shell/word-fields.js';
 
 /** Where paths in a command are resolved: the working folder and the home folders to protect. */
 export interface TargetContext {

@@ -1,5 +1,5 @@
 import { catastrophicTarget, isBlockDevice, isSysrqPath, type TargetContext } from './catastrophic-targets.js';
-import type { Field } from './word-fields.js';
+import type { Field } from '../shell/word-fields.js';
 
 /** The names of the catastrophic-command rules; a refusal carries one of them. */
 export const COMMAND_SAFETY_RULES = Object.freeze([

@@ -18,8 +18,8 @@ import {
   ShellSyntaxError,
   walkShell,
   type ShellNode,
-} from './shell-syntax.js';
-import { printedCall, staticWordText, wordFields, type Field, type WordScope } from './word-fields.js';
+} from '../shell/shell-syntax.js';
+import { printedCall, staticWordText, wordFields, type Field, type WordScope } from '../shell/word-fields.js';
 import {
   arrayVariants,
   assignmentArrayChange,
@@ -29,7 +29,7 @@ import {
   runsRunTimeArray,
   type ArrayChange,
   type ArrayValue,
-} from './shell-arrays.js';
+} from '../shell/shell-arrays.js';
 
 /** The verdict of {@link evaluateCommandSafety}. */
 export type CommandSafetyVerdict =

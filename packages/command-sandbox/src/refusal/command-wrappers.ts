@@ -1,4 +1,4 @@
-import type { Field } from './word-fields.js';
+import type { Field } from '../shell/word-fields.js';
 
 /** What a wrapper runs: another command's fields, or shell text to parse again. */
 export type WrappedCommand =

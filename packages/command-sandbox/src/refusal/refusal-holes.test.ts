@@ -3,7 +3,7 @@
 import { readdirSync } from 'node:fs';
 import { testdir } from '@clawsmith/test-utils';
 import { describe, expect, it } from 'vitest';
-import { evaluateCommandSafety, runCommand } from './index.js';
+import { evaluateCommandSafety, runCommand } from '../index.js';
 
 const workspaceRoot = '/work/project';
 const judge = (text: string, workingDirectory = workspaceRoot) =>

@@ -1,4 +1,4 @@
-import { bridgedCommandArguments } from './network/network-bridge.js';
+import { bridgedCommandArguments } from '../network/network-bridge.js';
 import { limitedCommandArguments, type SandboxMount, type SandboxPlan } from './sandbox-plan.js';
 
 /**

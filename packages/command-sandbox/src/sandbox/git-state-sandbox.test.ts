@@ -6,8 +6,8 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { testdir } from '@clawsmith/test-utils';
 import { describe, expect, it } from 'vitest';
-import { runCommand } from './index.js';
-import type { CaptureMode } from './capture/command-capture.js';
+import { runCommand } from '../index.js';
+import type { CaptureMode } from '../capture/command-capture.js';
 
 const GIT_ENVIRONMENT = {
   ...process.env,

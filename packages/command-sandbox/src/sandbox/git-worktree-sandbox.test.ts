@@ -5,7 +5,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { testdir } from '@clawsmith/test-utils';
 import { describe, expect, it } from 'vitest';
-import { runCommand } from './index.js';
+import { runCommand } from '../index.js';
 
 const GIT_ENVIRONMENT = {
   ...process.env,

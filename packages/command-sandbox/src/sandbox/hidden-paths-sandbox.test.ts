@@ -4,9 +4,9 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { join } from 'node:path';
 import { testdir } from '@clawsmith/test-utils';
 import { describe, expect, it, onTestFinished } from 'vitest';
-import { runCommand } from './index.js';
+import { runCommand } from '../index.js';
 
-const packageRoot = new URL('..', import.meta.url).pathname;
+const packageRoot = new URL('../..', import.meta.url).pathname;
 // The sandbox always hides these; a home there would be hidden without the option under test.
 const alwaysHidden = /^\/(tmp|var\/tmp|run|dev|proc)(\/|$)/.test(packageRoot);
 

@@ -4,7 +4,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { testdir } from '@clawsmith/test-utils';
 import { describe, expect, it } from 'vitest';
-import { runCommand } from './index.js';
+import { runCommand } from '../index.js';
 
 describe('nested protected paths created by a command', () => {
   it('are captured as refused changes and never reach the workspace, while ordinary writes land', async () => {

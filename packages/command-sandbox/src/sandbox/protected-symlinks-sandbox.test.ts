@@ -6,7 +6,7 @@ import { mkdirSync, readdirSync, readFileSync, readlinkSync, rmSync, symlinkSync
 import { join } from 'node:path';
 import { testdir } from '@clawsmith/test-utils';
 import { describe, expect, it } from 'vitest';
-import { runCommand } from './index.js';
+import { runCommand } from '../index.js';
 
 function workspaceWith(link: string, target: (outside: string) => string, extra: Record<string, string> = {}) {
   const workspace = testdir({ 'src/a.ts': 'a', ...extra });

@@ -1,4 +1,4 @@
-import { resolveTrustedLauncher } from './trusted-launcher.js';
+import { resolveTrustedLauncher } from '../process/trusted-launcher.js';
 
 /** How commands are isolated: `auto` picks the platform sandbox, `off` runs unsandboxed (and says so). */
 export type SandboxMode = 'auto' | 'bubblewrap' | 'off';

@@ -6,7 +6,7 @@ import {
   macosSandboxProfile,
   type PathKind,
   type SandboxPlanInput,
-} from './index.js';
+} from '../index.js';
 import type { ProtectedLocations } from './protected-locations.js';
 
 function input(overrides: Partial<SandboxPlanInput> = {}, paths: Record<string, PathKind> = {}): SandboxPlanInput {

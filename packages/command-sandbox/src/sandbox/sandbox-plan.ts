@@ -1,7 +1,7 @@
 import { posix } from 'node:path';
 import { PROTECTED_PATHS } from '@clawsmith/tool-protocol';
 import type { ProtectedLocations } from './protected-locations.js';
-import type { NetworkBridge } from './network/network-bridge.js';
+import type { NetworkBridge } from '../network/network-bridge.js';
 import { writableGitFolderMounts } from './git-folder-guard.js';
 
 /** POSIX resource limits applied to every command (rlimits; processes also by cgroup where possible). */

@@ -2,9 +2,9 @@ import { existsSync, mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { startLineChild, testdir } from '@clawsmith/test-utils';
 import { describe, expect, it, onTestFinished } from 'vitest';
-import { createCommandExecutionService } from './index.js';
+import { createCommandExecutionService } from '../index.js';
 
-const otherProcess = resolve(import.meta.dirname, '__fixtures__/command-in-another-process.ts');
+const otherProcess = resolve(import.meta.dirname, '../__fixtures__/command-in-another-process.ts');
 
 // The command that must stay guarded: it waits for `go`, then tries to plant `.bash_login`.
 const PLANTER =

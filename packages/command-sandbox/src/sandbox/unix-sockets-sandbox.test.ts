@@ -6,9 +6,9 @@ import { createServer, type Server } from 'node:net';
 import { join } from 'node:path';
 import { testdir } from '@clawsmith/test-utils';
 import { describe, expect, it, onTestFinished } from 'vitest';
-import { runCommand } from './index.js';
+import { runCommand } from '../index.js';
 
-const packageRoot = new URL('..', import.meta.url).pathname;
+const packageRoot = new URL('../..', import.meta.url).pathname;
 // The sandbox always hides these; a socket there would be out of reach without the filter.
 const alwaysHidden = /^\/(tmp|var\/tmp|run|dev|proc)(\/|$)/.test(packageRoot);
 

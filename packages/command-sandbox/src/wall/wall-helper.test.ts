@@ -1,6 +1,6 @@
 import { testdir } from '@clawsmith/test-utils';
 import { describe, expect, it } from 'vitest';
-import { resolveTrustedLauncher } from './trusted-launcher.js';
+import { resolveTrustedLauncher } from '../process/trusted-launcher.js';
 import { WallHelper } from './wall-helper.js';
 
 const mkfifo = resolveTrustedLauncher('mkfifo');

@@ -4,10 +4,10 @@ import type { Socket } from 'node:net';
 import { promisify } from 'node:util';
 import type { WorkspaceMutationBatch, WorkspaceMutationOutcome } from '@clawsmith/tool-protocol';
 import { openBlockingPipes, type BlockingPipe } from './blocking-pipe.js';
-import { SandboxUnavailableError } from './errors.js';
-import { findProtectedLocations } from './protected-locations.js';
-import { WALL_HELPER_PROGRAM } from './programs/wall-helper-program.js';
-import { HOST_READ_ONLY_VIEW } from './sandbox-availability.js';
+import { SandboxUnavailableError } from '../errors.js';
+import { findProtectedLocations } from '../sandbox/protected-locations.js';
+import { WALL_HELPER_PROGRAM } from '../programs/wall-helper-program.js';
+import { HOST_READ_ONLY_VIEW } from '../sandbox/sandbox-availability.js';
 
 /** How long a helper may take to say it is ready before it is killed and the batch refused. */
 const READY_TIMEOUT_MS = 20_000;

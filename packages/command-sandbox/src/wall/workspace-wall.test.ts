@@ -3,7 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, readFileSync, readlinkSync, symlinkSync, writeFileSync } from 'node:fs';
 import { testdir } from '@clawsmith/test-utils';
 import { afterAll, describe, expect, it } from 'vitest';
-import { createWorkspaceWall } from './index.js';
+import { createWorkspaceWall } from '../index.js';
 
 const wall = createWorkspaceWall({ mode: 'bubblewrap' });
 afterAll(() => wall.close());

@@ -1,9 +1,9 @@
 import { realpathSync } from 'node:fs';
 import { createDirectWorkspaceWall, mutationFailure, type WorkspaceWall } from '@clawsmith/tool-protocol';
-import { SandboxUnavailableError } from './errors.js';
-import { sandboxAvailability, type SandboxMode } from './sandbox-availability.js';
+import { SandboxUnavailableError } from '../errors.js';
+import { sandboxAvailability, type SandboxMode } from '../sandbox/sandbox-availability.js';
 import { RootProtectedKeys } from './root-protected-key.js';
-import { resolveTrustedLauncher } from './trusted-launcher.js';
+import { resolveTrustedLauncher } from '../process/trusted-launcher.js';
 import { WallHelper, type WallPrograms } from './wall-helper.js';
 
 /** Options of {@link createWorkspaceWall}. */
