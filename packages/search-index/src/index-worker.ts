@@ -1,5 +1,5 @@
 import { Worker } from 'node:worker_threads';
-import { threadModuleUrl } from '../thread-module.js';
+import { threadModuleUrl } from '@clawsmith/platform';
 import type {
   BuildRequest,
   IndexAnswers,
