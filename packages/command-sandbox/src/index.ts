@@ -60,7 +60,10 @@ export {
   SandboxUnavailableError,
 } from './errors.js';
 
-export type { CommandExecutionService, CommandExecutionServiceOptions } from './background/command-execution-service.js';
+export type {
+  CommandExecutionService,
+  CommandExecutionServiceOptions,
+} from './background/command-execution-service.js';
 export type {
   CommandOutputRead,
   CommandSnapshot,
