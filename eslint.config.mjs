@@ -32,15 +32,24 @@ export default tseslint.config(
             { sourceTag: 'layer:contract', onlyDependOnLibsWithTags: ['layer:platform'] },
             // the platform imports no workspace package (its tests use the repository's test helpers)
             { sourceTag: 'layer:platform', onlyDependOnLibsWithTags: ['layer:tooling'] },
+            // layer 0, libraries: engines with domain knowledge but no contract of their own (the
+            // search index), which a service may depend on; they import only the platform
+            { sourceTag: 'layer:library', onlyDependOnLibsWithTags: ['layer:platform', 'layer:tooling'] },
             // layer 1 imports only layer 0; services never import each other
             {
               sourceTag: 'layer:service',
-              onlyDependOnLibsWithTags: ['layer:contract', 'layer:platform', 'layer:tooling'],
+              onlyDependOnLibsWithTags: ['layer:contract', 'layer:platform', 'layer:library', 'layer:tooling'],
             },
             // layer 2, below core: the tool host (one call's lifecycle without a loop) wires services
             {
               sourceTag: 'layer:host',
-              onlyDependOnLibsWithTags: ['layer:contract', 'layer:platform', 'layer:service', 'layer:tooling'],
+              onlyDependOnLibsWithTags: [
+                'layer:contract',
+                'layer:platform',
+                'layer:library',
+                'layer:service',
+                'layer:tooling',
+              ],
             },
             // layer 2, the agent loop: core imports layers 0-1 and the tool host
             {
@@ -48,6 +57,7 @@ export default tseslint.config(
               onlyDependOnLibsWithTags: [
                 'layer:contract',
                 'layer:platform',
+                'layer:library',
                 'layer:service',
                 'layer:host',
                 'layer:tooling',
@@ -59,6 +69,7 @@ export default tseslint.config(
               onlyDependOnLibsWithTags: [
                 'layer:contract',
                 'layer:platform',
+                'layer:library',
                 'layer:service',
                 'layer:host',
                 'layer:tooling',
@@ -71,6 +82,7 @@ export default tseslint.config(
               onlyDependOnLibsWithTags: [
                 'layer:contract',
                 'layer:platform',
+                'layer:library',
                 'layer:service',
                 'layer:host',
                 'layer:composition',
@@ -85,6 +97,7 @@ export default tseslint.config(
               onlyDependOnLibsWithTags: [
                 'layer:contract',
                 'layer:platform',
+                'layer:library',
                 'layer:service',
                 'layer:host',
                 'layer:composition',

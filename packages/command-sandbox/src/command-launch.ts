@@ -1,10 +1,10 @@
 import { traceContextEnvironment, type TraceContext } from '@clawsmith/tool-protocol';
 import { realpathSync, statSync } from 'node:fs';
 import { isAbsolute, relative, resolve } from 'node:path';
-import { defaultHomes } from './catastrophic-targets.js';
+import { defaultHomes } from './refusal/catastrophic-targets.js';
 import { assertEnvironmentAdditions, buildCommandEnvironment } from './command-environment.js';
-import { evaluateCommandSafety } from './command-safety.js';
-import { bubblewrapArguments } from './bubblewrap-arguments.js';
+import { evaluateCommandSafety } from './refusal/command-safety.js';
+import { bubblewrapArguments } from './sandbox/bubblewrap-arguments.js';
 import {
   COMMAND_SANDBOX_ERROR_CODES,
   CommandRefusedError,
@@ -13,16 +13,16 @@ import {
 } from './errors.js';
 import type { CaptureMode } from './capture/command-capture.js';
 import { overlayLaunch } from './capture/overlay-launch.js';
-import { macosSandboxProfile } from './macos-sandbox-profile.js';
-import { holdPlaceholders } from './mount-placeholders.js';
+import { macosSandboxProfile } from './sandbox/macos-sandbox-profile.js';
+import { holdPlaceholders } from './sandbox/mount-placeholders.js';
 import { realWorkspaceRoot } from './workspace-root.js';
-import { isUnixSocketFilterArchitecture } from './unix-socket-filter.js';
-import { unixSocketFilterFile } from './unix-socket-filter-file.js';
-import { findProtectedLocations, type ProtectedLocations } from './protected-locations.js';
+import { isUnixSocketFilterArchitecture } from './sandbox/unix-socket-filter.js';
+import { unixSocketFilterFile } from './sandbox/unix-socket-filter-file.js';
+import { findProtectedLocations, type ProtectedLocations } from './sandbox/protected-locations.js';
 import type { CommandNetworkAllowlist, RefusedHost } from './network/network-allowlist.js';
 import { attachNetworkProxy } from './network/sandbox-network.js';
-import type { ProcessLaunch } from './process-runner.js';
-import { sandboxAvailability, type SandboxKind, type SandboxMode } from './sandbox-availability.js';
+import type { ProcessLaunch } from './process/process-runner.js';
+import { sandboxAvailability, type SandboxKind, type SandboxMode } from './sandbox/sandbox-availability.js';
 import {
   buildSandboxPlan,
   DEFAULT_SANDBOX_LIMITS,
@@ -30,7 +30,7 @@ import {
   type PathKind,
   type SandboxLimits,
   type SandboxPlan,
-} from './sandbox-plan.js';
+} from './sandbox/sandbox-plan.js';
 
 /** Configuration shared by `run_command` and the background command service. */
 export interface CommandSandboxOptions {

@@ -1,8 +1,8 @@
 import { constants } from 'node:os';
 import type { ArtifactReference, ToolDisplayField } from '@clawsmith/tool-protocol';
-import type { ProcessOutcome } from './process-runner.js';
-import type { SandboxKind } from './sandbox-availability.js';
-import type { SandboxPlan } from './sandbox-plan.js';
+import type { ProcessOutcome } from './process/process-runner.js';
+import type { SandboxKind } from './sandbox/sandbox-availability.js';
+import type { SandboxPlan } from './sandbox/sandbox-plan.js';
 
 const SIGNAL_NAMES = new Map<number, string>(Object.entries(constants.signals).map(([name, number]) => [number, name]));
 

@@ -1,5 +1,5 @@
 import { ClawsmithError } from '@clawsmith/tool-protocol';
-import type { CommandSafetyRule } from './command-rules.js';
+import type { CommandSafetyRule } from './refusal/command-rules.js';
 
 /** Every error code this package produces, for callers that branch on them. */
 export const COMMAND_SANDBOX_ERROR_CODES = Object.freeze({

@@ -1,12 +1,12 @@
 // Everything exported here is the public API of @clawsmith/command-sandbox; the surface is pinned
 // by public-surface.test.ts. A change to this list is a deliberate change with a changeset.
 
-export type { CommandSafetyOptions, CommandSafetyVerdict } from './command-safety.js';
-export { evaluateCommandSafety } from './command-safety.js';
-export type { FoundSimpleCommand } from './simple-command.js';
-export { commandStartsWith, simpleCommandWords, simpleCommandsIn } from './simple-command.js';
-export type { CommandSafetyRule } from './command-rules.js';
-export { COMMAND_SAFETY_RULES } from './command-rules.js';
+export type { CommandSafetyOptions, CommandSafetyVerdict } from './refusal/command-safety.js';
+export { evaluateCommandSafety } from './refusal/command-safety.js';
+export type { FoundSimpleCommand } from './shell/simple-command.js';
+export { commandStartsWith, simpleCommandWords, simpleCommandsIn } from './shell/simple-command.js';
+export type { CommandSafetyRule } from './refusal/command-rules.js';
+export { COMMAND_SAFETY_RULES } from './refusal/command-rules.js';
 
 export type { CommandEnvironmentOptions } from './command-environment.js';
 export {
@@ -22,18 +22,18 @@ export type {
   SandboxNamespaces,
   SandboxPlan,
   SandboxPlanInput,
-} from './sandbox-plan.js';
+} from './sandbox/sandbox-plan.js';
 export {
   PROTECTED_SANDBOX_PATHS,
   DEFAULT_SANDBOX_LIMITS,
   buildSandboxPlan,
   limitedCommandArguments,
-} from './sandbox-plan.js';
-export { UNIX_SOCKET_FILTER_DESCRIPTOR, bubblewrapArguments } from './bubblewrap-arguments.js';
-export { unixSocketFilterProgram } from './unix-socket-filter.js';
-export { macosSandboxProfile } from './macos-sandbox-profile.js';
-export type { SandboxAvailability, SandboxKind, SandboxMode } from './sandbox-availability.js';
-export { sandboxAvailability } from './sandbox-availability.js';
+} from './sandbox/sandbox-plan.js';
+export { UNIX_SOCKET_FILTER_DESCRIPTOR, bubblewrapArguments } from './sandbox/bubblewrap-arguments.js';
+export { unixSocketFilterProgram } from './sandbox/unix-socket-filter.js';
+export { macosSandboxProfile } from './sandbox/macos-sandbox-profile.js';
+export type { SandboxAvailability, SandboxKind, SandboxMode } from './sandbox/sandbox-availability.js';
+export { sandboxAvailability } from './sandbox/sandbox-availability.js';
 
 export type { CommandSandboxOptions, PreparedCommand } from './command-launch.js';
 export type { CommandNetworkAllowlist, ProxyHostResolver, RefusedHost } from './network/network-allowlist.js';
@@ -60,20 +60,23 @@ export {
   SandboxUnavailableError,
 } from './errors.js';
 
-export type { CommandExecutionService, CommandExecutionServiceOptions } from './command-execution-service.js';
+export type {
+  CommandExecutionService,
+  CommandExecutionServiceOptions,
+} from './background/command-execution-service.js';
 export type {
   CommandOutputRead,
   CommandSnapshot,
   CommandState,
   StartCommandRequest,
   TerminalCapabilities,
-} from './command-record.js';
-export { createCommandExecutionService } from './command-execution-service.js';
-export type { CommandOutputSlice } from './command-log.js';
-export type { BackgroundCommandToolsOptions } from './background-command-tools.js';
-export { createBackgroundCommandTools } from './background-command-tools.js';
+} from './background/command-record.js';
+export { createCommandExecutionService } from './background/command-execution-service.js';
+export type { CommandOutputSlice } from './background/command-log.js';
+export type { BackgroundCommandToolsOptions } from './background/background-command-tools.js';
+export { createBackgroundCommandTools } from './background/background-command-tools.js';
 
-export type { WorkspaceWallOptions } from './workspace-wall.js';
-export { createWorkspaceWall } from './workspace-wall.js';
-export type { TrustedLauncher } from './trusted-launcher.js';
-export { TRUSTED_LAUNCHER_FOLDERS, resolveTrustedLauncher } from './trusted-launcher.js';
+export type { WorkspaceWallOptions } from './wall/workspace-wall.js';
+export { createWorkspaceWall } from './wall/workspace-wall.js';
+export type { TrustedLauncher } from './process/trusted-launcher.js';
+export { TRUSTED_LAUNCHER_FOLDERS, resolveTrustedLauncher } from './process/trusted-launcher.js';

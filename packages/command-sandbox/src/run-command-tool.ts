@@ -13,19 +13,19 @@ import {
 } from '@clawsmith/tool-protocol';
 import { isAbsolute, relative, sep } from 'node:path';
 import { z } from 'zod';
-import { BoundedOutput } from './bounded-output.js';
+import { BoundedOutput } from './process/bounded-output.js';
 import { beginCapture, finishCapture, type CommandFileChanges } from './capture/command-capture.js';
 import { retireCaptureFolder, type CaptureFolder } from './capture/capture-folder.js';
 import { fileChangeFields, fileChangeLines } from './capture/capture-report.js';
 import { changedBetween, statWalk, STAT_WALK_LIMIT, type StatWalk } from './capture/workspace-stat-walk.js';
-import { PROTECTED_SANDBOX_PATHS } from './sandbox-plan.js';
+import { PROTECTED_SANDBOX_PATHS } from './sandbox/sandbox-plan.js';
 import { prepareCommand, validateSandboxOptions, type CommandSandboxOptions } from './command-launch.js';
 import { describeStatus, outcomeNotes, outcomeSignal, resultFields } from './command-report.js';
 import { COMMAND_SANDBOX_ERROR_CODES, CommandSandboxError } from './errors.js';
-import { runProcess } from './process-runner.js';
+import { runProcess } from './process/process-runner.js';
 import { realWorkspaceRoot } from './workspace-root.js';
-import { reachedLimits, type ReachedLimit } from './limit-report.js';
-import type { SandboxKind } from './sandbox-availability.js';
+import { reachedLimits, type ReachedLimit } from './process/limit-report.js';
+import type { SandboxKind } from './sandbox/sandbox-availability.js';
 import type { RefusedHost } from './network/network-allowlist.js';
 import { networkRefusalFields, networkRefusalLines, sandboxNetworkWords } from './network/network-report.js';
 

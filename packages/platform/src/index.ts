@@ -27,4 +27,5 @@ export {
 } from './database/sqlite-database.js';
 export { withStatementCache } from './database/statement-cache.js';
 export { processIsAlive } from './process/process-liveness.js';
+export { threadModuleUrl } from './thread/thread-module.js';
 export { WorkspaceTrustRecords, type RecordedTrust } from './trust/workspace-trust-records.js';

@@ -18,6 +18,7 @@ describe('@clawsmith/platform public surface', () => {
       'openSqliteDatabase',
       'processIsAlive',
       'redactDatabaseUrl',
+      'threadModuleUrl',
       'withStatementCache',
     ]);
   });

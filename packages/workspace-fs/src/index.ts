@@ -7,7 +7,7 @@ export type { FilePatch, Hunk, HunkLine } from './unified-diff.js';
 export { parseUnifiedDiff, patchedPaths } from './unified-diff.js';
 export type { WorkspaceToolsOptions } from './tool-options.js';
 export { DEFAULT_SKIPPED_FOLDERS } from './tool-options.js';
-export type { SearchIndexOptions } from './search-index/search-indexes.js';
+export type { SearchIndexOptions } from '@clawsmith/search-index';
 
 export type { WorkspaceLimits } from './workspace-limits.js';
 export { DEFAULT_WORKSPACE_LIMITS } from './workspace-limits.js';

@@ -1,6 +1,6 @@
 import { Worker } from 'node:worker_threads';
 import { canPrefilterWholeText } from './regex-prefilter.js';
-import { threadModuleUrl } from './thread-module.js';
+import { threadModuleUrl } from '@clawsmith/platform';
 
 /**
  * One batch of files handed to the regular-expression worker: the raw bytes of every file read

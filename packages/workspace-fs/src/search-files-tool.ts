@@ -8,7 +8,7 @@ import { resolveWorkspacePath } from './path-boundary.js';
 import { RegexSearch } from './regex-search.js';
 import { RegexTimeout, RegexWorkerPool } from './regex-worker.js';
 import { indexedCandidates, type IndexUse } from './search-index/indexed-search.js';
-import { compareWalkOrder } from './search-index/walk-order.js';
+import { compareWalkOrder } from '@clawsmith/search-index';
 import { looksBinary } from './regular-file.js';
 import { closeSearchFile, openSearchFile, readSearchFile } from './search-read.js';
 import { coverageLines, searchReport, type SearchCoverage, type SearchResult } from './search-report.js';

@@ -1,7 +1,7 @@
 import { createDirectWorkspaceWall, type ToolExecutionContext, type WorkspaceWall } from '@clawsmith/tool-protocol';
 import { FolderListings } from './folder-listings.js';
 import { createProtectedPathMatcher, type ProtectedPathMatcher } from './protected-paths.js';
-import { SearchIndexes, type SearchIndexOptions } from './search-index/search-indexes.js';
+import { SearchIndexes, type SearchIndexOptions } from '@clawsmith/search-index';
 import { resolveLimits, type WorkspaceLimits } from './workspace-limits.js';
 
 /** Folders that search and glob skip unless configured otherwise. */

@@ -165,6 +165,7 @@ describe('each packed package installed alone, with only what it declares', () =
       'deferred-tools',
       'platform',
       'providers',
+      'search-index',
       'session-protocol',
       'tool-host',
       'tool-protocol',

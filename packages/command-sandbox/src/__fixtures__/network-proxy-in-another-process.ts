@@ -3,7 +3,7 @@
 import { createInterface } from 'node:readline';
 import { NETWORK_SYSTEM_CALLS } from '../network/network-bridge.js';
 import { startNetworkProxy } from '../network/network-proxy.js';
-import { resolveTrustedLauncher } from '../trusted-launcher.js';
+import { resolveTrustedLauncher } from '../process/trusted-launcher.js';
 
 const perl = resolveTrustedLauncher('perl');
 const systemCalls = NETWORK_SYSTEM_CALLS[process.arch];

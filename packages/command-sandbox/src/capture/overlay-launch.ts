@@ -1,9 +1,9 @@
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { ProcessLaunch } from '../process-runner.js';
-import { resolveTrustedLauncher } from '../trusted-launcher.js';
-import type { SandboxPlan } from '../sandbox-plan.js';
+import type { ProcessLaunch } from '../process/process-runner.js';
+import { resolveTrustedLauncher } from '../process/trusted-launcher.js';
+import type { SandboxPlan } from '../sandbox/sandbox-plan.js';
 import { removeCaptureFolder, removeOnExit } from './capture-folder.js';
 import { programText } from '../programs/program-text.js';
 

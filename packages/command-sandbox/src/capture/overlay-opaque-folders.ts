@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { resolveTrustedLauncher } from '../trusted-launcher.js';
+import { resolveTrustedLauncher } from '../process/trusted-launcher.js';
 
 const BLOCK = 512;
 const OPAQUE_KEY = /^SCHILY\.xattr\.user\.overlay\.opaque$/;

@@ -3,7 +3,7 @@ import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { testdir } from '@clawsmith/test-utils';
 import { describe, expect, it } from 'vitest';
-import { resolveTrustedLauncher } from '../trusted-launcher.js';
+import { resolveTrustedLauncher } from '../process/trusted-launcher.js';
 import { setupCommandLine, setupPrograms, type SetupPrograms } from './overlay-launch.js';
 
 function overlayFolders() {

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { bubblewrapArguments } from '../bubblewrap-arguments.js';
+import { bubblewrapArguments } from '../sandbox/bubblewrap-arguments.js';
 import { createRunCommandTool } from '../run-command-tool.js';
-import { buildSandboxPlan, DEFAULT_SANDBOX_LIMITS } from '../sandbox-plan.js';
-import { unixSocketFilterProgram } from '../unix-socket-filter.js';
+import { buildSandboxPlan, DEFAULT_SANDBOX_LIMITS } from '../sandbox/sandbox-plan.js';
+import { unixSocketFilterProgram } from '../sandbox/unix-socket-filter.js';
 import { bridgedCommandArguments, type NetworkBridge } from './network-bridge.js';
 
 const bridge: NetworkBridge = {

@@ -4,7 +4,7 @@ import { existsSync, watch } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { startLineChild } from '@clawsmith/test-utils';
 import { describe, expect, it } from 'vitest';
-import { resolveTrustedLauncher } from '../trusted-launcher.js';
+import { resolveTrustedLauncher } from '../process/trusted-launcher.js';
 import { NETWORK_SYSTEM_CALLS } from './network-bridge.js';
 
 const fixture = resolve(import.meta.dirname, '../__fixtures__/network-proxy-in-another-process.ts');

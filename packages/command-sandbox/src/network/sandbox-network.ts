@@ -1,7 +1,7 @@
 import { SandboxUnavailableError } from '../errors.js';
-import type { SandboxPlan } from '../sandbox-plan.js';
-import { resolveTrustedLauncher } from '../trusted-launcher.js';
-import { isUnixSocketFilterArchitecture, unixSocketFilterProgram } from '../unix-socket-filter.js';
+import type { SandboxPlan } from '../sandbox/sandbox-plan.js';
+import { resolveTrustedLauncher } from '../process/trusted-launcher.js';
+import { isUnixSocketFilterArchitecture, unixSocketFilterProgram } from '../sandbox/unix-socket-filter.js';
 import { NETWORK_SYSTEM_CALLS } from './network-bridge.js';
 import type { CommandNetworkAllowlist } from './network-allowlist.js';
 import { startNetworkProxy, type NetworkProxy } from './network-proxy.js';

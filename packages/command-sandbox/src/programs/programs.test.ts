@@ -3,7 +3,7 @@
 import { execFileSync } from 'node:child_process';
 import { Script } from 'node:vm';
 import { describe, expect, it } from 'vitest';
-import { resolveTrustedLauncher } from '../trusted-launcher.js';
+import { resolveTrustedLauncher } from '../process/trusted-launcher.js';
 import { programText, type ProgramName } from './program-text.js';
 import { WALL_HELPER_PROGRAM } from './wall-helper-program.js';
 

@@ -1,6 +1,6 @@
 import type { AnyToolDefinition, FileChangeRecorder, ToolExecutionContext } from '@clawsmith/tool-protocol';
 import { resolveWorkspaceRoot } from '../path-boundary.js';
-import type { SearchIndexes } from './search-indexes.js';
+import type { SearchIndexes } from '@clawsmith/search-index';
 
 /**
  * Wraps a write tool so that each file it reports through `afterChange` is re-read into the

@@ -2,8 +2,7 @@ import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { testdir } from '@clawsmith/test-utils';
 import { indexedWorkspace } from './__fixtures__/indexed-workspace.js';
-import { parseStoredIndex, postingsOf } from './stored-index.js';
-import { TrigramCollector } from './trigrams.js';
+import { parseStoredIndex, postingsOf, TrigramCollector } from '@clawsmith/search-index';
 
 function lines(content: string): string[] {
   return content.split('\n').filter((line) => /^\S+:\d+: /.test(line) || line.endsWith('(file name matches)'));

@@ -1,7 +1,5 @@
 import type { WalkedFile } from '../workspace-walk.js';
-import { regexQuery } from './regex-query.js';
-import type { SearchIndexes } from './search-indexes.js';
-import { literalQuery } from './trigram-query.js';
+import { literalQuery, regexQuery, type SearchIndexes } from '@clawsmith/search-index';
 
 /** How the index took part in a search, for the report. */
 export type IndexUse =

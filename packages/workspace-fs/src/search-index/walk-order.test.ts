@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { testdir } from '@clawsmith/test-utils';
 import { FolderListings } from '../folder-listings.js';
 import { newWalkCounts, walkWorkspace } from '../workspace-walk.js';
-import { compareWalkOrder, rangeUnder } from './walk-order.js';
+import { compareWalkOrder, rangeUnder } from '@clawsmith/search-index';
 
 describe(compareWalkOrder, () => {
   it('sorts paths exactly as the workspace walk yields them', () => {

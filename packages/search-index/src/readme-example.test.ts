@@ -1,0 +1,7 @@
+import { describeReadmeExample } from '@clawsmith/test-utils';
+
+describeReadmeExample({
+  testFolder: import.meta.dirname,
+  example: 'examples/find-candidates.ts',
+  prints: ["[ 'src/session.ts' ] of 3", "[ 'README.md', 'src/answer.ts' ]"],
+});
