@@ -50,7 +50,8 @@ export const withPostgres: UserConfig = {
  * with `databaseUrlPerTest`, each test on PostgreSQL also gets CLAWSMITH_DATABASE_URL naming a
  * new database of its own, which every home it opens (`openClawsmithHome`) and every process it
  * starts uses. `moreFiles` adds files (beyond src/ and test/) to the `sqlite` project. With
- * `sharedWorkerModules`, both projects run as {@link sharedWorkerModules} says.
+ * `sharedWorkerModules`, both projects run as {@link sharedWorkerModules} says. `globalSetup`
+ * adds run-wide set-up files (e.g. one browser for the run) to both projects.
  */
 export function packageTestConfigOnBothEngines(
   postgresFiles: readonly string[],
@@ -58,6 +59,7 @@ export function packageTestConfigOnBothEngines(
     readonly databaseUrlPerTest?: boolean;
     readonly moreFiles?: readonly string[];
     readonly sharedWorkerModules?: boolean;
+    readonly globalSetup?: readonly string[];
   } = {},
 ): UserConfig {
   const isolation = options.sharedWorkerModules ? sharedWorkerModules.test : {};
@@ -73,6 +75,7 @@ export function packageTestConfigOnBothEngines(
             ...timeouts,
             ...isolation,
             provide: { databaseEngine: 'sqlite' },
+            globalSetup: [...(options.globalSetup ?? [])],
           },
         },
         {
@@ -83,7 +86,7 @@ export function packageTestConfigOnBothEngines(
             ...timeouts,
             ...isolation,
             provide: { databaseEngine: 'postgres' },
-            globalSetup: [postgresGlobalSetup],
+            globalSetup: [postgresGlobalSetup, ...(options.globalSetup ?? [])],
             setupFiles: options.databaseUrlPerTest ? [databaseUrlPerTest] : [],
           },
         },

@@ -19,7 +19,12 @@ export default defineConfig(
       'test/browser/two-servers.test.ts',
       'test/processes/sse-fanout.test.ts',
     ],
-    // The page's own logic (no DOM) is tested beside it too.
-    { databaseUrlPerTest: true, moreFiles: ['page/src/**/*.test.ts'] },
+    // The page's own logic (no DOM) is tested beside it too. One Chromium serves every browser
+    // test file of a project (test/browser/chromium-server.ts).
+    {
+      databaseUrlPerTest: true,
+      moreFiles: ['page/src/**/*.test.ts'],
+      globalSetup: ['test/browser/chromium-server.ts'],
+    },
   ),
 );

@@ -4,7 +4,8 @@
 // failed task, any failed test, or when no test ran at all.
 import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { createRequire } from 'node:module';
+import { dirname, join, resolve } from 'node:path';
 import { TASK_PROFILE } from './task-profile.mjs';
 
 const root = resolve(import.meta.dirname, '../..');
@@ -29,14 +30,32 @@ const env = {
   // resolves the path from the workspace root.
   NX_PROFILE: TASK_PROFILE,
 };
+/** The installed Nx's command-line script (what `npx nx` runs), from its package manifest. */
+function nxCommandLine() {
+  const manifest = createRequire(join(root, 'package.json')).resolve('nx/package.json');
+  return join(dirname(manifest), JSON.parse(readFileSync(manifest, 'utf8')).bin.nx);
+}
+
 const targets = process.env.CLAWSMITH_TEST_TARGETS ?? 'lint,typecheck,test';
 // Package lint targets check their own folders' format; this covers the root files too.
 const format = targets.includes('lint')
   ? spawnSync('npx', ['prettier', '--check', '--log-level=warn', '.'], { cwd: root, env, stdio: 'inherit' })
   : { status: 0 };
+// Nx runs with the longest chains of tasks started first (critical-path-first.mjs): the long
+// test tasks at the top of the graph no longer wait for every small task below them.
 const nx = spawnSync(
-  'npx',
-  ['nx', 'run-many', '-t', targets, '--outputStyle=static', '--parallel=2', ...process.argv.slice(2)],
+  process.execPath,
+  [
+    '--import',
+    join(import.meta.dirname, 'critical-path-first.mjs'),
+    nxCommandLine(),
+    'run-many',
+    '-t',
+    targets,
+    '--outputStyle=static',
+    '--parallel=2',
+    ...process.argv.slice(2),
+  ],
   { cwd: root, env, stdio: 'inherit' },
 );
 

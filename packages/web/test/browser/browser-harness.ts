@@ -1,52 +1,38 @@
-// Browser test harness: ONE Debian Chromium per test file (driven by playwright-core, never a
-// downloaded browser), real `clawsmith run --script` child processes filling a real home, and the
-// real web server serving the built page. Screenshots go to test-results/screenshots.
+// Browser test harness: ONE Debian Chromium per test run (chromium-server.ts, driven by
+// playwright-core, never a downloaded browser) that each test file connects to, real `clawsmith
+// run --script` child processes filling a real home, and the real web server serving the built
+// page. Screenshots go to test-results/screenshots.
 import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { createTestdir } from '@clawsmith/test-utils';
 import { chromium, type Browser, type Locator, type Page } from 'playwright-core';
-import { afterAll, beforeAll, expect, onTestFinished } from 'vitest';
+import { afterAll, beforeAll, expect, inject, onTestFinished } from 'vitest';
+import './chromium.js';
 import type { WebHarness } from '../../src/__fixtures__/web-harness.js';
 import { DEFAULT_PAGE_DIRECTORY } from '../../src/static/page-files.js';
-
-/** Debian's chromium (installed by .ci/run); CHROMIUM_PATH overrides. */
-export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
 /** Where screenshots of the main views are written (not committed). */
 export const SCREENSHOTS = fileURLToPath(new URL('../../test-results/screenshots/', import.meta.url));
 
 const CLI_BIN = join(dirname(createRequire(import.meta.url).resolve('@clawsmith/cli/package.json')), 'dist/bin.js');
 
-/** Launches one browser for the whole file and closes it after; `browser()` returns it. */
+/** Connects to the run's one Chromium (chromium-server.ts) for the whole file and disconnects after; `browser()` returns it. */
 export function useBrowser(): () => Browser {
   let browser: Browser | undefined;
-  const scratch = createTestdir({}, 'clawsmith-chromium-');
   beforeAll(async () => {
     if (!existsSync(join(DEFAULT_PAGE_DIRECTORY, 'index.html')))
       throw new Error('The page is not built: run `npx nx run @clawsmith/web:build` (the test target does it first).');
-    if (!existsSync(CHROMIUM)) throw new Error(`No Chromium at ${CHROMIUM}: apt-get install chromium (see .ci/run).`);
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: [
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-quic',
-        '--no-first-run',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-        // Nothing but the server under test resolves: a stray request cannot leave the machine.
-        '--host-resolver-rules=MAP * ~NOTFOUND , EXCLUDE 127.0.0.1',
-      ],
-      env: { ...process.env, XDG_CONFIG_HOME: scratch.path, XDG_CACHE_HOME: scratch.path, TMPDIR: scratch.path },
-    });
+    const run = inject('chromium');
+    if (run === undefined)
+      throw new Error("No browser for this run: the web package's vitest.config.ts starts one (chromium-server.ts).");
+    if ('missing' in run) throw new Error(run.missing);
+    browser = await chromium.connect(run.endpoint);
   }, 60_000);
   afterAll(async () => {
+    // Disconnects this file; the run's browser stays up for the next file.
     await browser?.close();
-    scratch.remove();
   });
   return () => {
     if (!browser) throw new Error('The browser did not start.');
