@@ -8,9 +8,9 @@ import {
   openPostgresDatabase,
   redactDatabaseUrl,
   type DatabaseEngine,
+  type DatabaseHandle,
 } from '@clawsmith/platform';
 import { ClawsmithError, type WorkspaceWall } from '@clawsmith/tool-protocol';
-import type { Kysely } from 'kysely';
 import { migrateCore } from './store/core-migrations.js';
 import { HOME_BUSY_TIMEOUT_MS, openClawsmithConnection } from './store/open-database.js';
 
@@ -23,8 +23,7 @@ export interface ClawsmithHome {
   /** Where the database is, safe to print: the SQLite file, or the PostgreSQL URL without its password. */
   readonly database: string;
   /** The migrated database. */
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any
-  readonly db: Kysely<any>;
+  readonly db: DatabaseHandle;
   /** The home's restore points: what each turn changed, to put back. */
   readonly checkpoints: CheckpointStore;
   /** The home's artifacts: large results kept out of the conversation. */
@@ -102,7 +101,7 @@ export async function openClawsmithHome(
   const path = resolveClawsmithHome(explicit);
   const busyTimeoutMs = options.busyTimeoutMs ?? HOME_BUSY_TIMEOUT_MS;
   const databaseUrl = resolveDatabaseUrl(options.databaseUrl);
-  let opened: ReturnType<typeof openClawsmithConnection> | { db: Kysely<any>; sqlite?: undefined }; // eslint-disable-line @typescript-eslint/no-explicit-any
+  let opened: ReturnType<typeof openClawsmithConnection> | { db: DatabaseHandle; sqlite?: undefined };
   const database = databaseUrl === undefined ? join(path, 'clawsmith.db') : redactDatabaseUrl(databaseUrl);
   try {
     opened =

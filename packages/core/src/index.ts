@@ -17,6 +17,7 @@ export type { ClawsmithHome } from './clawsmith-home.js';
 export { openClawsmithHome, resolveClawsmithHome, resolveDatabaseUrl } from './clawsmith-home.js';
 
 export type { ApprovalAnswer, ApprovalHandler, ApprovalRequest } from '@clawsmith/tool-host';
+export { ApprovalBroker } from './permissions/approval-broker.js';
 export type { ToolEntry, ToolSource, ToolTable } from '@clawsmith/tool-host';
 export { DuplicateToolError, buildToolTable } from '@clawsmith/tool-host';
 export { isParallelBatch } from './lifecycle/run-tool-calls.js';
@@ -64,13 +65,7 @@ export type {
 } from './store/session-records.js';
 export type { SessionReader } from './store/session-reader.js';
 export type { SessionEventListener } from './store/session-store.js';
-export { SessionStore } from './store/session-store.js';
-export type {
-  SessionChangeFeed,
-  SessionChangeFeedOptions,
-  SessionChangeListener,
-} from './store/session-change-feed.js';
-export { openSessionChangeFeed } from './store/session-change-feed.js';
+export type { SessionChangeFeed, SessionChangeListener } from './store/session-change-feed.js';
 export { SESSION_CHANGE_CHANNEL } from './store/session-change-notice.js';
 export { coreMigrations, migrateCore } from './store/core-migrations.js';
 export { openClawsmithDatabase } from './store/open-database.js';

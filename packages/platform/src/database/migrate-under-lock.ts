@@ -26,8 +26,7 @@ export const MIGRATION_ADVISORY_LOCK_KEY: bigint = createHash('sha256')
  *   create) to the end. PostgreSQL runs each migration in a transaction of its own.
  * - Any other dialect: Kysely's own locking.
  */
-// eslint-disable-next-line @typescript-eslint/no-explicit-any -- the host owns the database type
-export async function migrateUnderLock(db: Kysely<any>, migrator: Migrator): Promise<void> {
+export async function migrateUnderLock<Tables>(db: Kysely<Tables>, migrator: Migrator): Promise<void> {
   const engine = databaseEngineOf(db);
   if (engine === 'sqlite') {
     await sql`begin immediate`.execute(db);
