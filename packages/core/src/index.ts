@@ -14,7 +14,8 @@ export type { DirectToolCall, DirectToolCallResult, ToolDescription } from './di
 export type { BuiltinToolsOptions } from './builtin-tools.js';
 export { createBuiltinTools } from './builtin-tools.js';
 export type { ClawsmithHome } from './clawsmith-home.js';
-export { openClawsmithHome, resolveClawsmithHome, resolveDatabaseUrl } from './clawsmith-home.js';
+export { openClawsmithHome, resolveClawsmithHome } from './clawsmith-home.js';
+export { resolveDatabaseUrl } from '@clawsmith/tool-host';
 
 export type { ApprovalAnswer, ApprovalHandler, ApprovalRequest } from '@clawsmith/tool-host';
 export { ApprovalBroker } from './permissions/approval-broker.js';
