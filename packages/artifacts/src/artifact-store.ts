@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { mkdirSync, openSync, writeFileSync } from 'node:fs';
+import type { SharedTables } from '@clawsmith/platform';
 import type { Kysely } from 'kysely';
 import type {
   AppendableArtifact,
@@ -38,9 +39,12 @@ const MEDIA_TYPE =
   /^[a-z0-9][a-z0-9!#$&^_.+-]*\/[a-z0-9][a-z0-9!#$&^_.+-]*(\s*;\s*[a-z0-9!#$&^_.+-]+=("[^"\\\r\n]*"|[a-z0-9!#$&^_.+-]+))*$/i;
 
 /** Options of {@link createArtifactStore}. */
-export interface ArtifactStoreOptions {
-  /** The host's database, already migrated with `migrateArtifacts`; the store never closes it. */
-  readonly db: Kysely<any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+export interface ArtifactStoreOptions<Tables = SharedTables> {
+  /**
+   * The host's database, whatever its table map (a clawsmith home's is `DatabaseHandle` of
+   * `@clawsmith/platform`), already migrated with `migrateArtifacts`; the store never closes it.
+   */
+  readonly db: Kysely<Tables>;
   /** Folder for artifact bodies (created if missing), for example `<clawsmith home>/artifacts`. */
   readonly directory: string;
   /** Clock in milliseconds since the epoch; default `Date.now`. */
@@ -152,8 +156,9 @@ function checkOwner(owner: ArtifactOwner & ArtifactWriteOptions): string {
 }
 
 /** Creates the store over a database it does not own and a folder of artifact bodies. */
-export function createArtifactStore(options: ArtifactStoreOptions): ArtifactStore {
-  const records = new ArtifactRecords(options.db as Kysely<ArtifactDatabase>);
+export function createArtifactStore<Tables>(options: ArtifactStoreOptions<Tables>): ArtifactStore {
+  // The host's table map says nothing of ours; migrateArtifacts, run on it first, created them.
+  const records = new ArtifactRecords(options.db as unknown as Kysely<ArtifactDatabase>);
   const directory = options.directory;
   const now = options.now ?? Date.now;
   const limits: ArtifactReadLimits = Object.freeze({ ...DEFAULT_READ_LIMITS, ...options.limits });

@@ -65,8 +65,7 @@ export const artifactMigrations: Record<string, Migration> = Object.freeze({
  * Applies every pending artifact migration to `db`, with this package's own migration tables
  * so several packages can migrate one database. Throws the migrator's error if one fails.
  */
-// eslint-disable-next-line @typescript-eslint/no-explicit-any -- the host owns the database type
-export async function migrateArtifacts(db: Kysely<any>): Promise<void> {
+export async function migrateArtifacts<Tables>(db: Kysely<Tables>): Promise<void> {
   const migrator = new Migrator({
     db,
     provider: { getMigrations: async () => artifactMigrations },

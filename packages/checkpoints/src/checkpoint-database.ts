@@ -7,7 +7,7 @@ import type { SqliteHandle } from './turn-writes.js';
 const handles = new WeakMap<object, SqliteHandle>();
 
 /** The better-sqlite3 connection under `db` when {@link openCheckpointDatabase} opened it. */
-export function sqliteHandleOf(db: HostDatabase): SqliteHandle | undefined {
+export function sqliteHandleOf(db: object): SqliteHandle | undefined {
   return handles.get(db);
 }
 

@@ -159,7 +159,7 @@ export const checkpointMigrations: Record<string, Migration> = {
  * Runs {@link checkpointMigrations} on `db` with a Kysely `Migrator` that keeps its own
  * bookkeeping tables. Throws the migration's error when one fails.
  */
-export async function migrateCheckpoints(db: HostDatabase): Promise<void> {
+export async function migrateCheckpoints<Tables>(db: HostDatabase<Tables>): Promise<void> {
   const migrator = new Migrator({
     db,
     provider: { getMigrations: async () => checkpointMigrations },

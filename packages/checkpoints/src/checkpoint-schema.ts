@@ -1,3 +1,4 @@
+import type { SharedTables } from '@clawsmith/platform';
 import type { Kysely } from 'kysely';
 
 // Row shapes of the tables this package owns (all prefixed `checkpoint_`). Integers that may
@@ -97,6 +98,9 @@ export interface CheckpointTables {
   checkpoint_restore_entry: RestoreEntryRow;
 }
 
-/** The host's database: it holds other packages' tables too, so its table map is open. */
-// eslint-disable-next-line @typescript-eslint/no-explicit-any -- any table map, by design
-export type HostDatabase = Kysely<any>;
+/**
+ * The host's database, whatever its table map: it holds other packages' tables too (a clawsmith
+ * home's is `DatabaseHandle` of `@clawsmith/platform`); the store views it through
+ * {@link CheckpointTables}, which its migrations create.
+ */
+export type HostDatabase<Tables = SharedTables> = Kysely<Tables>;

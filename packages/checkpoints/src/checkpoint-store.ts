@@ -1,4 +1,5 @@
 import { createDirectWorkspaceWall, type WorkspaceWall } from '@clawsmith/tool-protocol';
+import type { SharedTables } from '@clawsmith/platform';
 import type { Kysely } from 'kysely';
 import { CheckpointConflictError, CheckpointError } from './checkpoint-errors.js';
 import type { CheckpointTables, HostDatabase, RestorePointRow } from './checkpoint-schema.js';
@@ -34,9 +35,9 @@ import { turnWrites, type SqliteHandle } from './turn-writes.js';
 import { loadUndoPoints, planUndo, requireRestorePoint } from './undo-plan.js';
 
 /** Options of {@link createCheckpointStore}. */
-export interface CheckpointStoreOptions {
+export interface CheckpointStoreOptions<Tables = SharedTables> {
   /** A database the host opened (WAL, busy_timeout, synchronous=NORMAL) and migrated; the store never closes it. */
-  readonly db: HostDatabase;
+  readonly db: HostDatabase<Tables>;
   /** Clock in milliseconds; default `Date.now`. */
   readonly now?: () => number;
   /** Retention overrides; see {@link DEFAULT_CHECKPOINT_RETENTION}. */
@@ -146,8 +147,9 @@ function assertCount(name: string, value: unknown): asserts value is number {
 }
 
 /** Creates the checkpoint store over a database it does not own. */
-export function createCheckpointStore(options: CheckpointStoreOptions): CheckpointStore {
-  const db = options.db as Kysely<CheckpointTables>;
+export function createCheckpointStore<Tables>(options: CheckpointStoreOptions<Tables>): CheckpointStore {
+  // The host's table map says nothing of ours; migrateCheckpoints, run on it first, created them.
+  const db = options.db as unknown as Kysely<CheckpointTables>;
   const now = options.now ?? Date.now;
   const retention: RetentionPolicy = { ...DEFAULT_CHECKPOINT_RETENTION, ...options.retention };
   const wall = options.wall ?? createDirectWorkspaceWall();

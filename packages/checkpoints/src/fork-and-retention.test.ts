@@ -83,7 +83,7 @@ describe('prune', () => {
     expect(await store.listRestorePoints('session-2')).toHaveLength(1);
     // t4 (the oldest kept) found a3: a0 to a2 were only referred to by the pruned points.
     const contents = (await db.selectFrom('checkpoint_blob').select('content').execute())
-      .map((row) => Buffer.from(row.content).toString())
+      .map((row) => Buffer.from(row.content as Uint8Array).toString())
       .sort();
     expect(contents).toEqual(['a3\n', 'a4\n', 'a5\n', 'a6\n', 'a7\n', 'a8\n', 'b\n']);
     await store.undoFiles('session-1', 't4');
@@ -147,7 +147,7 @@ describe('deleteSession', () => {
     expect(await store.listRestorePoints('doomed')).toEqual([]);
     expect(await store.sessionBytes('doomed')).toBe(0);
     const contents = (await db.selectFrom('checkpoint_blob').select('content').execute())
-      .map((row) => Buffer.from(row.content).toString())
+      .map((row) => Buffer.from(row.content as Uint8Array).toString())
       .sort();
     expect(contents).toEqual(['kept after\n', 'shared after\n']);
     await store.undoFiles('kept', 'k1');

@@ -1,13 +1,14 @@
+import type { DatabaseHandle } from '@clawsmith/platform';
 import type { ArtifactStore } from '@clawsmith/artifacts';
 import type { CheckpointStore } from '@clawsmith/checkpoints';
 import type { CommandExecutionService } from '@clawsmith/command-sandbox';
 import type { Provider } from '@clawsmith/providers';
 import type { AnyToolDefinition, TraceContextSource } from '@clawsmith/tool-protocol';
-import type { Kysely } from 'kysely';
 import type { ApprovalHandler } from '@clawsmith/tool-host';
 import type { ToolSource } from '@clawsmith/tool-host';
 import type { ToolHook, ToolResultHook } from '@clawsmith/tool-host';
 import type { PermissionMode, PermissionRule } from '@clawsmith/tool-host';
+import type { ApprovalBroker } from './permissions/approval-broker.js';
 import type { DelegationOptions } from './subagents/delegation-options.js';
 import type { RetentionScheduleOptions } from './retention/retention-schedule.js';
 import type { TurnHooks } from './turn-hooks.js';
@@ -15,8 +16,7 @@ import type { TurnHooks } from './turn-hooks.js';
 /** Options of {@link createAgentCore}. */
 export interface AgentCoreOptions {
   /** The embedded database, migrated (see `openClawsmithHome`). */
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any
-  readonly db: Kysely<any>;
+  readonly db: DatabaseHandle;
   /** The model. */
   readonly provider: Provider;
   /**
@@ -52,8 +52,14 @@ export interface AgentCoreOptions {
    * exited 2. Without it these are not shown anywhere (the turn's own outcome never depends on them).
    */
   readonly onHookNotice?: (notice: string) => void;
-  /** Asks a person; without one, every `ask` is denied. */
+  /** Asks a person; without one (and without `approvals`), every `ask` is denied. */
   readonly approvalHandler?: ApprovalHandler;
+  /**
+   * Asks a person who answers from elsewhere (a web page, an editor): each `ask` waits in the
+   * broker until an answer comes through `AgentCore.approvals`. Give this or `approvalHandler`,
+   * not both (`createAgentCore` throws).
+   */
+  readonly approvals?: ApprovalBroker;
   /** Model requests per turn before the turn stops with `step_limit`; default 50. */
   readonly maxSteps?: number;
   /**

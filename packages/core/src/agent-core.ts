@@ -22,6 +22,8 @@ import { SessionActivations } from './session-activations.js';
 import { createTodoTools } from './session-tools/todo-tools.js';
 import type { SessionEvent, SessionRecord, TodoItem, TurnRecord, UndoneTurnRecord } from './store/session-records.js';
 import type { SessionReader } from './store/session-reader.js';
+import { openSessionChangeFeed, type SessionChangeFeed } from './store/session-change-feed.js';
+import type { ApprovalBroker } from './permissions/approval-broker.js';
 import { SessionStore, type SessionEventListener } from './store/session-store.js';
 import { RetentionSchedule } from './retention/retention-schedule.js';
 import { deleteSession, type SessionDeletion } from './session-deletion.js';
@@ -80,6 +82,18 @@ export interface AgentCore {
   /** Follows every event as it is persisted; returns the unsubscribe function. */
   subscribe(listener: SessionEventListener): () => void;
   /**
+   * Opens a feed that wakes watchers of a session when its events change, whoever changed them:
+   * this core, another process on the home, or (on PostgreSQL, through `LISTEN`/`NOTIFY`) a
+   * process on another machine. On SQLite it looks for other processes' commits every
+   * `pollIntervalMs` (default 25 ms). Close it when done.
+   */
+  openChangeFeed(options?: { readonly pollIntervalMs?: number }): Promise<SessionChangeFeed>;
+  /**
+   * The broker given as `approvals`, through which a front end lists and answers the approvals
+   * this core's turns wait for; undefined when the core was given none.
+   */
+  readonly approvals: ApprovalBroker | undefined;
+  /**
    * Runs one tool call without a model (an MCP client's call) through the whole lifecycle, as a
    * turn of its own with its own restore point. Calls of one session must not overlap
    * (`turn_in_progress`).
@@ -132,6 +146,11 @@ function toolSources(options: AgentCoreOptions, store: SessionStore): ToolSource
  * name is a startup error naming both sources; nothing can be added afterwards.
  */
 export function createAgentCore(options: AgentCoreOptions): AgentCore {
+  if (options.approvals && options.approvalHandler)
+    throw new TypeError(
+      'createAgentCore takes approvalHandler or approvals (a broker), not both: give the broker alone, and answer through core.approvals.',
+    );
+  const approvalHandler = options.approvals?.handler ?? options.approvalHandler;
   const store = new SessionStore(options.db);
   const activations = new SessionActivations(store);
   const allowances = new Map<string, Set<string>>();
@@ -163,7 +182,7 @@ export function createAgentCore(options: AgentCoreOptions): AgentCore {
       rules: options.rules ?? [],
       hooks: options.hooks ?? [],
       ...(options.resultHooks ? { resultHooks: options.resultHooks } : {}),
-      ...(options.approvalHandler ? { approvalHandler: options.approvalHandler } : {}),
+      ...(approvalHandler ? { approvalHandler } : {}),
     },
     sessionAllowances: (sessionId) => {
       let set = allowances.get(sessionId);
@@ -210,10 +229,7 @@ export function createAgentCore(options: AgentCoreOptions): AgentCore {
   const sessions: SessionReader = Object.freeze({
     requireSession: (sessionId: string) => store.requireSession(sessionId),
     listSessions: (page?: { limit?: number; offset?: number }) => store.listSessions(page),
-    renameSession: async (sessionId: string, title: string) => {
-      await store.requireSession(sessionId);
-      await store.renameSession(sessionId, title);
-    },
+    renameSession: (sessionId: string, title: string) => store.renameSession(sessionId, title),
     listMessages: (sessionId: string) => store.listMessages(sessionId),
     listEvents: (sessionId: string, range?: { afterSequence?: number; turnId?: string; limit?: number }) =>
       store.listEvents(sessionId, range),
@@ -283,6 +299,13 @@ export function createAgentCore(options: AgentCoreOptions): AgentCore {
       return options.checkpoints.diff(sessionId, turnId, path);
     },
     subscribe: (listener: SessionEventListener) => store.subscribe(listener),
+    openChangeFeed: (feedOptions: { readonly pollIntervalMs?: number } = {}) =>
+      openSessionChangeFeed({
+        db: options.db,
+        subscribe: (listener) => store.subscribe(listener),
+        ...(feedOptions.pollIntervalMs !== undefined ? { pollIntervalMs: feedOptions.pollIntervalMs } : {}),
+      }),
+    approvals: options.approvals,
     async callTool(call: DirectToolCall) {
       touchedSessions.add(call.sessionId);
       try {

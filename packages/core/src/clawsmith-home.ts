@@ -4,13 +4,13 @@ import { createArtifactStore, migrateArtifacts, type ArtifactStore } from '@claw
 import { createCheckpointStore, migrateCheckpoints, type CheckpointStore } from '@clawsmith/checkpoints';
 import {
   DatabaseUnavailableError,
-  isPostgresUrl,
   openPostgresDatabase,
   redactDatabaseUrl,
   type DatabaseEngine,
+  type DatabaseHandle,
 } from '@clawsmith/platform';
+import { resolveDatabaseUrl } from '@clawsmith/tool-host';
 import { ClawsmithError, type WorkspaceWall } from '@clawsmith/tool-protocol';
-import type { Kysely } from 'kysely';
 import { migrateCore } from './store/core-migrations.js';
 import { HOME_BUSY_TIMEOUT_MS, openClawsmithConnection } from './store/open-database.js';
 
@@ -23,8 +23,7 @@ export interface ClawsmithHome {
   /** Where the database is, safe to print: the SQLite file, or the PostgreSQL URL without its password. */
   readonly database: string;
   /** The migrated database. */
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any
-  readonly db: Kysely<any>;
+  readonly db: DatabaseHandle;
   /** The home's restore points: what each turn changed, to put back. */
   readonly checkpoints: CheckpointStore;
   /** The home's artifacts: large results kept out of the conversation. */
@@ -40,25 +39,6 @@ export interface ClawsmithHome {
 export function resolveClawsmithHome(explicit?: string): string {
   const configured = [explicit, process.env.CLAWSMITH_HOME].find((value) => value !== undefined && value !== '');
   return resolve(configured ?? join(homedir(), '.clawsmith'));
-}
-
-/**
- * The PostgreSQL URL of a home: the explicit one, else `CLAWSMITH_DATABASE_URL`; undefined (the
- * home's SQLite file) when neither is set or the value is empty. A value that is not a
- * `postgres://` or `postgresql://` URL is a `invalid_database_url` error, which never repeats it
- * (it may hold a password).
- */
-export function resolveDatabaseUrl(explicit?: string): string | undefined {
-  const configured = [explicit, process.env.CLAWSMITH_DATABASE_URL].find(
-    (value) => value !== undefined && value.trim() !== '',
-  );
-  if (configured === undefined) return undefined;
-  if (!isPostgresUrl(configured))
-    throw new ClawsmithError(
-      'invalid_database_url',
-      'The database URL (--database-url or CLAWSMITH_DATABASE_URL) must start with postgres:// or postgresql://; leave it unset to keep the home in its SQLite file.',
-    );
-  return configured.trim();
 }
 
 /**
@@ -102,7 +82,7 @@ export async function openClawsmithHome(
   const path = resolveClawsmithHome(explicit);
   const busyTimeoutMs = options.busyTimeoutMs ?? HOME_BUSY_TIMEOUT_MS;
   const databaseUrl = resolveDatabaseUrl(options.databaseUrl);
-  let opened: ReturnType<typeof openClawsmithConnection> | { db: Kysely<any>; sqlite?: undefined }; // eslint-disable-line @typescript-eslint/no-explicit-any
+  let opened: ReturnType<typeof openClawsmithConnection> | { db: DatabaseHandle; sqlite?: undefined };
   const database = databaseUrl === undefined ? join(path, 'clawsmith.db') : redactDatabaseUrl(databaseUrl);
   try {
     opened =

@@ -14,9 +14,11 @@ export type { DirectToolCall, DirectToolCallResult, ToolDescription } from './di
 export type { BuiltinToolsOptions } from './builtin-tools.js';
 export { createBuiltinTools } from './builtin-tools.js';
 export type { ClawsmithHome } from './clawsmith-home.js';
-export { openClawsmithHome, resolveClawsmithHome, resolveDatabaseUrl } from './clawsmith-home.js';
+export { openClawsmithHome, resolveClawsmithHome } from './clawsmith-home.js';
+export { resolveDatabaseUrl } from '@clawsmith/tool-host';
 
 export type { ApprovalAnswer, ApprovalHandler, ApprovalRequest } from '@clawsmith/tool-host';
+export { ApprovalBroker } from './permissions/approval-broker.js';
 export type { ToolEntry, ToolSource, ToolTable } from '@clawsmith/tool-host';
 export { DuplicateToolError, buildToolTable } from '@clawsmith/tool-host';
 export { isParallelBatch } from './lifecycle/run-tool-calls.js';
@@ -64,13 +66,7 @@ export type {
 } from './store/session-records.js';
 export type { SessionReader } from './store/session-reader.js';
 export type { SessionEventListener } from './store/session-store.js';
-export { SessionStore } from './store/session-store.js';
-export type {
-  SessionChangeFeed,
-  SessionChangeFeedOptions,
-  SessionChangeListener,
-} from './store/session-change-feed.js';
-export { openSessionChangeFeed } from './store/session-change-feed.js';
+export type { SessionChangeFeed, SessionChangeListener } from './store/session-change-feed.js';
 export { SESSION_CHANGE_CHANNEL } from './store/session-change-notice.js';
 export { coreMigrations, migrateCore } from './store/core-migrations.js';
 export { openClawsmithDatabase } from './store/open-database.js';

@@ -1,17 +1,18 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import * as api from './index.js';
+import * as testing from './testing.js';
 
 describe('@clawsmith/core public surface', () => {
   it('exports exactly these values', () => {
     expect(Object.keys(api).sort()).toEqual([
+      'ApprovalBroker',
       'DELEGATION_LIMITS',
       'DuplicateToolError',
       'PERMISSION_MODES',
       'SECRET_FILE_GLOBS',
       'SESSION_CHANGE_CHANNEL',
       'SETTINGS_HOOK_EVENTS',
-      'SessionStore',
       'SettingsError',
       'TOOL_ALIASES',
       'buildToolTable',
@@ -24,7 +25,6 @@ describe('@clawsmith/core public surface', () => {
       'migrateCore',
       'openClawsmithDatabase',
       'openClawsmithHome',
-      'openSessionChangeFeed',
       'parseSettingsRule',
       'projectSettingsFiles',
       'readSettingsFile',
@@ -36,6 +36,10 @@ describe('@clawsmith/core public surface', () => {
       'settingsFileSchema',
       'trustProjectSettings',
     ]);
+  });
+
+  it('keeps the session store out of the root: tests of other packages write through the testing entry point', () => {
+    expect(Object.keys(testing).sort()).toEqual(['SessionStore']);
   });
 
   it('keeps its permission modes and delegation limits', () => {

@@ -1,13 +1,18 @@
 /** What a turn hook sees. */
 export interface TurnHookInput {
+  /** The session the turn runs in. */
   readonly sessionId: string;
+  /** The turn, as its events and restore point name it. */
   readonly turnId: string;
+  /** The session's workspace (its real path), where a hook command runs. */
   readonly workspaceRoot: string;
 }
 
 /** What a session hook sees (no turn: a session starts before its first prompt and ends after its last turn). */
 export interface SessionHookInput {
+  /** The session that starts or ends. */
   readonly sessionId: string;
+  /** The session's workspace (its real path), where a hook command runs. */
   readonly workspaceRoot: string;
   /** The turn it happens in, when it happens in one. */
   readonly turnId?: string;
@@ -15,19 +20,25 @@ export interface SessionHookInput {
 
 /** A prompt hook's answer: `block` ends the turn before the model sees the prompt; `context` is added to it. */
 export interface PromptVerdict {
+  /** Why the prompt is refused: the turn ends before the model sees it, with `prompt_blocked` and this reason. */
   readonly block?: string;
+  /** Text added to the prompt as the model sees it. */
   readonly context?: string;
 }
 
 /** A stop hook's answer: `continueWith` sends the model this reason and the turn goes on; `failure` ends the turn failed. */
 export interface StopVerdict {
+  /** Why the model must go on: sent to it as the next user message (`[hook] ...`), and the turn continues. */
   readonly continueWith?: string;
+  /** What went wrong in the hook: the turn ends `failed` with `hook_failed` and this message. */
   readonly failure?: string;
 }
 
 /** A session start hook's answer: `context` is added to the session's first prompt; `failure` ends that turn failed. */
 export interface SessionStartVerdict {
+  /** Text added to the session's first prompt as the model sees it. */
   readonly context?: string;
+  /** What went wrong in the hook: the first turn ends `failed` with `hook_failed` and this message. */
   readonly failure?: string;
   /** What the person should be told (a hook that exited 2: it cannot block). */
   readonly notice?: string;
@@ -35,12 +46,15 @@ export interface SessionStartVerdict {
 
 /** A compaction hook's answer: `block` keeps the view as it is (and says why); `instructions` are added to the summary request. */
 export interface CompactionVerdict {
+  /** Why the view must stay uncompacted: compaction is skipped, and the person is told this. */
   readonly block?: string;
+  /** Instructions added to the summary request (what the summary must keep). */
   readonly instructions?: string;
 }
 
 /** The answer of a hook that cannot change anything (session end, notification): what went wrong, if anything. */
 export interface SideEffectVerdict {
+  /** What went wrong in the hook, told to the person (`onHookNotice`); nothing else changes. */
   readonly failure?: string;
 }
 

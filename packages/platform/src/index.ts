@@ -1,5 +1,6 @@
 // Everything exported here is public API of @clawsmith/platform.
 export { databaseEngineOf, type DatabaseEngine } from './database/database-engine.js';
+export type { DatabaseHandle, SharedTables } from './database/database-handle.js';
 export { DatabaseUnavailableError } from './database/database-unavailable-error.js';
 export { isPostgresUrl, redactDatabaseUrl } from './database/database-url.js';
 export {
@@ -9,6 +10,7 @@ export {
 } from './database/migrate-under-lock.js';
 export {
   NOTIFICATION_LISTENER_APPLICATION,
+  canListenForNotifications,
   listenForNotifications,
   type NotificationListener,
   type NotificationListenerOptions,

@@ -9,6 +9,7 @@ describe('@clawsmith/platform public surface', () => {
       'NOTIFICATION_LISTENER_APPLICATION',
       'SQLITE_BUSY_TIMEOUT_MS',
       'WorkspaceTrustRecords',
+      'canListenForNotifications',
       'databaseEngineOf',
       'isPostgresUrl',
       'listenForNotifications',

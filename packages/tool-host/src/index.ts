@@ -6,6 +6,7 @@ export { createToolHost } from './host/tool-host.js';
 export type { OpenToolHostOptions, OpenedToolHost } from './host/open-tool-host.js';
 export { openToolHost } from './host/open-tool-host.js';
 export { HOME_BUSY_TIMEOUT_MS } from './host/home-busy-timeout.js';
+export { resolveDatabaseUrl } from './host/database-url.js';
 export type { FrameworkApprovalAnswer, FrameworkApprovalRequest } from './host/framework-approval.js';
 export { FRAMEWORK_APPROVAL_KIND, approvesCall, isFrameworkApprovalRequest } from './host/framework-approval.js';
 export type {

@@ -25,6 +25,7 @@ describe('@clawsmith/tool-host public surface', () => {
       'parseCallArguments',
       'requestPaths',
       'resolveCallFacts',
+      'resolveDatabaseUrl',
       'resultText',
       'runAuthorized',
       'runHooks',

@@ -2,7 +2,6 @@
 
 export type { WebServer, WebServerOptions } from './web-server.js';
 export { startWebServer } from './web-server.js';
-export { ApprovalBroker } from './turns/approval-broker.js';
 export { ROUTES, createWebApp } from './web-app.js';
 export type { WebContext } from './web-context.js';
 

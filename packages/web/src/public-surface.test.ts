@@ -4,7 +4,6 @@ import * as api from './index.js';
 describe('@clawsmith/web public surface', () => {
   it('exports exactly these names', () => {
     expect(Object.keys(api).sort()).toEqual([
-      'ApprovalBroker',
       'MAX_BODY_BYTES',
       'MAX_SEQUENCE',
       'ROUTES',

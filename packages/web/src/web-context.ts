@@ -3,7 +3,7 @@ import type { CheckpointStore } from '@clawsmith/checkpoints';
 import type { AgentCore, SessionChangeFeed, SessionReader } from '@clawsmith/core';
 import type { PageFiles } from './static/page-files.js';
 import type { GuardState } from './security/request-guard.js';
-import type { ApprovalBroker } from './turns/approval-broker.js';
+import type { ApprovalBroker } from '@clawsmith/core';
 import type { TurnRunner } from './turns/turn-runner.js';
 
 /** Everything the routes of one server share. */

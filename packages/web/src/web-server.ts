@@ -2,34 +2,34 @@ import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { ArtifactStore } from '@clawsmith/artifacts';
 import type { CheckpointStore } from '@clawsmith/checkpoints';
-import { openSessionChangeFeed, type AgentCore, type TurnSettings } from '@clawsmith/core';
+import { ApprovalBroker, type AgentCore, type TurnSettings } from '@clawsmith/core';
 import { serve } from '@hono/node-server';
 import type { TraceContext } from '@clawsmith/tool-protocol';
-import type { Kysely } from 'kysely';
 import { loadPageFiles } from './static/page-files.js';
 import { offeredWorkspaces } from './workspaces/offered-workspaces.js';
 import { CookieSessions, createSecret } from './security/access-token.js';
 import { AttemptThrottle } from './security/attempt-throttle.js';
 import { allowedHostsFor } from './security/request-guard.js';
 import { SignInCodes } from './security/sign-in-codes.js';
-import { ApprovalBroker } from './turns/approval-broker.js';
 import { TurnRunner } from './turns/turn-runner.js';
 import { createWebApp } from './web-app.js';
 import type { WebContext } from './web-context.js';
 
 /** Options of {@link startWebServer}. */
 export interface WebServerOptions {
-  /** The agent the server reads sessions through and runs turns with. */
+  /**
+   * The agent the server reads sessions through, follows their changes with
+   * (`openChangeFeed`) and runs turns with. Web turns ask a person through the core's
+   * `approvals` broker (`createAgentCore({ approvals })`); a core without one denies every ask.
+   */
   readonly core: AgentCore;
-  /** The storage of the home the core runs on (`openClawsmithHome`). */
+  /** The stores of the home the core runs on (`openClawsmithHome`'s `checkpoints` and `artifacts`). */
   readonly home: {
-    // eslint-disable-next-line @typescript-eslint/no-explicit-any
-    readonly db: Kysely<any>;
+    /** The restore points, for the checkpoint list and diffs. */
     readonly checkpoints: CheckpointStore;
+    /** The artifacts, for reading large tool output. */
     readonly artifacts: ArtifactStore;
   };
-  /** The broker whose `handler` the core was given as `approvalHandler`; without one, web turns cannot ask. */
-  readonly approvals?: ApprovalBroker;
   /** Whether the core has a real model; false answers `provider_required` to a new turn. Default true. */
   readonly canRunTurns?: boolean;
   /**
@@ -116,11 +116,9 @@ export async function startWebServer(options: WebServerOptions): Promise<WebServ
   const token = options.token ?? createSecret();
   const signInCodes = new SignInCodes(options.signInCodeTtlMs !== undefined ? { ttlMs: options.signInCodeTtlMs } : {});
   const store = options.core.sessions;
-  const watcher = await openSessionChangeFeed({
-    db: options.home.db,
-    subscribe: (listener) => options.core.subscribe(listener),
-    ...(options.pollIntervalMs !== undefined ? { pollIntervalMs: options.pollIntervalMs } : {}),
-  });
+  const watcher = await options.core.openChangeFeed(
+    options.pollIntervalMs !== undefined ? { pollIntervalMs: options.pollIntervalMs } : {},
+  );
   const turns = new TurnRunner({
     core: options.core,
     store,
@@ -137,7 +135,8 @@ export async function startWebServer(options: WebServerOptions): Promise<WebServ
     artifacts: options.home.artifacts,
     watcher,
     turns,
-    approvals: options.approvals ?? new ApprovalBroker(),
+    // A core without a broker denies every ask itself: an empty one answers `approval_elsewhere`.
+    approvals: options.core.approvals ?? new ApprovalBroker(),
     guard: {
       token,
       signInCodes,

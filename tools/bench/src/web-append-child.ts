@@ -1,6 +1,7 @@
 // Child process of web.bench.ts: appends one event to a session every `intervalMs`, stamped with
 // the wall-clock time of the append, so the parent can measure how late its SSE client sees it.
-import { SessionStore, openClawsmithHome } from '@clawsmith/core';
+import { openClawsmithHome } from '@clawsmith/core';
+import { SessionStore } from '@clawsmith/core/testing';
 
 const [homePath, sessionId, countText, intervalText] = process.argv.slice(2);
 const home = await openClawsmithHome(homePath);

@@ -2,6 +2,7 @@ import { mkdirSync, realpathSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type {
   AgentCore,
+  ApprovalBroker,
   ApprovalHandler,
   ClawsmithHome,
   PermissionMode,
@@ -58,6 +59,8 @@ export interface AgentRuntimeOptions {
   readonly provider?: Provider;
   readonly permissionMode?: PermissionMode;
   readonly approvalHandler?: ApprovalHandler;
+  /** Approvals answered from elsewhere (`clawsmith web`'s page), instead of `approvalHandler`. */
+  readonly approvals?: ApprovalBroker;
   /** Compose MCP servers' tools (user file, and this workspace's trusted project servers). */
   readonly mcp?: {
     readonly workspaceRoot?: string;
@@ -191,6 +194,7 @@ export async function openAgentRuntime(options: AgentRuntimeOptions): Promise<Ag
     // What hooks that cannot block failed or said (SessionEnd, Notification, a blocked compaction) goes where settings notices go.
     ...(options.settings ? { onHookNotice: options.settings.onNotice } : {}),
     ...(options.approvalHandler ? { approvalHandler: options.approvalHandler } : {}),
+    ...(options.approvals ? { approvals: options.approvals } : {}),
     // Subagents use the same model unless --subagent-model names another (none without one: `mcp
     // serve` and the store commands run no model); a script gives each child its own `children` entry.
     ...(options.provider

@@ -37,14 +37,17 @@ export async function webCommand(rawOptions: Record<string, unknown>): Promise<n
   const provider =
     options.script !== undefined || options.provider !== undefined ? await selectProvider(options) : undefined;
   const subagents = await selectSubagents(options);
-  const { ApprovalBroker, startWebServer } = await import('@clawsmith/web');
-  const approvals = new ApprovalBroker();
+  const [{ ApprovalBroker }, { startWebServer }] = await Promise.all([
+    import('@clawsmith/core'),
+    import('@clawsmith/web'),
+  ]);
   const runtime = await openAgentRuntime({
     home: options.home,
     ...(provider ? { provider } : {}),
     subagents,
     permissionMode: options.permissionMode,
-    approvalHandler: approvals.handler,
+    // The page answers the turns' approvals: the web server finds the broker as core.approvals.
+    approvals: new ApprovalBroker(),
     // Each session has its own workspace: skills are listed per turn, skill_view is always loaded.
     extensions: entryExtensions(undefined),
     // Sessions of many workspaces: each turn reads the settings of its session's workspace.
@@ -60,7 +63,6 @@ export async function webCommand(rawOptions: Record<string, unknown>): Promise<n
     server = await startWebServer({
       core: runtime.core,
       home: runtime.home,
-      approvals,
       canRunTurns: provider !== undefined,
       systemPrompt: (session) => runtime.systemPrompt(session.workspaceRoot),
       settingsFor: (session) => runtime.settingsFor(session.workspaceRoot),

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { SessionStore, openClawsmithHome } from '@clawsmith/core';
+import { openClawsmithHome } from '@clawsmith/core';
+import { SessionStore } from '@clawsmith/core/testing';
 import { testdir } from '@clawsmith/test-utils';
 import { describe, expect, it } from 'vitest';
 import { connectServe, processAlive, processesWith, waitFor } from './mcp-serve-harness.js';

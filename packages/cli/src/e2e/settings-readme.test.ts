@@ -1,7 +1,8 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { openClawsmithHome, SessionStore } from '@clawsmith/core';
+import { openClawsmithHome } from '@clawsmith/core';
+import { SessionStore } from '@clawsmith/core/testing';
 import { testdir } from '@clawsmith/test-utils';
 import { describe, expect, it } from 'vitest';
 import { parseJsonLines, runCli, writeScript } from './cli-harness.js';

@@ -1,7 +1,7 @@
+import type { DatabaseHandle } from '@clawsmith/platform';
 import type { ArtifactStore } from '@clawsmith/artifacts';
 import { DEFAULT_ARTIFACT_RETENTION } from '@clawsmith/artifacts';
 import { DEFAULT_CHECKPOINT_RETENTION, type CheckpointStore } from '@clawsmith/checkpoints';
-import type { Kysely } from 'kysely';
 import { coreDatabase } from '../store/open-database.js';
 import type { SessionStore } from '../store/session-store.js';
 import { retentionSummary, runRetention, type HomeRetentionPolicy } from './home-retention.js';
@@ -14,8 +14,7 @@ export interface RetentionScheduleOptions extends HomeRetentionPolicy {
 
 /** The stores a schedule prunes and the database it claims runs in. */
 export interface RetentionStores {
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any
-  readonly db: Kysely<any>;
+  readonly db: DatabaseHandle;
   readonly store: SessionStore;
   readonly checkpoints: CheckpointStore;
   readonly artifacts?: ArtifactStore;

@@ -19,9 +19,11 @@ export interface SettingsInputs {
   readonly workspaceRoot: string;
   /** `--settings FILE`, in order (the person's own: trusted). */
   readonly settingsFiles?: readonly string[];
-  /** `--allow`, `--ask`, `--deny` rules. */
+  /** `--allow` rules: calls they match run without asking (a matching `ask` or `deny` still wins). */
   readonly allow?: readonly string[];
+  /** `--ask` rules: calls they match wait for the person's answer (a matching `deny` still wins). */
   readonly ask?: readonly string[];
+  /** `--deny` rules: calls they match are refused, whatever else matches. */
   readonly deny?: readonly string[];
   /**
    * Default true. False for an entry that serves sessions of many workspaces (`web`): only the
@@ -37,6 +39,7 @@ export interface SettingsInputs {
 
 /** One entry of the effective settings and where it came from. */
 export interface SettingsEntry {
+  /** A permission rule's action (`allow`, `ask`, `deny`), or `hook`. */
   readonly kind: PermissionAction | 'hook';
   /** The rule text, or `Event[matcher]: command` for a hook. */
   readonly text: string;
@@ -48,11 +51,15 @@ export interface SettingsEntry {
 
 /** The merged settings of a workspace, ready for core. */
 export interface EffectiveSettings {
+  /** The permission rules of every applied file and flag, for core's `rules`. */
   readonly rules: readonly PermissionRule[];
+  /** The `PreToolUse` hooks, asked before each call, for core's `hooks`. */
   readonly hooks: readonly ToolHook[];
+  /** The `PostToolUse` hooks, run after each call, for core's `resultHooks`. */
   readonly resultHooks: readonly ToolResultHook[];
   /** The hooks of every event but `PreToolUse` and `PostToolUse`, for core's `turnHooks`. */
   readonly turnHooks: TurnHooks;
+  /** Every rule and hook read, applied or waiting for trust, with its source (`clawsmith settings`). */
   readonly entries: readonly SettingsEntry[];
   /** What the person should be told once (an untrusted or changed project file). */
   readonly notices: readonly string[];

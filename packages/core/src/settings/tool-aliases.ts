@@ -3,7 +3,9 @@ export type SpecifierKind = 'command' | 'path' | 'domain';
 
 /** One alias of the `Tool(specifier)` rule shape: the tools it names and how its specifier is read. */
 export interface ToolAlias {
+  /** The clawsmith tools the alias names (`Bash`: `run_command`, `start_command`, `command_input`). */
   readonly tools: readonly string[];
+  /** How the rule's specifier is read for them: a command, a workspace path, or a domain. */
   readonly specifier: SpecifierKind;
 }
 

@@ -4,8 +4,7 @@ import { Migrator, sql, type Kysely, type Migration } from 'kysely';
 /** The session store's schema. Portable SQL types only (text, integer), so PostgreSQL can run it. */
 export const coreMigrations: Record<string, Migration> = {
   '0001_sessions': {
-    // eslint-disable-next-line @typescript-eslint/no-explicit-any
-    async up(db: Kysely<any>) {
+    async up(db: Kysely<unknown>) {
       await db.schema
         .createTable('session')
         .addColumn('id', 'text', (column) => column.primaryKey())
@@ -78,8 +77,7 @@ export const coreMigrations: Record<string, Migration> = {
         .execute();
       await db.schema.createIndex('session_approval_session').on('session_approval').column('session_id').execute();
     },
-    // eslint-disable-next-line @typescript-eslint/no-explicit-any
-    async down(db: Kysely<any>) {
+    async down(db: Kysely<unknown>) {
       for (const table of [
         'session_todos',
         'session_approval',
@@ -95,8 +93,7 @@ export const coreMigrations: Record<string, Migration> = {
   '0002_undone_turns': {
     // A conversation undo deletes its turns; this keeps what they were, so a second undo of the
     // same turn can say so and `checkpoints` can still show the turn's status and prompt.
-    // eslint-disable-next-line @typescript-eslint/no-explicit-any
-    async up(db: Kysely<any>) {
+    async up(db: Kysely<unknown>) {
       await db.schema
         .createTable('session_undone_turn')
         .addColumn('session_id', 'text', (column) => column.notNull())
@@ -112,15 +109,13 @@ export const coreMigrations: Record<string, Migration> = {
         .addPrimaryKeyConstraint('session_undone_turn_pk', ['session_id', 'turn_id'])
         .execute();
     },
-    // eslint-disable-next-line @typescript-eslint/no-explicit-any
-    async down(db: Kysely<any>) {
+    async down(db: Kysely<unknown>) {
       await db.schema.dropTable('session_undone_turn').ifExists().execute();
     },
   },
   '0003_session_delegations': {
     // A child session (a subagent) and what delegated it: the parent session, turn and tool call.
-    // eslint-disable-next-line @typescript-eslint/no-explicit-any
-    async up(db: Kysely<any>) {
+    async up(db: Kysely<unknown>) {
       await db.schema
         .createTable('session_delegation')
         .addColumn('child_session_id', 'text', (column) => column.primaryKey())
@@ -142,32 +137,28 @@ export const coreMigrations: Record<string, Migration> = {
         .column('parent_session_id')
         .execute();
     },
-    // eslint-disable-next-line @typescript-eslint/no-explicit-any
-    async down(db: Kysely<any>) {
+    async down(db: Kysely<unknown>) {
       await db.schema.dropTable('session_delegation').ifExists().execute();
     },
   },
   '0004_maintenance': {
-    // eslint-disable-next-line @typescript-eslint/no-explicit-any
-    async up(db: Kysely<any>) {
+    async up(db: Kysely<unknown>) {
       await db.schema
         .createTable('core_maintenance')
         .addColumn('name', 'text', (column) => column.primaryKey())
         .addColumn('last_run_at', 'bigint', (column) => column.notNull())
         .execute();
       // A new (or newly upgraded) home is not due at once: the first run comes one interval later.
-      await db.insertInto('core_maintenance').values({ name: 'retention', last_run_at: Date.now() }).execute();
+      await sql`insert into core_maintenance (name, last_run_at) values ('retention', ${Date.now()})`.execute(db);
     },
-    // eslint-disable-next-line @typescript-eslint/no-explicit-any
-    async down(db: Kysely<any>) {
+    async down(db: Kysely<unknown>) {
       await sql`drop table if exists core_maintenance`.execute(db);
     },
   },
   '0005_turn_lookups': {
     // Before every turn and direct call the store reads the session's last ordinal and its running
     // turns; without these both scanned every turn of the session (an MCP session has one per call).
-    // eslint-disable-next-line @typescript-eslint/no-explicit-any
-    async up(db: Kysely<any>) {
+    async up(db: Kysely<unknown>) {
       await db.schema.createIndex('session_turn_order').on('session_turn').columns(['session_id', 'ordinal']).execute();
       await db.schema
         .createIndex('session_turn_status')
@@ -175,8 +166,7 @@ export const coreMigrations: Record<string, Migration> = {
         .columns(['session_id', 'status', 'ordinal'])
         .execute();
     },
-    // eslint-disable-next-line @typescript-eslint/no-explicit-any
-    async down(db: Kysely<any>) {
+    async down(db: Kysely<unknown>) {
       await db.schema.dropIndex('session_turn_status').ifExists().execute();
       await db.schema.dropIndex('session_turn_order').ifExists().execute();
     },
@@ -184,8 +174,7 @@ export const coreMigrations: Record<string, Migration> = {
 };
 
 /** Brings the session store's tables up to date, in their own migration table. */
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-export async function migrateCore(db: Kysely<any>): Promise<void> {
+export async function migrateCore<Tables>(db: Kysely<Tables>): Promise<void> {
   const migrator = new Migrator({
     db,
     provider: { getMigrations: async () => coreMigrations },

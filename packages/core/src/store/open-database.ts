@@ -1,7 +1,6 @@
 import type { SqliteHandle } from '@clawsmith/checkpoints';
-import { openSqliteDatabase } from '@clawsmith/platform';
+import { openSqliteDatabase, type DatabaseHandle } from '@clawsmith/platform';
 import { HOME_BUSY_TIMEOUT_MS } from '@clawsmith/tool-host';
-import type { Kysely } from 'kysely';
 import type { CoreDatabase } from './core-tables.js';
 
 // The tool host opens the same home: both wait the same (see the constant's doc).
@@ -13,8 +12,7 @@ export { HOME_BUSY_TIMEOUT_MS };
  * transactions that take the write lock when they begin, `synchronous=NORMAL`, foreign keys on and
  * prepared statements reused.
  */
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-export function openClawsmithDatabase(file: string): Kysely<any> {
+export function openClawsmithDatabase(file: string): DatabaseHandle {
   return openClawsmithConnection(file).db;
 }
 
@@ -26,18 +24,17 @@ export function openClawsmithDatabase(file: string): Kysely<any> {
 export function openClawsmithConnection(
   file: string,
   busyTimeoutMs: number = HOME_BUSY_TIMEOUT_MS,
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any
-): { db: Kysely<any>; sqlite: SqliteHandle } {
+): { db: DatabaseHandle; sqlite: SqliteHandle } {
   const { db, sqlite } = openSqliteDatabase(file, { busyTimeoutMs });
   return { db, sqlite };
 }
 
 /**
  * The home database as core's code sees it: the same connection, typed by core's own tables.
- * The home is shared by every package's tables, so the host holds it untyped; each package
- * types only the tables it owns (as checkpoints does with `CheckpointTables`).
+ * The home is shared by every package's tables, so the host holds it with an open table map
+ * (`DatabaseHandle`); each package types only the tables it owns (as checkpoints does with
+ * `CheckpointTables`), which its own migrations created.
  */
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-export function coreDatabase(db: Kysely<any>): CoreDatabase {
-  return db as CoreDatabase;
+export function coreDatabase(db: DatabaseHandle): CoreDatabase {
+  return db as unknown as CoreDatabase;
 }

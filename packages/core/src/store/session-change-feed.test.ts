@@ -1,10 +1,12 @@
 import { resolve } from 'node:path';
 import { startLineChild, testdir } from '@clawsmith/test-utils';
 import { testDatabaseEngine } from '@clawsmith/test-utils/postgres';
-import { openDatabase } from '@clawsmith/platform';
-import { sql, type Kysely } from 'kysely';
+import { openDatabase, type DatabaseHandle } from '@clawsmith/platform';
+import { createScriptedProvider } from '@clawsmith/providers';
+import { sql } from 'kysely';
 import { describe, expect, it, onTestFinished } from 'vitest';
 import { CHILD_TIMEOUT } from '../__fixtures__/killed-child.js';
+import { createAgentCore } from '../agent-core.js';
 import { openClawsmithHome } from '../clawsmith-home.js';
 import { openSessionChangeFeed, type SessionChangeFeed } from './session-change-feed.js';
 import type { SessionEvent } from './session-records.js';
@@ -19,7 +21,7 @@ async function openHome(home: string) {
   return { db: opened.db, store: new SessionStore(opened.db) };
 }
 
-async function openFeed(db: Kysely<unknown>): Promise<SessionChangeFeed> {
+async function openFeed(db: DatabaseHandle): Promise<SessionChangeFeed> {
   const feed = await openSessionChangeFeed({ db });
   onTestFinished(() => feed.close());
   return feed;
@@ -197,6 +199,33 @@ describe('openSessionChangeFeed', () => {
       expect(follower.read.map((event) => event.sequence)).toEqual([1, 2, 3, 4, 5]);
     },
   );
+
+  it('is what AgentCore.openChangeFeed opens: events of the core itself and of another connection wake its watchers', async () => {
+    const home = testdir();
+    const opened = await openClawsmithHome(home);
+    onTestFinished(() => opened.close());
+    const core = createAgentCore({
+      db: opened.db,
+      provider: createScriptedProvider({ script: { responses: [{ text: 'Done.' }] } }),
+      checkpoints: opened.checkpoints,
+      builtinTools: [],
+    });
+    onTestFinished(() => core.close());
+    const session = await core.createSession({ workspaceRoot: testdir() });
+    const feed = await core.openChangeFeed({ pollIntervalMs: 10 });
+    onTestFinished(() => feed.close());
+    const reader = new SessionStore(opened.db);
+    const follower = follow(feed, reader, session.id, await reader.lastSequence(session.id));
+
+    await core.runTurn({ sessionId: session.id, prompt: 'hello' });
+    const afterTurn = await reader.lastSequence(session.id);
+    await follower.until(afterTurn);
+    const elsewhere = (await openHome(home)).store;
+    await elsewhere.appendEvents(session.id, [{ type: 'assistant.message', text: 'from elsewhere', toolCalls: [] }]);
+    await follower.until(afterTurn + 1);
+    expect(follower.read.at(-1)).toMatchObject({ type: 'assistant.message', text: 'from elsewhere' });
+    expect(follower.read.map((event) => event.type)).toContain('turn.completed');
+  });
 
   it('wakes every watcher one last time on close and then stays silent', async () => {
     const { db, store } = await openHome(testdir());

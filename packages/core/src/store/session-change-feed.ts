@@ -1,5 +1,11 @@
-import { databaseEngineOf, listenForNotifications, type NotificationListener } from '@clawsmith/platform';
-import { sql, type Kysely } from 'kysely';
+import {
+  canListenForNotifications,
+  databaseEngineOf,
+  listenForNotifications,
+  type DatabaseHandle,
+  type NotificationListener,
+} from '@clawsmith/platform';
+import { sql } from 'kysely';
 import { parseSessionChangePayload, SESSION_CHANGE_CHANNEL } from './session-change-notice.js';
 import type { SessionEvent } from './session-records.js';
 
@@ -9,8 +15,7 @@ export type SessionChangeListener = () => void;
 /** Options of {@link openSessionChangeFeed}. */
 export interface SessionChangeFeedOptions {
   /** The home database (`openClawsmithHome`'s `db`). */
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any
-  readonly db: Kysely<any>;
+  readonly db: DatabaseHandle;
   /** Follows events this process persists (`AgentCore.subscribe`), so they are seen at once. */
   readonly subscribe?: (listener: (event: SessionEvent) => void) => () => void;
   /** SQLite: how often to look for commits of other processes; default 25 ms. */
@@ -44,7 +49,7 @@ export interface SessionChangeFeed {
  */
 export async function openSessionChangeFeed(options: SessionChangeFeedOptions): Promise<SessionChangeFeed> {
   const feed = new Watchers(options);
-  if (databaseEngineOf(options.db) === 'postgres') {
+  if (canListenForNotifications(options.db)) {
     const listener = await listenForNotifications(options.db, {
       channels: [SESSION_CHANGE_CHANNEL],
       onNotification: (_channel, payload) => {
@@ -52,18 +57,14 @@ export async function openSessionChangeFeed(options: SessionChangeFeedOptions): 
         if (change) feed.wake(change.sessionId);
       },
       onListening: () => feed.wakeAll(),
-    }).catch((error: unknown) => {
-      if (error instanceof TypeError) return undefined;
-      throw error;
     });
-    if (listener) return feed.startedWith(listener);
+    return feed.startedWith(listener);
   }
   return feed.startedPolling(options.pollIntervalMs ?? 25, databaseEngineOf(options.db) === 'sqlite');
 }
 
 class Watchers implements SessionChangeFeed {
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any
-  readonly #db: Kysely<any>;
+  readonly #db: DatabaseHandle;
   readonly #listeners = new Map<string, Set<SessionChangeListener>>();
   readonly #lastSequences = new Map<string, number>();
   readonly #unsubscribe: () => void;

@@ -31,8 +31,9 @@ describe('AgentCore.sessions: what a front end reads through the core', () => {
     expect(await sessions.listApprovals(session.id)).toEqual([]);
     expect(await sessions.getTodos(session.id)).toEqual([]);
 
-    await sessions.renameSession(session.id, 'Reading notes');
-    expect((await sessions.listSessions({ limit: 1 }))[0]).toMatchObject({ id: session.id, title: 'Reading notes' });
+    const renamed = await sessions.renameSession(session.id, 'Reading notes');
+    expect(renamed).toMatchObject({ id: session.id, title: 'Reading notes', workspaceRoot: session.workspaceRoot });
+    expect((await sessions.listSessions({ limit: 1 }))[0]).toEqual(renamed);
     await expect(sessions.renameSession('no-such-session', 'x')).rejects.toMatchObject({ code: 'session_not_found' });
     expect(await store.getSession('no-such-session')).toBeUndefined();
   });

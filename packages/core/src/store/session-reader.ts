@@ -19,8 +19,8 @@ export interface SessionReader {
   requireSession(sessionId: string): Promise<SessionRecord>;
   /** Sessions by last activity, newest first; `limit` and `offset` page through them. */
   listSessions(options?: { limit?: number; offset?: number }): Promise<SessionRecord[]>;
-  /** Replaces a session's title. */
-  renameSession(sessionId: string, title: string): Promise<void>;
+  /** Replaces a session's title and returns the renamed session (`session_not_found` when there is none). */
+  renameSession(sessionId: string, title: string): Promise<SessionRecord>;
   /** The conversation the model sees next, oldest first. */
   listMessages(sessionId: string): Promise<ModelMessage[]>;
   /** The session's events in order: after `afterSequence`, of one turn, at most `limit`. */

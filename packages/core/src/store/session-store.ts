@@ -1,5 +1,5 @@
+import type { DatabaseHandle } from '@clawsmith/platform';
 import type { ModelMessage } from '@clawsmith/providers';
-import type { Kysely } from 'kysely';
 import type { CoreDatabase } from './core-tables.js';
 import { coreDatabase } from './open-database.js';
 import * as approvals from './session-approvals.js';
@@ -35,8 +35,7 @@ export class SessionStore {
   readonly #events: SessionEventLog;
 
   /** `db` is the home database, migrated by `migrateCore`. */
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any
-  constructor(db: Kysely<any>) {
+  constructor(db: DatabaseHandle) {
     this.#db = coreDatabase(db);
     this.#events = new SessionEventLog(this.#db);
   }
@@ -64,9 +63,12 @@ export class SessionStore {
     return sessions.listSessions(this.#db, options);
   }
 
-  /** Replaces a session's title (unlike `setTitle`, which only fills a missing one). */
-  async renameSession(sessionId: string, title: string): Promise<void> {
-    await sessions.writeTitle(this.#db, sessionId, title, false);
+  /**
+   * Replaces a session's title (unlike `setTitle`, which only fills a missing one) and returns
+   * the renamed session; `session_not_found` when there is none.
+   */
+  async renameSession(sessionId: string, title: string): Promise<SessionRecord> {
+    return sessions.renameSession(this.#db, sessionId, title);
   }
 
   /** Gives the session a title unless it has one. */

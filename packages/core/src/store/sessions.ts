@@ -71,6 +71,21 @@ export async function listSessions(
   return rows.map(toSession);
 }
 
+/**
+ * Replaces the title and returns the renamed session, in one statement; a session that does not
+ * exist is `session_not_found`.
+ */
+export async function renameSession(db: CoreDatabase, sessionId: string, title: string): Promise<SessionRecord> {
+  const row = await db
+    .updateTable('session')
+    .set({ title, updated_at: now() })
+    .where('id', '=', sessionId)
+    .returningAll()
+    .executeTakeFirst();
+  if (!row) return requireSession(db, sessionId);
+  return toSession(row);
+}
+
 /** Sets the title; with `onlyIfMissing`, a session that has one keeps it. */
 export async function writeTitle(
   db: CoreDatabase,

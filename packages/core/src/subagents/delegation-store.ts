@@ -1,4 +1,4 @@
-import type { Kysely } from 'kysely';
+import type { DatabaseHandle } from '@clawsmith/platform';
 import type { CoreDatabase, SessionDelegationRow } from '../store/core-tables.js';
 import { coreDatabase } from '../store/open-database.js';
 
@@ -59,8 +59,7 @@ export class DelegationStore {
   readonly #db: CoreDatabase;
 
   /** `db` is the home database, migrated by `migrateCore`. */
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any
-  constructor(db: Kysely<any>) {
+  constructor(db: DatabaseHandle) {
     this.#db = coreDatabase(db);
   }
 

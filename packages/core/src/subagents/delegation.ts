@@ -1,6 +1,6 @@
+import type { DatabaseHandle } from '@clawsmith/platform';
 import type { AnyToolDefinition } from '@clawsmith/tool-protocol';
 import { createApplyPatchTool } from '@clawsmith/workspace-fs';
-import type { Kysely } from 'kysely';
 import { knownContextWindow, resolveContextWindow } from '../context/context-window.js';
 import { TokenEstimator } from '../context/token-estimator.js';
 import type { ContextSettings, CoreServices, SubagentHooks } from '../core-services.js';
@@ -50,8 +50,7 @@ function childContext(parent: ContextSettings, model: string): ContextSettings {
   };
 }
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-export function createDelegation(db: Kysely<any>, options: DelegationOptions): Delegation {
+export function createDelegation(db: DatabaseHandle, options: DelegationOptions): Delegation {
   const store = new DelegationStore(db);
   let parent: CoreServices | undefined;
   let childTools: ComposedTools | undefined;

@@ -7,8 +7,7 @@ export type DatabaseEngine = 'sqlite' | 'postgres';
  * Which engine `db` talks to, read from its Kysely adapter; undefined for any other dialect
  * (a host's own), which this package opens nothing for and locks in Kysely's own way.
  */
-// eslint-disable-next-line @typescript-eslint/no-explicit-any -- any database, whatever its tables
-export function databaseEngineOf(db: Kysely<any>): DatabaseEngine | undefined {
+export function databaseEngineOf<Tables>(db: Kysely<Tables>): DatabaseEngine | undefined {
   const adapter = db.getExecutor().adapter;
   if (adapter instanceof SqliteAdapter) return 'sqlite';
   if (adapter instanceof PostgresAdapter) return 'postgres';

@@ -39,9 +39,8 @@ export interface AppliedMigrations {
  * schema introspection. Anything else (a missing table, a migration not applied yet, one this
  * version does not know) goes through the migrator as before, which applies or reports it.
  */
-export async function migrateUnderLock(
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the host owns the database type
-  db: Kysely<any>,
+export async function migrateUnderLock<Tables>(
+  db: Kysely<Tables>,
   migrator: Migrator,
   current?: AppliedMigrations,
 ): Promise<void> {
@@ -74,13 +73,12 @@ export async function migrateUnderLock(
   await migrateToLatest(migrator);
 }
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any -- the host owns the database type
-async function isCurrent(db: Kysely<any>, current: AppliedMigrations): Promise<boolean> {
+async function isCurrent<Tables>(db: Kysely<Tables>, current: AppliedMigrations): Promise<boolean> {
   let applied: readonly string[];
   try {
     // Committed rows only: a migration another process is applying right now is not listed yet.
-    const rows = await db.selectFrom(current.migrationTableName).select('name').execute();
-    applied = rows.map((row: { name: string }) => row.name);
+    const { rows } = await sql<{ name: string }>`select name from ${sql.table(current.migrationTableName)}`.execute(db);
+    applied = rows.map((row) => row.name);
   } catch {
     // No migration table yet (a new database): the migrator creates it.
     return false;

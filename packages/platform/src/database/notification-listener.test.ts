@@ -1,9 +1,14 @@
 import { join } from 'node:path';
 import { testdir } from '@clawsmith/test-utils';
 import { testDatabaseUrl } from '@clawsmith/test-utils/postgres';
-import { sql } from 'kysely';
+import { Kysely, PostgresDialect, sql } from 'kysely';
 import { describe, expect, it, onTestFinished } from 'vitest';
-import { listenForNotifications, NOTIFICATION_LISTENER_APPLICATION } from './notification-listener.js';
+import pg from 'pg';
+import {
+  canListenForNotifications,
+  listenForNotifications,
+  NOTIFICATION_LISTENER_APPLICATION,
+} from './notification-listener.js';
 import { openDatabase } from './open-database.js';
 
 /** A queue of what a listener was told, with a way to wait for the next item. */
@@ -115,6 +120,19 @@ describe('listenForNotifications', () => {
     await expect(listenForNotifications(db, { ...options, channels: ['x; drop table y'] })).rejects.toThrow(
       /lower-case identifier/,
     );
+  });
+
+  it('tells, without trying, which databases it can listen on: PostgreSQL opened here, not SQLite nor a pool of the host', async () => {
+    const sqlite = await openDatabase({ file: join(testdir({}), 'home.db') });
+    onTestFinished(() => sqlite.close());
+    const url = await testDatabaseUrl();
+    const postgres = await openDatabase({ url });
+    onTestFinished(() => postgres.close());
+    const hostsOwn = new Kysely({ dialect: new PostgresDialect({ pool: new pg.Pool({ connectionString: url }) }) });
+    onTestFinished(() => hostsOwn.destroy());
+    expect(canListenForNotifications(postgres.db)).toBe(true);
+    expect(canListenForNotifications(sqlite.db)).toBe(false);
+    expect(canListenForNotifications(hostsOwn)).toBe(false);
   });
 
   it('rejects at once, leaving nothing running, when the server cannot be reached', async () => {

@@ -36,6 +36,15 @@ export const NOTIFICATION_LISTENER_APPLICATION = 'clawsmith listener';
 const IDENTIFIER = /^[a-z_][a-z0-9_]*$/;
 
 /**
+ * Whether {@link listenForNotifications} can listen on `db`: true for a PostgreSQL database that
+ * `openPostgresDatabase` or `openDatabase` opened (this package knows its URL), false for SQLite
+ * and for any database opened elsewhere, which a caller then polls instead.
+ */
+export function canListenForNotifications<Tables>(db: Kysely<Tables>): boolean {
+  return postgresUrlOf(db) !== undefined;
+}
+
+/**
  * Listens to PostgreSQL notifications (`NOTIFY`, `pg_notify`) on a connection of its own to the
  * database `db` talks to (one opened by `openPostgresDatabase` or `openDatabase`), outside its
  * pool: a listening connection must stay open and would otherwise hold a pooled one forever.
@@ -44,9 +53,8 @@ const IDENTIFIER = /^[a-z_][a-z0-9_]*$/;
  * (re)connection, so the caller reads what it missed. Resolves once the first connection
  * listens; a database that cannot be reached then rejects, and nothing keeps running.
  */
-export async function listenForNotifications(
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- any database, whatever its tables
-  db: Kysely<any>,
+export async function listenForNotifications<Tables>(
+  db: Kysely<Tables>,
   options: NotificationListenerOptions,
 ): Promise<NotificationListener> {
   const url = postgresUrlOf(db);

@@ -1,4 +1,5 @@
 import { Kysely, PostgresDialect, sql } from 'kysely';
+import type { DatabaseHandle, SharedTables } from './database-handle.js';
 import type pg from 'pg';
 import { DatabaseUnavailableError } from './database-unavailable-error.js';
 import { redactDatabaseUrl } from './database-url.js';
@@ -15,10 +16,10 @@ export interface PostgresDatabaseOptions {
 
 /** A PostgreSQL database opened by {@link openPostgresDatabase}. */
 export interface PostgresDatabase {
+  /** The Kysely database on a pool of connections, shared by every package's tables. */
+  readonly db: DatabaseHandle;
+  /** The engine: PostgreSQL. */
   readonly engine: 'postgres';
-  /** The Kysely database on a pool of connections; untyped, like the SQLite one. */
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any
-  readonly db: Kysely<any>;
   /** The URL with its password replaced by `***`, for messages and logs. */
   readonly displayUrl: string;
   /** Closes every connection of the pool. */
@@ -71,7 +72,7 @@ export async function openPostgresDatabase(
   // unheard, it would end the process. The pool discards that connection and the next query
   // opens a new one, so there is nothing to do here.
   pool.on('error', () => {});
-  const db = new Kysely({ dialect: new PostgresDialect({ pool }) });
+  const db = new Kysely<SharedTables>({ dialect: new PostgresDialect({ pool }) });
   try {
     await sql`select 1`.execute(db);
   } catch (error) {

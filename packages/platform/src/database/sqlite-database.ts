@@ -10,6 +10,7 @@ import {
   type Driver,
   type SqliteDialectConfig,
 } from 'kysely';
+import type { DatabaseHandle, SharedTables } from './database-handle.js';
 import { withStatementCache } from './statement-cache.js';
 
 /**
@@ -30,10 +31,10 @@ export interface SqliteDatabaseOptions {
 
 /** A SQLite database opened by {@link openSqliteDatabase}. */
 export interface SqliteDatabase {
+  /** The engine: SQLite. */
   readonly engine: 'sqlite';
-  /** The Kysely database; untyped, because every package of the home types only its own tables. */
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any
-  readonly db: Kysely<any>;
+  /** The Kysely database, shared by every package's tables (each types only its own). */
+  readonly db: DatabaseHandle;
   /** The better-sqlite3 connection under `db`, for synchronous fast paths (prepared statements). */
   readonly sqlite: Database.Database;
   /** Closes the database. */
@@ -85,7 +86,9 @@ export function openSqliteDatabase(file: string, options: SqliteDatabaseOptions 
     sqlite.close();
     throw error;
   }
-  const db = new Kysely({ dialect: new WriteLockingSqliteDialect({ database: withStatementCache(sqlite) }) });
+  const db = new Kysely<SharedTables>({
+    dialect: new WriteLockingSqliteDialect({ database: withStatementCache(sqlite) }),
+  });
   return { engine: 'sqlite', db, sqlite, close: () => db.destroy() };
 }
 

@@ -3,9 +3,10 @@ import { join, resolve } from 'node:path';
 import { createArtifactStore, migrateArtifacts } from '@clawsmith/artifacts';
 import { createCheckpointStore, migrateCheckpoints, openCheckpointDatabase } from '@clawsmith/checkpoints';
 import { createRunCommandTool, type CommandSandboxOptions } from '@clawsmith/command-sandbox';
-import { DatabaseUnavailableError, isPostgresUrl, openPostgresDatabase } from '@clawsmith/platform';
+import { DatabaseUnavailableError, openPostgresDatabase } from '@clawsmith/platform';
 import { ClawsmithError, type AnyToolDefinition } from '@clawsmith/tool-protocol';
 import { createWorkspaceTools, type WorkspaceToolsOptions } from '@clawsmith/workspace-fs';
+import { resolveDatabaseUrl } from './database-url.js';
 import { HOME_BUSY_TIMEOUT_MS } from './home-busy-timeout.js';
 import { createToolHost, type ToolHost } from './tool-host.js';
 import type { ToolHostOptions } from './tool-host-types.js';
@@ -38,20 +39,6 @@ export interface OpenedToolHost extends ToolHost {
   close(): Promise<void>;
 }
 
-/** The PostgreSQL URL to use (the option, else `CLAWSMITH_DATABASE_URL`), or undefined for the home's SQLite file. */
-function databaseUrlOf(explicit: string | undefined): string | undefined {
-  const configured = [explicit, process.env.CLAWSMITH_DATABASE_URL].find(
-    (value) => value !== undefined && value.trim() !== '',
-  );
-  if (configured === undefined) return undefined;
-  if (!isPostgresUrl(configured))
-    throw new ClawsmithError(
-      'invalid_database_url',
-      'The database URL (databaseUrl or CLAWSMITH_DATABASE_URL) must start with postgres:// or postgresql://; leave it unset to keep the database in the home folder.',
-    );
-  return configured.trim();
-}
-
 /** Opens and migrates the checkpoint tables of a PostgreSQL home (under the migration lock). */
 async function openPostgresHome(url: string) {
   let opened;
@@ -80,7 +67,7 @@ async function openPostgresHome(url: string) {
 export async function openToolHost(options: OpenToolHostOptions): Promise<OpenedToolHost> {
   const home = resolve(options.home);
   mkdirSync(home, { recursive: true, mode: 0o700 });
-  const databaseUrl = databaseUrlOf(options.databaseUrl);
+  const databaseUrl = resolveDatabaseUrl(options.databaseUrl);
   const db =
     databaseUrl === undefined
       ? // The same wait as core's connections to a home: another process may hold the write lock.

@@ -2,7 +2,7 @@
 // and the real web server listening on 127.0.0.1. Nothing is mocked.
 import { request as httpRequest } from 'node:http';
 import {
-  SessionStore,
+  ApprovalBroker,
   createAgentCore,
   createBuiltinTools,
   openClawsmithHome,
@@ -10,10 +10,10 @@ import {
   type ClawsmithHome,
   type ToolSource,
 } from '@clawsmith/core';
+import { SessionStore } from '@clawsmith/core/testing';
 import { createScriptedProvider, type ScriptedResponse } from '@clawsmith/providers';
 import { createTestdir, type TestTree } from '@clawsmith/test-utils';
 import { onTestFinished } from 'vitest';
-import { ApprovalBroker } from '../turns/approval-broker.js';
 import { startWebServer, type WebServer, type WebServerOptions } from '../web-server.js';
 
 export interface WebHarness {
@@ -70,7 +70,7 @@ export async function createWebHarness(options: WebHarnessOptions = {}): Promise
     artifacts: home.artifacts,
     builtinTools: createBuiltinTools({ command: { sandbox: 'auto' } }),
     permissionMode: options.permissionMode ?? 'accept-edits',
-    approvalHandler: approvals.handler,
+    approvals,
     ...(options.extensions ? { extensions: options.extensions } : {}),
   });
   const {
@@ -82,7 +82,7 @@ export async function createWebHarness(options: WebHarnessOptions = {}): Promise
     extensions: _extensions,
     ...serverOptions
   } = options;
-  const server = await startWebServer({ core, home, approvals, ...serverOptions });
+  const server = await startWebServer({ core, home, ...serverOptions });
   onTestFinished(async () => {
     await server.close();
     await core.close();

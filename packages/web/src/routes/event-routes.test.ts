@@ -1,4 +1,5 @@
-import { openClawsmithHome, SessionStore } from '@clawsmith/core';
+import { openClawsmithHome } from '@clawsmith/core';
+import { SessionStore } from '@clawsmith/core/testing';
 import { describe, expect, it } from 'vitest';
 import { SseReader } from '../__fixtures__/sse-client.js';
 import { createWebHarness } from '../__fixtures__/web-harness.js';

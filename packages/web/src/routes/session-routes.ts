@@ -40,9 +40,7 @@ export const sessionRoutes: readonly Route[] = [
     async handler(c, web) {
       const sessionId = parseId(c, 'sessionId');
       const body = await parseBody(c, sessionPatchBodySchema);
-      await web.store.requireSession(sessionId);
-      await web.store.renameSession(sessionId, body.title);
-      return c.json(await summarizeSession(web, await web.store.requireSession(sessionId)));
+      return c.json(await summarizeSession(web, await web.store.renameSession(sessionId, body.title)));
     },
   },
   {

@@ -1,4 +1,4 @@
-import type { ApprovalAnswer, ApprovalHandler, ApprovalRequest } from '@clawsmith/core';
+import type { ApprovalAnswer, ApprovalHandler, ApprovalRequest } from '@clawsmith/tool-host';
 
 interface Waiting {
   readonly request: ApprovalRequest;
@@ -6,14 +6,15 @@ interface Waiting {
 }
 
 /**
- * Hands the approvals of turns this server runs to whoever answers them over HTTP. Give
- * {@link ApprovalBroker.handler} to the core the server runs turns with; the turn waits until
- * the person answers (or the turn is cancelled, which denies).
+ * Holds the approvals of a core's turns until whoever serves a person (a web server over HTTP, an
+ * editor bridge) answers them. Give it to `createAgentCore` as `approvals`; the core asks through
+ * {@link ApprovalBroker.handler} and offers the broker back as `AgentCore.approvals`. A turn waits
+ * until the person answers, or until it is cancelled, which denies the call.
  */
 export class ApprovalBroker {
   readonly #waiting = new Map<string, Waiting>();
 
-  /** The core's approval handler. */
+  /** The approval handler the core asks through: each request waits here for its answer. */
   readonly handler: ApprovalHandler = (request, signal) =>
     new Promise<ApprovalAnswer>((resolve, reject) => {
       if (signal.aborted) return reject(new Error('The turn was cancelled before the approval was answered.'));
@@ -32,7 +33,7 @@ export class ApprovalBroker {
       });
     });
 
-  /** The request waiting under `approvalId` in `sessionId`, if this server's turn waits for it. */
+  /** The request waiting under `approvalId` in `sessionId`, if a turn of this process waits for it. */
   waiting(sessionId: string, approvalId: string): ApprovalRequest | undefined {
     const waiting = this.#waiting.get(approvalId);
     return waiting && waiting.request.sessionId === sessionId ? waiting.request : undefined;
