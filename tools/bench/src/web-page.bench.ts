@@ -95,11 +95,37 @@ const VISIBLE_IN_TRANSCRIPT = `(text) => {
   const box = target.getBoundingClientRect();
   return box.top >= view.top && box.bottom <= view.bottom;
 }`;
-const FIGURES = `({ endVisibleMs: performance.now(), domElements: document.getElementsByTagName('*').length })`;
+// Where the time went, from the page's own Performance timeline (ms from navigation start).
+const FIGURES = `(() => {
+  const resources = performance.getEntriesByType('resource');
+  const scripts = resources.filter((entry) => /[/]assets[/].*[.]js$/.test(entry.name));
+  const events = resources.find((entry) => /[/]events[?]/.test(entry.name));
+  const api = resources.filter((entry) => entry.name.includes('/api/') && !entry.name.includes('/stream'));
+  return {
+    endVisibleMs: performance.now(),
+    domElements: document.getElementsByTagName('*').length,
+    htmlMs: performance.getEntriesByType('navigation')[0].responseEnd,
+    firstScriptMs: Math.min(...scripts.map((entry) => entry.responseEnd)),
+    firstRequestMs: Math.min(...api.map((entry) => entry.startTime)),
+    eventsMs: events ? events.responseEnd : NaN,
+    allScriptsMs: Math.max(...scripts.map((entry) => entry.responseEnd)),
+    firstPaintMs: performance.getEntriesByName('first-contentful-paint')[0]?.startTime ?? NaN,
+    scriptKilobytes: scripts.reduce((sum, entry) => sum + entry.encodedBodySize, 0) / 1024,
+    requests: api.length,
+  };
+})()`;
 
 interface FirstView {
   readonly endVisibleMs: number;
   readonly domElements: number;
+  readonly htmlMs: number;
+  readonly firstScriptMs: number;
+  readonly firstRequestMs: number;
+  readonly eventsMs: number;
+  readonly allScriptsMs: number;
+  readonly firstPaintMs: number;
+  readonly scriptKilobytes: number;
+  readonly requests: number;
 }
 
 /** Signs a fresh context in, then loads the session from a blank page and waits for its last words on screen. */
@@ -150,6 +176,27 @@ for (const [timing, views] of [
     `| ${timing.label} | ${timing.medianMs.toFixed(0)} | ${timing.p90Ms.toFixed(0)} | ${(timing.medianMs / reference.medianMs).toFixed(2)}x | ${medianOf(views.map((view) => view.domElements))} |`,
   );
 console.log(`(aim: ≤ 1,500 ms and < 3,000 DOM elements for the long session; ${RUNS} runs each)`);
+
+const PHASES: readonly [string, (view: FirstView) => number][] = [
+  ['page shell (HTML) received', (view) => view.htmlMs],
+  ['first script received', (view) => view.firstScriptMs],
+  ['first API request sent', (view) => view.firstRequestMs],
+  ['newest events received', (view) => view.eventsMs],
+  ['every script received', (view) => view.allScriptsMs],
+  ['first contentful paint', (view) => view.firstPaintMs],
+  ['transcript end visible', (view) => view.endVisibleMs],
+];
+console.log('\n## where the first view went (medians, ms from navigation start)');
+console.log(`| phase | ${reference.label} | ${longTiming.label} |`);
+console.log('|---|---:|---:|');
+for (const [phase, of] of PHASES)
+  console.log(`| ${phase} | ${medianOf(shortViews.map(of)).toFixed(0)} | ${medianOf(longViews.map(of)).toFixed(0)} |`);
+console.log(
+  `| script fetched before the end was visible (KB) | ${medianOf(shortViews.map((view) => view.scriptKilobytes)).toFixed(0)} | ${medianOf(longViews.map((view) => view.scriptKilobytes)).toFixed(0)} |`,
+);
+console.log(
+  `| API requests (not the stream) | ${medianOf(shortViews.map((view) => view.requests))} | ${medianOf(longViews.map((view) => view.requests))} |`,
+);
 
 await browser.close();
 await server.close();

@@ -36,15 +36,31 @@ export const sessionListQuerySchema = z
   })
   .strict();
 
-/** `GET /api/sessions/:sessionId/events`: events after `afterSequence` (default 0), at most `limit` (1-1,000, default 200). */
+/**
+ * `GET /api/sessions/:sessionId/events`: events after `afterSequence` (default 0), at most `limit`
+ * (1-1,000, default 200); or, with `newest` (1-1,000) alone, the newest that many events (the page
+ * a view opens on, in one request).
+ */
 export const eventPageQuerySchema = z
   .object({
-    afterSequence: countText('afterSequence', MAX_SEQUENCE)
-      .optional()
-      .transform((value) => value ?? 0),
-    limit: pageLimit(1_000, 200),
+    afterSequence: countText('afterSequence', MAX_SEQUENCE).optional(),
+    limit: countText('limit', 1_000)
+      .refine((value) => value >= 1, 'limit must be at least 1.')
+      .optional(),
+    newest: countText('newest', 1_000)
+      .refine((value) => value >= 1, 'newest must be at least 1.')
+      .optional(),
   })
-  .strict();
+  .strict()
+  .refine((query) => query.newest === undefined || (query.afterSequence === undefined && query.limit === undefined), {
+    message: 'newest stands alone: ask for the newest N events, or for up to limit events after afterSequence.',
+    path: ['newest'],
+  })
+  .transform((query): { readonly afterSequence: number; readonly limit: number } | { readonly newest: number } =>
+    query.newest === undefined
+      ? { afterSequence: query.afterSequence ?? 0, limit: query.limit ?? 200 }
+      : { newest: query.newest },
+  );
 
 /** `GET /api/sessions/:sessionId/events/stream`: where to start when no `Last-Event-ID` header is sent. */
 export const eventStreamQuerySchema = z

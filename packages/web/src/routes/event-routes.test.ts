@@ -40,6 +40,45 @@ describe('GET /api/sessions/:sessionId/events', () => {
     expect(sequences).toEqual(Array.from({ length: 450 }, (_, index) => index + 1));
   });
 
+  it('answers the newest N events in one request (the page a view opens on)', async () => {
+    const web = await createWebHarness();
+    const session = await web.core.createSession({ workspaceRoot: web.workspace });
+    await seed(web.store, session.id, 449);
+    const response = await web.api(`/api/sessions/${session.id}/events?newest=200`);
+    expect(response.status).toBe(200);
+    const page = (await response.json()) as {
+      events: { sequence: number }[];
+      nextAfterSequence: number;
+      hasMore: boolean;
+      lastSequence: number;
+    };
+    expect(page.events.map((event) => event.sequence)).toEqual(Array.from({ length: 200 }, (_, index) => 251 + index));
+    expect(page).toMatchObject({ nextAfterSequence: 450, hasMore: false, lastSequence: 450 });
+    const all = (await (await web.api(`/api/sessions/${session.id}/events?newest=1000`)).json()) as {
+      events: { sequence: number }[];
+    };
+    expect(all.events.map((event) => event.sequence)).toEqual(Array.from({ length: 450 }, (_, index) => index + 1));
+    const fresh = await web.core.createSession({ workspaceRoot: web.workspace });
+    expect(await (await web.api(`/api/sessions/${fresh.id}/events?newest=200`)).json()).toMatchObject({
+      events: [{ sequence: 1, type: 'session.created' }],
+      nextAfterSequence: 1,
+      hasMore: false,
+      lastSequence: 1,
+    });
+  });
+
+  it('refuses newest combined with a cursor or a limit, and out of range, saying what to ask instead', async () => {
+    const web = await createWebHarness();
+    const session = await web.core.createSession({ workspaceRoot: web.workspace });
+    for (const query of ['newest=0', 'newest=1001', 'newest=-5', 'newest=10&afterSequence=3', 'newest=10&limit=5']) {
+      const response = await web.api(`/api/sessions/${session.id}/events?${query}`);
+      expect(response.status, query).toBe(400);
+      expect(await response.json()).toMatchObject({ error: { code: 'invalid_request' } });
+    }
+    const combined = await web.api(`/api/sessions/${session.id}/events?newest=10&limit=5`);
+    expect(JSON.stringify(await combined.json())).toContain('newest stands alone');
+  });
+
   it('refuses negative, huge, malformed and unknown query values with invalid_request', async () => {
     const web = await createWebHarness();
     const session = await web.core.createSession({ workspaceRoot: web.workspace });

@@ -23,15 +23,20 @@ export const eventRoutes: readonly Route[] = [
       const sessionId = parseId(c, 'sessionId');
       const query = parseQuery(c, eventPageQuerySchema);
       await web.store.requireSession(sessionId);
-      const events = await web.store.listEvents(sessionId, {
-        afterSequence: query.afterSequence,
-        limit: query.limit + 1,
-      });
-      const page = events.slice(0, query.limit);
+      // Sequences run 1, 2, 3… without gaps, so the newest N start after the last minus N.
+      const { afterSequence, limit } =
+        'newest' in query
+          ? {
+              afterSequence: Math.max(0, (await web.store.lastSequence(sessionId)) - query.newest),
+              limit: query.newest,
+            }
+          : query;
+      const events = await web.store.listEvents(sessionId, { afterSequence, limit: limit + 1 });
+      const page = events.slice(0, limit);
       return c.json({
         events: page,
-        nextAfterSequence: page.at(-1)?.sequence ?? query.afterSequence,
-        hasMore: events.length > query.limit,
+        nextAfterSequence: page.at(-1)?.sequence ?? afterSequence,
+        hasMore: events.length > limit,
         lastSequence: await web.store.lastSequence(sessionId),
       });
     },

@@ -4,6 +4,7 @@ import { loginBodySchema } from '../api/api-schemas.js';
 import { parseBody } from '../http/parse-request.js';
 import { WebError } from '../http/web-error.js';
 import { checkOrigin, checkThrottle, clientAddress, SESSION_COOKIE } from '../security/request-guard.js';
+import { IMMUTABLE_ASSET_CACHE } from '../security/security-headers.js';
 import type { WebContext } from '../web-context.js';
 import type { Route } from './route.js';
 
@@ -21,7 +22,11 @@ function duration(ms: number): string {
 
 function servePage(c: Context, web: WebContext, path: string): Response {
   const file = web.page.get(path);
-  if (file) return c.body(file.body as Uint8Array<ArrayBuffer>, 200, { 'Content-Type': file.contentType });
+  if (file)
+    return c.body(file.body as Uint8Array<ArrayBuffer>, 200, {
+      'Content-Type': file.contentType,
+      ...(file.immutable ? { 'Cache-Control': IMMUTABLE_ASSET_CACHE } : {}),
+    });
   if (path === '/') return c.html(NOT_BUILT);
   throw new WebError('route_not_found', `No page file ${path}; reload the page (the server may have been rebuilt).`);
 }

@@ -6,6 +6,8 @@ import { fileURLToPath } from 'node:url';
 export interface PageFile {
   readonly body: Uint8Array;
   readonly contentType: string;
+  /** A content-hashed asset (`index-VQ10vJQx.js`): its bytes never change under that name, so browsers may keep it. */
+  readonly immutable: boolean;
 }
 
 /** The built page: `index.html` and the files of `assets/`, by URL path (`/`, `/assets/index-abc.js`). */
@@ -23,6 +25,9 @@ const CONTENT_TYPES: Readonly<Record<string, string>> = {
 /** Names a built asset may have: Vite writes `name-hash.ext`; nothing else is ever served. */
 const ASSET_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/;
 
+/** Vite's content hash before the extension (`-VQ10vJQx.js`): a new build writes new names. */
+const HASHED_NAME = /-[A-Za-z0-9_-]{8}\.[a-z0-9]+$/;
+
 /**
  * Where the package's `build` target writes the page. The same URL works from `src/` (tests and
  * in-repo source) and from `dist/` (the published package): both are one level below the package.
@@ -37,14 +42,14 @@ export function loadPageFiles(directory: string = DEFAULT_PAGE_DIRECTORY): PageF
   const files = new Map<string, PageFile>();
   const index = join(directory, 'index.html');
   if (!existsSync(index)) return files;
-  files.set('/', { body: readFileSync(index), contentType: CONTENT_TYPES['.html']! });
+  files.set('/', { body: readFileSync(index), contentType: CONTENT_TYPES['.html']!, immutable: false });
   const assets = join(directory, 'assets');
   if (!existsSync(assets)) return files;
   for (const name of readdirSync(assets)) {
     const contentType = CONTENT_TYPES[extname(name)];
     const path = join(assets, name);
     if (!contentType || !ASSET_NAME.test(name) || !statSync(path).isFile()) continue;
-    files.set(`/assets/${name}`, { body: readFileSync(path), contentType });
+    files.set(`/assets/${name}`, { body: readFileSync(path), contentType, immutable: HASHED_NAME.test(name) });
   }
   return files;
 }

@@ -28,6 +28,27 @@ describe('page routes', () => {
     expect((await web.raw('/assets/index-abc.css')).headers.get('content-type')).toBe('text/css; charset=utf-8');
   });
 
+  it('lets browsers keep content-hashed assets, and nothing else (the shell, unhashed files, API answers)', async () => {
+    const folder = createTestdir({
+      'index.html': '<!doctype html><script type="module" src="/assets/index-VQ10vJQx.js"></script>',
+      'assets/index-VQ10vJQx.js': 'console.log("page");\n',
+      'assets/index-DJdXtRlO.css': 'body { color: black; }\n',
+      'assets/index-abc.js': 'console.log("unhashed");\n',
+    });
+    onTestFinished(() => folder.remove());
+    const web = await createWebHarness({ pageDirectory: folder.path });
+    for (const path of ['/assets/index-VQ10vJQx.js', '/assets/index-DJdXtRlO.css']) {
+      const asset = await web.raw(path);
+      expect(asset.status, path).toBe(200);
+      expect(asset.headers.get('cache-control'), path).toBe('private, max-age=31536000, immutable');
+      expect(asset.headers.get('content-security-policy'), path).toContain("script-src 'self'");
+      expect(asset.headers.get('x-content-type-options'), path).toBe('nosniff');
+    }
+    for (const path of ['/', '/assets/index-abc.js', '/assets/index-Missing1.js'])
+      expect((await web.raw(path)).headers.get('cache-control'), path).toBe('no-store');
+    expect((await web.api('/api/sessions')).headers.get('cache-control')).toBe('no-store');
+  });
+
   it('serves nothing outside the files read at start: other types, other folders, traversal', async () => {
     const web = await createWebHarness({ pageDirectory: builtPage() });
     for (const path of ['/assets/notes.txt', '/assets/..%2Fsecret.txt', '/assets/%2e%2e%2fsecret.txt', '/secret.txt']) {

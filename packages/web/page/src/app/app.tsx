@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react';
 import type { ApiError } from '../api/api-client';
-import { signInFromFragment } from '../api/sign-in';
+import { hasSignInCode, signInFromFragment } from '../api/sign-in';
 import { signInAdvice } from '../api/sign-in-advice';
 import { SessionView } from '../session/session-view';
 import { SessionList } from '../sessions/session-list';
@@ -12,9 +12,10 @@ import { useHashRoute } from './hash-route';
  * list beside it (on wide screens).
  */
 export function App() {
-  const [signIn, setSignIn] = useState<'pending' | 'done' | ApiError>('pending');
+  // Without a sign-in code in the URL the cookie decides: render the route at once.
+  const [signIn, setSignIn] = useState<'pending' | 'done' | ApiError>(() => (hasSignInCode() ? 'pending' : 'done'));
   useEffect(() => {
-    void signInFromFragment().then((refused) => setSignIn(refused ?? 'done'));
+    if (hasSignInCode()) void signInFromFragment().then((refused) => setSignIn(refused ?? 'done'));
   }, []);
   const route = useHashRoute();
   const [sessionActivity, setSessionActivity] = useState('');

@@ -1,7 +1,5 @@
 import { useSyncExternalStore } from 'react';
-
-/** The page's routes live in the URL fragment: `#/` (sessions) and `#/sessions/<id>`. */
-export type Route = { readonly view: 'sessions' } | { readonly view: 'session'; readonly sessionId: string };
+import { parseRoute, type Route } from './route';
 
 function current(): string {
   return location.hash;
@@ -10,12 +8,6 @@ function current(): string {
 function subscribe(listener: () => void): () => void {
   window.addEventListener('hashchange', listener);
   return () => window.removeEventListener('hashchange', listener);
-}
-
-/** Parses a fragment into a route; anything unknown is the session list. */
-export function parseRoute(hash: string): Route {
-  const match = /^#\/sessions\/([A-Za-z0-9][A-Za-z0-9._:-]{0,127})$/.exec(hash);
-  return match ? { view: 'session', sessionId: match[1]! } : { view: 'sessions' };
 }
 
 /** The route of the current fragment, re-rendered when it changes. */

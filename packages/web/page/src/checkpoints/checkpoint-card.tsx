@@ -3,6 +3,7 @@ import type { TurnUsage } from '../transcript/transcript-items';
 import { FileDiffRow } from './file-diff-row';
 import { RestoreControls } from './restore-controls';
 import type { RestoreOutcome } from './restore-outcome';
+import { wholeNumber } from '../display/whole-number';
 
 /** A finished turn's checkpoint: its manifest (paths, +/- lines), lazy diffs, restore and fork. */
 export function CheckpointCard({
@@ -66,7 +67,7 @@ export function CheckpointCard({
 
 /** The turn's tokens: input (of which read from the prompt cache) and output. */
 function TokenUsage({ usage }: { usage: TurnUsage }) {
-  const count = (value: number) => value.toLocaleString('en-US');
+  const count = wholeNumber;
   const cached = usage.cacheReadTokens ?? 0;
   return (
     <span className="token-usage" title="Tokens this turn's model requests used">

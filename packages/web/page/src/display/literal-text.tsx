@@ -1,4 +1,5 @@
 import { visibleText } from './visible-text';
+import { wholeNumber } from './whole-number';
 
 /** Untrusted text as one React text node: literal, visible, bounded, wrapped anywhere. */
 export function LiteralText({ text, limit, block }: { text: string; limit?: number; block?: boolean }) {
@@ -7,9 +8,7 @@ export function LiteralText({ text, limit, block }: { text: string; limit?: numb
   return (
     <>
       <Element className="literal">{shown.text}</Element>
-      {shown.omitted > 0 && (
-        <span className="omitted">… {shown.omitted.toLocaleString('en')} more characters not shown</span>
-      )}
+      {shown.omitted > 0 && <span className="omitted">… {wholeNumber(shown.omitted)} more characters not shown</span>}
     </>
   );
 }

@@ -1,8 +1,10 @@
 import { lazy, Suspense } from 'react';
 import { visibleText } from '../display/visible-text';
+import { wholeNumber } from '../display/whole-number';
 
 // The Markdown parser is most of the page's weight: it is its own chunk, fetched the first time
-// assistant text is shown, with the literal text in its place until then.
+// assistant text is shown (a session opened by its URL starts it earlier, see first-view-entry.ts),
+// with the literal text in its place until then.
 const MarkdownRenderer = lazy(() => import('./markdown-renderer'));
 
 /**
@@ -17,9 +19,7 @@ export function MarkdownText({ text, limit }: { text: string; limit?: number }) 
       <Suspense fallback={<pre className="literal markdown-pending">{shown.text}</pre>}>
         <MarkdownRenderer text={shown.text} />
       </Suspense>
-      {shown.omitted > 0 && (
-        <span className="omitted">… {shown.omitted.toLocaleString('en')} more characters not shown</span>
-      )}
+      {shown.omitted > 0 && <span className="omitted">… {wholeNumber(shown.omitted)} more characters not shown</span>}
     </div>
   );
 }

@@ -1,4 +1,4 @@
-import { useEffect, useMemo, useState } from 'react';
+import { useEffect, useMemo, useRef, useState } from 'react';
 import { sendJson, sessionPath } from '../api/api-client';
 import type {
   CutTurnSummary,
@@ -42,7 +42,13 @@ export function SessionView({ sessionId, onActivity }: { sessionId: string; onAc
   const running = turnRunning(events);
   const turnsKey = `${generation}:${lastOf(events, ['turn.started', 'turn.completed', 'session.restored'])}`;
   const session = useJson<SessionSummary>(sessionPath(sessionId), turnsKey);
-  useEffect(() => onActivity?.(`${sessionId}:${turnsKey}`), [onActivity, sessionId, turnsKey]);
+  // The list beside was read as the session opened: only turns starting or ending after that change it.
+  const openedTurnsKey = useRef<string | undefined>(undefined);
+  useEffect(() => {
+    if (!stream.loaded) return;
+    openedTurnsKey.current ??= turnsKey;
+    if (turnsKey !== openedTurnsKey.current) onActivity?.(`${sessionId}:${turnsKey}`);
+  }, [onActivity, sessionId, turnsKey, stream.loaded]);
   const turns = useJson<{ turns: TurnSummary[]; cutTurns: CutTurnSummary[] }>(
     sessionPath(sessionId, '/turns'),
     turnsKey,

@@ -1,13 +1,17 @@
 import { useEffect, useState } from 'react';
 import { getJson } from '../api/api-client';
+import { takePrefetched } from '../api/prefetch';
 
-/** GETs `path` whenever it or `refresh` changes; keeps the last answer while reloading. */
+/**
+ * GETs `path` whenever it or `refresh` changes (the first time taking the answer the page
+ * prefetched, if it did); keeps the last answer while reloading.
+ */
 export function useJson<T>(path: string, refresh: unknown): { data: T | undefined; error: unknown } {
   const [data, setData] = useState<T>();
   const [error, setError] = useState<unknown>();
   useEffect(() => {
     const controller = new AbortController();
-    getJson<T>(path, controller.signal).then(
+    (takePrefetched<T>(path) ?? getJson<T>(path, controller.signal)).then(
       (answer) => {
         setData(answer);
         setError(undefined);

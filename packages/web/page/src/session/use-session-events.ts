@@ -4,12 +4,13 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { getJson, sessionPath } from '../api/api-client';
 import type { EventPage, SessionEvent } from '../api/api-types';
-
-/** Events per page read from the API. */
-export const EVENT_PAGE = 200;
+import { takePrefetched } from '../api/prefetch';
+import { EVENT_PAGE, newestEventsPath } from './first-view';
 
 export interface SessionEvents {
   readonly events: readonly SessionEvent[];
+  /** True once the first page arrived (until a reset reloads it). */
+  readonly loaded: boolean;
   /** True when events before the first loaded one exist. */
   readonly hasOlder: boolean;
   readonly loadingOlder: boolean;
@@ -22,6 +23,7 @@ export interface SessionEvents {
 
 export function useSessionEvents(sessionId: string): SessionEvents {
   const [events, setEvents] = useState<readonly SessionEvent[]>([]);
+  const [loaded, setLoaded] = useState(false);
   const [loadingOlder, setLoadingOlder] = useState(false);
   const [error, setError] = useState<unknown>();
   const [generation, setGeneration] = useState(0);
@@ -45,16 +47,15 @@ export function useSessionEvents(sessionId: string): SessionEvents {
       });
     };
     setEvents([]);
+    setLoaded(false);
     setError(undefined);
     (async () => {
-      const head = await getJson<EventPage>(sessionPath(sessionId, '/events?afterSequence=0&limit=1'));
-      const after = Math.max(0, head.lastSequence - EVENT_PAGE);
-      const page = await getJson<EventPage>(
-        sessionPath(sessionId, `/events?afterSequence=${after}&limit=${EVENT_PAGE}`),
-      );
+      const path = newestEventsPath(sessionId);
+      const page = await (takePrefetched<EventPage>(path) ?? getJson<EventPage>(path));
       if (closed) return;
       setEvents(page.events as SessionEvent[]);
-      const cursor = page.events.at(-1)?.sequence ?? after;
+      setLoaded(true);
+      const cursor = page.nextAfterSequence;
       source = new EventSource(sessionPath(sessionId, `/events/stream?afterSequence=${cursor}`));
       source.onmessage = (message: MessageEvent<string>) => {
         pending.push(JSON.parse(message.data) as SessionEvent);
@@ -94,5 +95,5 @@ export function useSessionEvents(sessionId: string): SessionEvents {
       .finally(() => setLoadingOlder(false));
   }, [sessionId, loadingOlder]);
 
-  return { events, hasOlder: (events[0]?.sequence ?? 1) > 1, loadingOlder, loadOlder, error, generation };
+  return { events, loaded, hasOlder: (events[0]?.sequence ?? 1) > 1, loadingOlder, loadOlder, error, generation };
 }

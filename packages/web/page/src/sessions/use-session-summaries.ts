@@ -1,5 +1,6 @@
 import { useEffect, useState } from 'react';
 import type { SessionSummary } from '../api/api-types';
+import { SESSION_LIST_PATH } from '../session/first-view';
 import { useJson } from '../session/use-json';
 
 /** How often the session list asks again: sessions other processes start or finish appear within this. */
@@ -18,10 +19,7 @@ export function useSessionSummaries(refresh: unknown = 0): {
     const timer = setInterval(() => setTick((value) => value + 1), SESSION_LIST_REFRESH_MS);
     return () => clearInterval(timer);
   }, []);
-  const { data, error } = useJson<{ sessions: SessionSummary[] }>(
-    '/api/sessions?limit=200',
-    `${tick}:${String(refresh)}`,
-  );
+  const { data, error } = useJson<{ sessions: SessionSummary[] }>(SESSION_LIST_PATH, `${tick}:${String(refresh)}`);
   return { sessions: data?.sessions, error };
 }
 

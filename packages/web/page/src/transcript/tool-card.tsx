@@ -5,6 +5,7 @@ import { DisplayView } from '../display/display-view';
 import { LiteralText } from '../display/literal-text';
 import { toolDuration, toolSize } from './tool-summary';
 import type { ToolProgress, TranscriptItem } from './transcript-items';
+import { wholeNumber } from '../display/whole-number';
 
 type ToolItem = Extract<TranscriptItem, { kind: 'tool' }>;
 
@@ -78,7 +79,7 @@ export function ToolCard({
 }
 
 function amount(value: number): string {
-  return Number.isInteger(value) ? value.toLocaleString('en') : value.toFixed(1);
+  return Number.isInteger(value) ? wholeNumber(value) : value.toFixed(1);
 }
 
 /** A running call's latest progress: a bar when the total is known, `3/10 · message` beside it. */

@@ -1,10 +1,13 @@
 // The one line a collapsed tool card shows after its name and status: how much the call
 // produced and how long it took.
 import type { TranscriptItem } from './transcript-items';
+import { wholeNumber } from '../display/whole-number';
 
 type ToolItem = Extract<TranscriptItem, { kind: 'tool' }>;
 
-const count = (value: number) => value.toLocaleString('en-US');
+const count = wholeNumber;
+// Shared: one per call was measurable when a page of cards renders.
+const UTF8 = new TextEncoder();
 
 /** `512 B`, `1.5 KB`, `2.0 MB` (1 KB = 1,024 bytes). */
 export function byteSize(bytes: number): string {
@@ -27,7 +30,7 @@ export function toolSize(item: ToolItem): string | undefined {
   if (!item.result) return undefined;
   const artifact = item.result.artifact;
   const lines = artifact ? artifact.lineCount : lineCount(item.output);
-  const bytes = artifact ? artifact.byteLength : new TextEncoder().encode(item.output).length;
+  const bytes = artifact ? artifact.byteLength : UTF8.encode(item.output).length;
   if (bytes === 0) return 'no output';
   return `${count(lines)} line${lines === 1 ? '' : 's'} · ${byteSize(bytes)}`;
 }

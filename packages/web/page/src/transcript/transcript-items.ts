@@ -2,6 +2,7 @@
 // per tool call (started, its latest progress, then completed), a checkpoint card per finished
 // turn, and notices.
 import type { SessionEvent, SessionEventOf, ToolResult } from '../api/api-types';
+import { wholeNumber } from '../display/whole-number';
 
 export type TranscriptItem =
   | { readonly kind: 'prompt'; readonly key: string; readonly turnId: string; readonly text: string }
@@ -83,7 +84,7 @@ function restoredNotice(event: SessionEventOf<'session.restored'>): string {
   return `Restored ${what} to before a turn (${event.scope}).${files}`;
 }
 
-const count = (value: number) => value.toLocaleString('en-US');
+const count = wholeNumber;
 
 /** The marker a compaction leaves: what the model is no longer sent in full, and the tokens before and after. */
 export function compactionText(event: SessionEventOf<'context.compacted'>): string {

@@ -70,6 +70,16 @@ function ItemView({ item, props, expandedCalls, toggleCall }: ItemViewProps) {
 }
 
 /**
+ * A row's height before it is measured, near what it will measure (a collapsed tool card is one
+ * line): the view then settles at its end in one or two passes instead of several.
+ */
+function estimatedHeight(item: TranscriptItem | undefined, expandedCalls: ReadonlySet<string>): number {
+  if (item?.kind === 'tool') return expandedCalls.has(item.toolCallId) ? 240 : 44;
+  if (item?.kind === 'checkpoint') return 120;
+  return 60;
+}
+
+/**
  * The transcript, virtualized: only the rows near the viewport are in the DOM. Reaching the top
  * loads the previous page of events (keeping the view still); new events keep the view at the
  * end when it was there.
@@ -78,17 +88,17 @@ export function TranscriptView(props: TranscriptViewProps) {
   const { items, hasOlder, loadingOlder, loadOlder } = props;
   const scroller = useRef<HTMLDivElement>(null);
   const offset = hasOlder ? 1 : 0;
+  // Which tool cards are open, kept here so a card scrolled out of the DOM and back stays as it was.
+  const [expandedCalls, setExpandedCalls] = useState<ReadonlySet<string>>(() => new Set());
   const virtualizer = useVirtualizer({
     count: items.length + offset,
     getScrollElement: () => scroller.current,
-    estimateSize: () => 96,
+    estimateSize: (index) => estimatedHeight(index < offset ? undefined : items[index - offset], expandedCalls),
     overscan: 4,
     getItemKey: (index) => (index < offset ? 'older' : items[index - offset]!.key),
   });
   const rows = virtualizer.getVirtualItems();
 
-  // Which tool cards are open, kept here so a card scrolled out of the DOM and back stays as it was.
-  const [expandedCalls, setExpandedCalls] = useState<ReadonlySet<string>>(() => new Set());
   const toggleCall = useCallback((toolCallId: string) => {
     setExpandedCalls((previous) => {
       const next = new Set(previous);
@@ -123,7 +133,18 @@ export function TranscriptView(props: TranscriptViewProps) {
       element.scrollTop = element.scrollHeight - element.clientHeight;
   }, [totalSize]);
 
-  const olderVisible = hasOlder && rows[0]?.index === 0;
+  // The first rows rendered are the top ones, before the scroll to the end: older events are loaded
+  // only once the view has been at its end for a frame (then the top is in view only when the
+  // loaded events do not fill the view, or when the reader scrolled there).
+  const [openedAtEnd, setOpenedAtEnd] = useState(false);
+  const hasItems = items.length > 0;
+  useEffect(() => {
+    if (openedAtEnd || !hasItems) return;
+    const frame = requestAnimationFrame(() => setOpenedAtEnd(true));
+    return () => cancelAnimationFrame(frame);
+  }, [openedAtEnd, hasItems]);
+
+  const olderVisible = openedAtEnd && hasOlder && rows[0]?.index === 0;
   useEffect(() => {
     if (!olderVisible || loadingOlder || items.length === 0) return;
     const element = scroller.current;
