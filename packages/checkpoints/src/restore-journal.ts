@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { lstatSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { basename, dirname, join } from 'node:path';
+import { processIsAlive } from '@clawsmith/platform';
 import type { WorkspaceMutation, WorkspaceWall } from '@clawsmith/tool-protocol';
 import { sql, type Kysely } from 'kysely';
 import { BLOBS_PER_FETCH, findBlobs, readBlobChunks, type StoredBlob } from './blob-store.js';
@@ -94,12 +95,7 @@ export function journalOwnerAlive(journal: RestoreJournalRow, now: number): bool
   if (Number(journal.owner_pid) === process.pid) return activeJournals.has(journal.journal_id);
   // A live pid an hour later is far more likely a reused pid than an undo still running.
   if (now - Number(journal.created_at) > 60 * 60 * 1000) return false;
-  try {
-    process.kill(Number(journal.owner_pid), 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code !== 'ESRCH';
-  }
+  return processIsAlive(Number(journal.owner_pid));
 }
 
 /** A journal just written, with its entries (so applying it need not read them back). */

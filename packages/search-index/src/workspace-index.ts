@@ -14,6 +14,7 @@ import {
   writeFileSync,
   type FSWatcher,
 } from 'node:fs';
+import { processIsAlive } from '@clawsmith/platform';
 import type { IndexWorker } from './index-worker.js';
 import {
   FILE_FLAG,
@@ -81,12 +82,7 @@ function inotifyQueueLimit(): number {
 function removeStaleSentinels(folder: string): void {
   for (const name of readdirSync(folder)) {
     const pid = (/^sentinel-(\d+)-/.exec(name) ?? /^index\.bin\.(\d+)\.[0-9a-f]+\.tmp$/.exec(name))?.[1];
-    if (pid === undefined) continue;
-    try {
-      process.kill(Number(pid), 0);
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === 'ESRCH') rmSync(`${folder}/${name}`, { force: true });
-    }
+    if (pid !== undefined && !processIsAlive(Number(pid))) rmSync(`${folder}/${name}`, { force: true });
   }
 }
 
