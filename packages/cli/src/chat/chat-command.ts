@@ -35,7 +35,6 @@ import { approvalPreview } from './approval-preview.js';
 import { confirmed, parseApprovalAnswer, parseSlashCommand, SLASH_HELP } from './slash-commands.js';
 
 /** Options of `clawsmith chat`: those of `run` without `--json`. */
-/** Options of `clawsmith chat`: those of `run` but `--json`. */
 const chatOptions = runOptions.omit({ json: true });
 type ChatOptions = z.output<typeof chatOptions>;
 
