@@ -21,6 +21,7 @@ export const CLI_ERROR_CODES = [
   'telemetry_config_invalid',
   'invalid_network_option',
   'invalid_token_option',
+  'invalid_option',
 ] as const;
 
 /** One of {@link CLI_ERROR_CODES}. */

@@ -1,15 +1,11 @@
 import { readFileSync } from 'node:fs';
 import { Command, CommanderError, Option } from 'commander';
 import { EXIT_CODES } from './exit-codes.js';
+import { CLI_PERMISSION_MODES, CLI_PROVIDERS } from './options/option-choices.js';
 
-// This module is all that `clawsmith --help` loads: commander and this file. Every action
-// imports its implementation (and with it core, the providers, the SDKs, SQLite) only when it
-// runs, so help and usage errors start fast.
-
-/** The permission modes `--permission-mode` accepts (core's `PERMISSION_MODES`, repeated so help stays light). */
-export const CLI_PERMISSION_MODES = ['default', 'accept-edits', 'read-only', 'full-auto'] as const;
-/** The providers `--provider` accepts. */
-export const CLI_PROVIDERS = ['openai', 'anthropic'] as const;
+// This module is all that `clawsmith --help` loads: commander, this file, the exit codes and the
+// lists of choices. Every action imports its implementation (and with it core, the providers, the
+// SDKs, SQLite, and zod for its option schema) only when it runs, so help and usage errors start fast.
 
 function packageVersion(): string {
   try {

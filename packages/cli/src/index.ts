@@ -2,7 +2,8 @@
 // test the `clawsmith` command) and the terminal helpers the command uses. The binary itself is
 // `dist/bin.js`.
 
-export { CLI_PERMISSION_MODES, CLI_PROVIDERS, createProgram, runCli } from './cli-program.js';
+export { createProgram, runCli } from './cli-program.js';
+export { CLI_PERMISSION_MODES, CLI_PROVIDERS } from './options/option-choices.js';
 export { EXIT_CODES } from './exit-codes.js';
 export type { CliErrorCode } from './cli-errors.js';
 export { CLI_ERROR_CODES, CliError, reportError } from './cli-errors.js';

@@ -1,26 +1,33 @@
 import { Readable, Writable } from 'node:stream';
 import { ndJsonStream } from '@agentclientprotocol/sdk';
-import type { PermissionMode } from '@clawsmith/core';
 import type { EditorMcpServer } from '@clawsmith/mcp';
 import { ClawsmithError } from '@clawsmith/tool-protocol';
+import { z } from 'zod';
 import { EXIT_CODES } from '../exit-codes.js';
 import { openAgentRuntime, resolveWorkspace } from '../commands/agent-runtime.js';
 import { selectProvider } from '../commands/provider-selection.js';
 import { entryExtensions } from '../extensions/extensions-composition.js';
-import type { SettingsFlags } from '../settings/settings-flags.js';
+import {
+  parseCommandOptions,
+  permissionModeOption,
+  providerOption,
+  settingsFlagsShape,
+} from '../options/command-options.js';
 import { createAcpAgent, type AcpAgent } from './acp-agent.js';
 
 /** Options of `clawsmith acp`. */
-interface AcpOptions extends SettingsFlags {
-  readonly home?: string;
-  readonly workspace?: string;
-  readonly script?: string;
-  readonly provider?: 'openai' | 'anthropic';
-  readonly model?: string;
-  readonly permissionMode: PermissionMode;
-  readonly systemPrompt?: string;
-  readonly appendSystemPrompt?: string;
-}
+const acpOptions = z.object({
+  ...settingsFlagsShape,
+  home: z.string().optional(),
+  workspace: z.string().optional(),
+  script: z.string().optional(),
+  provider: providerOption.optional(),
+  model: z.string().optional(),
+  permissionMode: permissionModeOption,
+  systemPrompt: z.string().optional(),
+  appendSystemPrompt: z.string().optional(),
+});
+type AcpOptions = z.output<typeof acpOptions>;
 
 const KEY_VARIABLES = { openai: 'OPENAI_API_KEY', anthropic: 'ANTHROPIC_API_KEY' } as const;
 
@@ -52,7 +59,7 @@ async function providerOrMissingKey(options: AcpOptions) {
  * trees killed) and recorded before the process exits.
  */
 export async function acpCommand(rawOptions: Record<string, unknown>): Promise<number> {
-  const options = rawOptions as unknown as AcpOptions;
+  const options = parseCommandOptions(acpOptions, rawOptions, 'acp');
   const workspace = options.workspace === undefined ? undefined : resolveWorkspace(options.workspace);
   const { provider, missingKeyVariable } = await providerOrMissingKey(options);
   let acp: AcpAgent | undefined;

@@ -2,6 +2,7 @@ import { createInterface, type Interface } from 'node:readline';
 import type { ApprovalAnswer, ApprovalRequest, SessionEvent } from '@clawsmith/core';
 import type { McpElicitationAnswer, McpElicitationRequest } from '@clawsmith/mcp';
 import type { Provider } from '@clawsmith/providers';
+import type { z } from 'zod';
 import { reportError } from '../cli-errors.js';
 import { EXIT_CODES } from '../exit-codes.js';
 import {
@@ -17,7 +18,6 @@ import { selectContext } from '../commands/context-options.js';
 import { selectSubagents } from '../commands/subagent-options.js';
 import { selectNetwork } from '../commands/network-options.js';
 import { entryExtensions } from '../extensions/extensions-composition.js';
-import type { SettingsFlags } from '../settings/settings-flags.js';
 import {
   checkpointLines,
   checkpointTurns,
@@ -29,12 +29,14 @@ import { compactionLine, formatTodos } from '../terminal/event-summary.js';
 import { oneLine, terminalSafe } from '../terminal/terminal-text.js';
 import { terminalStyle, type TerminalStyle } from '../terminal/terminal-style.js';
 import { TranscriptPrinter } from '../terminal/transcript-printer.js';
-import type { RunOptions } from '../commands/run-turn-command.js';
+import { runOptions } from '../commands/run-turn-command.js';
+import { parseCommandOptions } from '../options/command-options.js';
 import { approvalPreview } from './approval-preview.js';
 import { confirmed, parseApprovalAnswer, parseSlashCommand, SLASH_HELP } from './slash-commands.js';
 
 /** Options of `clawsmith chat`: those of `run` without `--json`. */
-type ChatOptions = Omit<RunOptions, 'json'>;
+const chatOptions = runOptions.omit({ json: true });
+type ChatOptions = z.output<typeof chatOptions>;
 
 const EXIT = Symbol('exit');
 
@@ -132,7 +134,7 @@ class ChatLoop {
       extensions: entryExtensions(workspaceRoot),
       settings: {
         workspaceRoot: workspaceRoot || resolveWorkspace(options.workspace),
-        flags: options as SettingsFlags,
+        flags: options,
         onNotice: (notice) => process.stderr.write(`clawsmith: ${notice}\n`),
       },
     });
@@ -387,5 +389,5 @@ class ChatLoop {
 
 /** `clawsmith` / `clawsmith chat`: the interactive session. */
 export async function chatCommand(rawOptions: Record<string, unknown>, command: unknown): Promise<number> {
-  return new ChatLoop().run(rawOptions as unknown as ChatOptions, command);
+  return new ChatLoop().run(parseCommandOptions(chatOptions, rawOptions, 'chat'), command);
 }

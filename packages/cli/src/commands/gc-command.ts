@@ -1,13 +1,15 @@
 import { existsSync } from 'node:fs';
 import type { RetentionReport } from '@clawsmith/core';
+import { z } from 'zod';
 import { EXIT_CODES } from '../exit-codes.js';
+import { parseCommandOptions } from '../options/command-options.js';
 import { terminalStyle } from '../terminal/terminal-style.js';
 
-interface GcOptions {
-  readonly home?: string;
-  readonly dryRun?: boolean;
-  readonly json?: boolean;
-}
+const gcOptions = z.object({
+  home: z.string().optional(),
+  dryRun: z.boolean().optional(),
+  json: z.boolean().optional(),
+});
 
 const out = (text: string) => void process.stdout.write(`${text}\n`);
 
@@ -47,7 +49,7 @@ export function gcReportLines(report: RetentionReport): string[] {
 
 /** `clawsmith gc [--dry-run] [--json]`: runs retention over the home now. */
 export async function gcCommand(rawOptions: Record<string, unknown>): Promise<number> {
-  const options = rawOptions as GcOptions;
+  const options = parseCommandOptions(gcOptions, rawOptions, 'gc');
   const { openClawsmithHome, resolveClawsmithHome, retentionSummary, runRetention } = await import('@clawsmith/core');
   const path = resolveClawsmithHome(options.home);
   if (!existsSync(path)) {

@@ -1,19 +1,21 @@
 import { resolveClawsmithHome } from '@clawsmith/core';
+import { z } from 'zod';
 import { EXIT_CODES } from '../exit-codes.js';
+import { parseCommandOptions } from '../options/command-options.js';
 import { resolveWorkspace } from './agent-runtime.js';
 
 /** Options of `clawsmith lsp trust` and `clawsmith lsp untrust`. */
-interface LspTrustOptions {
-  readonly home?: string;
-  readonly workspace: string;
-}
+const lspTrustOptions = z.object({
+  home: z.string().optional(),
+  workspace: z.string(),
+});
 
 /**
  * `clawsmith lsp trust`: the person trusts the workspace's language tooling as it is now (its
  * lsp.json settings, a project-local TypeScript, pyright's configuration); a change asks again.
  */
 export async function lspTrustCommand(rawOptions: Record<string, unknown>): Promise<number> {
-  const options = rawOptions as unknown as LspTrustOptions;
+  const options = parseCommandOptions(lspTrustOptions, rawOptions, 'lsp trust');
   const { LanguageToolingTrustStore, LANGUAGE_TOOLING_FILES } = await import('@clawsmith/lsp');
   const workspaceRoot = resolveWorkspace(options.workspace);
   new LanguageToolingTrustStore(resolveClawsmithHome(options.home)).trust(workspaceRoot);
@@ -25,7 +27,7 @@ export async function lspTrustCommand(rawOptions: Record<string, unknown>): Prom
 
 /** `clawsmith lsp untrust`: language servers load nothing from the workspace again. */
 export async function lspUntrustCommand(rawOptions: Record<string, unknown>): Promise<number> {
-  const options = rawOptions as unknown as LspTrustOptions;
+  const options = parseCommandOptions(lspTrustOptions, rawOptions, 'lsp untrust');
   const { LanguageToolingTrustStore } = await import('@clawsmith/lsp');
   const workspaceRoot = resolveWorkspace(options.workspace);
   const removed = new LanguageToolingTrustStore(resolveClawsmithHome(options.home)).untrust(workspaceRoot);

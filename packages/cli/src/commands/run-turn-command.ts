@@ -1,4 +1,5 @@
-import type { PermissionMode, SessionEvent, TurnResult } from '@clawsmith/core';
+import type { SessionEvent, TurnResult } from '@clawsmith/core';
+import { z } from 'zod';
 import { CliError } from '../cli-errors.js';
 import { entryExtensions } from '../extensions/extensions-composition.js';
 import { EXIT_CODES } from '../exit-codes.js';
@@ -9,28 +10,40 @@ import { explicitWorkspace, openAgentRuntime, openOrCreateSession, resolveWorksp
 import { isScriptProvider, scriptExhaustionNote, selectProvider } from './provider-selection.js';
 import { selectContext } from './context-options.js';
 import { selectSubagents } from './subagent-options.js';
-import type { SettingsFlags } from '../settings/settings-flags.js';
-import { selectNetwork, type NetworkChoice } from './network-options.js';
+import { selectNetwork } from './network-options.js';
+import {
+  parseCommandOptions,
+  permissionModeOption,
+  providerOption,
+  settingsFlagsShape,
+} from '../options/command-options.js';
 
+/** The schema of `clawsmith run`'s options (`chat` takes the same but `--json`). */
+export const runOptions = z.object({
+  ...settingsFlagsShape,
+  networkAllow: z.string().optional(),
+  webFetchAllow: z.string().optional(),
+  webFetchDeny: z.string().optional(),
+  allowPrivateNetwork: z.string().optional(),
+  home: z.string().optional(),
+  workspace: z.string(),
+  script: z.string().optional(),
+  provider: providerOption.optional(),
+  model: z.string().optional(),
+  session: z.string().optional(),
+  permissionMode: permissionModeOption,
+  json: z.boolean().optional(),
+  systemPrompt: z.string().optional(),
+  appendSystemPrompt: z.string().optional(),
+  subagentModel: z.string().optional(),
+  subagentMaxSteps: z.string().optional(),
+  traceparent: z.string().optional(),
+  contextWindow: z.string().optional(),
+  maxTurnTokens: z.string().optional(),
+  maxSessionTokens: z.string().optional(),
+});
 /** Options of `clawsmith run`. */
-export interface RunOptions extends NetworkChoice, SettingsFlags {
-  readonly home?: string;
-  readonly workspace: string;
-  readonly script?: string;
-  readonly provider?: 'openai' | 'anthropic';
-  readonly model?: string;
-  readonly session?: string;
-  readonly permissionMode: PermissionMode;
-  readonly json?: boolean;
-  readonly systemPrompt?: string;
-  readonly appendSystemPrompt?: string;
-  readonly subagentModel?: string;
-  readonly subagentMaxSteps?: string;
-  readonly traceparent?: string;
-  readonly contextWindow?: string;
-  readonly maxTurnTokens?: string;
-  readonly maxSessionTokens?: string;
-}
+export type RunOptions = z.output<typeof runOptions>;
 
 async function readStdin(): Promise<string> {
   const chunks: Buffer[] = [];
@@ -56,7 +69,7 @@ export async function runTurnCommand(
   command: unknown,
   promptArgument?: string,
 ): Promise<number> {
-  const options = rawOptions as unknown as RunOptions;
+  const options = parseCommandOptions(runOptions, rawOptions, 'run');
   const requestedWorkspace = explicitWorkspace(command, options.workspace);
   const workspaceRoot = options.session === undefined ? resolveWorkspace(options.workspace) : requestedWorkspace;
   const prompt = await promptOf(promptArgument);

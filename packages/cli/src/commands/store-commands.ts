@@ -1,5 +1,7 @@
 import type { AgentCore, DelegationRecord, RestoreScope, SessionRecord, TurnRecord } from '@clawsmith/core';
+import { z } from 'zod';
 import { EXIT_CODES } from '../exit-codes.js';
+import { parseCommandOptions } from '../options/command-options.js';
 import { oneLine, terminalSafe } from '../terminal/terminal-text.js';
 import { terminalStyle, type TerminalStyle } from '../terminal/terminal-style.js';
 import { openAgentRuntime, resolveTurn, resolveWorkspace, type AgentRuntime } from './agent-runtime.js';
@@ -44,12 +46,15 @@ function turnWords(summary: SessionTurnSummary | undefined, style: TerminalStyle
   return `  ${status(summary.lastTurnStatus)} ${style.dim(`· ${count}`)}`;
 }
 
-interface StoreOptions {
-  readonly home?: string;
-  readonly session?: string;
-  readonly json?: boolean;
-  readonly at?: string;
-}
+const storeOptions = z.object({
+  home: z.string().optional(),
+  session: z.string().optional(),
+  json: z.boolean().optional(),
+  at: z.string().optional(),
+});
+type StoreOptions = z.output<typeof storeOptions>;
+/** The commands of one session: commander requires `--session`. */
+const sessionStoreOptions = storeOptions.extend({ session: z.string() });
 
 const out = (text: string) => void process.stdout.write(`${text}\n`);
 
@@ -135,7 +140,7 @@ function sessionOf(core: AgentCore, reference: string | undefined): Promise<stri
 
 /** `clawsmith sessions [--json]`. */
 export async function sessionsCommand(rawOptions: Record<string, unknown>): Promise<number> {
-  const options = rawOptions as StoreOptions;
+  const options = parseCommandOptions(storeOptions, rawOptions, 'sessions');
   return withRuntime(options, async ({ core }) => {
     const sessions = await core.listSessions();
     const delegations = await core.listDelegations();
@@ -170,7 +175,7 @@ export async function sessionsCommand(rawOptions: Record<string, unknown>): Prom
 
 /** `clawsmith checkpoints --session ID [--json]`: one restore point per turn, oldest first. */
 export async function checkpointsCommand(rawOptions: Record<string, unknown>): Promise<number> {
-  const options = rawOptions as unknown as StoreOptions & { session: string };
+  const options = parseCommandOptions(sessionStoreOptions, rawOptions, 'checkpoints');
   return withRuntime(options, async ({ core }) => {
     const sessionId = await sessionOf(core, options.session);
     const points = await core.listCheckpoints(sessionId);
@@ -196,7 +201,7 @@ export async function checkpointsCommand(rawOptions: Record<string, unknown>): P
 /** `clawsmith undo files|session|all TURN --session ID [--json]`. A conflict exits 3 and lists the paths. */
 export function undoCommand(scope: RestoreScope) {
   return async (rawOptions: Record<string, unknown>, _command: unknown, turnReference?: string): Promise<number> => {
-    const options = rawOptions as unknown as StoreOptions & { session: string };
+    const options = parseCommandOptions(sessionStoreOptions, rawOptions, `undo ${scope}`);
     return withRuntime(options, async ({ core }) => {
       const sessionId = await sessionOf(core, options.session);
       const turnId = await resolveTurn(core, sessionId, turnReference ?? '');
@@ -224,7 +229,7 @@ export async function diffCommand(
   turnReference?: string,
   path?: string,
 ): Promise<number> {
-  const options = rawOptions as unknown as StoreOptions & { session: string };
+  const options = parseCommandOptions(sessionStoreOptions, rawOptions, 'undo diff');
   return withRuntime(options, async ({ core }) => {
     const sessionId = await sessionOf(core, options.session);
     const turnId = await resolveTurn(core, sessionId, turnReference ?? '');
@@ -254,7 +259,7 @@ export async function forkCommand(
   _command: unknown,
   sessionId?: string,
 ): Promise<number> {
-  const options = rawOptions as StoreOptions;
+  const options = parseCommandOptions(storeOptions, rawOptions, 'fork');
   return withRuntime(options, async ({ core }) => {
     const parent = await sessionOf(core, sessionId);
     await core.openSession(parent);

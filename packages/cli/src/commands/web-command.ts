@@ -1,4 +1,4 @@
-import type { PermissionMode } from '@clawsmith/core';
+import { z } from 'zod';
 import { CliError } from '../cli-errors.js';
 import { EXIT_CODES } from '../exit-codes.js';
 import { entryExtensions } from '../extensions/extensions-composition.js';
@@ -7,22 +7,31 @@ import { printLoginUrlsOnEnter } from './login-url-keys.js';
 import { openAgentRuntime } from './agent-runtime.js';
 import { selectProvider } from './provider-selection.js';
 import { selectSubagents } from './subagent-options.js';
-import type { SettingsFlags } from '../settings/settings-flags.js';
 import { parsePort } from '../options/parse-port.js';
+import {
+  parseCommandOptions,
+  permissionModeOption,
+  providerOption,
+  repeatedOption,
+  settingsFlagsShape,
+} from '../options/command-options.js';
 
 /** Options of `clawsmith web`. */
-export interface WebOptions {
-  readonly home?: string;
-  readonly host: string;
-  readonly port: string;
-  readonly allowedHost?: readonly string[];
-  readonly script?: string;
-  readonly provider?: 'openai' | 'anthropic';
-  readonly model?: string;
-  readonly permissionMode: PermissionMode;
-  readonly subagentModel?: string;
-  readonly subagentMaxSteps?: string;
-}
+const webOptions = z.object({
+  ...settingsFlagsShape,
+  home: z.string().optional(),
+  host: z.string(),
+  port: z.string(),
+  allowedHost: repeatedOption.optional(),
+  script: z.string().optional(),
+  provider: providerOption.optional(),
+  model: z.string().optional(),
+  permissionMode: permissionModeOption,
+  subagentModel: z.string().optional(),
+  subagentMaxSteps: z.string().optional(),
+});
+/** Options of `clawsmith web`. */
+export type WebOptions = z.output<typeof webOptions>;
 
 /**
  * `clawsmith web`: the web server on the home's store, on 127.0.0.1 unless `--host` says
@@ -31,7 +40,7 @@ export interface WebOptions {
  * and closes the database. The API token is `CLAWSMITH_WEB_TOKEN`, else random and never shown.
  */
 export async function webCommand(rawOptions: Record<string, unknown>): Promise<number> {
-  const options = rawOptions as unknown as WebOptions;
+  const options = parseCommandOptions(webOptions, rawOptions, 'web');
   const port = parsePort(options.port);
   const apiToken = tokenFromEnvironment('CLAWSMITH_WEB_TOKEN');
   const provider =
@@ -53,7 +62,7 @@ export async function webCommand(rawOptions: Record<string, unknown>): Promise<n
     // Sessions of many workspaces: each turn reads the settings of its session's workspace.
     settings: {
       workspaceRoot: process.cwd(),
-      flags: options as SettingsFlags,
+      flags: options,
       perSession: true,
       onNotice: (notice) => process.stderr.write(`clawsmith: ${notice}\n`),
     },

@@ -2,7 +2,9 @@ import { mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync
 import { tmpdir } from 'node:os';
 import { dirname, join, relative } from 'node:path';
 import type { SessionEvent } from '@clawsmith/core';
+import { z } from 'zod';
 import { EXIT_CODES } from '../exit-codes.js';
+import { parseCommandOptions } from '../options/command-options.js';
 import { openAgentRuntime } from '../commands/agent-runtime.js';
 import { checkpointLines, formatDiff } from '../commands/store-commands.js';
 import { formatTodos, indentedTail } from '../terminal/event-summary.js';
@@ -12,10 +14,10 @@ import { TranscriptPrinter } from '../terminal/transcript-printer.js';
 import { createDemoProvider } from './demo-provider.js';
 import { loadDemoScript } from './demo-script.js';
 
-interface DemoOptions {
-  readonly home?: string;
-  readonly keep?: boolean;
-}
+const demoOptions = z.object({
+  home: z.string().optional(),
+  keep: z.boolean().optional(),
+});
 
 function listFiles(root: string, folder = root): string[] {
   return readdirSync(folder, { withFileTypes: true })
@@ -31,7 +33,7 @@ function listFiles(root: string, folder = root): string[] {
  * turn, prints the final state, and exits non-zero if anything the tour promises did not happen.
  */
 export async function demoCommand(rawOptions: Record<string, unknown>): Promise<number> {
-  const options = rawOptions as DemoOptions;
+  const options = parseCommandOptions(demoOptions, rawOptions, 'demo');
   const style = terminalStyle(process.stdout);
   const out = new TranscriptPrinter(process.stdout, style, style.cyan('model: '));
   const script = await loadDemoScript();

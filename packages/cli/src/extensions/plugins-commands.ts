@@ -1,13 +1,15 @@
 import { resolveClawsmithHome } from '@clawsmith/core';
+import { z } from 'zod';
 import { EXIT_CODES } from '../exit-codes.js';
+import { parseCommandOptions } from '../options/command-options.js';
 import { oneLine } from '../terminal/terminal-text.js';
 
 /** Options of the `clawsmith plugins` commands. */
-interface PluginsCommandOptions {
-  readonly home?: string;
-  readonly json?: boolean;
-  readonly alwaysLoaded?: string;
-}
+const pluginsCommandOptions = z.object({
+  home: z.string().optional(),
+  json: z.boolean().optional(),
+  alwaysLoaded: z.string().optional(),
+});
 
 /**
  * `clawsmith plugins list`: every plugin in the home's `plugins.json` with its state. Loads the
@@ -15,7 +17,7 @@ interface PluginsCommandOptions {
  * changed plugin's code never runs.
  */
 export async function pluginsListCommand(rawOptions: Record<string, unknown>): Promise<number> {
-  const options = rawOptions as unknown as PluginsCommandOptions;
+  const options = parseCommandOptions(pluginsCommandOptions, rawOptions, 'plugins list');
   const { loadPlugins, pluginConfigurationFile } = await import('@clawsmith/extensions');
   const homeDir = resolveClawsmithHome(options.home);
   const { plugins } = await loadPlugins({ homeDir });
@@ -43,7 +45,7 @@ export async function pluginsTrustCommand(
   _command: unknown,
   target: string,
 ): Promise<number> {
-  const options = rawOptions as unknown as PluginsCommandOptions;
+  const options = parseCommandOptions(pluginsCommandOptions, rawOptions, 'plugins trust');
   const { trustPlugin } = await import('@clawsmith/extensions');
   const alwaysLoaded =
     options.alwaysLoaded === undefined
@@ -69,7 +71,7 @@ export async function pluginsUntrustCommand(
   _command: unknown,
   name: string,
 ): Promise<number> {
-  const options = rawOptions as unknown as PluginsCommandOptions;
+  const options = parseCommandOptions(pluginsCommandOptions, rawOptions, 'plugins untrust');
   const { untrustPlugin } = await import('@clawsmith/extensions');
   const removed = untrustPlugin({ homeDir: resolveClawsmithHome(options.home), name });
   process.stdout.write(removed ? `${name} is no longer trusted.\n` : `${name} was not trusted.\n`);

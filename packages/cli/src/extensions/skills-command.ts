@@ -1,14 +1,16 @@
 import { resolveClawsmithHome } from '@clawsmith/core';
+import { z } from 'zod';
 import { resolveWorkspace } from '../commands/agent-runtime.js';
 import { EXIT_CODES } from '../exit-codes.js';
+import { parseCommandOptions } from '../options/command-options.js';
 import { oneLine } from '../terminal/terminal-text.js';
 
 /** Options of `clawsmith skills`. */
-interface SkillsCommandOptions {
-  readonly home?: string;
-  readonly workspace: string;
-  readonly json?: boolean;
-}
+const skillsCommandOptions = z.object({
+  home: z.string().optional(),
+  workspace: z.string(),
+  json: z.boolean().optional(),
+});
 
 /**
  * `clawsmith skills`: the skills the agent sees in this workspace (home first), those shadowed by
@@ -16,7 +18,7 @@ interface SkillsCommandOptions {
  * when a skill is invalid, so a check in CI can catch it.
  */
 export async function skillsCommand(rawOptions: Record<string, unknown>): Promise<number> {
-  const options = rawOptions as unknown as SkillsCommandOptions;
+  const options = parseCommandOptions(skillsCommandOptions, rawOptions, 'skills');
   const { discoverSkills } = await import('@clawsmith/extensions');
   const homeDir = resolveClawsmithHome(options.home);
   const workspaceRoot = resolveWorkspace(options.workspace);

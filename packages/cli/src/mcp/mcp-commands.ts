@@ -1,15 +1,17 @@
 import type { McpServerEntry, McpServerStatus } from '@clawsmith/mcp';
 import { resolveClawsmithHome } from '@clawsmith/core';
+import { z } from 'zod';
 import { resolveWorkspace } from '../commands/agent-runtime.js';
 import { EXIT_CODES } from '../exit-codes.js';
+import { parseCommandOptions } from '../options/command-options.js';
 import { oneLine } from '../terminal/terminal-text.js';
 
 /** Options of the `clawsmith mcp` commands. */
-interface McpCommandOptions {
-  readonly home?: string;
-  readonly workspace: string;
-  readonly json?: boolean;
-}
+const mcpCommandOptions = z.object({
+  home: z.string().optional(),
+  workspace: z.string(),
+  json: z.boolean().optional(),
+});
 
 // Values of env and headers may be secrets (literal or expanded): only their names are shown.
 function describeEntry(entry: McpServerEntry): Record<string, unknown> {
@@ -56,7 +58,7 @@ function signInLine(status: McpServerStatus): string | undefined {
 
 /** `clawsmith mcp list`: every configured server, its trust and tools. Starts nothing. */
 export async function mcpListCommand(rawOptions: Record<string, unknown>): Promise<number> {
-  const options = rawOptions as unknown as McpCommandOptions;
+  const options = parseCommandOptions(mcpCommandOptions, rawOptions, 'mcp list');
   const { openMcpTools } = await import('@clawsmith/mcp');
   const homeDir = resolveClawsmithHome(options.home);
   const workspaceRoot = resolveWorkspace(options.workspace);
@@ -89,7 +91,7 @@ export async function mcpTrustCommand(
   _command: unknown,
   name: string,
 ): Promise<number> {
-  const options = rawOptions as unknown as McpCommandOptions;
+  const options = parseCommandOptions(mcpCommandOptions, rawOptions, 'mcp trust');
   const { trustMcpServer } = await import('@clawsmith/mcp');
   const workspaceRoot = resolveWorkspace(options.workspace);
   const result = await trustMcpServer({ homeDir: resolveClawsmithHome(options.home), workspaceRoot, name });
@@ -105,7 +107,7 @@ export async function mcpUntrustCommand(
   _command: unknown,
   name: string,
 ): Promise<number> {
-  const options = rawOptions as unknown as McpCommandOptions;
+  const options = parseCommandOptions(mcpCommandOptions, rawOptions, 'mcp untrust');
   const { untrustMcpServer } = await import('@clawsmith/mcp');
   const workspaceRoot = resolveWorkspace(options.workspace);
   const removed = untrustMcpServer({ homeDir: resolveClawsmithHome(options.home), workspaceRoot, name });
@@ -114,9 +116,7 @@ export async function mcpUntrustCommand(
 }
 
 /** Options of `clawsmith mcp login`. */
-interface McpLoginOptions extends McpCommandOptions {
-  readonly browser?: boolean;
-}
+const mcpLoginOptions = mcpCommandOptions.extend({ browser: z.boolean().optional() });
 
 // The person's browser: $BROWSER when set, else the desktop's opener. Failing to start one is
 // fine: the URL is printed either way.
@@ -141,7 +141,7 @@ export async function mcpLoginCommand(
   _command: unknown,
   name: string,
 ): Promise<number> {
-  const options = rawOptions as unknown as McpLoginOptions;
+  const options = parseCommandOptions(mcpLoginOptions, rawOptions, 'mcp login');
   const { signInToMcpServer } = await import('@clawsmith/mcp');
   const homeDir = resolveClawsmithHome(options.home);
   const workspaceRoot = resolveWorkspace(options.workspace);
@@ -175,13 +175,16 @@ export async function mcpLoginCommand(
   }
 }
 
+/** Options of `clawsmith mcp logout`: the home only (sign-ins are kept there, not per workspace). */
+const mcpLogoutOptions = z.object({ home: z.string().optional() });
+
 /** `clawsmith mcp logout NAME`: forget the stored sign-in of a remote server. */
 export async function mcpLogoutCommand(
   rawOptions: Record<string, unknown>,
   _command: unknown,
   name: string,
 ): Promise<number> {
-  const options = rawOptions as unknown as McpCommandOptions;
+  const options = parseCommandOptions(mcpLogoutOptions, rawOptions, 'mcp logout');
   const { signOutOfMcpServer } = await import('@clawsmith/mcp');
   const removed = signOutOfMcpServer({ homeDir: resolveClawsmithHome(options.home), name });
   process.stdout.write(

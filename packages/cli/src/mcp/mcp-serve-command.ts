@@ -1,19 +1,25 @@
-import type { PermissionMode } from '@clawsmith/core';
+import { z } from 'zod';
 import { EXIT_CODES } from '../exit-codes.js';
 import { openAgentRuntime, resolveWorkspace } from '../commands/agent-runtime.js';
 import { entryExtensions } from '../extensions/extensions-composition.js';
 import { coreServedWorkspace } from './core-served-workspace.js';
-import type { SettingsFlags } from '../settings/settings-flags.js';
+import {
+  parseCommandOptions,
+  permissionModeOption,
+  repeatedOption,
+  settingsFlagsShape,
+} from '../options/command-options.js';
 
 /** Options of `clawsmith mcp serve`. */
-interface McpServeOptions {
-  readonly home?: string;
-  readonly workspace: string;
-  readonly permissionMode: PermissionMode;
-  readonly http?: boolean;
-  readonly port: string;
-  readonly allowedHost?: readonly string[];
-}
+const mcpServeOptions = z.object({
+  ...settingsFlagsShape,
+  home: z.string().optional(),
+  workspace: z.string(),
+  permissionMode: permissionModeOption,
+  http: z.boolean().optional(),
+  port: z.string(),
+  allowedHost: repeatedOption.optional(),
+});
 
 /**
  * `clawsmith mcp serve`: clawsmith's tools for an MCP client, over stdio (one connection: the
@@ -21,7 +27,7 @@ interface McpServeOptions {
  * to the protocol in stdio mode: everything else goes to stderr.
  */
 export async function mcpServeCommand(rawOptions: Record<string, unknown>): Promise<number> {
-  const options = rawOptions as unknown as McpServeOptions;
+  const options = parseCommandOptions(mcpServeOptions, rawOptions, 'mcp serve');
   const workspaceRoot = resolveWorkspace(options.workspace);
   const runtime = await openAgentRuntime({
     home: options.home,
@@ -29,7 +35,7 @@ export async function mcpServeCommand(rawOptions: Record<string, unknown>): Prom
     extensions: entryExtensions(workspaceRoot),
     settings: {
       workspaceRoot,
-      flags: options as SettingsFlags,
+      flags: options,
       onNotice: (notice) => process.stderr.write(`clawsmith: ${notice}\n`),
     },
   });

@@ -1,14 +1,17 @@
 import type { SettingsEntry } from '@clawsmith/core';
+import { z } from 'zod';
 import { EXIT_CODES } from '../exit-codes.js';
+import { parseCommandOptions, settingsFlagsShape } from '../options/command-options.js';
 import { resolveWorkspace } from '../commands/agent-runtime.js';
 import { terminalSafe } from '../terminal/terminal-text.js';
-import { settingsInputs, type SettingsFlags } from './settings-flags.js';
+import { settingsInputs } from './settings-flags.js';
 
-interface ConfigOptions extends SettingsFlags {
-  readonly home?: string;
-  readonly workspace: string;
-  readonly json?: boolean;
-}
+const configOptions = z.object({
+  ...settingsFlagsShape,
+  home: z.string().optional(),
+  workspace: z.string(),
+  json: z.boolean().optional(),
+});
 
 function entryLine(entry: SettingsEntry): string {
   const state = entry.applied ? '' : '  (not applied: the project file is not trusted)';
@@ -17,7 +20,7 @@ function entryLine(entry: SettingsEntry): string {
 
 /** `clawsmith config`: every rule and hook of the workspace's effective settings, with its source. */
 export async function configShowCommand(rawOptions: Record<string, unknown>): Promise<number> {
-  const options = rawOptions as unknown as ConfigOptions;
+  const options = parseCommandOptions(configOptions, rawOptions, 'config show');
   const { effectiveSettings, resolveClawsmithHome } = await import('@clawsmith/core');
   const workspaceRoot = resolveWorkspace(options.workspace);
   const settings = effectiveSettings(settingsInputs(resolveClawsmithHome(options.home), workspaceRoot, options));
@@ -37,7 +40,7 @@ export async function configShowCommand(rawOptions: Record<string, unknown>): Pr
 
 /** `clawsmith config trust`: trusts the project's settings files as they are now. */
 export async function configTrustCommand(rawOptions: Record<string, unknown>): Promise<number> {
-  const options = rawOptions as unknown as ConfigOptions;
+  const options = parseCommandOptions(configOptions, rawOptions, 'config trust');
   const { resolveClawsmithHome, trustProjectSettings } = await import('@clawsmith/core');
   const workspaceRoot = resolveWorkspace(options.workspace);
   const trusted = trustProjectSettings(resolveClawsmithHome(options.home), workspaceRoot);
