@@ -7,7 +7,8 @@ import type { CoreServices } from './core-services.js';
 import { runToolCalls } from './lifecycle/run-tool-calls.js';
 import type { ApprovalHandler } from '@clawsmith/tool-host';
 import { closeTurn, recordToolResults } from './turn-closing.js';
-import { claimSession, openTurn } from './turn-opening.js';
+import { openTurn } from './turn-opening.js';
+import { claimSession } from './turn-claims/session-claim.js';
 
 /** One tool call made directly, without a model (an MCP client, a script). */
 export interface DirectToolCall {
@@ -99,7 +100,7 @@ export async function describeTools(
  */
 export async function runDirectCall(core: CoreServices, request: DirectToolCall): Promise<DirectToolCallResult> {
   const session = await core.store.requireSession(request.sessionId);
-  const release = claimSession(
+  const held = await claimSession(
     core,
     session.id,
     `A turn or call is already running in session ${session.id}; wait for it or cancel it first.`,
@@ -107,7 +108,7 @@ export async function runDirectCall(core: CoreServices, request: DirectToolCall)
   try {
     const prompt = `${request.caller ?? 'direct call'}: ${request.name}`;
     const turn = await openTurn(core, session, prompt, {
-      signal: request.signal ?? new AbortController().signal,
+      signal: request.signal ? AbortSignal.any([request.signal, held.lost]) : held.lost,
       ...(request.approvalHandler !== undefined ? { approvalHandler: request.approvalHandler } : {}),
       ...(request.unattendedReason ? { unattendedReason: request.unattendedReason } : {}),
     });
@@ -142,6 +143,6 @@ export async function runDirectCall(core: CoreServices, request: DirectToolCall)
       activeTools: turn.activation.activeTools(),
     };
   } finally {
-    release();
+    await held.release();
   }
 }

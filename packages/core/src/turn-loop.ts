@@ -14,7 +14,8 @@ import type { TurnContext } from './lifecycle/turn-context.js';
 import { assertHomeOutsideWorkspace } from './home-placement.js';
 import { TurnContextView } from './context/turn-context-view.js';
 import { closeTurn, recordToolResults } from './turn-closing.js';
-import { claimSession, openTurn } from './turn-opening.js';
+import { openTurn } from './turn-opening.js';
+import { claimSession } from './turn-claims/session-claim.js';
 import { MAX_STOP_CONTINUATIONS, type TurnHookInput } from './turn-hooks.js';
 import { startSession } from './session-hooks.js';
 
@@ -263,14 +264,16 @@ export async function runTurn(core: CoreServices, options: RunTurnOptions): Prom
   const { store } = core;
   const session = await store.requireSession(options.sessionId);
   if (core.homeFolder) assertHomeOutsideWorkspace(core.homeFolder, session.workspaceRoot);
-  const release = claimSession(
+  const held = await claimSession(
     core,
     session.id,
     `A turn is already running in session ${session.id}; wait for it or cancel it first.`,
   );
   const controller = new AbortController();
   const forwardAbort = () => controller.abort(options.signal?.reason);
+  const claimLost = () => controller.abort(held.lost.reason);
   options.signal?.addEventListener('abort', forwardAbort, { once: true });
+  held.lost.addEventListener('abort', claimLost, { once: true });
   if (options.signal?.aborted) controller.abort();
   try {
     const hadTurns = (await store.listTurns(session.id)).length > 0;
@@ -343,6 +346,7 @@ export async function runTurn(core: CoreServices, options: RunTurnOptions): Prom
     };
   } finally {
     options.signal?.removeEventListener('abort', forwardAbort);
-    release();
+    held.lost.removeEventListener('abort', claimLost);
+    await held.release();
   }
 }

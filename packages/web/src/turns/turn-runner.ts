@@ -1,18 +1,11 @@
-import type { AgentCore, SessionReader, TurnRecord, TurnSettings } from '@clawsmith/core';
+import type { AgentCore, SessionReader, TurnSettings } from '@clawsmith/core';
 import { ClawsmithError, type TraceContext } from '@clawsmith/tool-protocol';
 import { WebError } from '../http/web-error.js';
-import { processIsAlive } from '@clawsmith/platform';
 
 interface RunningTurn {
   readonly controller: AbortController;
   readonly done: Promise<unknown>;
   turnId: string | undefined;
-}
-
-/** Whether a turn is still being run by a live process other than this one. */
-export function runsElsewhere(turn: TurnRecord | undefined): boolean {
-  if (!turn || turn.status !== 'running' || turn.ownerPid === process.pid) return false;
-  return processIsAlive(turn.ownerPid);
 }
 
 /**
@@ -71,7 +64,7 @@ export class TurnRunner {
   async start(sessionId: string, prompt: string, trace?: TraceContext): Promise<{ sessionId: string; turnId: string }> {
     this.requireModel();
     const session = await this.#store.requireSession(sessionId);
-    if (this.#running.has(sessionId) || runsElsewhere(await this.#store.getLastTurn(sessionId)))
+    if (this.#running.has(sessionId) || (await this.#store.runsElsewhere(sessionId)))
       throw new ClawsmithError(
         'turn_in_progress',
         `A turn is already running in session ${sessionId}; wait for it to end or cancel it where it runs.`,
@@ -110,12 +103,14 @@ export class TurnRunner {
     const entry = this.#running.get(sessionId);
     if (!entry) {
       await this.#store.requireSession(sessionId);
-      const last = await this.#store.getLastTurn(sessionId);
-      if (runsElsewhere(last))
+      if (await this.#store.runsElsewhere(sessionId)) {
+        const last = await this.#store.getLastTurn(sessionId);
+        const owner = last?.status === 'running' ? `process ${last.ownerPid}${last.ownerHost ? ` on ${last.ownerHost}` : ''}` : 'another process';
         throw new ClawsmithError(
           'turn_in_progress',
-          `The running turn of session ${sessionId} belongs to process ${last!.ownerPid}; cancel it there (Ctrl-C).`,
+          `The running turn of session ${sessionId} belongs to ${owner}; cancel it there (Ctrl-C).`,
         );
+      }
       throw new WebError('turn_not_running', `No turn is running in session ${sessionId}.`);
     }
     entry.controller.abort();
