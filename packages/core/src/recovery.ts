@@ -52,7 +52,11 @@ export async function recoverSession(services: CoreServices, sessionId: string):
   if ((await deadTurns(services, sessionId)).length === 0) return 0;
   let held;
   try {
-    held = await claimSession(services, sessionId, `Session ${sessionId} is being recovered or run by another process.`);
+    held = await claimSession(
+      services,
+      sessionId,
+      `Session ${sessionId} is being recovered or run by another process.`,
+    );
   } catch (error) {
     if (ClawsmithError.isInstance(error) && error.code === 'turn_in_progress') return 0;
     throw error;

@@ -25,7 +25,6 @@ function withTurnSettings(permissions: PermissionSettings, settings: TurnSetting
   };
 }
 
-
 /**
  * Opens a turn the same way for a model turn and a direct call: recovers what a dead process
  * left in the session, begins the restore point (with the message count, last event and the

@@ -38,7 +38,12 @@ export interface ClaimReading {
 
 function toClaim(row: SessionClaimRow): StoredClaim {
   return {
-    owner: { host: row.owner_host, bootId: row.owner_boot_id, pid: Number(row.owner_pid), instance: row.owner_instance },
+    owner: {
+      host: row.owner_host,
+      bootId: row.owner_boot_id,
+      pid: Number(row.owner_pid),
+      instance: row.owner_instance,
+    },
     expiresAt: Number(row.expires_at),
     claimedAt: row.claimed_at,
   };
@@ -97,7 +102,12 @@ export async function takeClaim(
 }
 
 /** Pushes the lease of `owner`'s claim to `leaseMs` from now; `false` when it is no longer `owner`'s. */
-export async function renewClaim(db: CoreDatabase, sessionId: string, owner: ClaimOwner, leaseMs: number): Promise<boolean> {
+export async function renewClaim(
+  db: CoreDatabase,
+  sessionId: string,
+  owner: ClaimOwner,
+  leaseMs: number,
+): Promise<boolean> {
   const updated = await db
     .updateTable('session_claim')
     .set({ expires_at: sql<number>`${databaseClock(db)} + ${leaseMs}` })

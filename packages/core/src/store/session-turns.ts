@@ -27,7 +27,10 @@ function toUndoneTurn(row: SessionUndoneTurnRow): UndoneTurnRecord {
 }
 
 /** What a turn starts from; the store numbers it and marks it running, owned by `owner`. */
-export type NewTurn = Omit<TurnRecord, 'ordinal' | 'completedAt' | 'status' | 'ownerPid' | 'ownerHost' | 'ownerInstance'> & {
+export type NewTurn = Omit<
+  TurnRecord,
+  'ordinal' | 'completedAt' | 'status' | 'ownerPid' | 'ownerHost' | 'ownerInstance'
+> & {
   /** The process instance running it (by default this process, without a host or instance: the pid alone). */
   readonly owner?: ClaimOwner;
 };

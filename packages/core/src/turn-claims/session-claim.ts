@@ -19,7 +19,12 @@ export const DEFAULT_TURN_LEASE: TurnLeaseSettings = { durationMs: 60_000, renew
 export function resolveTurnLease(lease: { durationMs?: number; renewEveryMs?: number } = {}): TurnLeaseSettings {
   const durationMs = lease.durationMs ?? DEFAULT_TURN_LEASE.durationMs;
   const renewEveryMs = lease.renewEveryMs ?? Math.max(1, Math.floor(durationMs / 4));
-  if (!Number.isSafeInteger(durationMs) || !Number.isSafeInteger(renewEveryMs) || renewEveryMs < 1 || renewEveryMs * 2 > durationMs)
+  if (
+    !Number.isSafeInteger(durationMs) ||
+    !Number.isSafeInteger(renewEveryMs) ||
+    renewEveryMs < 1 ||
+    renewEveryMs * 2 > durationMs
+  )
     throw new ClawsmithError(
       'invalid_turn_lease',
       `turnLease needs whole milliseconds with renewEveryMs (${renewEveryMs}) at most half of durationMs (${durationMs}), so one late renewal does not lose the session; raise durationMs or lower renewEveryMs.`,
@@ -161,7 +166,8 @@ export async function turnOwnerIsAlive(services: ClaimingServices, turn: TurnRec
  */
 export async function sessionRunsElsewhere(services: ClaimingServices, sessionId: string): Promise<boolean> {
   const { claim, databaseNow } = await services.store.readClaim(sessionId);
-  if (claim && claim.owner.instance !== services.owner.instance) return claimIsLive(claim, databaseNow, services.owner, false);
+  if (claim && claim.owner.instance !== services.owner.instance)
+    return claimIsLive(claim, databaseNow, services.owner, false);
   const last = await services.store.getLastTurn(sessionId);
   return (
     last?.status === 'running' &&

@@ -105,7 +105,10 @@ export class TurnRunner {
       await this.#store.requireSession(sessionId);
       if (await this.#store.runsElsewhere(sessionId)) {
         const last = await this.#store.getLastTurn(sessionId);
-        const owner = last?.status === 'running' ? `process ${last.ownerPid}${last.ownerHost ? ` on ${last.ownerHost}` : ''}` : 'another process';
+        const owner =
+          last?.status === 'running'
+            ? `process ${last.ownerPid}${last.ownerHost ? ` on ${last.ownerHost}` : ''}`
+            : 'another process';
         throw new ClawsmithError(
           'turn_in_progress',
           `The running turn of session ${sessionId} belongs to ${owner}; cancel it there (Ctrl-C).`,
