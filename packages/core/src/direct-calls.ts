@@ -8,7 +8,7 @@ import { runToolCalls } from './lifecycle/run-tool-calls.js';
 import type { ApprovalHandler } from '@clawsmith/tool-host';
 import { closeTurn, recordToolResults } from './turn-closing.js';
 import { openTurn } from './turn-opening.js';
-import { claimSession } from './turn-claims/session-claim.js';
+import { claimSession, whileHeld } from './turn-claims/session-claim.js';
 
 /** One tool call made directly, without a model (an MCP client, a script). */
 export interface DirectToolCall {
@@ -105,10 +105,11 @@ export async function runDirectCall(core: CoreServices, request: DirectToolCall)
     session.id,
     `A turn or call is already running in session ${session.id}; wait for it or cancel it first.`,
   );
-  try {
+  return whileHeld(held, async () => {
     const prompt = `${request.caller ?? 'direct call'}: ${request.name}`;
     const turn = await openTurn(core, session, prompt, {
       signal: request.signal ? AbortSignal.any([request.signal, held.lost]) : held.lost,
+      held,
       ...(request.approvalHandler !== undefined ? { approvalHandler: request.approvalHandler } : {}),
       ...(request.unattendedReason ? { unattendedReason: request.unattendedReason } : {}),
     });
@@ -142,7 +143,5 @@ export async function runDirectCall(core: CoreServices, request: DirectToolCall)
       changedFiles,
       activeTools: turn.activation.activeTools(),
     };
-  } finally {
-    await held.release();
-  }
+  });
 }

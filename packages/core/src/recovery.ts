@@ -2,7 +2,7 @@ import type { AssistantModelMessage, ToolModelMessage } from '@clawsmith/provide
 import { ClawsmithError, TOOL_RESULT_CODES, type ToolResultMetadata } from '@clawsmith/tool-protocol';
 import type { CoreServices } from './core-services.js';
 import type { TurnRecord } from './store/session-records.js';
-import { claimSession, turnOwnerIsAlive } from './turn-claims/session-claim.js';
+import { claimSession, turnOwnerIsAlive, whileHeld } from './turn-claims/session-claim.js';
 
 /** The session's running turns whose owner is gone (or whose lease ran out). */
 async function deadTurns(services: CoreServices, sessionId: string): Promise<TurnRecord[]> {
@@ -61,11 +61,7 @@ export async function recoverSession(services: CoreServices, sessionId: string):
     if (ClawsmithError.isInstance(error) && error.code === 'turn_in_progress') return 0;
     throw error;
   }
-  try {
-    return await closeDeadTurns(services, sessionId);
-  } finally {
-    await held.release();
-  }
+  return whileHeld(held, () => closeDeadTurns(services, sessionId));
 }
 
 async function closeDeadTurns(services: CoreServices, sessionId: string): Promise<number> {

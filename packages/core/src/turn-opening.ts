@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { CoreServices } from './core-services.js';
+import type { HeldSession } from './turn-claims/session-claim.js';
 import type { TurnContext } from './lifecycle/turn-context.js';
 import { turnPermissions, type ApprovalOverride, type PermissionSettings } from './permissions/turn-permissions.js';
 import type { TurnSettings } from './agent-core-options.js';
@@ -9,6 +10,8 @@ import { recoverSession } from './recovery.js';
 export interface TurnOpening extends ApprovalOverride {
   /** Cancels the turn. */
   readonly signal: AbortSignal;
+  /** The session's claim, taken by the caller (`claimSession`). */
+  readonly held: HeldSession;
   /** The turn's workspace settings, besides the core's. */
   readonly settings?: TurnSettings;
 }
@@ -74,5 +77,6 @@ export async function openTurn(
       ? { turnHooks: opening.settings?.turnHooks ?? core.turnHooks }
       : {}),
     seenCallIds: new Set(),
+    held: opening.held,
   };
 }

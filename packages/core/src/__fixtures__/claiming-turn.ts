@@ -43,7 +43,7 @@ process.stdout.write('READY\n');
 await new Promise<void>((resolve) => input.once('line', () => resolve()));
 try {
   const turn = await core.runTurn({ sessionId, prompt: `hold from ${process.env.CLAWSMITH_HOST_ID ?? 'here'}` });
-  process.stdout.write(`TURN ${turn.status}\n`);
+  process.stdout.write(`TURN ${turn.status}${turn.error ? ` ${turn.error.code}` : ''}\n`);
 } catch (error) {
   if (!ClawsmithError.isInstance(error)) throw error;
   process.stdout.write(`REFUSED ${error.code} ${error.message.replaceAll('\n', ' ')}\n`);

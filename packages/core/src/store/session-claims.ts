@@ -1,6 +1,7 @@
 import { databaseEngineOf } from '@clawsmith/platform';
 import { sql, type RawBuilder } from 'kysely';
 import type { CoreDatabase, SessionClaimRow } from './core-tables.js';
+import type { TurnRecord } from './session-records.js';
 import { now } from './store-clock.js';
 
 // The `session_claim` table: at most one row per session, naming the process instance that runs
@@ -115,6 +116,33 @@ export async function renewClaim(
     .where('owner_instance', '=', owner.instance)
     .executeTakeFirst();
   return Number(updated.numUpdatedRows) === 1;
+}
+
+/**
+ * Gives `owner`'s turn its final `status` and gives up `owner`'s claim. Run inside the transaction
+ * that appends the turn's `turn.completed`, so whoever reads the turn as ended finds the session
+ * free: no window in which the turn reads ended and the claim still refuses the next turn, nor
+ * one in which the claim is gone and the turn still reads running (for another process's recovery
+ * to close as interrupted).
+ */
+export async function endTurnReleasing(
+  transaction: CoreDatabase,
+  turn: { readonly sessionId: string; readonly turnId: string; readonly status: TurnRecord['status'] },
+  owner: ClaimOwner,
+): Promise<void> {
+  await transaction
+    .updateTable('session_turn')
+    .set({ status: turn.status, completed_at: now() })
+    .where('session_id', '=', turn.sessionId)
+    .where('turn_id', '=', turn.turnId)
+    // A turn whose claim was taken over is closed by the taker's recovery: that status stays.
+    .where('status', '=', 'running')
+    .execute();
+  await transaction
+    .deleteFrom('session_claim')
+    .where('session_id', '=', turn.sessionId)
+    .where('owner_instance', '=', owner.instance)
+    .execute();
 }
 
 /** Gives up `owner`'s claim of the session (nothing when another owner holds it by now). */

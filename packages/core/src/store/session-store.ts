@@ -148,6 +148,23 @@ export class SessionStore {
     return claims.renewClaim(this.#db, sessionId, owner, leaseMs);
   }
 
+  /**
+   * Ends a turn in one transaction: appends its `turn.completed` event, gives the turn its final
+   * status and gives up `owner`'s claim, so a reader that sees the turn ended sees the session free.
+   */
+  async endTurn(
+    sessionId: string,
+    turnId: string,
+    status: TurnRecord['status'],
+    owner: claims.ClaimOwner,
+    event: NewSessionEvent,
+  ): Promise<SessionEvent> {
+    const [stored] = await this.#events.append(sessionId, [event], (transaction) =>
+      claims.endTurnReleasing(transaction, { sessionId, turnId, status }, owner),
+    );
+    return stored!;
+  }
+
   /** Gives up `owner`'s claim (nothing when another owner holds it by now). */
   async releaseClaim(sessionId: string, owner: claims.ClaimOwner): Promise<void> {
     await claims.releaseClaim(this.#db, sessionId, owner);

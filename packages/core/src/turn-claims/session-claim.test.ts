@@ -244,6 +244,49 @@ describe('claimSession', () => {
   );
 });
 
+describe('ending a turn', () => {
+  it('frees the session at once: when turn.completed is announced, the next turn starts here and no other core sees it held', async () => {
+    const homeDir = createTestdir({}, 'clawsmith-home-');
+    const workspace = createTestdir({ 'a.txt': 'alpha\n' });
+    const opened = await openClawsmithHome(homeDir.path);
+    const options = { db: opened.db, checkpoints: opened.checkpoints, builtinTools: [], retention: false } as const;
+    const core = createAgentCore({
+      ...options,
+      provider: createScriptedProvider({ script: { responses: [{ text: 'first' }, { text: 'second' }] } }),
+    });
+    // Another process's core on the same home, as a second web server would ask.
+    const other = createAgentCore({
+      ...options,
+      provider: createScriptedProvider({ script: { responses: [] } }),
+    });
+    onTestFinished(async () => {
+      await other.close();
+      await core.close();
+      await opened.close();
+      homeDir.remove();
+      workspace.remove();
+    });
+    const store = new SessionStore(opened.db);
+    const { id: sessionId } = await core.createSession({ workspaceRoot: workspace.path });
+    const seen: { elsewhere: Promise<boolean>; next: Promise<string> }[] = [];
+    const unsubscribe = core.subscribe((event) => {
+      if (event.type !== 'turn.completed' || seen.length > 0) return;
+      // Both from the announcement itself, before the first turn's run has returned.
+      seen.push({
+        elsewhere: other.sessions.runsElsewhere(sessionId),
+        next: core.runTurn({ sessionId, prompt: 'next' }).then((turn) => turn.status),
+      });
+    });
+    onTestFinished(unsubscribe);
+    expect((await core.runTurn({ sessionId, prompt: 'first' })).status).toBe('completed');
+    expect(seen).toHaveLength(1);
+    expect(await seen[0]!.elsewhere).toBe(false);
+    expect(await seen[0]!.next).toBe('completed');
+    expect((await core.listTurns(sessionId)).map((turn) => turn.status)).toEqual(['completed', 'completed']);
+    expect((await store.readClaim(sessionId)).claim).toBeUndefined();
+  });
+});
+
 describe('resolveTurnLease', () => {
   it('refuses renewals that do not come well within the lease, saying what to change', async () => {
     const { resolveTurnLease } = await import('./session-claim.js');

@@ -42,11 +42,20 @@ export interface ClaimingServices {
   readonly runningSessions: Set<string>;
 }
 
-/** A session this core holds: its turn runs until `release`; `lost` aborts when another process took it over. */
+/** A session this core holds: its turn runs until `finish` or `release`; `lost` aborts when another process took it over. */
 export interface HeldSession {
   /** Aborts (with `turn_claim_lost`) when a renewal finds the claim taken over after its lease ran out. */
   readonly lost: AbortSignal;
-  /** Stops the heartbeat and gives the claim up; never throws (a claim left behind ends with its lease). */
+  /**
+   * Ends the turn and frees the session at once: `end` must write the turn's end and release this
+   * core's claim in one transaction; the heartbeat stops first and this core's mark is gone before
+   * it commits, so whoever sees the turn ended may start the next one. Throws what `end` threw.
+   */
+  finish<T>(end: () => Promise<T>): Promise<T>;
+  /**
+   * Stops the heartbeat and gives the claim up, unless `finish` did already. Throws
+   * `turn_release_failed` when the database refuses: the claim then stays until its lease ends.
+   */
   release(): Promise<void>;
 }
 
@@ -128,22 +137,69 @@ function holdWithHeartbeat(services: ClaimingServices, sessionId: string): HeldS
     if (renewal === undefined && !lost.signal.aborted) renewal = renew().finally(() => (renewal = undefined));
   }, lease.renewEveryMs);
   heartbeat.unref();
+  const stopRenewing = async () => {
+    clearInterval(heartbeat);
+    await renewal;
+  };
   return {
     lost: lost.signal,
+    async finish<T>(end: () => Promise<T>): Promise<T> {
+      await stopRenewing();
+      // Before the commit: a turn of this core started by someone who saw the end finds no mark.
+      runningSessions.delete(sessionId);
+      try {
+        const ended = await end();
+        released = true;
+        return ended;
+      } catch (error) {
+        runningSessions.add(sessionId);
+        throw error;
+      }
+    },
     async release() {
-      clearInterval(heartbeat);
+      if (released) return;
+      await stopRenewing();
       released = true;
-      await renewal;
       try {
         await store.releaseClaim(sessionId, owner);
-      } catch {
-        // Left behind, the claim ends with its lease; this core may take its own stale claim back.
+      } catch (error) {
+        throw new ClawsmithError(
+          'turn_release_failed',
+          `Session ${sessionId} could not be given up (${error instanceof Error ? error.message : String(error)}); other processes can run it once its lease ends, within ${lease.durationMs} ms, and this process can at once. Check that the database is reachable.`,
+          { cause: error },
+        );
       } finally {
         // Only now: a turn of this core claiming meanwhile would have its new claim deleted above.
         runningSessions.delete(sessionId);
       }
     },
   };
+}
+
+/**
+ * Runs `body` while the session is held, then releases it. A release that fails is not swallowed:
+ * it is thrown as `turn_release_failed`, with the body's own error (if it failed) as its cause.
+ */
+export async function whileHeld<T>(held: HeldSession, body: () => Promise<T>): Promise<T> {
+  let outcome: { readonly value: T } | { readonly error: unknown };
+  try {
+    outcome = { value: await body() };
+  } catch (error) {
+    outcome = { error };
+  }
+  try {
+    await held.release();
+  } catch (releaseError) {
+    if ('error' in outcome && ClawsmithError.isInstance(releaseError))
+      throw new ClawsmithError(
+        releaseError.code,
+        `${releaseError.message} The turn had failed first: ${outcome.error instanceof Error ? outcome.error.message : String(outcome.error)}`,
+        { cause: outcome.error },
+      );
+    throw releaseError;
+  }
+  if ('error' in outcome) throw outcome.error;
+  return outcome.value;
 }
 
 /**
