@@ -1,8 +1,10 @@
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { resolve } from 'node:path';
 import { createScriptedProvider } from '@clawsmith/providers';
+import { defineTool } from '@clawsmith/tool-protocol';
 import { createTestdir } from '@clawsmith/test-utils';
 import { describe, expect, it, onTestFinished } from 'vitest';
+import { z } from 'zod';
 import { createAgentCore, type AgentCore } from '../agent-core.js';
 import { openClawsmithHome } from '../clawsmith-home.js';
 import { CHILD_TIMEOUT } from '../__fixtures__/killed-child.js';
@@ -244,6 +246,39 @@ describe('claimSession', () => {
   );
 });
 
+describe('a claim taken over', () => {
+  it(
+    "a live holder whose lease ran out while it was stopped stops its turn (cancelled) at its next renewal, and leaves the taker's record alone",
+    async () => {
+      const { home, core, store, sessionId } = await openSharedHome();
+      const remote = new ClaimingProcess(home, sessionId, { durationMs: 2_000, renewEveryMs: 400 }, 'machine-b');
+      await remote.waitFor('READY');
+      remote.child.stdin.write('go\n');
+      await remote.waitFor('TOOL_STARTED');
+      remote.child.kill('SIGSTOP');
+      const { claim } = await store.readClaim(sessionId);
+      await expect
+        .poll(async () => (await store.readClaim(sessionId)).databaseNow > claim!.expiresAt, {
+          timeout: 60_000,
+          interval: 250,
+        })
+        .toBe(true);
+      expect((await core.runTurn({ sessionId, prompt: 'take over' })).status).toBe('completed');
+
+      remote.child.kill('SIGCONT');
+      // Its renewal finds the claim taken: the turn is aborted (`turn_claim_lost`) and ends cancelled.
+      expect(await remote.outcome()).toBe('TURN cancelled');
+      await remote.exited;
+      expect((await core.listTurns(sessionId)).map((turn) => [turn.status, turn.ownerHost])).toEqual([
+        ['interrupted', 'machine-b'],
+        ['completed', expect.not.stringMatching(/^machine-b$/)],
+      ]);
+      expect((await store.readClaim(sessionId)).claim).toBeUndefined();
+    },
+    CHILD_TIMEOUT,
+  );
+});
+
 describe('ending a turn', () => {
   it('frees the session at once: when turn.completed is announced, the next turn starts here and no other core sees it held', async () => {
     const homeDir = createTestdir({}, 'clawsmith-home-');
@@ -284,6 +319,51 @@ describe('ending a turn', () => {
     expect(await seen[0]!.next).toBe('completed');
     expect((await core.listTurns(sessionId)).map((turn) => turn.status)).toEqual(['completed', 'completed']);
     expect((await store.readClaim(sessionId)).claim).toBeUndefined();
+  });
+});
+
+describe('a release that fails', () => {
+  it('is not swallowed: the failed turn rejects with turn_release_failed, its own error as the cause', async () => {
+    const homeDir = createTestdir({}, 'clawsmith-home-');
+    const workspace = createTestdir({});
+    const opened = await openClawsmithHome(homeDir.path);
+    // The home's database goes away under the turn, as when its server is lost mid-turn.
+    const loseDatabase = defineTool({
+      name: 'lose_database',
+      description: 'Closes the home under the turn.',
+      risk: 'read',
+      capabilities: ['filesystem.read'],
+      concurrencySafe: true,
+      inputSchema: z.object({}),
+      summarize: () => 'lose the database',
+      async execute() {
+        await opened.close();
+        return 'gone';
+      },
+    });
+    const core = createAgentCore({
+      db: opened.db,
+      provider: createScriptedProvider({
+        script: { responses: [{ toolCalls: [{ name: 'lose_database', arguments: {} }] }, { text: 'never' }] },
+      }),
+      checkpoints: opened.checkpoints,
+      builtinTools: [loseDatabase],
+      permissionMode: 'full-auto',
+      retention: false,
+    });
+    onTestFinished(() => {
+      homeDir.remove();
+      workspace.remove();
+    });
+    const { id: sessionId } = await core.createSession({ workspaceRoot: workspace.path });
+    const failure = (await core.runTurn({ sessionId, prompt: 'lose it' }).then(
+      () => new Error('the turn did not fail'),
+      (thrown: unknown) => thrown,
+    )) as Error & { code?: string };
+    expect(failure.code).toBe('turn_release_failed');
+    expect(failure.message).toContain(`Session ${sessionId} could not be given up`);
+    expect(failure.message).toContain('The turn had failed first');
+    expect(failure.cause).toBeInstanceOf(Error);
   });
 });
 
