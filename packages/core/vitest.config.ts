@@ -11,6 +11,7 @@ export default defineConfig(
       'src/store/worker-role.test.ts',
       'src/undone-turns.test.ts',
       'src/recovery.test.ts',
+      'src/turn-claims/session-claim.test.ts',
     ],
     { databaseUrlPerTest: true, sharedWorkerModules: true },
   ),

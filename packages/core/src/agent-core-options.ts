@@ -75,6 +75,17 @@ export interface AgentCoreOptions {
   readonly inlineContentLimit?: number;
   /** After a cancellation, how long to wait for a tool that ignores its abort signal; default 2,000 ms. */
   readonly cancelGraceMs?: number;
+  /**
+   * The lease by which a turn holds its session over every process and machine sharing the home:
+   * a claim not renewed for `durationMs` (default 60,000) may be taken over; the running turn
+   * renews it every `renewEveryMs` (default 15,000).
+   */
+  readonly turnLease?: { readonly durationMs?: number; readonly renewEveryMs?: number };
+  /**
+   * The name of this machine in turn claims (default `CLAWSMITH_HOST_ID`, else the host name).
+   * Processes on one machine must agree on it; machines must not share it.
+   */
+  readonly hostId?: string;
   /** System prompt sent with every request (a turn may give its own); `request.started` records its SHA-256. */
   readonly systemPrompt?: string;
   /** Turns on subagents: `delegate_task`, `delegate_background`, `background_task_list`, `background_task_cancel`. */

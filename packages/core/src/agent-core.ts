@@ -32,6 +32,8 @@ import { endSessions } from './session-hooks.js';
 import { createDelegation } from './subagents/delegation.js';
 import { DelegationStore, type DelegationRecord } from './subagents/delegation-store.js';
 import { composeTools } from './tool-composition.js';
+import { resolveTurnLease, sessionRunsElsewhere } from './turn-claims/session-claim.js';
+import { createTurnOwner } from './turn-claims/turn-owner.js';
 
 /** The agent runtime: a frozen tool table, the session store, and the turn loop. */
 export interface AgentCore {
@@ -205,6 +207,8 @@ export function createAgentCore(options: AgentCoreOptions): AgentCore {
     cancelGraceMs: options.cancelGraceMs ?? 2_000,
     ...(options.systemPrompt ? { systemPrompt: options.systemPrompt } : {}),
     runningSessions: new Set(),
+    owner: createTurnOwner(options.hostId),
+    lease: resolveTurnLease(options.turnLease),
     startedSessions: new Map(),
     ...(options.onHookNotice ? { hookNotice: options.onHookNotice } : {}),
     ...(options.turnHooks ? { turnHooks: options.turnHooks } : {}),
@@ -239,6 +243,7 @@ export function createAgentCore(options: AgentCoreOptions): AgentCore {
     listFirstPrompts: (sessionIds: readonly string[]) => store.listFirstPrompts(sessionIds),
     getTurn: (sessionId: string, turnId: string) => store.getTurn(sessionId, turnId),
     getLastTurn: (sessionId: string) => store.getLastTurn(sessionId),
+    runsElsewhere: (sessionId: string) => sessionRunsElsewhere(services, sessionId),
     getTodos: (sessionId: string) => store.getTodos(sessionId),
     listApprovals: (sessionId: string) => store.listApprovals(sessionId),
   });

@@ -8,7 +8,9 @@ import type { ContextWindow } from './context/context-window.js';
 import type { TokenEstimator } from './context/token-estimator.js';
 import type { ToolTable } from '@clawsmith/tool-host';
 import type { PermissionSettings } from './permissions/turn-permissions.js';
+import type { ClaimOwner } from './store/session-claims.js';
 import type { SessionStore } from './store/session-store.js';
+import type { TurnLeaseSettings } from './turn-claims/session-claim.js';
 import type { TurnHooks } from './turn-hooks.js';
 
 /** Everything one AgentCore composed, shared by the turn loop, recovery and restore. */
@@ -43,8 +45,12 @@ export interface CoreServices {
   readonly startedSessions: Map<string, { readonly workspaceRoot: string; readonly hooks: TurnHooks }>;
   /** Tells the person what a hook that cannot block failed or said (SessionEnd, Notification, a blocked compaction). */
   readonly hookNotice?: (notice: string) => void;
-  /** Sessions with a turn running in this process (recovery leaves them alone). */
+  /** Sessions with a turn running in this core (recovery leaves them alone). */
   readonly runningSessions: Set<string>;
+  /** This core's identity in session claims (host, boot, pid, a random instance id). */
+  readonly owner: ClaimOwner;
+  /** How long a claim lasts unrenewed, and how often a running turn renews it. */
+  readonly lease: TurnLeaseSettings;
   /** With delegation on: closes a session's children that a dead process left running, and hands over finished background results once. */
   readonly subagents?: SubagentHooks;
   /** The trace context of a call, when calls are traced. */

@@ -7,7 +7,8 @@ import type { CoreServices } from './core-services.js';
 import { runToolCalls } from './lifecycle/run-tool-calls.js';
 import type { ApprovalHandler } from '@clawsmith/tool-host';
 import { closeTurn, recordToolResults } from './turn-closing.js';
-import { claimSession, openTurn } from './turn-opening.js';
+import { openTurn } from './turn-opening.js';
+import { claimSession, whileHeld } from './turn-claims/session-claim.js';
 
 /** One tool call made directly, without a model (an MCP client, a script). */
 export interface DirectToolCall {
@@ -99,15 +100,16 @@ export async function describeTools(
  */
 export async function runDirectCall(core: CoreServices, request: DirectToolCall): Promise<DirectToolCallResult> {
   const session = await core.store.requireSession(request.sessionId);
-  const release = claimSession(
+  const held = await claimSession(
     core,
     session.id,
     `A turn or call is already running in session ${session.id}; wait for it or cancel it first.`,
   );
-  try {
+  return whileHeld(held, async () => {
     const prompt = `${request.caller ?? 'direct call'}: ${request.name}`;
     const turn = await openTurn(core, session, prompt, {
-      signal: request.signal ?? new AbortController().signal,
+      signal: request.signal ? AbortSignal.any([request.signal, held.lost]) : held.lost,
+      held,
       ...(request.approvalHandler !== undefined ? { approvalHandler: request.approvalHandler } : {}),
       ...(request.unattendedReason ? { unattendedReason: request.unattendedReason } : {}),
     });
@@ -141,7 +143,5 @@ export async function runDirectCall(core: CoreServices, request: DirectToolCall)
       changedFiles,
       activeTools: turn.activation.activeTools(),
     };
-  } finally {
-    release();
-  }
+  });
 }

@@ -1,13 +1,15 @@
 import type { AssistantModelMessage, ToolModelMessage } from '@clawsmith/providers';
-import { TOOL_RESULT_CODES, type ToolResultMetadata } from '@clawsmith/tool-protocol';
+import { ClawsmithError, TOOL_RESULT_CODES, type ToolResultMetadata } from '@clawsmith/tool-protocol';
 import type { CoreServices } from './core-services.js';
 import type { TurnRecord } from './store/session-records.js';
-import { processIsAlive } from '@clawsmith/platform';
+import { claimSession, turnOwnerIsAlive, whileHeld } from './turn-claims/session-claim.js';
 
-/** Whether the process that runs `turn` is still alive (this process: only while the turn runs here). */
-export function ownerIsAlive(turn: TurnRecord, services: CoreServices): boolean {
-  if (turn.ownerPid === process.pid) return services.runningSessions.has(turn.sessionId);
-  return processIsAlive(turn.ownerPid);
+/** The session's running turns whose owner is gone (or whose lease ran out). */
+async function deadTurns(services: CoreServices, sessionId: string): Promise<TurnRecord[]> {
+  const dead: TurnRecord[] = [];
+  for (const turn of await services.store.listRunningTurns(sessionId))
+    if (!(await turnOwnerIsAlive(services, turn))) dead.push(turn);
+  return dead;
 }
 
 function interruptedResult(
@@ -38,12 +40,33 @@ function interruptedResult(
  * becomes `unknown`/`interrupted` (side effects) or `error`/`interrupted` (reads), every
  * assistant tool call without a result gets one, and a turn left running is marked
  * interrupted, and artifacts its calls left open are sealed at their last committed length.
- * Nothing is replayed. Returns the number of calls it closed.
+ * Nothing is replayed. A turn is dead when its process is gone on this machine, or when its
+ * claim's lease ran out (another machine's process stopped renewing it). Unless this core holds
+ * the session already (a turn opening), recovery claims it for the time it recovers, so two
+ * processes never close the same turn twice; when a live process holds it, that process
+ * recovers instead. Returns the number of calls it closed.
  */
 export async function recoverSession(services: CoreServices, sessionId: string): Promise<number> {
-  const { store } = services;
   await services.subagents?.recoverChildren(sessionId);
-  const running = (await store.listRunningTurns(sessionId)).filter((turn) => !ownerIsAlive(turn, services));
+  if (services.runningSessions.has(sessionId)) return closeDeadTurns(services, sessionId);
+  if ((await deadTurns(services, sessionId)).length === 0) return 0;
+  let held;
+  try {
+    held = await claimSession(
+      services,
+      sessionId,
+      `Session ${sessionId} is being recovered or run by another process.`,
+    );
+  } catch (error) {
+    if (ClawsmithError.isInstance(error) && error.code === 'turn_in_progress') return 0;
+    throw error;
+  }
+  return whileHeld(held, () => closeDeadTurns(services, sessionId));
+}
+
+async function closeDeadTurns(services: CoreServices, sessionId: string): Promise<number> {
+  const { store } = services;
+  const running = await deadTurns(services, sessionId);
   if (running.length === 0) return 0;
   let closed = 0;
   let sealedArtifacts = 0;

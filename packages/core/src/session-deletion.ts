@@ -1,7 +1,7 @@
 import type { CommandExecutionService } from '@clawsmith/command-sandbox';
 import { ClawsmithError } from '@clawsmith/tool-protocol';
 import type { CoreServices } from './core-services.js';
-import { ownerIsAlive } from './recovery.js';
+import { turnOwnerIsAlive } from './turn-claims/session-claim.js';
 
 /** What deleting a session removed. */
 export interface SessionDeletion {
@@ -28,12 +28,12 @@ export async function deleteSession(
 ): Promise<SessionDeletion> {
   const { store } = services;
   await store.requireSession(sessionId);
-  const running = (await store.listRunningTurns(sessionId)).find((turn) => ownerIsAlive(turn, services));
-  if (running)
-    throw new ClawsmithError(
-      'session_busy',
-      `Session ${sessionId} has a turn running (process ${running.ownerPid}); stop it first, then delete the session.`,
-    );
+  for (const running of await store.listRunningTurns(sessionId))
+    if (await turnOwnerIsAlive(services, running))
+      throw new ClawsmithError(
+        'session_busy',
+        `Session ${sessionId} has a turn running (process ${running.ownerPid}${running.ownerHost ? ` on ${running.ownerHost}` : ''}); stop it first, then delete the session.`,
+      );
   await commands?.endSession(sessionId);
   const checkpoints = await services.checkpoints.deleteSession(sessionId);
   const artifactsRemoved = (await services.artifacts?.deleteSession(sessionId)) ?? 0;

@@ -26,8 +26,9 @@ export async function recordToolResults(
 
 /**
  * Closes a turn the same way for a model turn and a direct call: completes its restore point
- * (the manifest of changed files), marks the turn, and writes `turn.completed`. Returns the
- * changed files with their line statistics.
+ * (the manifest of changed files), then in one transaction writes `turn.completed`, marks the
+ * turn and gives up the session's claim, so the session is free to the next turn as soon as the
+ * turn reads ended. Returns the changed files with their line statistics.
  */
 export async function closeTurn(
   turn: TurnContext,
@@ -41,9 +42,8 @@ export async function closeTurn(
     linesAdded: file.linesAdded ?? 0,
     linesRemoved: file.linesRemoved ?? 0,
   }));
-  await store.completeTurn(turn.session.id, turn.turnId, outcome.status);
-  await store.appendEvent(turn.session.id, {
-    type: 'turn.completed',
+  const event = {
+    type: 'turn.completed' as const,
     turnId: turn.turnId,
     status: outcome.status,
     steps: outcome.steps,
@@ -56,6 +56,7 @@ export async function closeTurn(
     },
     ...(outcome.error ? { error: outcome.error } : {}),
     ...(outcome.usage ? { usage: outcome.usage } : {}),
-  });
+  };
+  await turn.held.finish(() => store.endTurn(turn.session.id, turn.turnId, outcome.status, turn.core.owner, event));
   return changedFiles;
 }

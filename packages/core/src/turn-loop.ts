@@ -14,7 +14,8 @@ import type { TurnContext } from './lifecycle/turn-context.js';
 import { assertHomeOutsideWorkspace } from './home-placement.js';
 import { TurnContextView } from './context/turn-context-view.js';
 import { closeTurn, recordToolResults } from './turn-closing.js';
-import { claimSession, openTurn } from './turn-opening.js';
+import { openTurn } from './turn-opening.js';
+import { claimSession, whileHeld } from './turn-claims/session-claim.js';
 import { MAX_STOP_CONTINUATIONS, type TurnHookInput } from './turn-hooks.js';
 import { startSession } from './session-hooks.js';
 
@@ -263,86 +264,91 @@ export async function runTurn(core: CoreServices, options: RunTurnOptions): Prom
   const { store } = core;
   const session = await store.requireSession(options.sessionId);
   if (core.homeFolder) assertHomeOutsideWorkspace(core.homeFolder, session.workspaceRoot);
-  const release = claimSession(
+  const held = await claimSession(
     core,
     session.id,
     `A turn is already running in session ${session.id}; wait for it or cancel it first.`,
   );
   const controller = new AbortController();
   const forwardAbort = () => controller.abort(options.signal?.reason);
+  const claimLost = () => controller.abort(held.lost.reason);
   options.signal?.addEventListener('abort', forwardAbort, { once: true });
+  held.lost.addEventListener('abort', claimLost, { once: true });
   if (options.signal?.aborted) controller.abort();
-  try {
-    const hadTurns = (await store.listTurns(session.id)).length > 0;
-    const turn = await openTurn(core, session, options.prompt, {
-      signal: controller.signal,
-      ...(options.permissionMode ? { permissionMode: options.permissionMode } : {}),
-      ...(options.settings ? { settings: options.settings } : {}),
-    });
-    const hookInput = { sessionId: session.id, turnId: turn.turnId, workspaceRoot: session.workspaceRoot };
-    const hooks = turn.turnHooks;
-    const started = await startSession(core, session, hooks, hadTurns);
-    if (started.failure !== undefined)
-      return await closeUnsentTurn(turn, options.prompt, {
-        code: 'hook_failed',
-        message: `A SessionStart hook failed, so the session did not start: ${started.failure}`,
-        retryable: false,
+  return whileHeld(held, async () => {
+    try {
+      const hadTurns = (await store.listTurns(session.id)).length > 0;
+      const turn = await openTurn(core, session, options.prompt, {
+        signal: controller.signal,
+        held,
+        ...(options.permissionMode ? { permissionMode: options.permissionMode } : {}),
+        ...(options.settings ? { settings: options.settings } : {}),
       });
-    const submitted = hooks?.promptSubmitted
-      ? await hooks.promptSubmitted({ ...hookInput, prompt: options.prompt })
-      : {};
-    if (submitted.block !== undefined)
-      return await closeUnsentTurn(turn, '[the prompt was blocked by a hook]', {
-        code: 'prompt_blocked',
-        message: `A hook blocked the prompt: ${submitted.block}`,
-        retryable: false,
+      const hookInput = { sessionId: session.id, turnId: turn.turnId, workspaceRoot: session.workspaceRoot };
+      const hooks = turn.turnHooks;
+      const started = await startSession(core, session, hooks, hadTurns);
+      if (started.failure !== undefined)
+        return await closeUnsentTurn(turn, options.prompt, {
+          code: 'hook_failed',
+          message: `A SessionStart hook failed, so the session did not start: ${started.failure}`,
+          retryable: false,
+        });
+      const submitted = hooks?.promptSubmitted
+        ? await hooks.promptSubmitted({ ...hookInput, prompt: options.prompt })
+        : {};
+      if (submitted.block !== undefined)
+        return await closeUnsentTurn(turn, '[the prompt was blocked by a hook]', {
+          code: 'prompt_blocked',
+          message: `A hook blocked the prompt: ${submitted.block}`,
+          retryable: false,
+        });
+      const context = [started.context, submitted.context].filter(Boolean).join('\n');
+      await recordPrompt(turn, options.prompt, context || undefined);
+      // The history is read once; the turn appends to this copy as it appends to the store.
+      const history: ModelMessage[] = await store.listMessages(session.id);
+      const view = await TurnContextView.open(core, session.id, turn.turnId, {
+        workspaceRoot: session.workspaceRoot,
+        ...(hooks ? { turnHooks: hooks } : {}),
       });
-    const context = [started.context, submitted.context].filter(Boolean).join('\n');
-    await recordPrompt(turn, options.prompt, context || undefined);
-    // The history is read once; the turn appends to this copy as it appends to the store.
-    const history: ModelMessage[] = await store.listMessages(session.id);
-    const view = await TurnContextView.open(core, session.id, turn.turnId, {
-      workspaceRoot: session.workspaceRoot,
-      ...(hooks ? { turnHooks: hooks } : {}),
-    });
-    let end: StepEnd;
-    let text = '';
-    let steps = 0;
-    let continued = 0;
-    while (!end && steps < core.maxSteps) {
-      if (controller.signal.aborted) {
-        end = { status: 'cancelled' };
-        break;
+      let end: StepEnd;
+      let text = '';
+      let steps = 0;
+      let continued = 0;
+      while (!end && steps < core.maxSteps) {
+        if (controller.signal.aborted) {
+          end = { status: 'cancelled' };
+          break;
+        }
+        steps += 1;
+        const requested = await requestModel(turn, view, history, steps, options);
+        if ('end' in requested) {
+          end = requested.end;
+          break;
+        }
+        text = requested.response.text;
+        end = await answerModel(turn, history, requested.response);
+        if (end?.status === 'completed' && hooks?.stopping && continued < MAX_STOP_CONTINUATIONS) {
+          end = await stopOrContinue(turn, history, { ...hookInput, continued, lastText: text });
+          if (!end) continued += 1;
+        }
       }
-      steps += 1;
-      const requested = await requestModel(turn, view, history, steps, options);
-      if ('end' in requested) {
-        end = requested.end;
-        break;
-      }
-      text = requested.response.text;
-      end = await answerModel(turn, history, requested.response);
-      if (end?.status === 'completed' && hooks?.stopping && continued < MAX_STOP_CONTINUATIONS) {
-        end = await stopOrContinue(turn, history, { ...hookInput, continued, lastText: text });
-        if (!end) continued += 1;
-      }
+      const { status, error } = end ?? { status: 'step_limit' };
+      const usage = view.usage;
+      const changedFiles = await closeTurn(turn, { status, steps, usage, ...(error ? { error } : {}) });
+      return {
+        sessionId: session.id,
+        turnId: turn.turnId,
+        status,
+        text,
+        steps,
+        restorePointId: turn.checkpoint.restorePointId,
+        changedFiles,
+        usage,
+        ...(error ? { error } : {}),
+      };
+    } finally {
+      options.signal?.removeEventListener('abort', forwardAbort);
+      held.lost.removeEventListener('abort', claimLost);
     }
-    const { status, error } = end ?? { status: 'step_limit' };
-    const usage = view.usage;
-    const changedFiles = await closeTurn(turn, { status, steps, usage, ...(error ? { error } : {}) });
-    return {
-      sessionId: session.id,
-      turnId: turn.turnId,
-      status,
-      text,
-      steps,
-      restorePointId: turn.checkpoint.restorePointId,
-      changedFiles,
-      usage,
-      ...(error ? { error } : {}),
-    };
-  } finally {
-    options.signal?.removeEventListener('abort', forwardAbort);
-    release();
-  }
+  });
 }

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { ClawsmithError } from '@clawsmith/tool-protocol';
 import type { CoreServices } from './core-services.js';
+import type { HeldSession } from './turn-claims/session-claim.js';
 import type { TurnContext } from './lifecycle/turn-context.js';
 import { turnPermissions, type ApprovalOverride, type PermissionSettings } from './permissions/turn-permissions.js';
 import type { TurnSettings } from './agent-core-options.js';
@@ -10,6 +10,8 @@ import { recoverSession } from './recovery.js';
 export interface TurnOpening extends ApprovalOverride {
   /** Cancels the turn. */
   readonly signal: AbortSignal;
+  /** The session's claim, taken by the caller (`claimSession`). */
+  readonly held: HeldSession;
   /** The turn's workspace settings, besides the core's. */
   readonly settings?: TurnSettings;
 }
@@ -27,21 +29,11 @@ function withTurnSettings(permissions: PermissionSettings, settings: TurnSetting
 }
 
 /**
- * Claims a session for one turn or direct call in this process (recovery leaves claimed sessions
- * alone). Throws `turn_in_progress` with `busy` when it is claimed already; returns the release.
- */
-export function claimSession(core: CoreServices, sessionId: string, busy: string): () => void {
-  if (core.runningSessions.has(sessionId)) throw new ClawsmithError('turn_in_progress', busy);
-  core.runningSessions.add(sessionId);
-  return () => core.runningSessions.delete(sessionId);
-}
-
-/**
  * Opens a turn the same way for a model turn and a direct call: recovers what a dead process
  * left in the session, begins the restore point (with the message count, last event and the
  * todos and activation to restore on undo), records the turn as started, and returns the one
- * {@link TurnContext} its calls share. The caller has already claimed the session in
- * `runningSessions`.
+ * {@link TurnContext} its calls share. The caller has already claimed the session
+ * (`claimSession`), so recovery closes every running turn of another owner.
  */
 export async function openTurn(
   core: CoreServices,
@@ -67,6 +59,7 @@ export async function openTurn(
     prompt,
     activation: activation.activeTools(),
     startedAt: new Date().toISOString(),
+    owner: core.owner,
   });
   return {
     core,
@@ -84,5 +77,6 @@ export async function openTurn(
       ? { turnHooks: opening.settings?.turnHooks ?? core.turnHooks }
       : {}),
     seenCallIds: new Set(),
+    held: opening.held,
   };
 }

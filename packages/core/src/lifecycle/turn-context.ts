@@ -5,6 +5,7 @@ import type { ToolExecutionResult } from '@clawsmith/tool-protocol';
 import type { CoreServices } from '../core-services.js';
 import type { TurnPermissions } from '../permissions/turn-permissions.js';
 import type { TurnHooks } from '../turn-hooks.js';
+import type { HeldSession } from '../turn-claims/session-claim.js';
 
 /**
  * One turn as its tool calls see it, built once by `openTurn` for a model turn and a direct call
@@ -27,6 +28,8 @@ export interface TurnContext {
   readonly turnHooks?: TurnHooks;
   /** Tool call ids already used this turn (a reused id is a `duplicate_call`). */
   readonly seenCallIds: Set<string>;
+  /** The session's claim this turn runs under; closing the turn ends it. */
+  readonly held: HeldSession;
 }
 
 /** One call's outcome, in the shape persisted in the message and the event. */

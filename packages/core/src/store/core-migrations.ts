@@ -171,6 +171,37 @@ export const coreMigrations: Record<string, Migration> = {
       await db.schema.dropIndex('session_turn_order').ifExists().execute();
     },
   },
+  '0006_session_claims': {
+    // A turn is claimed across processes and machines: `session_claim` holds who runs the
+    // session's turn and until when (a lease its heartbeat renews, in the database's clock), and a
+    // turn row says which process instance on which host ran it. Turn rows written before this
+    // have no host or instance and are judged by their pid, as they were.
+    // eslint-disable-next-line @typescript-eslint/no-explicit-any
+    async up(db: Kysely<any>) {
+      await db.schema
+        .createTable('session_claim')
+        .addColumn('session_id', 'text', (column) => column.primaryKey())
+        .addColumn('owner_host', 'text', (column) => column.notNull())
+        .addColumn('owner_boot_id', 'text', (column) => column.notNull())
+        .addColumn('owner_pid', 'integer', (column) => column.notNull())
+        .addColumn('owner_instance', 'text', (column) => column.notNull())
+        .addColumn('expires_at', 'bigint', (column) => column.notNull())
+        .addColumn('claimed_at', 'text', (column) => column.notNull())
+        .execute();
+      for (const table of ['session_turn', 'session_undone_turn']) {
+        await db.schema.alterTable(table).addColumn('owner_host', 'text').execute();
+        await db.schema.alterTable(table).addColumn('owner_instance', 'text').execute();
+      }
+    },
+    // eslint-disable-next-line @typescript-eslint/no-explicit-any
+    async down(db: Kysely<any>) {
+      for (const table of ['session_turn', 'session_undone_turn']) {
+        await db.schema.alterTable(table).dropColumn('owner_instance').execute();
+        await db.schema.alterTable(table).dropColumn('owner_host').execute();
+      }
+      await db.schema.dropTable('session_claim').ifExists().execute();
+    },
+  },
 };
 
 /** Brings the session store's tables up to date, in their own migration table. */

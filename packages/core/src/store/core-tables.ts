@@ -47,6 +47,10 @@ export interface SessionTurnRow {
   status: TurnRecord['status'];
   activation_json: string;
   owner_pid: number;
+  /** The host that ran it (`null` on rows written before claims: judged by pid alone). */
+  owner_host: string | null;
+  /** The process instance (one per AgentCore) that ran it; `null` on rows written before claims. */
+  owner_instance: string | null;
   started_at: string;
   completed_at: string | null;
 }
@@ -94,6 +98,20 @@ export interface SessionDelegationRow {
   completed_at: string | null;
 }
 
+/**
+ * Who runs a session's turn, until when: `expires_at` is epoch milliseconds in the database's
+ * clock (a `bigint` column: a string on PostgreSQL), pushed on by the holder's heartbeat.
+ */
+export interface SessionClaimRow {
+  session_id: string;
+  owner_host: string;
+  owner_boot_id: string;
+  owner_pid: number;
+  owner_instance: string;
+  expires_at: number;
+  claimed_at: string;
+}
+
 /** When a home-wide chore (`retention`) last ran, in epoch milliseconds. */
 export interface CoreMaintenanceRow {
   name: string;
@@ -111,6 +129,7 @@ export interface CoreTables {
   session_approval: SessionApprovalRow;
   session_todos: SessionTodoRow;
   session_delegation: SessionDelegationRow;
+  session_claim: SessionClaimRow;
   core_maintenance: CoreMaintenanceRow;
 }
 

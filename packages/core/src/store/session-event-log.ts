@@ -62,9 +62,14 @@ export class SessionEventLog {
    * chunks inside one transaction (SQLite bounds the variables of one statement). On PostgreSQL
    * the statement alone is not enough (two transactions read the same MAX under READ COMMITTED),
    * so each append is a transaction that first takes the session's lock, and announces the
-   * session's new last sequence before it commits (see `announceSessionChange`).
+   * session's new last sequence before it commits (see `announceSessionChange`). `alongside`
+   * writes more in the same transaction (a turn's end with its `turn.completed`).
    */
-  async append(sessionId: string, events: readonly NewSessionEvent[]): Promise<SessionEvent[]> {
+  async append(
+    sessionId: string,
+    events: readonly NewSessionEvent[],
+    alongside?: (transaction: CoreDatabase) => Promise<void>,
+  ): Promise<SessionEvent[]> {
     if (events.length === 0) return [];
     const timestamp = now();
     const rows = events.map(({ type, turnId, ...payload }, index): PendingEventRow => ({
@@ -74,7 +79,7 @@ export class SessionEventLog {
       payloadJson: JSON.stringify(payload),
     }));
     const first =
-      rows.length <= INSERT_CHUNK && !this.#lockPerSession
+      rows.length <= INSERT_CHUNK && !this.#lockPerSession && !alongside
         ? await insertNumbered(this.#db, sessionId, timestamp, rows)
         : await this.#db.transaction().execute(async (transaction) => {
             if (this.#lockPerSession) await lockSessionLog(transaction, sessionId);
@@ -83,6 +88,7 @@ export class SessionEventLog {
               const chunkFirst = await insertNumbered(transaction, sessionId, timestamp, chunk);
               if (chunk[0]!.offset === 1) start = chunkFirst;
             }
+            await alongside?.(transaction);
             if (this.#lockPerSession) await announceSessionChange(transaction, sessionId, start + rows.length - 1);
             return start;
           });

@@ -152,6 +152,7 @@ const SESSION_OWNED_TABLES = [
   'session_undone_turn',
   'session_approval',
   'session_todos',
+  'session_claim',
 ] as const;
 
 /** Deletes the session's row and everything stored under it here (events, messages, turns, approvals, todos). */

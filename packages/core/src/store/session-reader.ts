@@ -40,6 +40,12 @@ export interface SessionReader {
   getTurn(sessionId: string, turnId: string): Promise<TurnRecord | undefined>;
   /** The session's latest turn, if any. */
   getLastTurn(sessionId: string): Promise<TurnRecord | undefined>;
+  /**
+   * Whether another live process, on this machine or another, holds the session's turn (its
+   * claim's lease has not run out, or its process of this machine is alive); `false` for this
+   * core's own turns.
+   */
+  runsElsewhere(sessionId: string): Promise<boolean>;
   /** The session's todo list as the model last wrote it. */
   getTodos(sessionId: string): Promise<TodoItem[]>;
   /** Approvals waiting for a person's answer, oldest first. */

@@ -42,6 +42,13 @@ export interface TurnRecord {
   readonly activation: readonly string[];
   /** The process that ran the turn; recovery leaves a running turn alone while it lives. */
   readonly ownerPid: number;
+  /** The host that ran it, or `null` for a turn recorded before turns were claimed per host. */
+  readonly ownerHost: string | null;
+  /**
+   * The process instance (one per AgentCore) that ran it; while it runs, the session's claim
+   * names the same instance. `null` for a turn recorded before claims (judged by its pid).
+   */
+  readonly ownerInstance: string | null;
   /** When it started (ISO 8601). */
   readonly startedAt: string;
   /** When it ended (ISO 8601), or `null` while it runs. */

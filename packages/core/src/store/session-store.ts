@@ -3,6 +3,7 @@ import type { ModelMessage } from '@clawsmith/providers';
 import type { CoreDatabase } from './core-tables.js';
 import { coreDatabase } from './open-database.js';
 import * as approvals from './session-approvals.js';
+import * as claims from './session-claims.js';
 import { SessionEventLog, type SessionEventListener } from './session-event-log.js';
 import * as history from './session-history.js';
 import * as messages from './session-messages.js';
@@ -124,6 +125,51 @@ export class SessionStore {
 
   async startTurn(turn: turns.NewTurn): Promise<TurnRecord> {
     return turns.startTurn(this.#db, turn);
+  }
+
+  /** The session's claim (who runs its turn, until when) and the database's clock. */
+  async readClaim(sessionId: string): Promise<claims.ClaimReading> {
+    return claims.readClaim(this.#db, sessionId);
+  }
+
+  /**
+   * Takes the session's claim for `owner` for `leaseMs` if it is still as `observed` (read by
+   * {@link readClaim}); `false` when another claimant changed it first.
+   */
+  async takeClaim(
+    sessionId: string,
+    owner: claims.ClaimOwner,
+    observed: claims.StoredClaim | undefined,
+    leaseMs: number,
+  ): Promise<boolean> {
+    return claims.takeClaim(this.#db, sessionId, owner, observed, leaseMs);
+  }
+
+  /** Renews `owner`'s lease to `leaseMs` from now; `false` when the claim is no longer `owner`'s. */
+  async renewClaim(sessionId: string, owner: claims.ClaimOwner, leaseMs: number): Promise<boolean> {
+    return claims.renewClaim(this.#db, sessionId, owner, leaseMs);
+  }
+
+  /**
+   * Ends a turn in one transaction: appends its `turn.completed` event, gives the turn its final
+   * status and gives up `owner`'s claim, so a reader that sees the turn ended sees the session free.
+   */
+  async endTurn(
+    sessionId: string,
+    turnId: string,
+    status: TurnRecord['status'],
+    owner: claims.ClaimOwner,
+    event: NewSessionEvent,
+  ): Promise<SessionEvent> {
+    const [stored] = await this.#events.append(sessionId, [event], (transaction) =>
+      claims.endTurnReleasing(transaction, { sessionId, turnId, status }, owner),
+    );
+    return stored!;
+  }
+
+  /** Gives up `owner`'s claim (nothing when another owner holds it by now). */
+  async releaseClaim(sessionId: string, owner: claims.ClaimOwner): Promise<void> {
+    await claims.releaseClaim(this.#db, sessionId, owner);
   }
 
   async completeTurn(sessionId: string, turnId: string, status: TurnRecord['status']): Promise<void> {

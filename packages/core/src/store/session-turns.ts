@@ -1,4 +1,5 @@
 import type { CoreDatabase, SessionTurnRow, SessionUndoneTurnRow } from './core-tables.js';
+import type { ClaimOwner } from './session-claims.js';
 import type { TurnRecord, UndoneTurnRecord } from './session-records.js';
 import { now } from './store-clock.js';
 
@@ -14,6 +15,8 @@ function toTurn(row: SessionTurnRow): TurnRecord {
     status: row.status,
     activation: JSON.parse(row.activation_json) as string[],
     ownerPid: row.owner_pid,
+    ownerHost: row.owner_host,
+    ownerInstance: row.owner_instance,
     startedAt: row.started_at,
     completedAt: row.completed_at,
   };
@@ -23,10 +26,16 @@ function toUndoneTurn(row: SessionUndoneTurnRow): UndoneTurnRecord {
   return { ...toTurn(row), undoneAt: row.undone_at };
 }
 
-/** What a turn starts from; the store numbers it and marks it running in this process. */
-export type NewTurn = Omit<TurnRecord, 'ordinal' | 'completedAt' | 'status' | 'ownerPid'>;
+/** What a turn starts from; the store numbers it and marks it running, owned by `owner`. */
+export type NewTurn = Omit<
+  TurnRecord,
+  'ordinal' | 'completedAt' | 'status' | 'ownerPid' | 'ownerHost' | 'ownerInstance'
+> & {
+  /** The process instance running it (by default this process, without a host or instance: the pid alone). */
+  readonly owner?: ClaimOwner;
+};
 
-/** Inserts a running turn after the session's last one, owned by this process. */
+/** Inserts a running turn after the session's last one, owned by `turn.owner` (this process by default). */
 export async function startTurn(db: CoreDatabase, turn: NewTurn): Promise<TurnRecord> {
   return db.transaction().execute(async (transaction) => {
     const last = await transaction
@@ -41,7 +50,9 @@ export async function startTurn(db: CoreDatabase, turn: NewTurn): Promise<TurnRe
       prompt: turn.prompt,
       status: 'running',
       activation_json: JSON.stringify(turn.activation),
-      owner_pid: process.pid,
+      owner_pid: turn.owner?.pid ?? process.pid,
+      owner_host: turn.owner?.host ?? null,
+      owner_instance: turn.owner?.instance ?? null,
       started_at: turn.startedAt,
       completed_at: null,
     };

@@ -1,7 +1,6 @@
 import { ClawsmithError } from '@clawsmith/tool-protocol';
 import { diffQuerySchema, restoreBodySchema } from '../api/api-schemas.js';
 import { parseBody, parseId, parseQuery } from '../http/parse-request.js';
-import { runsElsewhere } from '../turns/turn-runner.js';
 import type { Route } from './route.js';
 
 /** Turns with their checkpoint manifests, one file's diff, restore. */
@@ -69,7 +68,7 @@ export const checkpointRoutes: readonly Route[] = [
       const turnId = parseId(c, 'turnId');
       const body = await parseBody(c, restoreBodySchema);
       await web.store.requireSession(sessionId);
-      if (web.turns.runsHere(sessionId) || runsElsewhere(await web.store.getLastTurn(sessionId)))
+      if (web.turns.runsHere(sessionId) || (await web.store.runsElsewhere(sessionId)))
         throw new ClawsmithError(
           'turn_in_progress',
           `A turn is running in session ${sessionId}; cancel it or wait for it before restoring.`,

@@ -1,6 +1,5 @@
 import type { DelegationRecord, SessionRecord } from '@clawsmith/core';
 import type { SessionSummary } from '../api/api-schemas.js';
-import { runsElsewhere } from '../turns/turn-runner.js';
 import type { WebContext } from '../web-context.js';
 
 /** Subagent links of the whole home, read once per listing. */
@@ -37,7 +36,7 @@ export async function summarizeSession(
     : undefined;
   const runningHere = web.turns.runsHere(session.id);
   let status: SessionSummary['status'] = last?.status ?? 'idle';
-  if (runningHere || runsElsewhere(last)) status = 'running';
+  if (runningHere || (status === 'running' && (await web.store.runsElsewhere(session.id)))) status = 'running';
   else if (status === 'running') status = 'interrupted';
   const times = [session.updatedAt, last?.startedAt, last?.completedAt].filter((time): time is string => !!time);
   return {

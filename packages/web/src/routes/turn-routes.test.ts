@@ -87,6 +87,34 @@ describe('turns and approvals from the web', () => {
     expect(await nothing.json()).toMatchObject({ error: { code: 'turn_not_running' } });
   });
 
+  it('takes the next prompt as soon as a turn is seen ended, by its event or by its status', async () => {
+    const web = await createWebHarness({ responses: [{ text: 'One.' }, { text: 'Two.' }, { text: 'Three.' }] });
+    const session = await web.core.createSession({ workspaceRoot: web.workspace });
+    const next: Promise<Response>[] = [];
+    const unsubscribe = web.core.subscribe((event) => {
+      // From the announcement itself, before the first turn's run has returned.
+      if (event.type === 'turn.completed' && next.length === 0)
+        next.push(web.api(`/api/sessions/${session.id}/turns`, { json: { prompt: 'two' } }));
+    });
+    onTestFinished(unsubscribe);
+    expect((await web.api(`/api/sessions/${session.id}/turns`, { json: { prompt: 'one' } })).status).toBe(202);
+    await expect.poll(() => next.length).toBe(1);
+    const second = await next[0]!;
+    expect(second.status, await second.clone().text()).toBe(202);
+    // A reader of the store (another server) sees the end, and asks at once.
+    await expect
+      .poll(async () => (await web.store.listTurns(session.id)).map((turn) => turn.status))
+      .toEqual(['completed', 'completed']);
+    const third = await web.api(`/api/sessions/${session.id}/turns`, { json: { prompt: 'three' } });
+    expect(third.status, await third.clone().text()).toBe(202);
+    await expect.poll(() => turnStatus(web, session.id)).toBe('completed');
+    expect((await web.store.listTurns(session.id)).map((turn) => turn.status)).toEqual([
+      'completed',
+      'completed',
+      'completed',
+    ]);
+  });
+
   it('answers turn_in_progress while another live process runs the session, and provider_required without a model', async () => {
     const web = await createWebHarness();
     const session = await web.core.createSession({ workspaceRoot: web.workspace });

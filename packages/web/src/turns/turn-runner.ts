@@ -1,18 +1,11 @@
-import type { AgentCore, SessionReader, TurnRecord, TurnSettings } from '@clawsmith/core';
+import type { AgentCore, SessionReader, TurnSettings } from '@clawsmith/core';
 import { ClawsmithError, type TraceContext } from '@clawsmith/tool-protocol';
 import { WebError } from '../http/web-error.js';
-import { processIsAlive } from '@clawsmith/platform';
 
 interface RunningTurn {
   readonly controller: AbortController;
   readonly done: Promise<unknown>;
   turnId: string | undefined;
-}
-
-/** Whether a turn is still being run by a live process other than this one. */
-export function runsElsewhere(turn: TurnRecord | undefined): boolean {
-  if (!turn || turn.status !== 'running' || turn.ownerPid === process.pid) return false;
-  return processIsAlive(turn.ownerPid);
 }
 
 /**
@@ -26,6 +19,8 @@ export class TurnRunner {
   readonly #canRunTurns: boolean;
   readonly #systemPrompt: ((session: { id: string; workspaceRoot: string }) => string | undefined) | undefined;
   readonly #running = new Map<string, RunningTurn>();
+  /** Turns whose end is recorded (the session is free) but whose run has not returned yet. */
+  readonly #ending = new Set<RunningTurn>();
   readonly #continueTrace: ((sessionId: string, parent: TraceContext) => void) | undefined;
   readonly #settingsFor: ((session: { id: string; workspaceRoot: string }) => TurnSettings | undefined) | undefined;
 
@@ -71,18 +66,25 @@ export class TurnRunner {
   async start(sessionId: string, prompt: string, trace?: TraceContext): Promise<{ sessionId: string; turnId: string }> {
     this.requireModel();
     const session = await this.#store.requireSession(sessionId);
-    if (this.#running.has(sessionId) || runsElsewhere(await this.#store.getLastTurn(sessionId)))
-      throw new ClawsmithError(
+    const busy = () =>
+      new ClawsmithError(
         'turn_in_progress',
         `A turn is already running in session ${sessionId}; wait for it to end or cancel it where it runs.`,
       );
+    await this.#awaitEnded(sessionId, busy);
+    if (await this.#store.runsElsewhere(sessionId)) throw busy();
+    // Checked again after the reads above: another request may have started one meanwhile.
+    if (this.#running.has(sessionId)) throw busy();
     // Read before the turn starts: an invalid settings file refuses the turn with its reason.
     const settings = this.#settingsFor?.({ id: session.id, workspaceRoot: session.workspaceRoot });
     const controller = new AbortController();
     let started: (turnId: string) => void = () => {};
     const turnStarted = new Promise<string>((resolve) => (started = resolve));
     const unsubscribe = this.#core.subscribe((event) => {
-      if (event.sessionId === sessionId && event.type === 'turn.started' && event.turnId) started(event.turnId);
+      if (event.sessionId !== sessionId || !event.turnId) return;
+      if (event.type === 'turn.started') started(event.turnId);
+      // The core announces the end once the session is free: the next prompt may start it now.
+      if (event.type === 'turn.completed') this.#ended(sessionId, event.turnId);
     });
     const systemPrompt = this.#systemPrompt?.({ id: session.id, workspaceRoot: session.workspaceRoot });
     if (trace) this.#continueTrace?.(sessionId, trace);
@@ -93,15 +95,15 @@ export class TurnRunner {
       ...(systemPrompt !== undefined ? { systemPrompt } : {}),
       ...(settings ? { settings } : {}),
     });
-    const entry: RunningTurn = { controller, done, turnId: undefined };
-    this.#running.set(sessionId, entry);
+    const running: RunningTurn = { controller, done, turnId: undefined };
+    this.#running.set(sessionId, running);
     void done.then(
-      () => this.#finish(sessionId, entry, unsubscribe),
-      () => this.#finish(sessionId, entry, unsubscribe),
+      () => this.#finish(sessionId, running, unsubscribe),
+      () => this.#finish(sessionId, running, unsubscribe),
     );
+    void turnStarted.then((turnId) => (running.turnId = turnId));
     const turnId = await Promise.race([turnStarted, done.then(() => undefined)]);
     if (turnId === undefined) throw new Error('The turn ended without announcing itself.');
-    entry.turnId = turnId;
     return { sessionId, turnId };
   }
 
@@ -110,12 +112,17 @@ export class TurnRunner {
     const entry = this.#running.get(sessionId);
     if (!entry) {
       await this.#store.requireSession(sessionId);
-      const last = await this.#store.getLastTurn(sessionId);
-      if (runsElsewhere(last))
+      if (await this.#store.runsElsewhere(sessionId)) {
+        const last = await this.#store.getLastTurn(sessionId);
+        const owner =
+          last?.status === 'running'
+            ? `process ${last.ownerPid}${last.ownerHost ? ` on ${last.ownerHost}` : ''}`
+            : 'another process';
         throw new ClawsmithError(
           'turn_in_progress',
-          `The running turn of session ${sessionId} belongs to process ${last!.ownerPid}; cancel it there (Ctrl-C).`,
+          `The running turn of session ${sessionId} belongs to ${owner}; cancel it there (Ctrl-C).`,
         );
+      }
       throw new WebError('turn_not_running', `No turn is running in session ${sessionId}.`);
     }
     entry.controller.abort();
@@ -123,15 +130,35 @@ export class TurnRunner {
     return { sessionId, turnId: entry.turnId ?? null };
   }
 
-  /** Cancels every running turn and waits for them to close. */
+  /** Cancels every running turn and waits for them (and those ending) to close. */
   async close(): Promise<void> {
     const entries = [...this.#running.values()];
     for (const entry of entries) entry.controller.abort();
-    await Promise.all(entries.map((entry) => entry.done.catch(() => {})));
+    await Promise.all([...entries, ...this.#ending].map((entry) => entry.done.catch(() => {})));
+  }
+
+  /**
+   * Refuses with `busy` while this server runs a turn of the session; a turn whose end is already
+   * recorded (read by another connection before its event reached this server) is waited for.
+   */
+  async #awaitEnded(sessionId: string, busy: () => ClawsmithError): Promise<void> {
+    const entry = this.#running.get(sessionId);
+    if (!entry) return;
+    const turn = entry.turnId === undefined ? undefined : await this.#store.getTurn(sessionId, entry.turnId);
+    if (turn === undefined || turn.status === 'running') throw busy();
+    await entry.done.catch(() => {});
+  }
+
+  #ended(sessionId: string, turnId: string): void {
+    const entry = this.#running.get(sessionId);
+    if (entry?.turnId !== turnId) return;
+    this.#running.delete(sessionId);
+    this.#ending.add(entry);
   }
 
   #finish(sessionId: string, entry: RunningTurn, unsubscribe: () => void): void {
     unsubscribe();
+    this.#ending.delete(entry);
     if (this.#running.get(sessionId) === entry) this.#running.delete(sessionId);
   }
 }
