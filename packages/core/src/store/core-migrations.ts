@@ -176,8 +176,7 @@ export const coreMigrations: Record<string, Migration> = {
     // session's turn and until when (a lease its heartbeat renews, in the database's clock), and a
     // turn row says which process instance on which host ran it. Turn rows written before this
     // have no host or instance and are judged by their pid, as they were.
-    // eslint-disable-next-line @typescript-eslint/no-explicit-any
-    async up(db: Kysely<any>) {
+    async up(db: Kysely<unknown>) {
       await db.schema
         .createTable('session_claim')
         .addColumn('session_id', 'text', (column) => column.primaryKey())
@@ -193,8 +192,7 @@ export const coreMigrations: Record<string, Migration> = {
         await db.schema.alterTable(table).addColumn('owner_instance', 'text').execute();
       }
     },
-    // eslint-disable-next-line @typescript-eslint/no-explicit-any
-    async down(db: Kysely<any>) {
+    async down(db: Kysely<unknown>) {
       for (const table of ['session_turn', 'session_undone_turn']) {
         await db.schema.alterTable(table).dropColumn('owner_instance').execute();
         await db.schema.alterTable(table).dropColumn('owner_host').execute();
