@@ -55,3 +55,14 @@ export class CheckpointConflictError extends CheckpointError {
     this.conflicts = conflicts;
   }
 }
+
+/**
+ * The conflicts of a refused undo (`checkpoint_conflict`), or `undefined` for any other value.
+ * Works across copies of this package (a consumer may hold a different copy than the one that
+ * threw), where `instanceof CheckpointConflictError` would not.
+ */
+export function undoConflictsOf(error: unknown): readonly UndoConflict[] | undefined {
+  if (!ClawsmithError.isInstance(error) || error.code !== 'checkpoint_conflict') return undefined;
+  const conflicts = (error as { conflicts?: unknown }).conflicts;
+  return Array.isArray(conflicts) ? (conflicts as readonly UndoConflict[]) : [];
+}

@@ -17,7 +17,12 @@ export type { DeleteSessionResult, CheckpointPruneResult, RetentionPolicy } from
 export { DEFAULT_CHECKPOINT_RETENTION } from './retention.js';
 
 export type { CheckpointErrorCode } from './checkpoint-errors.js';
-export { CHECKPOINT_ERROR_CODES, CheckpointConflictError, CheckpointError } from './checkpoint-errors.js';
+export {
+  CHECKPOINT_ERROR_CODES,
+  CheckpointConflictError,
+  CheckpointError,
+  undoConflictsOf,
+} from './checkpoint-errors.js';
 
 export { CHECKPOINT_MIGRATION_TABLES, checkpointMigrations, migrateCheckpoints } from './checkpoint-migrations.js';
 export { openCheckpointDatabase } from './checkpoint-database.js';

@@ -16,6 +16,7 @@ describe('@clawsmith/checkpoints public surface', () => {
       'createCheckpointStore',
       'migrateCheckpoints',
       'openCheckpointDatabase',
+      'undoConflictsOf',
       'withStatementCache',
     ]);
   });

@@ -2,7 +2,7 @@ import { lstatSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync,
 import { join } from 'node:path';
 import { snapshotTree, testdir } from '@clawsmith/test-utils';
 import { describe, expect, it, onTestFinished } from 'vitest';
-import { CheckpointConflictError } from './index.js';
+import { CheckpointConflictError, CheckpointError, undoConflictsOf } from './index.js';
 import { beginTurn, openStore, toolDelete, toolRename, toolWrite } from './__fixtures__/tool-simulator.js';
 
 async function setup(tree: Record<string, string | { content: string; mode: number }>) {
@@ -83,6 +83,10 @@ describe('undoFiles', () => {
         found: { state: 'file', sha256: expect.stringMatching(/^[0-9a-f]{64}$/), mode: 0o644 },
       },
     ]);
+    // What a consumer holding another copy of this package reads, without instanceof.
+    expect(undoConflictsOf(error)).toBe(error.conflicts);
+    expect(undoConflictsOf(new CheckpointError('checkpoint_not_found', 'no such turn'))).toBeUndefined();
+    expect(undoConflictsOf(new Error('checkpoint_conflict'))).toBeUndefined();
     expect(snapshotTree(root)).toEqual(snapshot);
     expect((await store.getRestorePoint('session-1', 't1')).undone).toBe(false);
     expect(await store.precheckUndo('session-1', 't1')).toHaveLength(1);

@@ -51,8 +51,9 @@ function commandLineMessage(error: unknown, message: string): string {
 }
 
 function conflictPaths(error: unknown): string[] | undefined {
+  // Read by shape, not through core's `undoConflictsOf`: this file loads on every start, core only when needed.
   if (!ClawsmithError.isInstance(error) || error.code !== 'checkpoint_conflict') return undefined;
-  const conflicts = (error as unknown as { conflicts?: readonly { path: string; reason?: string }[] }).conflicts ?? [];
+  const conflicts = (error as { conflicts?: readonly { path: string }[] }).conflicts ?? [];
   return conflicts.map((conflict) => conflict.path);
 }
 

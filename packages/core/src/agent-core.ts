@@ -89,7 +89,7 @@ export interface AgentCore {
    * process on another machine. On SQLite it looks for other processes' commits every
    * `pollIntervalMs` (default 25 ms). Close it when done.
    */
-  openChangeFeed(options?: { readonly pollIntervalMs?: number }): Promise<SessionChangeFeed>;
+  openChangeFeed(options?: { readonly pollIntervalMs?: number | undefined }): Promise<SessionChangeFeed>;
   /**
    * The broker given as `approvals`, through which a front end lists and answers the approvals
    * this core's turns wait for; undefined when the core was given none.
@@ -304,11 +304,11 @@ export function createAgentCore(options: AgentCoreOptions): AgentCore {
       return options.checkpoints.diff(sessionId, turnId, path);
     },
     subscribe: (listener: SessionEventListener) => store.subscribe(listener),
-    openChangeFeed: (feedOptions: { readonly pollIntervalMs?: number } = {}) =>
+    openChangeFeed: (feedOptions: { readonly pollIntervalMs?: number | undefined } = {}) =>
       openSessionChangeFeed({
         db: options.db,
         subscribe: (listener) => store.subscribe(listener),
-        ...(feedOptions.pollIntervalMs !== undefined ? { pollIntervalMs: feedOptions.pollIntervalMs } : {}),
+        pollIntervalMs: feedOptions.pollIntervalMs,
       }),
     approvals: options.approvals,
     async callTool(call: DirectToolCall) {

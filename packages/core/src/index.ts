@@ -44,6 +44,8 @@ export { PERMISSION_MODES, decidePermission } from '@clawsmith/tool-host';
 export { SECRET_FILE_GLOBS } from '@clawsmith/tool-host';
 
 export type { RestoreResult } from './restore.js';
+export type { UndoConflict } from '@clawsmith/checkpoints';
+export { undoConflictsOf } from '@clawsmith/checkpoints';
 export type { ChildDescription, DelegationOptions } from './subagents/delegation-options.js';
 export { DELEGATION_LIMITS } from './subagents/delegation-options.js';
 export type { ChildResult } from './subagents/child-runner.js';

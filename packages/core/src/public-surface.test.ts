@@ -35,6 +35,7 @@ describe('@clawsmith/core public surface', () => {
       'runRetention',
       'settingsFileSchema',
       'trustProjectSettings',
+      'undoConflictsOf',
     ]);
   });
 

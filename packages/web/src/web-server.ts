@@ -116,9 +116,7 @@ export async function startWebServer(options: WebServerOptions): Promise<WebServ
   const token = options.token ?? createSecret();
   const signInCodes = new SignInCodes(options.signInCodeTtlMs !== undefined ? { ttlMs: options.signInCodeTtlMs } : {});
   const store = options.core.sessions;
-  const watcher = await options.core.openChangeFeed(
-    options.pollIntervalMs !== undefined ? { pollIntervalMs: options.pollIntervalMs } : {},
-  );
+  const watcher = await options.core.openChangeFeed({ pollIntervalMs: options.pollIntervalMs });
   const turns = new TurnRunner({
     core: options.core,
     store,

@@ -1,5 +1,5 @@
 import { Writable } from 'node:stream';
-import type { AgentCore, RestoreScope } from '@clawsmith/core';
+import { undoConflictsOf, type AgentCore, type RestoreScope } from '@clawsmith/core';
 import type { AvailableCommand } from '@agentclientprotocol/sdk';
 import { ClawsmithError } from '@clawsmith/tool-protocol';
 import { resolveTurn } from '../commands/agent-runtime.js';
@@ -28,12 +28,12 @@ export function isSlashCommand(prompt: string): boolean {
 }
 
 function conflictText(error: unknown): string | undefined {
-  if (!ClawsmithError.isInstance(error) || error.code !== 'checkpoint_conflict') return undefined;
-  const conflicts = (error as unknown as { conflicts?: readonly { path: string; reason?: string }[] }).conflicts ?? [];
+  const conflicts = undoConflictsOf(error);
+  if (conflicts === undefined) return undefined;
   return [
-    `Nothing was undone: ${error.message}`,
+    `Nothing was undone: ${(error as Error).message}`,
     'Files changed since the agent wrote them:',
-    ...conflicts.map((conflict) => `- ${conflict.path}${conflict.reason ? ` (${conflict.reason})` : ''}`),
+    ...conflicts.map((conflict) => `- ${conflict.path} (${conflict.reason})`),
   ].join('\n');
 }
 

@@ -1,3 +1,4 @@
+import { undoConflictsOf } from '@clawsmith/core';
 import type { ServedRestorePoint, ServedSession, ServedUndoOutcome, ServedWorkspace } from '@clawsmith/mcp';
 import { ClawsmithError } from '@clawsmith/tool-protocol';
 import type { AgentRuntime } from '../commands/agent-runtime.js';
@@ -49,10 +50,9 @@ async function undo(runtime: AgentRuntime, sessionId: string, restorePointId: st
   } catch (error) {
     if (ClawsmithError.isInstance(error) && error.code === 'checkpoint_already_undone')
       return { status: 'already_undone' };
-    if (ClawsmithError.isInstance(error) && error.code === 'checkpoint_conflict') {
-      const conflicts = (error as unknown as { conflicts?: { path: string; reason: string }[] }).conflicts ?? [];
+    const conflicts = undoConflictsOf(error);
+    if (conflicts !== undefined)
       return { status: 'conflict', conflicts: conflicts.map(({ path, reason }) => ({ path, reason })) };
-    }
     throw error;
   }
 }

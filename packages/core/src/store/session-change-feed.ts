@@ -18,8 +18,8 @@ export interface SessionChangeFeedOptions {
   readonly db: DatabaseHandle;
   /** Follows events this process persists (`AgentCore.subscribe`), so they are seen at once. */
   readonly subscribe?: (listener: (event: SessionEvent) => void) => () => void;
-  /** SQLite: how often to look for commits of other processes; default 25 ms. */
-  readonly pollIntervalMs?: number;
+  /** SQLite: how often to look for commits of other processes; default (or `undefined`) 25 ms. */
+  readonly pollIntervalMs?: number | undefined;
 }
 
 /**

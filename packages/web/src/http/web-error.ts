@@ -1,3 +1,4 @@
+import { undoConflictsOf } from '@clawsmith/core';
 import { ClawsmithError } from '@clawsmith/tool-protocol';
 
 /** The web API's own error codes, each with its HTTP status. */
@@ -77,7 +78,7 @@ export function errorAnswer(error: unknown): { status: number; body: ErrorBody }
   if (ClawsmithError.isInstance(error)) {
     const status = SERVICE_ERROR_STATUS[error.code];
     if (status !== undefined) {
-      const conflicts = (error as { conflicts?: unknown }).conflicts;
+      const conflicts = undoConflictsOf(error);
       return {
         status,
         body: { error: { code: error.code, message: error.message, ...(conflicts ? { conflicts } : {}) } },
