@@ -1,6 +1,6 @@
-import { closeSync, fstatSync, mkdirSync, openSync, readSync } from 'node:fs';
-import { createRequire } from 'node:module';
+import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
 import { join, sep } from 'node:path';
+import { openSqliteDatabase } from '@clawsmith/platform';
 import type BetterSqlite3 from 'better-sqlite3';
 import { EXTENSIONS_ERROR_CODES, ExtensionsError } from '../extensions-error.js';
 import { ftsQuery } from './fts-query.js';
@@ -76,8 +76,6 @@ function readHead(path: string): string {
   }
 }
 
-let sqlite: typeof BetterSqlite3 | undefined;
-
 /**
  * The memory index: an SQLite FTS5 table (porter stemming over unicode61) of the chunks of every
  * memory file, ranked by BM25. It is a cache of the files, kept in the home's
@@ -100,13 +98,9 @@ export class MemoryIndex {
     this.#recheckMs = options.recheckMs ?? DEFAULT_MEMORY_RECHECK_MS;
     const folder = join(options.homeDir, 'memory-index');
     try {
-      mkdirSync(folder, { recursive: true });
-      // Loaded on first use: sessions that never search memory never load the native module.
-      sqlite ??= createRequire(import.meta.url)('better-sqlite3') as typeof BetterSqlite3;
-      this.#db = new sqlite(join(folder, 'index.sqlite'));
-      this.#db.pragma('busy_timeout = 5000');
-      switchToWriteAheadLog(this.#db);
-      this.#db.pragma('synchronous = NORMAL');
+      // WAL, a busy timeout and the retry of a WAL switch two new processes race on: the one opener
+      // every clawsmith SQLite file goes through. Foreign keys stay off, as this schema was written.
+      this.#db = openSqliteDatabase(join(folder, 'index.sqlite'), { busyTimeoutMs: 5000, foreignKeys: false }).sqlite;
       this.#migrate();
     } catch (error) {
       throw new ExtensionsError(
@@ -355,22 +349,3 @@ export class MemoryIndex {
     if (this.#db.open) this.#db.close();
   }
 }
-
-/**
- * Puts the database in WAL mode. When two processes open one new file at the same moment, one
- * can find it locked while the other switches it, and SQLite answers that with SQLITE_BUSY at
- * once instead of waiting out busy_timeout; so this tries again for up to a second.
- */
-function switchToWriteAheadLog(database: BetterSqlite3.Database): void {
-  for (let attempt = 1; ; attempt++) {
-    try {
-      database.pragma('journal_mode = WAL');
-      return;
-    } catch (error) {
-      if ((error as { code?: unknown }).code !== 'SQLITE_BUSY' || attempt === 100) throw error;
-      Atomics.wait(PAUSE, 0, 0, 10);
-    }
-  }
-}
-
-const PAUSE = new Int32Array(new SharedArrayBuffer(4));
