@@ -131,6 +131,8 @@ async function prepare(relayLaunch: NetworkRelayLaunch, port: number): Promise<P
   }
   child.removeAllListeners('exit');
   child.once('exit', () => running.delete(child));
+  // A namespace killed while it waits: its control socket's error is no error of anyone's.
+  control.on('error', () => undefined);
   child.unref();
   for (const stream of [control, child.stdin, child.stdout, child.stderr]) (stream as Socket | null)?.unref();
   return { child, control };
