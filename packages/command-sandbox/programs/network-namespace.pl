@@ -10,14 +10,14 @@
 # namespace instead of making one). The relay stops when the pidfd says it ended. When nobody takes
 # it, it ends with clawsmith without running anything.
 #
-# Arguments: port, uid, gid, the system call numbers of unshare, prctl, sendmsg and pidfd_open.
+# Arguments: the argument that marks a launch for this namespace, port, uid, gid, the system call numbers of unshare, prctl, sendmsg and pidfd_open.
 # Exit 125 on any failure (once taken, the message goes to the command's output).
 #
 # Numbers instead of `use Socket` (see network-bridge.pl for the layouts): CLONE_NEWUSER 0x10000000,
 # CLONE_NEWNET 0x40000000; AF_INET 2, SOCK_DGRAM 2; SIOCGIFFLAGS 0x8913, SIOCSIFFLAGS 0x8914 with a
 # struct ifreq of the name (16 bytes) and the flags (a short, 24 bytes in all); IFF_UP 1;
 # PR_SET_PDEATHSIG 1 with SIGKILL 9. The launch is a length (8 hex digits) and NUL-separated fields.
-my ($port, $uid, $gid, $nr_unshare, $nr_prctl, $nr_sendmsg, $nr_pidfd_open) = @ARGV;
+my ($only, $port, $uid, $gid, $nr_unshare, $nr_prctl, $nr_sendmsg, $nr_pidfd_open) = @ARGV;
 my $fail = sub { print STDERR "clawsmith network namespace: $_[0]: $!\n"; exit 125 };
 open(my $control, "+<&", 3) or $fail->("the control socket");
 # Descriptors this process inherited (other than 0-2 and the control socket) must not reach the
@@ -67,6 +67,12 @@ my @processes_files = splice(@rest, 0, $joins);
 my ($cwd, $filter, $stdin, $arguments) = splice(@rest, 0, 4);
 my @command = splice(@rest, 0, $arguments);
 close($control);
+# The launch names bubblewrap's first argument for this namespace (which bubblewrap itself would
+# refuse, so the same launch started anywhere else fails): it is taken out here, its first
+# occurrence only (before it come only programs and absolute paths).
+my ($marker) = grep { $command[$_] eq $only } 0 .. $#command;
+defined($marker) or $fail->("the launch is not one for a prepared network namespace");
+splice(@command, $marker, 1);
 $write_file->($_, "$$\n") for @processes_files;
 # The command's connections wait in the listener's backlog until the relay accepts them.
 socket(my $relay, 1, 1, 0) or $fail->("socket to the relay");

@@ -1,6 +1,7 @@
 // The network namespace prepared ahead, in real bubblewrap: each command gets one of its own and
 // never a used one, a waiting one ends with its clawsmith process, and where preparing fails the
 // command runs behind the bridge (never with an open network). Servers listen on 127.0.0.1 only.
+import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, readlinkSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -9,8 +10,10 @@ import { startLineChild, testdir } from '@clawsmith/test-utils';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { prepareCommand, runCommand, type CommandSandboxOptions } from '../index.js';
 import { BoundedOutput } from '../process/bounded-output.js';
+import { launcherCommand } from '../process/process-launcher.js';
 import { runProcess } from '../process/process-runner.js';
 import { resolveTrustedLauncher } from '../process/trusted-launcher.js';
+import { PREPARED_NETWORK_ONLY_ARGUMENT } from '../sandbox/bubblewrap-arguments.js';
 import { buildSandboxPlan, DEFAULT_SANDBOX_LIMITS } from '../sandbox/sandbox-plan.js';
 import { NETWORK_SYSTEM_CALLS } from './network-bridge.js';
 import { preparedNamespaceProcesses, takePreparedNamespace } from './prepared-network-namespace.js';
@@ -84,7 +87,7 @@ describe('a network namespace prepared ahead', () => {
     expect(namespace).toBeDefined();
     const launch = {
       file: '/bin/true',
-      args: [],
+      args: [PREPARED_NETWORK_ONLY_ARGUMENT],
       environment: {},
       cwd: '/',
       processesFiles: [],
@@ -98,6 +101,41 @@ describe('a network namespace prepared ahead', () => {
     child.stderr!.on('data', (chunk: Buffer) => stderr.push(chunk));
     expect(await exited).toBe(125);
     expect(Buffer.concat(stderr).toString()).toContain('connect to the relay at /nonexistent/proxy.sock');
+  });
+
+  it('never runs a plan made for it anywhere else: bubblewrap refuses it, and it refuses other launches', async () => {
+    const prepared = await prepareCommand(options, testdir({}), 'echo reached');
+    try {
+      expect(prepared.plan.preparedNetwork).toBeDefined();
+      expect(prepared.plan.namespaces.network).toBe(false);
+      expect(() => launcherCommand(prepared.launch)).toThrow(/prepared network namespace/);
+      // Started directly, as a consumer of prepareCommand might: bubblewrap stops at the marker.
+      const direct = spawnSync(prepared.launch.file, prepared.launch.args, { env: {}, encoding: 'utf8' });
+      expect(direct.status).not.toBe(0);
+      expect(direct.stderr).toContain(`Unknown option ${PREPARED_NETWORK_ONLY_ARGUMENT}`);
+      expect(direct.stdout).not.toContain('reached');
+    } finally {
+      prepared.release();
+    }
+    const perl = resolveTrustedLauncher('perl');
+    const namespace = await takePreparedNamespace(
+      { perl: perl.found ? perl.program : '/usr/bin/perl', systemCalls: NETWORK_SYSTEM_CALLS[process.arch]! },
+      3128,
+      { socketPath: '/nonexistent/proxy.sock', commandToken: '0'.repeat(32) },
+    );
+    const child = namespace!.start({
+      file: '/bin/echo',
+      args: ['reached'],
+      environment: {},
+      cwd: '/',
+      processesFiles: [],
+      stdin: 'null',
+    });
+    const output: Buffer[] = [];
+    child.stdout!.on('data', (chunk: Buffer) => output.push(chunk));
+    child.stderr!.on('data', (chunk: Buffer) => output.push(chunk));
+    expect(await new Promise((resolveExit) => child.once('exit', resolveExit))).toBe(125);
+    expect(Buffer.concat(output).toString()).toContain('the launch is not one for a prepared network namespace');
   });
 
   it('is never used once its process is gone: the command gets a fresh one', async () => {

@@ -1,6 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import type { Socket } from 'node:net';
 import { programText } from '../programs/program-text.js';
+import { PREPARED_NETWORK_ONLY_ARGUMENT } from '../sandbox/bubblewrap-arguments.js';
 import type { NetworkRelayLaunch } from './network-proxy.js';
 
 /** The prepared namespace, from `programs/network-namespace.pl` (what it does and why is said there). */
@@ -86,6 +87,9 @@ async function prepare(relayLaunch: NetworkRelayLaunch, port: number): Promise<P
     [
       '-e',
       NAMESPACE_PERL,
+      // Perl would read an argument starting with "--" as one of its own switches.
+      '--',
+      PREPARED_NETWORK_ONLY_ARGUMENT,
       String(port),
       String(process.getuid?.() ?? 0),
       String(process.getgid?.() ?? 0),
