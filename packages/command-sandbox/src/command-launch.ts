@@ -20,7 +20,7 @@ import { isUnixSocketFilterArchitecture } from './sandbox/unix-socket-filter.js'
 import { unixSocketFilterFile } from './sandbox/unix-socket-filter-file.js';
 import { findProtectedLocations, type ProtectedLocations } from './sandbox/protected-locations.js';
 import type { CommandNetworkAllowlist, RefusedHost } from './network/network-allowlist.js';
-import { attachNetworkProxy } from './network/sandbox-network.js';
+import { attachNetwork } from './network/sandbox-network.js';
 import type { ProcessLaunch } from './process/process-runner.js';
 import { sandboxAvailability, type SandboxKind, type SandboxMode } from './sandbox/sandbox-availability.js';
 import {
@@ -237,7 +237,7 @@ export async function prepareCommand(
     ...(captures ? { capture: { ...capture, identity: captureIdentity } } : {}),
   });
   const network = options.networkAllowlist
-    ? await attachNetworkProxy(basePlan, options.networkAllowlist, availability?.kind ?? 'none')
+    ? await attachNetwork(basePlan, options.networkAllowlist, availability?.kind ?? 'none', terminal)
     : undefined;
   const plan = network?.plan ?? basePlan;
   const captured = plan.mounts.some((mount) => mount.kind === 'overlay');
@@ -269,12 +269,13 @@ export async function prepareCommand(
     environment: plan.environment,
     cwd: workingDirectory,
     ...(plan.unixSockets === 'denied' && !plan.networkBridge ? { seccompFilterFile: deniedUnixSocketsFilter() } : {}),
+    ...(network?.namespace ? { namespace: network.namespace } : {}),
   };
   let release: () => void;
   try {
     release = holdPlaceholdersOrRefuse(plan);
   } catch (error) {
-    await network?.proxy.close();
+    network?.release();
     throw error;
   }
   return {
@@ -284,7 +285,7 @@ export async function prepareCommand(
     release: network
       ? () => {
           release();
-          void network.proxy.close();
+          network.release();
         }
       : release,
     launch: overlayLaunch(plan, launch),

@@ -242,6 +242,7 @@ export async function runCommand(
   } else if (output.truncated) {
     notes.push('No artifact store is wired in: only the head and tail of the output were kept.');
   }
+  const allowlistDomains = prepared.plan.networkBridge?.domains ?? prepared.plan.preparedNetwork?.domains;
   return {
     command: request.command,
     exitCode: outcome.exitCode,
@@ -261,7 +262,7 @@ export async function runCommand(
     notes,
     ...(artifact ? { artifact } : {}),
     files,
-    ...(prepared.plan.networkBridge ? { networkAllowlist: prepared.plan.networkBridge.domains } : {}),
+    ...(allowlistDomains ? { networkAllowlist: allowlistDomains } : {}),
     ...(refusedHosts ? { refusedHosts } : {}),
   };
 }

@@ -135,6 +135,7 @@ export function overlayLaunch(plan: SandboxPlan, bubblewrap: ProcessLaunch): Pro
     environment: bubblewrap.environment,
     cwd: bubblewrap.cwd,
     ...(bubblewrap.seccompFilterFile === undefined ? {} : { seccompFilterFile: bubblewrap.seccompFilterFile }),
+    ...(bubblewrap.namespace === undefined ? {} : { namespace: bubblewrap.namespace }),
   };
 }
 

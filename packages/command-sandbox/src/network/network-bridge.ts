@@ -3,19 +3,20 @@ import { programText } from '../programs/program-text.js';
 /** The bridge, from `programs/network-bridge.pl` (what it does and why is said there). */
 const BRIDGE_PERL = programText('network-bridge.pl');
 
-/** The system call numbers the bridge and the relay use, on one architecture. */
+/** The system call numbers the bridge, the prepared namespace and the relay use, on one architecture. */
 export interface NetworkSystemCalls {
   readonly prctl: number;
   readonly sendmsg: number;
   readonly recvmsg: number;
   readonly splice: number;
   readonly pidfdOpen: number;
+  readonly unshare: number;
 }
 
 /** The system call numbers on the architectures the Unix socket filter knows. */
 export const NETWORK_SYSTEM_CALLS: Readonly<Record<string, NetworkSystemCalls>> = {
-  x64: { prctl: 157, sendmsg: 46, recvmsg: 47, splice: 275, pidfdOpen: 434 },
-  arm64: { prctl: 167, sendmsg: 211, recvmsg: 212, splice: 76, pidfdOpen: 434 },
+  x64: { prctl: 157, sendmsg: 46, recvmsg: 47, splice: 275, pidfdOpen: 434, unshare: 272 },
+  arm64: { prctl: 167, sendmsg: 211, recvmsg: 212, splice: 76, pidfdOpen: 434, unshare: 97 },
 };
 
 /** The bridge's own locale: with `C`, Perl loads no locale files at start. */

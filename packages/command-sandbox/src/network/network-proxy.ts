@@ -20,6 +20,8 @@ export interface NetworkProxy {
   readonly commandToken: string;
   /** The hosts refused for this command so far, each once, in order. */
   refusedHosts(): RefusedHost[];
+  /** Whether the proxy (its relay and decision server) still runs. */
+  serving(): boolean;
   /** Ends this command's use: later questions for its token are refused. */
   close(): Promise<void>;
 }
@@ -121,6 +123,7 @@ export async function startNetworkProxy(
     socketName: 'proxy.sock',
     commandToken,
     refusedHosts: () => [...refused.values()],
+    serving: () => !service.stopped(),
     close: async () => {
       if (!service.commands.delete(commandToken) || service.commands.size > 0) return;
       service.idle = setTimeout(service.stop, IDLE_MS).unref();

@@ -14,13 +14,17 @@ const CLOSE_DESCRIPTORS_THEN_EXEC =
  * The program and arguments that start `launch` with only descriptors 0-2 open (and 3, the
  * seccomp filter, when the launch names one), after joining the pids cgroup whose
  * `cgroup.procs` file is `cgroupProcessesFile` and the memory cgroup whose file is
- * `memoryProcessesFile` (each when there is one).
+ * `memoryProcessesFile` (each when there is one). Throws for a launch that must start in a
+ * prepared network namespace (see {@link ProcessLaunch.namespace}).
  */
 export function launcherCommand(
-  launch: Pick<ProcessLaunch, 'file' | 'args' | 'seccompFilterFile'>,
+  launch: Pick<ProcessLaunch, 'file' | 'args' | 'seccompFilterFile' | 'namespace'>,
   cgroupProcessesFile?: string,
   memoryProcessesFile?: string,
 ): { file: string; args: string[] } {
+  // Its plan makes no network namespace: started from here it would have the host's network.
+  if (launch.namespace)
+    throw new Error('a launch in a prepared network namespace starts only in that namespace, not through the launcher');
   return {
     file: '/bin/bash',
     args: [

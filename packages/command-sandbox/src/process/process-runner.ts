@@ -1,5 +1,6 @@
 import { performance } from 'node:perf_hooks';
-import { spawn } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
+import type { WaitingNamespace } from '../network/prepared-network-namespace.js';
 import type { BoundedOutput } from './bounded-output.js';
 import { launcherCommand } from './process-launcher.js';
 import { createCommandCgroup, type CommandCgroup } from './process-cgroup.js';
@@ -14,6 +15,11 @@ export interface ProcessLaunch {
   readonly cwd: string;
   /** A file the launcher opens on descriptor 3 after closing the inherited ones: the seccomp filter bubblewrap loads. */
   readonly seccompFilterFile?: string;
+  /**
+   * The prepared network namespace the program must start in (a network allowlist): the waiting
+   * process there becomes the program. Such a launch never starts any other way.
+   */
+  readonly namespace?: WaitingNamespace;
 }
 
 /** Options of {@link runProcess}. */
@@ -79,6 +85,42 @@ export interface StartedProcess {
   endInput(): void;
 }
 
+function spawnLauncher(
+  launch: ProcessLaunch,
+  stdinPipe: boolean,
+  cgroupProcessesFile: string | undefined,
+  memoryProcessesFile: string | undefined,
+): ChildProcess {
+  const { file, args } = launcherCommand(launch, cgroupProcessesFile, memoryProcessesFile);
+  // Plain spawn rather than execa: the runner uses none of execa's features (its timeout and
+  // buffering are exactly what must not be relied on here) and its per-call setup costs ~3 ms.
+  return spawn(file, args, {
+    cwd: launch.cwd,
+    env: { ...launch.environment },
+    detached: true,
+    stdio: [stdinPipe ? 'pipe' : 'ignore', 'pipe', 'pipe'],
+  });
+}
+
+// The waiting process was started with the launcher's care (only descriptors 0-2 and its control
+// socket, detached in its own process group); it joins the cgroups itself, as the launcher does.
+function startInNamespace(
+  launch: ProcessLaunch,
+  namespace: WaitingNamespace,
+  stdinPipe: boolean,
+  processesFiles: readonly (string | undefined)[],
+): ChildProcess {
+  return namespace.start({
+    file: launch.file,
+    args: launch.args,
+    environment: launch.environment,
+    cwd: launch.cwd,
+    ...(launch.seccompFilterFile === undefined ? {} : { seccompFilterFile: launch.seccompFilterFile }),
+    processesFiles: processesFiles.filter((file) => file !== undefined),
+    stdin: stdinPipe ? 'pipe' : 'null',
+  });
+}
+
 /**
  * Starts `launch` detached in its own process group (and pids cgroup where possible), merges
  * stdout and stderr into `output` in arrival order, and kills the whole tree on timeout, on
@@ -91,16 +133,11 @@ export function startProcess(options: RunProcessOptions & { readonly keepStdinOp
       ? undefined
       : createMemoryCgroup(options.maxMemoryBytes, options.memoryCgroupRoot);
   const { launch } = options;
-  const { file, args } = launcherCommand(launch, cgroup?.processesFile, memory?.processesFile);
   const started = performance.now();
-  // Plain spawn rather than execa: the runner uses none of execa's features (its timeout and
-  // buffering are exactly what must not be relied on here) and its per-call setup costs ~3 ms.
-  const subprocess = spawn(file, args, {
-    cwd: launch.cwd,
-    env: { ...launch.environment },
-    detached: true,
-    stdio: [options.stdin !== undefined || options.keepStdinOpen ? 'pipe' : 'ignore', 'pipe', 'pipe'],
-  });
+  const stdinPipe = options.stdin !== undefined || options.keepStdinOpen === true;
+  const subprocess = launch.namespace
+    ? startInNamespace(launch, launch.namespace, stdinPipe, [cgroup?.processesFile, memory?.processesFile])
+    : spawnLauncher(launch, stdinPipe, cgroup?.processesFile, memory?.processesFile);
   let timedOut = false;
   let cancelled = false;
   const kill = async (reason: 'timeout' | 'cancel') => {

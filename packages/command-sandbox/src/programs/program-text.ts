@@ -7,7 +7,8 @@ import { readFileSync } from 'node:fs';
 const PROGRAMS = new URL('../../programs/', import.meta.url);
 
 /** The programs shipped to other interpreters (Perl, sh): real files, checked by their own tools. */
-export type ProgramName = 'network-bridge.pl' | 'network-relay.pl' | 'overlay-setup.pl' | 'overlay-setup.sh';
+export type ProgramName =
+  'network-bridge.pl' | 'network-namespace.pl' | 'network-relay.pl' | 'overlay-setup.pl' | 'overlay-setup.sh';
 
 /**
  * The text of a shipped program, read from the package itself (never from the workspace). It is

@@ -9,7 +9,12 @@ import { WALL_HELPER_PROGRAM } from './wall-helper-program.js';
 
 const perl = resolveTrustedLauncher('perl');
 const shell = resolveTrustedLauncher('sh');
-const PERL_PROGRAMS: readonly ProgramName[] = ['network-bridge.pl', 'network-relay.pl', 'overlay-setup.pl'];
+const PERL_PROGRAMS: readonly ProgramName[] = [
+  'network-bridge.pl',
+  'network-namespace.pl',
+  'network-relay.pl',
+  'overlay-setup.pl',
+];
 
 describe('the shipped programs', () => {
   it.runIf(perl.found).each(PERL_PROGRAMS)('%s compiles under strict and warnings', (name) => {

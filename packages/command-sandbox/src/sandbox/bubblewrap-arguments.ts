@@ -8,6 +8,14 @@ import { limitedCommandArguments, type SandboxMount, type SandboxPlan } from './
  */
 export const UNIX_SOCKET_FILTER_DESCRIPTOR = 3;
 
+/**
+ * The first argument of bubblewrap for a plan that shares a prepared network namespace (see
+ * `SandboxPlan.preparedNetwork`): the waiting namespace removes it before bubblewrap starts, and
+ * bubblewrap started any other way refuses it as an unknown option, so such a plan never runs
+ * with the host's network.
+ */
+export const PREPARED_NETWORK_ONLY_ARGUMENT = '--clawsmith-prepared-network-namespace-only';
+
 function mountArguments(mount: SandboxMount): string[] {
   const source = mount.source ?? mount.target;
   switch (mount.kind) {
@@ -33,13 +41,14 @@ function mountArguments(mount: SandboxMount): string[] {
 }
 
 /**
- * The bubblewrap command line for `plan` (without the `bwrap` program itself): mounts in plan
+ * The bubblewrap command line for `plan` (without the `bwrap` program itself): for a plan in a
+ * prepared network namespace {@link PREPARED_NETWORK_ONLY_ARGUMENT} first, then mounts in plan
  * order, namespaces, session, capabilities, the cleared environment with only the plan's
  * variables, the Unix socket filter's descriptor (see {@link UNIX_SOCKET_FILTER_DESCRIPTOR}), the
  * working folder, then the limited command.
  */
 export function bubblewrapArguments(plan: SandboxPlan): string[] {
-  const argv: string[] = [];
+  const argv: string[] = plan.preparedNetwork ? [PREPARED_NETWORK_ONLY_ARGUMENT] : [];
   for (const mount of plan.mounts) argv.push(...mountArguments(mount));
   const { namespaces } = plan;
   if (namespaces.user) argv.push('--unshare-user');

@@ -129,6 +129,12 @@ export interface SandboxPlan {
    * socket filter itself (after forking the bridge) instead of bubblewrap's `--seccomp`.
    */
   readonly networkBridge?: NetworkBridge;
+  /**
+   * A network allowlist through a network namespace prepared ahead: bubblewrap starts inside it
+   * (so `namespaces.network` is false: it makes none of its own), and the namespace's only way out
+   * is the proxy. Such a plan can only be launched by the waiting namespace itself.
+   */
+  readonly preparedNetwork?: { readonly domains: readonly string[] };
 }
 
 /** What a path is on the host, as the plan builder needs to know. */
