@@ -3,6 +3,7 @@
 import { DEFAULT_CHUNK_KEYS, indexPart, type IndexedPart, type SharedRange } from './index-part.js';
 import type { BuildRequest, BuildStats, PartRequest } from './index-thread-protocol.js';
 import { joinedPaths, walkForIndex, type WalkedFile } from './index-walk.js';
+import { PartScanner } from './part-scanner.js';
 import { mergeChunks } from './posting-merge.js';
 import { writeStoredIndex } from './stored-index-file.js';
 
@@ -28,8 +29,9 @@ export async function buildIndex(request: BuildRequest, indexElsewhere: PartInde
       ),
   );
   let first: IndexedPart;
+  const scanner = new PartScanner(fileLimit);
   try {
-    first = indexPart(jobs[0]!.files, settings, jobs[0]!.shared);
+    first = indexPart(jobs[0]!.files, settings, jobs[0]!.shared, scanner);
   } finally {
     await helpers;
   }
@@ -40,7 +42,11 @@ export async function buildIndex(request: BuildRequest, indexElsewhere: PartInde
   const indexedAt = Date.now();
   const parts = [first, ...others];
   const entries = parts.flatMap((part) => part.entries);
-  const merged = mergeChunks(parts.flatMap((part) => part.chunks));
+  // Joined in this thread's scanner memory, whose pages the scans have already touched.
+  const merged = mergeChunks(
+    parts.flatMap((part) => part.chunks),
+    (bytes) => scanner.spareMemory(bytes),
+  );
   const postings = parts.reduce((sum, part) => sum + part.postings, 0);
   const textBytes = parts.reduce((sum, part) => sum + part.textBytes, 0);
   const joinedAt = Date.now();

@@ -138,12 +138,17 @@ function readFile(
 /**
  * Indexes a contiguous part of the walk's files: each kept file's figures, and for each trigram
  * the part's files holding it (numbered from 0 within the part, in walk order). With `shared`,
- * the part is the files this thread took from its end of `files`.
+ * the part is the files this thread took from its end of `files`. A `scanner` passed in can lend
+ * its memory to the join afterwards ({@link PartScanner.spareMemory}).
  */
-export function indexPart(files: readonly WalkedFile[], settings: PartSettings, shared?: SharedRange): IndexedPart {
+export function indexPart(
+  files: readonly WalkedFile[],
+  settings: PartSettings,
+  shared?: SharedRange,
+  scanner = new PartScanner(settings.fileLimit),
+): IndexedPart {
   const started = Date.now();
   const fromEnd = shared?.fromEnd === true;
-  const scanner = new PartScanner(settings.fileLimit);
   const entries: IndexedFile[] = [];
   const chunks: PostingChunk[] = [];
   // Where each file's keys start among the keys found, in the order scanned, in this chunk.

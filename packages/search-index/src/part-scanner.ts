@@ -82,6 +82,17 @@ export class PartScanner {
     return new Uint32Array(this.memory.buffer, this.foundStart, count);
   }
 
+  /**
+   * The scanner's memory, at least `bytes` long, for work after the last scan (joining the
+   * chunks): its pages were touched by the scans and sorts, and a fresh page costs tens of
+   * microseconds on a virtual machine. The scanner must not scan again.
+   */
+  spareMemory(bytes: number): ArrayBuffer {
+    const size = this.memory.buffer.byteLength;
+    if (bytes > size) this.memory.grow(Math.ceil((bytes - size) / PAGE));
+    return this.memory.buffer;
+  }
+
   /** Where the first `count` trigrams found are: the posting sort works on them in place. */
   foundList(count: number): FoundList {
     return { memory: this.memory, address: this.foundStart, count };
