@@ -1,8 +1,8 @@
 import { closeSync, fstatSync, mkdirSync, openSync, readSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { join, sep } from 'node:path';
 import type BetterSqlite3 from 'better-sqlite3';
 import { EXTENSIONS_ERROR_CODES, ExtensionsError } from '../extensions-error.js';
+import { extensionsRequire } from '../package-require.js';
 import { ftsQuery } from './fts-query.js';
 import {
   listHomeNotes,
@@ -102,7 +102,7 @@ export class MemoryIndex {
     try {
       mkdirSync(folder, { recursive: true });
       // Loaded on first use: sessions that never search memory never load the native module.
-      sqlite ??= createRequire(import.meta.url)('better-sqlite3') as typeof BetterSqlite3;
+      sqlite ??= extensionsRequire()('better-sqlite3') as typeof BetterSqlite3;
       this.#db = new sqlite(join(folder, 'index.sqlite'));
       this.#db.pragma('busy_timeout = 5000');
       switchToWriteAheadLog(this.#db);
