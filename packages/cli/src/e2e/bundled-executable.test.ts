@@ -1,10 +1,12 @@
 import { testdir } from '@clawsmith/test-utils';
 import { describe, expect, it } from 'vitest';
 import { connectServe } from './mcp-serve-harness.js';
+import { startWeb, stop } from './web-process.js';
 
 // The built `clawsmith` is a bundle: the worker threads of the search index and of regex searches
-// start from modules that the build places beside the bundle's chunks. A missing or misplaced
-// thread module shows only here: a regex search fails, and the index is never used.
+// start from modules that the build places beside the bundle's chunks, and the files other
+// packages ship (the web page) are found from those packages, not from the bundle's place. A
+// misplaced one shows only here: a regex search fails, the index is never used, the page is empty.
 describe('the bundled clawsmith executable', { timeout: 120_000 }, () => {
   it('builds and uses the search index in its index thread, and runs a regex search in its regex thread', async () => {
     const workspace = testdir({
@@ -34,5 +36,20 @@ describe('the bundled clawsmith executable', { timeout: 120_000 }, () => {
     expect(regex.isError).toBe(false);
     expect(served.text(regex)).toContain('src/needle.ts:1:');
     expect(served.text(regex)).not.toContain('src/other.ts');
+  });
+
+  it('serves the web page that the web package built, and its assets', async () => {
+    const web = await startWeb(testdir());
+    const page = await fetch(`${web.origin}/`);
+    expect(page.status).toBe(200);
+    expect(page.headers.get('content-type')).toBe('text/html; charset=utf-8');
+    const html = await page.text();
+    const script = /<script[^>]+src="(\/assets\/[^"]+\.js)"/.exec(html)?.[1];
+    expect(script, html).toBeDefined();
+    const asset = await fetch(`${web.origin}${script}`);
+    expect(asset.status).toBe(200);
+    expect((await asset.text()).length).toBeGreaterThan(1000);
+    stop(web.child);
+    expect(await web.exited).toBe(0);
   });
 });
