@@ -245,7 +245,9 @@ describe('each packed package installed alone, with only what it declares', () =
     mkdirSync(join(project.root, 'node_modules/.bin'), { recursive: true });
     const bin = join(project.root, 'node_modules/.bin/clawsmith');
     symlinkSync(join('..', '@clawsmith/cli', manifest.bin.clawsmith!), bin);
-    expect(run('npx', ['--offline', '--no', 'clawsmith', '--version'], project.root).trim()).toBe(manifest.version);
+    expect(run('npx', ['--offline', '--no', '--', 'clawsmith', '--version'], project.root).trim()).toBe(
+      manifest.version,
+    );
 
     const home = join(scratch, 'cli-run', 'home');
     const workspace = join(scratch, 'cli-run', 'workspace');
