@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { Command, CommanderError, Option } from 'commander';
 import { EXIT_CODES } from './exit-codes.js';
 import { CLI_PERMISSION_MODES, CLI_PROVIDERS } from './options/option-choices.js';
+import { cliPackageFile } from './package-files.js';
 
 // This module is all that `clawsmith --help` loads: commander, this file, the exit codes and the
 // lists of choices. Every action imports its implementation (and with it core, the providers, the
@@ -9,8 +10,7 @@ import { CLI_PERMISSION_MODES, CLI_PROVIDERS } from './options/option-choices.js
 
 function packageVersion(): string {
   try {
-    return (JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string })
-      .version;
+    return (JSON.parse(readFileSync(cliPackageFile('package.json'), 'utf8')) as { version: string }).version;
   } catch {
     return '0.0.0';
   }

@@ -11,8 +11,14 @@ import type { ExportConfig } from './telemetry-config.js';
 
 // The OpenTelemetry packages are loaded on demand, through require: Node runs their CommonJS
 // builds (their `module` export condition names ES builds with extensionless imports, which only
-// bundlers resolve), and nothing of them is loaded while tracing is off.
-const load = createRequire(import.meta.url);
+// bundlers resolve), and nothing of them is loaded while tracing is off. They are resolved from
+// this package's own folder (its declared dependencies), also when an application bundled this
+// code into files elsewhere (the `clawsmith` executable).
+let required: NodeJS.Require | undefined;
+function load(name: string): unknown {
+  required ??= createRequire(createRequire(import.meta.url).resolve('@clawsmith/telemetry/package.json'));
+  return required(name);
+}
 
 /** The OpenTelemetry API module, loaded on demand. */
 export type OtelApiModule = typeof OtelApi;

@@ -1,11 +1,22 @@
 import { execFileSync, spawnSync, type SpawnSyncReturns } from 'node:child_process';
-import { cpSync, existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  cpSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  readdirSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join, resolve } from 'node:path';
 import { exampleModelScript, runWithScriptedModel } from '@clawsmith/test-utils';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createConsumerProject, unpackTarballs, type ConsumerProject } from '../src/consumer-project.js';
 import { talksToModel, usesPrivateTestUtilities } from '../src/example-imports.js';
+import { installedPath } from '../src/install-packages.js';
 import { createIsolatedProject, type IsolatedProject } from '../src/isolated-project.js';
 import { packPackages, publishedPackages, type PackageManifest } from '../src/pack-packages.js';
 
@@ -222,6 +233,74 @@ describe('each packed package installed alone, with only what it declares', () =
         `${project.packageName} undid it`,
       ).toBeGreaterThan(fixed);
     }
+  });
+
+  it('run the packed `clawsmith` from a project outside the repository: npx, a scripted turn that writes, searches and runs a sandboxed command, and its checkpoints', () => {
+    const project = isolatedProject('@clawsmith/cli');
+    const cli = installedPath(project.root, '@clawsmith/cli');
+    const manifest = JSON.parse(readFileSync(join(cli, 'package.json'), 'utf8')) as PackageManifest & {
+      bin: Record<string, string>;
+    };
+    // The link npm makes for the package's bin when it installs it.
+    mkdirSync(join(project.root, 'node_modules/.bin'), { recursive: true });
+    const bin = join(project.root, 'node_modules/.bin/clawsmith');
+    symlinkSync(join('..', '@clawsmith/cli', manifest.bin.clawsmith!), bin);
+    expect(run('npx', ['--offline', '--no', '--', 'clawsmith', '--version'], project.root).trim()).toBe(
+      manifest.version,
+    );
+
+    const home = join(scratch, 'cli-run', 'home');
+    const workspace = join(scratch, 'cli-run', 'workspace');
+    mkdirSync(workspace, { recursive: true });
+    writeFileSync(join(workspace, 'notes.txt'), 'first line\n');
+    const script = join(scratch, 'cli-run', 'script.json');
+    writeFileSync(
+      script,
+      JSON.stringify({
+        responses: [
+          { toolCalls: [{ name: 'write_file', arguments: { path: 'by-tool.txt', content: 'written\n' } }] },
+          { toolCalls: [{ name: 'search_files', arguments: { query: 'first \\w+', regex: true } }] },
+          { toolCalls: [{ name: 'run_command', arguments: { command: 'echo by-command > by-command.txt' } }] },
+          { text: 'done' },
+        ],
+      }),
+    );
+    const events = run(
+      process.execPath,
+      [
+        bin,
+        'run',
+        '--json',
+        '--home',
+        home,
+        '--workspace',
+        workspace,
+        '--permission-mode',
+        'full-auto',
+        '--script',
+        script,
+        'go',
+      ],
+      project.root,
+    )
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as { type: string; sessionId: string; toolName?: string; status?: string });
+    const completed = events.filter((event) => event.type === 'tool.completed');
+    expect(completed.map(({ toolName, status }) => `${toolName} ${status}`)).toEqual([
+      'write_file success',
+      'search_files success',
+      'run_command success',
+    ]);
+    expect(readFileSync(join(workspace, 'by-tool.txt'), 'utf8')).toBe('written\n');
+    expect(readFileSync(join(workspace, 'by-command.txt'), 'utf8')).toBe('by-command\n');
+    const checkpoints = run(
+      process.execPath,
+      [bin, 'checkpoints', '--home', home, '--session', events[0]!.sessionId],
+      project.root,
+    );
+    expect(checkpoints).toContain('by-tool.txt');
+    expect(checkpoints).toContain('by-command.txt');
   });
 
   it('fail a package that imports what it does not declare, though the shared project loads it', () => {

@@ -4,6 +4,7 @@ import type { EditorMcpServer } from '@clawsmith/mcp';
 import { ClawsmithError } from '@clawsmith/tool-protocol';
 import { z } from 'zod';
 import { EXIT_CODES } from '../exit-codes.js';
+import { cliPackageFile } from '../package-files.js';
 import { openAgentRuntime, resolveWorkspace } from '../commands/agent-runtime.js';
 import { selectProvider } from '../commands/provider-selection.js';
 import { entryExtensions } from '../extensions/extensions-composition.js';
@@ -34,8 +35,7 @@ const KEY_VARIABLES = { openai: 'OPENAI_API_KEY', anthropic: 'ANTHROPIC_API_KEY'
 async function packageVersion(): Promise<string> {
   const { readFile } = await import('node:fs/promises');
   try {
-    return (JSON.parse(await readFile(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string })
-      .version;
+    return (JSON.parse(await readFile(cliPackageFile('package.json'), 'utf8')) as { version: string }).version;
   } catch {
     return '0.0.0';
   }

@@ -1,6 +1,8 @@
 import { readFileSync } from 'node:fs';
+import { pathToFileURL } from 'node:url';
 import type { ScriptedResponse } from '@clawsmith/providers';
 import { z } from 'zod';
+import { cliPackageFile } from '../package-files.js';
 
 const demoScriptSchema = z.strictObject({
   about: z.string(),
@@ -25,8 +27,8 @@ export interface DemoScript {
   readonly undo: { readonly turn: number; readonly diffPath: string };
 }
 
-/** Where the demo script ships: beside this module, in `src` and (copied by the build) in `dist`. */
-export const DEMO_SCRIPT_URL = new URL('./demo-script.json', import.meta.url);
+/** Where the demo script ships: `src/demo/demo-script.json` of this package (published with it). */
+export const DEMO_SCRIPT_URL = pathToFileURL(cliPackageFile('src/demo/demo-script.json'));
 
 /** Reads and checks the shipped demo script; each turn's responses are checked as a model script. */
 export async function loadDemoScript(url: URL = DEMO_SCRIPT_URL): Promise<DemoScript> {

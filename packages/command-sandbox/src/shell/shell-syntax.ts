@@ -1,4 +1,4 @@
-import { createRequire } from 'node:module';
+import { commandSandboxRequire } from '../package-folder.js';
 
 interface MvdanParser {
   Parse(source: string, name: string): unknown;
@@ -21,7 +21,7 @@ interface MvdanSyntax {
 let loaded: { readonly syntax: MvdanSyntax; readonly parser: MvdanParser } | undefined;
 function mvdan(): { readonly syntax: MvdanSyntax; readonly parser: MvdanParser } {
   if (loaded) return loaded;
-  const { syntax } = createRequire(import.meta.url)('mvdan-sh') as { syntax: MvdanSyntax };
+  const { syntax } = commandSandboxRequire()('mvdan-sh') as { syntax: MvdanSyntax };
   loaded = { syntax, parser: syntax.NewParser(syntax.Variant(syntax.LangBash)) };
   return loaded;
 }

@@ -1,6 +1,6 @@
 import { closeSync, constants, fstatSync, openSync, readSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import type * as Yaml from 'yaml';
+import { extensionsRequire } from '../package-require.js';
 
 /** At most this many bytes of a `SKILL.md` are read to find its front matter. */
 export const MAX_FRONT_MATTER_BYTES = 64 * 1024;
@@ -101,7 +101,7 @@ export function parsePlainFrontMatter(lines: readonly string[]): Record<string, 
 let yaml: typeof Yaml | undefined;
 
 function parseYaml(source: string, firstLine: number): FrontMatter {
-  yaml ??= createRequire(import.meta.url)('yaml') as typeof Yaml;
+  yaml ??= extensionsRequire()('yaml') as typeof Yaml;
   const lineCounter = new yaml.LineCounter();
   const document = yaml.parseDocument(source, { lineCounter, uniqueKeys: true, prettyErrors: false });
   const lineOf = (offset: number | undefined) =>

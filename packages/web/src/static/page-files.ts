@@ -1,6 +1,6 @@
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
-import { extname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { createRequire } from 'node:module';
+import { dirname, extname, join } from 'node:path';
 
 /** One built file of the page, read once when the server starts. */
 export interface PageFile {
@@ -29,10 +29,15 @@ const ASSET_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/;
 const HASHED_NAME = /-[A-Za-z0-9_-]{8}\.[a-z0-9]+$/;
 
 /**
- * Where the package's `build` target writes the page. The same URL works from `src/` (tests and
- * in-repo source) and from `dist/` (the published package): both are one level below the package.
+ * Where the package's `build` target writes the page: `dist/page/` of this package, found from the
+ * package's own name, so the answer is the same from `src/` (tests), from `dist/` (the published
+ * package) and from an application that bundled this code elsewhere (the `clawsmith` executable).
  */
-export const DEFAULT_PAGE_DIRECTORY = fileURLToPath(new URL('../../dist/page/', import.meta.url));
+export const DEFAULT_PAGE_DIRECTORY = join(
+  dirname(createRequire(import.meta.url).resolve('@clawsmith/web/package.json')),
+  'dist',
+  'page',
+);
 
 /**
  * Reads the built page into memory: the set of servable paths is fixed at start, so no request
