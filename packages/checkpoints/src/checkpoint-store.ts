@@ -278,8 +278,8 @@ export function createCheckpointStore<Tables>(options: CheckpointStoreOptions<Ta
         }
         throw new CheckpointConflictError(plan.conflicts);
       }
-      const { journal, entries } = await startJournal(db, now(), plan);
-      const applied = await applyJournal(db, wall, now, journal, false, undoOptions, entries);
+      const started = await startJournal(db, now(), plan);
+      const applied = await applyJournal(db, wall, now, started.journal, false, undoOptions, started);
       return { ...applied, notUndoable: plan.notUndoable };
     },
 

@@ -8,10 +8,11 @@ import {
   readFileSync,
   readlinkSync,
   readSync,
-  type Stats,
+  type BigIntStats,
 } from 'node:fs';
 import { join } from 'node:path';
 import { CheckpointError } from './checkpoint-errors.js';
+import { identityOf, type FileIdentity } from './file-identity.js';
 
 /**
  * What a path held or should hold, as far as checkpoints record it: nothing, a file with this
@@ -116,9 +117,10 @@ export interface RegularFile {
 
 /**
  * Reads what `path` (workspace-relative) holds below `root` without following symlinks: every
- * folder on the way must be a real folder. A file is hashed piece by piece, never held whole.
+ * folder on the way must be a real folder. A file is hashed piece by piece, never held whole;
+ * `identity` then tells that version of it from any later one (taken before the bytes are read).
  */
-export function inspectPath(root: string, path: string): { found: FoundState } {
+export function inspectPath(root: string, path: string): { found: FoundState; identity?: FileIdentity } {
   return inspect(root, path, false);
 }
 
@@ -127,7 +129,11 @@ export function inspectPathWithContent(root: string, path: string): { found: Fou
   return inspect(root, path, true);
 }
 
-function inspect(root: string, path: string, withContent: boolean): { found: FoundState; file?: RegularFile } {
+function inspect(
+  root: string,
+  path: string,
+  withContent: boolean,
+): { found: FoundState; file?: RegularFile; identity?: FileIdentity } {
   let rootStats;
   try {
     rootStats = lstatSync(root);
@@ -172,7 +178,8 @@ function inspect(root: string, path: string, withContent: boolean): { found: Fou
   }
   if (!withContent) {
     const hashed = hashRegularFile(current);
-    return { found: hashed === undefined ? { state: 'other' } : { state: 'file', ...hashed } };
+    if (hashed === undefined) return { found: { state: 'other' } };
+    return { found: { state: 'file', sha256: hashed.sha256, mode: hashed.mode }, identity: hashed.identity };
   }
   const file = readRegularFile(current);
   if (file === undefined) return { found: { state: 'other' } };
@@ -182,17 +189,17 @@ function inspect(root: string, path: string, withContent: boolean): { found: Fou
 /** Bytes read at a time when a file is hashed without being kept. */
 const HASH_PIECE_BYTES = 1024 * 1024;
 
-/** A regular file's SHA-256 and mode, read in pieces through `O_NOFOLLOW`; undefined when it is not one. */
-function hashRegularFile(absolutePath: string): { sha256: string; mode: number } | undefined {
+/** A regular file's SHA-256, mode and identity, read in pieces through `O_NOFOLLOW`; undefined when it is not one. */
+function hashRegularFile(absolutePath: string): { sha256: string; mode: number; identity: FileIdentity } | undefined {
   return withRegularFile(absolutePath, (descriptor, stats) => {
     const hash = createHash('sha256');
-    const piece = Buffer.allocUnsafe(Math.min(HASH_PIECE_BYTES, Math.max(1, stats.size)));
+    const piece = Buffer.allocUnsafe(Math.min(HASH_PIECE_BYTES, Math.max(1, Number(stats.size))));
     for (;;) {
       const read = readSync(descriptor, piece, 0, piece.byteLength, null);
       if (read === 0) break;
       hash.update(piece.subarray(0, read));
     }
-    return { sha256: hash.digest('hex'), mode: stats.mode & 0o7777 };
+    return { sha256: hash.digest('hex'), mode: Number(stats.mode & 0o7777n), identity: identityOf(stats) };
   });
 }
 
@@ -213,7 +220,7 @@ function readLinkTarget(absolutePath: string): string | undefined {
  */
 function withRegularFile<Result>(
   absolutePath: string,
-  read: (descriptor: number, stats: Stats) => Result,
+  read: (descriptor: number, stats: BigIntStats) => Result,
 ): Result | undefined {
   let descriptor: number;
   try {
@@ -224,7 +231,7 @@ function withRegularFile<Result>(
     throw error;
   }
   try {
-    const stats = fstatSync(descriptor);
+    const stats = fstatSync(descriptor, { bigint: true });
     return stats.isFile() ? read(descriptor, stats) : undefined;
   } finally {
     closeSync(descriptor);
@@ -235,7 +242,7 @@ function withRegularFile<Result>(
 export function readRegularFile(absolutePath: string): RegularFile | undefined {
   return withRegularFile(absolutePath, (descriptor, stats) => ({
     content: readFileSync(descriptor),
-    mode: stats.mode & 0o7777,
+    mode: Number(stats.mode & 0o7777n),
   }));
 }
 
@@ -246,14 +253,15 @@ export function readRegularFile(absolutePath: string): RegularFile | undefined {
  */
 export function readFileUpTo(absolutePath: string, maxBytes: number): { size: number; content?: Buffer } | undefined {
   return withRegularFile(absolutePath, (descriptor, stats) => {
-    if (stats.size > maxBytes) return { size: stats.size };
-    const content = Buffer.allocUnsafe(stats.size);
+    const size = Number(stats.size);
+    if (size > maxBytes) return { size };
+    const content = Buffer.allocUnsafe(size);
     let filled = 0;
     while (filled < content.byteLength) {
       const read = readSync(descriptor, content, filled, content.byteLength - filled, null);
       if (read === 0) break;
       filled += read;
     }
-    return { size: stats.size, content: filled === content.byteLength ? content : content.subarray(0, filled) };
+    return { size, content: filled === content.byteLength ? content : content.subarray(0, filled) };
   });
 }

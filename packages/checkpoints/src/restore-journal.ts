@@ -17,7 +17,8 @@ import {
   syncTemporaries,
   type StagedWrite,
 } from './staged-writes.js';
-import type { RestoreTarget, UndoPlan } from './undo-plan.js';
+import { stillSameFile } from './file-identity.js';
+import type { PlannedRestore, RestoreTarget, UndoPlan } from './undo-plan.js';
 import { writeTransaction } from './write-transaction.js';
 
 /** What an undo batch did. */
@@ -102,6 +103,8 @@ export function journalOwnerAlive(journal: RestoreJournalRow, now: number): bool
 export interface StartedJournal {
   readonly journal: RestoreJournalRow;
   readonly entries: readonly RestoreEntryRow[];
+  /** By ordinal: the regular file the plan just read at the entry's path, if any (see {@link PlannedRestore}). */
+  readonly seen: readonly PlannedRestore['seen'][];
 }
 
 /**
@@ -172,7 +175,7 @@ export async function startJournal(db: Kysely<CheckpointTables>, now: number, pl
     }
   });
   activeJournals.add(journalId);
-  return { journal, entries };
+  return { journal, entries, seen: plan.restores.map((restore) => restore.seen) };
 }
 
 /**
@@ -301,12 +304,18 @@ async function applyEntry(
   index: number,
   staged: StagedWrites,
   resumed: boolean,
+  seen: PlannedRestore['seen'],
 ): Promise<EntryOutcome | 'staged'> {
   const root = entry.workspace_root;
   const absolutePath = join(root, ...entry.path.split('/'));
   const expected = decodeExpected(entry);
   const target = decodeTarget(entry);
-  const { found } = inspectPath(root, entry.path);
+  // The plan has just hashed this file: while it is still that very version (one lstat per
+  // folder and one for the file), its hash is known and reading it again would only cost time.
+  const found =
+    seen !== undefined && stillSameFile(root, entry.path, seen.identity)
+      ? seen.found
+      : inspectPath(root, entry.path).found;
   const temporary = temporaryName(absolutePath, journalId);
   // A process killed between writing the temporary file and renaming it leaves that file behind.
   // A journal this process just started has none (its id is new): nothing to remove, one
@@ -429,9 +438,12 @@ async function renameStaged(wall: WorkspaceWall, write: StagedWrite): Promise<En
       ]
     : [{ kind: 'link', from: temporary, to: absolutePath }];
   try {
-    await wall.apply({ workspaceRoot: root, mutations, cleanup: [temporary] });
+    // A renamed copy has no name left to remove (one system call per file saved); a linked one
+    // keeps its temporary name, and a refused rename leaves the copy to remove (below).
+    await wall.apply({ workspaceRoot: root, mutations, ...(held ? {} : { cleanup: [temporary] }) });
     return 'restored';
   } catch (error) {
+    await wall.apply({ workspaceRoot: root, mutations: [], cleanup: [temporary] }).catch(() => undefined);
     const code = (error as NodeJS.ErrnoException).code ?? '';
     if (code === 'ECHANGED' || code === 'EEXIST' || code === 'ENOTEMPTY' || (held && code === 'ENOENT'))
       return conflict(inspectPath(root, entry.path).found);
@@ -452,12 +464,15 @@ async function settleStaged(
   await syncTemporaries(writes);
   const settled: { write: StagedWrite; outcome: EntryOutcome }[] = [];
   const replaced = holdReplaced(writes);
+  let released: Promise<void> | undefined;
   try {
     for (const write of writes) settled.push({ write, outcome: await renameStaged(wall, write) });
+    // The replaced files are freed on the thread pool while the folders are synced: neither waits for the other.
+    released = releaseReplaced(replaced);
+    await syncFoldersOf(settled.filter(({ outcome }) => outcome === 'restored').map(({ write }) => write.absolutePath));
   } finally {
-    await releaseReplaced(replaced);
+    await (released ?? releaseReplaced(replaced));
   }
-  await syncFoldersOf(settled.filter(({ outcome }) => outcome === 'restored').map(({ write }) => write.absolutePath));
   return settled;
 }
 
@@ -475,9 +490,10 @@ export async function applyJournal(
   journal: RestoreJournalRow,
   resumed: boolean,
   options: UndoOptions = {},
-  written?: readonly RestoreEntryRow[],
+  started?: StartedJournal,
 ): Promise<UndoResult> {
   try {
+    const written = started?.entries;
     const entries =
       written ??
       (await db
@@ -511,7 +527,8 @@ export async function applyJournal(
         );
       }
       if (staged.mustFlushBefore(entry.path)) await settle();
-      const outcome = await applyEntry(db, wall, bodies, journal.journal_id, entry, index, staged, resumed);
+      const seen = started?.seen[index];
+      const outcome = await applyEntry(db, wall, bodies, journal.journal_id, entry, index, staged, resumed, seen);
       if (outcome === 'staged') continue;
       outcomes[index] = outcome;
       await options.onProgress?.({ path: entry.path, index, total: entries.length });

@@ -3,8 +3,9 @@ import { join } from 'node:path';
 import { testdir } from '@clawsmith/test-utils';
 import { describe, expect, it } from 'vitest';
 import type { RestoreEntryRow } from './checkpoint-schema.js';
-import { holdReplaced, releaseReplaced, StagedWrites } from './staged-writes.js';
+import { holdReplaced, releaseReplaced, StagedWrites, syncTemporaries } from './staged-writes.js';
 
+// A link's copy (`isFile: false`) has nothing to sync: these writes name no real file.
 function staged(path: string, index = 0) {
   const entry = { path } as RestoreEntryRow;
   return {
@@ -13,7 +14,7 @@ function staged(path: string, index = 0) {
     temporary: `/w/.${path}.tmp`,
     absolutePath: `/w/${path}`,
     held: undefined,
-    isFile: true,
+    isFile: false,
   };
 }
 
@@ -41,6 +42,19 @@ describe(StagedWrites, () => {
   });
 });
 
+describe(syncTemporaries, () => {
+  it('waits for the sync each staged copy started, and fails when one could not be synced', async () => {
+    const root = testdir({ '.a.tmp': 'new a\n', '.b.tmp': 'new b\n' });
+    const writes = new StagedWrites();
+    for (const [index, name] of ['a', 'b'].entries())
+      writes.add({ ...staged(name, index), temporary: join(root, `.${name}.tmp`), isFile: true });
+    await expect(syncTemporaries(writes.take())).resolves.toBeUndefined();
+    // A copy removed before its sync (only someone with write access to the folder can): the group fails.
+    writes.add({ ...staged('gone', 0), temporary: join(root, '.gone.tmp'), isFile: true });
+    await expect(syncTemporaries(writes.take())).rejects.toMatchObject({ code: 'ENOENT' });
+  });
+});
+
 describe(holdReplaced, () => {
   it.runIf(process.platform === 'linux')(
     'holds each file a rename will replace until released, and skips paths that hold nothing',
@@ -52,7 +66,12 @@ describe(holdReplaced, () => {
         absolutePath: join(root, path),
         held,
       }));
-      const descriptors = holdReplaced([...writes, { ...staged('new.txt'), absolutePath: join(root, 'new.txt') }]);
+      const descriptors = holdReplaced(
+        [...writes, { ...staged('new.txt'), absolutePath: join(root, 'new.txt') }].map((write) => ({
+          ...write,
+          synced: Promise.resolve(),
+        })),
+      );
       expect(descriptors.map((descriptor) => readlinkSync(`/proc/self/fd/${descriptor}`))).toEqual([
         join(root, 'a.txt'),
         join(root, 'b.txt'),

@@ -1,10 +1,12 @@
-// Undo's batched write path: every restored file's temporary copy is written first, then all of
-// them are made durable together, then each is renamed over its path (if that still holds what
-// was found) while the files it replaces are held open, so that they are freed together after the
-// renames rather than one by one inside them, then the folders that gained a name are made durable, and only then may the journal
-// say `done`. One fsync per file in turn cost about 1 ms each; issued together, the file system
-// commits them in a few groups. A crash at any step leaves each file wholly old or wholly new and
-// the journal `applying`: resuming removes leftover temporaries and redoes what is missing.
+// Undo's batched write path: every restored file's temporary copy is written, and its fsync is
+// issued on the thread pool as soon as it is written (so the disk works while the next copies are
+// written); once every copy of a group is durable, each is renamed over its path (if that still
+// holds what was found) while the files it replaces are held open, so that they are freed
+// together after the renames rather than one by one inside them; then the folders that gained a
+// name are made durable, and only then may the journal say `done`. One fsync per file in turn
+// cost about 1 ms each; issued together, the file system commits them in a few groups. A crash
+// at any step leaves each file wholly old or wholly new and the journal `applying`: resuming
+// removes leftover temporaries and redoes what is missing.
 import { close, constants, openSync } from 'node:fs';
 import { open } from 'node:fs/promises';
 import { dirname } from 'node:path';
@@ -24,6 +26,8 @@ export interface StagedWrite {
     { readonly device: number; readonly inode: number; readonly size: number; readonly mtimeMs: number } | undefined;
   /** A symbolic link's copy has no data to sync (its folder's sync covers it). */
   readonly isFile: boolean;
+  /** Settles when the copy's data is durable (at once for a link); rejects when the sync failed. */
+  readonly synced: Promise<void>;
 }
 
 // Flushed at this many staged files: a huge undo holds a bounded number of temporaries, and
@@ -36,8 +40,9 @@ export class StagedWrites {
   private readonly paths = new Set<string>();
   private readonly folders = new Set<string>();
 
-  /** Adds a staged write. */
-  add(write: StagedWrite): void {
+  /** Adds a staged write whose copy is wholly written, and starts making that copy durable. */
+  add(staged: Omit<StagedWrite, 'synced'>): void {
+    const write = { ...staged, synced: staged.isFile ? startSync(staged.temporary) : Promise.resolve() };
     this.writes.push(write);
     this.paths.add(write.entry.path);
     const segments = write.entry.path.split('/');
@@ -79,9 +84,19 @@ async function syncPath(path: string, folder: boolean): Promise<void> {
   }
 }
 
-/** Makes the temporary copies' data durable, all at once (the thread pool runs several fsyncs). */
+/**
+ * Starts the fsync of a copy on the thread pool. The failure is kept for whoever awaits the
+ * promise (a batch cut short by an error may never await it: that is no unhandled rejection).
+ */
+function startSync(temporary: string): Promise<void> {
+  const synced = syncPath(temporary, false);
+  synced.catch(() => undefined);
+  return synced;
+}
+
+/** Waits until every copy of `writes` is durable (their syncs started when they were staged). */
 export async function syncTemporaries(writes: readonly StagedWrite[]): Promise<void> {
-  await Promise.all(writes.filter((write) => write.isFile).map((write) => syncPath(write.temporary, false)));
+  await Promise.all(writes.map((write) => write.synced));
 }
 
 /** Makes the renames into the folders of `paths` durable. */

@@ -1,4 +1,15 @@
-import { lstatSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync, existsSync } from 'node:fs';
+import {
+  closeSync,
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  openSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+  writeSync,
+} from 'node:fs';
 import { join } from 'node:path';
 import { snapshotTree, testdir } from '@clawsmith/test-utils';
 import { describe, expect, it, onTestFinished } from 'vitest';
@@ -176,6 +187,30 @@ describe('undoFiles', () => {
     expect(readFileSync(join(root, 'a.txt'), 'utf8')).toBe('a2\n');
     await store.undoFiles('session-1', 't2');
     expect(readFileSync(join(root, 'a.txt'), 'utf8')).toBe('person\n');
+  });
+
+  it('never overwrites a file a person rewrote in place after the precheck, same size and same file', async () => {
+    const { root, store } = await setup({ 'a.txt': 'original a\n', 'b.txt': 'original b\n' });
+    const turn = await beginTurn(store, root, 't1');
+    await toolWrite(turn.recorder, root, 'created.txt', 'created\n');
+    await toolWrite(turn.recorder, root, 'a.txt', 'agent a\n');
+    await toolWrite(turn.recorder, root, 'b.txt', 'agent b\n');
+    await turn.complete();
+    // Deletions come first: once created.txt is gone, the precheck has long read a.txt, which a
+    // person now rewrites in place (same inode, same size): the undo must notice, not trust its plan.
+    const result = await store.undoFiles('session-1', 't1', {
+      onProgress: ({ path }) => {
+        if (path !== 'created.txt') return;
+        const descriptor = openSync(join(root, 'a.txt'), 'r+');
+        writeSync(descriptor, 'PERSON\n', 0);
+        closeSync(descriptor);
+      },
+    });
+    expect(result.deleted).toEqual(['created.txt']);
+    expect(result.restored).toEqual(['b.txt']);
+    expect(result.lateConflicts).toMatchObject([{ path: 'a.txt', reason: 'changed_on_disk' }]);
+    expect(readFileSync(join(root, 'a.txt'), 'utf8')).toBe('PERSON\n\n');
+    expect(readFileSync(join(root, 'b.txt'), 'utf8')).toBe('original b\n');
   });
 
   it('says clearly when a point is already undone, unknown, or its turn still runs', async () => {

@@ -2,6 +2,7 @@ import { sql, type Kysely } from 'kysely';
 import { CheckpointError } from './checkpoint-errors.js';
 import type { CheckpointTables, FileChangeRow, RestorePointRow } from './checkpoint-schema.js';
 import { afterState, beforeState } from './change-states.js';
+import type { FileIdentity } from './file-identity.js';
 import { inspectPath, sameState, type FoundState, type UndoConflict } from './file-state.js';
 
 /** What an undo puts back at one path: nothing, a file, a symbolic link (its target is the body) or a folder. */
@@ -19,6 +20,11 @@ export interface PlannedRestore {
   readonly expected: FoundState;
   /** What the first undone turn found there. */
   readonly target: RestoreTarget;
+  /**
+   * The regular file the plan read at the path, and how to tell it is still that version: the
+   * undo that follows at once need not read it again (a resumed journal always does).
+   */
+  readonly seen?: { readonly found: FoundState; readonly identity: FileIdentity };
 }
 
 /** An undo batch: the turns it reverts (newest first), the files, and what stands in the way. */
@@ -167,12 +173,18 @@ export async function planUndo(
         conflicts.push({ path: first.path, expected, found, reason: 'changed_between_turns' });
     }
     const expected = afterState(last);
-    const { found } = inspectPath(workspaceRoot, first.path);
+    const { found, identity } = inspectPath(workspaceRoot, first.path);
     if (!sameState(expected, found)) {
       if (expected.state === 'absent' && found.state === 'symlink' && 'onTheWay' in found) belowLinks.push(first.path);
       else conflicts.push({ path: first.path, expected, found, reason: 'changed_on_disk' });
     }
-    restores.push({ workspaceRoot, path: first.path, expected, target: beforeState(first) as RestoreTarget });
+    restores.push({
+      workspaceRoot,
+      path: first.path,
+      expected,
+      target: beforeState(first) as RestoreTarget,
+      ...(identity === undefined ? {} : { seen: { found, identity } }),
+    });
   }
   // A path the turns deleted, below a folder they replaced by a link: the link is on its way, and
   // is no conflict when this undo itself puts that link back into a folder as the turns left it.

@@ -1,0 +1,50 @@
+import { lstatSync, type BigIntStats } from 'node:fs';
+import { join } from 'node:path';
+
+/**
+ * What tells one version of a regular file from another without reading it: the inode, and the
+ * size and times that every write changes. Times are in nanoseconds: the kernel gives a file
+ * whose times were just read a fresh, distinct time at its next change (multigrain timestamps,
+ * Linux 6.13 and later), which a millisecond figure could round away.
+ */
+export interface FileIdentity {
+  readonly device: bigint;
+  readonly inode: bigint;
+  readonly size: bigint;
+  readonly mtimeNs: bigint;
+  readonly ctimeNs: bigint;
+}
+
+/** The identity of the file `stats` describe. */
+export function identityOf(stats: BigIntStats): FileIdentity {
+  return { device: stats.dev, inode: stats.ino, size: stats.size, mtimeNs: stats.mtimeNs, ctimeNs: stats.ctimeNs };
+}
+
+/**
+ * Whether `path` (workspace-relative) below `root` is still the very regular file `identity`
+ * describes, reached through real folders only (a folder on the way swapped for a symbolic link
+ * answers no). A no means "look again", never "changed": the caller then reads the file.
+ */
+export function stillSameFile(root: string, path: string, identity: FileIdentity): boolean {
+  const segments = path.split('/');
+  let current = root;
+  for (let index = 0; index < segments.length; index += 1) {
+    current = join(current, segments[index]!);
+    const stats = lstatSync(current, { bigint: true, throwIfNoEntry: false });
+    if (stats === undefined) return false;
+    if (index < segments.length - 1) {
+      if (!stats.isDirectory()) return false;
+      continue;
+    }
+    if (!stats.isFile()) return false;
+    const now = identityOf(stats);
+    return (
+      now.device === identity.device &&
+      now.inode === identity.inode &&
+      now.size === identity.size &&
+      now.mtimeNs === identity.mtimeNs &&
+      now.ctimeNs === identity.ctimeNs
+    );
+  }
+  return false;
+}
