@@ -22,6 +22,14 @@ import * as todos from './todos-and-activation.js';
 
 export type { SessionEventListener } from './session-event-log.js';
 
+/** What {@link SessionStore.fenceWrites} returns: the holder's hold on its own writes to a session. */
+export interface WriteFence {
+  /** Refuses every later write to the session with `reason` (the holder learnt its claim is lost). */
+  refuse(reason: Error): void;
+  /** Ends the fence (the claim was given up); a newer fence of the session stays. */
+  lift(): void;
+}
+
 /**
  * Sessions, messages, events, turns, approvals, todos and the deferred activation set, in the
  * embedded database. Event sequence numbers are assigned inside the insert itself, so two
@@ -44,28 +52,25 @@ export class SessionStore {
   }
 
   /**
-   * Until {@link unfenceWrites}, this store's events and messages of the session land only while
+   * Until the fence is lifted, this store's events and messages of the session land only while
    * `owner` holds its claim, checked in the database by the write itself (else `turn_claim_lost`,
    * nothing written): a holder whose claim another process took over cannot write after the
-   * taker's recovery, even before its heartbeat notices.
+   * taker's recovery, even before its heartbeat notices. Once {@link WriteFence.refuse}d, every
+   * write of this store to the session (events, messages, title, todos, activation, approvals,
+   * the turn's end) is refused at once. A newer fence of the session replaces this one.
    */
-  fenceWrites(sessionId: string, owner: claims.ClaimOwner): void {
-    this.#held.set(sessionId, { owner });
-  }
-
-  /**
-   * Refuses at once, with `reason` (`turn_claim_lost`), every write of this store to a fenced
-   * session (events, messages, title, todos, activation, approvals, the turn's end) until
-   * {@link unfenceWrites}: its holder learnt that its claim was taken over.
-   */
-  refuseWrites(sessionId: string, reason: Error): void {
-    const held = this.#held.get(sessionId);
-    if (held) held.lost = reason;
-  }
-
-  /** Ends {@link fenceWrites} for the session (its claim was given up). */
-  unfenceWrites(sessionId: string): void {
-    this.#held.delete(sessionId);
+  fenceWrites(sessionId: string, owner: claims.ClaimOwner): WriteFence {
+    const fence: { readonly owner: claims.ClaimOwner; lost?: Error } = { owner };
+    this.#held.set(sessionId, fence);
+    return {
+      refuse: (reason) => {
+        fence.lost = reason;
+      },
+      // Only its own: the next turn of this core may have fenced the session already.
+      lift: () => {
+        if (this.#held.get(sessionId) === fence) this.#held.delete(sessionId);
+      },
+    };
   }
 
   /** The owner a write to the session must still be the holder of, if any; throws once it is known lost. */

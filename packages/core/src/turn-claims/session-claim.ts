@@ -1,7 +1,7 @@
 import { processIsAlive } from '@clawsmith/platform';
 import { ClawsmithError } from '@clawsmith/tool-protocol';
 import { turnClaimLost, type ClaimOwner, type StoredClaim } from '../store/session-claims.js';
-import type { SessionStore } from '../store/session-store.js';
+import type { SessionStore, WriteFence } from '../store/session-store.js';
 import type { TurnRecord } from '../store/session-records.js';
 import { sameMachine } from './turn-owner.js';
 
@@ -98,8 +98,7 @@ export async function claimSession(services: ClaimingServices, sessionId: string
     runningSessions.delete(sessionId);
     throw error;
   }
-  store.fenceWrites(sessionId, owner);
-  return holdWithHeartbeat(services, sessionId);
+  return holdWithHeartbeat(services, sessionId, store.fenceWrites(sessionId, owner));
 }
 
 async function takeOver(
@@ -121,7 +120,7 @@ async function takeOver(
   throw new ClawsmithError('turn_in_progress', `${busy} Other processes are claiming it at the same moment.`);
 }
 
-function holdWithHeartbeat(services: ClaimingServices, sessionId: string): HeldSession {
+function holdWithHeartbeat(services: ClaimingServices, sessionId: string, fence: WriteFence): HeldSession {
   const { store, owner, lease, runningSessions } = services;
   const lost = new AbortController();
   let released = false;
@@ -132,7 +131,7 @@ function holdWithHeartbeat(services: ClaimingServices, sessionId: string): HeldS
       if (!held && !released) {
         const reason = turnClaimLost(sessionId);
         // Before the abort: nothing the turn writes while it winds down may land after the taker's record.
-        store.refuseWrites(sessionId, reason);
+        fence.refuse(reason);
         lost.abort(reason);
       }
     } catch {
@@ -156,7 +155,7 @@ function holdWithHeartbeat(services: ClaimingServices, sessionId: string): HeldS
       try {
         const ended = await end();
         released = true;
-        store.unfenceWrites(sessionId);
+        fence.lift();
         return ended;
       } catch (error) {
         runningSessions.add(sessionId);
@@ -177,7 +176,7 @@ function holdWithHeartbeat(services: ClaimingServices, sessionId: string): HeldS
         );
       } finally {
         // Only now: a turn of this core claiming meanwhile would have its new claim deleted above.
-        store.unfenceWrites(sessionId);
+        fence.lift();
         runningSessions.delete(sessionId);
       }
     },
