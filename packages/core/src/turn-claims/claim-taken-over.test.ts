@@ -73,7 +73,7 @@ describe('a claim taken over', () => {
   );
 
   it(
-    "a holder whose tool finishes the moment it resumes does not end its turn after the taker's recovery: its end finds the claim gone and records nothing",
+    "a holder whose tool returns the moment it resumes, racing its heartbeat, writes nothing after the taker's recovery: the database refuses its writes and its end",
     async () => {
       const { core, store, sessionId, holder } = await takeOverStoppedHolder();
       // Its tool returns as soon as it runs again, racing its own heartbeat to the turn's end.
