@@ -3,7 +3,7 @@ import { defineTool } from '@clawsmith/tool-protocol';
 import { createTestdir } from '@clawsmith/test-utils';
 import { describe, expect, it, onTestFinished } from 'vitest';
 import { z } from 'zod';
-import { createAgentCore, type AgentCore } from '../agent-core.js';
+import { createAgentCore } from '../agent-core.js';
 import { openClawsmithHome } from '../clawsmith-home.js';
 import { ClaimingProcess, openSharedHome } from '../__fixtures__/claiming-process.js';
 import { CHILD_TIMEOUT } from '../__fixtures__/killed-child.js';
