@@ -12,6 +12,7 @@ export default defineConfig(
       'src/undone-turns.test.ts',
       'src/recovery.test.ts',
       'src/turn-claims/session-claim.test.ts',
+      'src/turn-claims/claim-taken-over.test.ts',
     ],
     { databaseUrlPerTest: true, sharedWorkerModules: true },
   ),

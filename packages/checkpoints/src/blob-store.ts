@@ -1,5 +1,5 @@
 import { databaseEngineOf } from '@clawsmith/platform';
-import { sql, type Kysely } from 'kysely';
+import { sql, type Kysely, type RawBuilder } from 'kysely';
 import { CheckpointError } from './checkpoint-errors.js';
 import type { CheckpointTables } from './checkpoint-schema.js';
 
@@ -29,6 +29,22 @@ export function chunkOf(content: Uint8Array, index: number): Buffer {
 export type StoredBlob =
   | { readonly sha256: string; readonly bytes: number; readonly chunks: 0; readonly content: Buffer }
   | { readonly sha256: string; readonly bytes: number; readonly chunks: number; readonly content?: undefined };
+
+/**
+ * A body column as selected: SQLite's blob as it is; PostgreSQL's `bytea` as base64 text, a third
+ * larger than the bytes where the driver's default (hex text) is twice their size, on the wire and
+ * in the driver's memory. Read back with {@link bodyBytes}.
+ */
+function bodyColumn(db: Kysely<CheckpointTables>, column: 'content'): RawBuilder<Uint8Array | string> {
+  return databaseEngineOf(db) === 'postgres' ? sql`encode(${sql.ref(column)}, 'base64')` : sql.ref(column);
+}
+
+/** The bytes of a body column selected by {@link bodyColumn} (base64 text is decoded; line breaks in it are skipped). */
+function bodyBytes(value: Uint8Array | string): Buffer {
+  return typeof value === 'string'
+    ? Buffer.from(value, 'base64')
+    : Buffer.from(value.buffer, value.byteOffset, value.byteLength);
+}
 
 /** An empty body, written as a literal: a bound empty buffer can reach SQLite as NULL. */
 function emptyBody(db: Kysely<CheckpointTables>) {
@@ -97,8 +113,8 @@ export async function findBlobs(
     sha256: string;
     bytes: number | string;
     chunks: number;
-    content: Uint8Array | null;
-  }>`select sha256, bytes, chunks, case when chunks = 0 then content end as content from checkpoint_blob where sha256 in (${sql.join(unique)})`.execute(
+    content: Uint8Array | string | null;
+  }>`select sha256, bytes, chunks, case when chunks = 0 then ${bodyColumn(db, 'content')} end as content from checkpoint_blob where sha256 in (${sql.join(unique)})`.execute(
     db,
   );
   for (const row of rows) {
@@ -107,7 +123,7 @@ export async function findBlobs(
     found.set(
       row.sha256,
       chunks === 0
-        ? { sha256: row.sha256, bytes, chunks: 0, content: Buffer.from(row.content ?? new Uint8Array(0)) }
+        ? { sha256: row.sha256, bytes, chunks: 0, content: bodyBytes(row.content ?? new Uint8Array(0)) }
         : { sha256: row.sha256, bytes, chunks },
     );
   }
@@ -124,8 +140,10 @@ export async function* readBlobChunks(
 ): AsyncGenerator<Buffer> {
   for (let index = 0; index < blob.chunks; index += 1) {
     const { rows } = await sql<{
-      content: Uint8Array;
-    }>`select content from checkpoint_blob_chunk where sha256 = ${blob.sha256} and chunk_index = ${index}`.execute(db);
+      content: Uint8Array | string;
+    }>`select ${bodyColumn(db, 'content')} as content from checkpoint_blob_chunk where sha256 = ${blob.sha256} and chunk_index = ${index}`.execute(
+      db,
+    );
     const row = rows[0];
     if (row === undefined) {
       throw new CheckpointError(
@@ -133,7 +151,7 @@ export async function* readBlobChunks(
         `Piece ${index + 1} of ${blob.chunks} of the stored content ${blob.sha256} is missing; it cannot be restored.`,
       );
     }
-    yield Buffer.from(row.content.buffer, row.content.byteOffset, row.content.byteLength);
+    yield bodyBytes(row.content);
   }
 }
 

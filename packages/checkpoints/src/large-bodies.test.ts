@@ -1,6 +1,6 @@
 import { execFile } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
-import { chmodSync, createReadStream, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, createReadStream, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { testdir } from '@clawsmith/test-utils';
@@ -79,6 +79,25 @@ describe('bodies over 1 MiB', () => {
 
     await store.deleteSession('session-1');
     expect(await storedPieces(db)).toEqual({ blobs: [], pieces: [] });
+  });
+
+  it('read back byte for byte, every byte value, inline, in pieces and empty', async () => {
+    const { root, store } = await opened();
+    const everyByte = Buffer.from(Array.from({ length: 256 }, (_, value) => value));
+    // Lengths that are not multiples of 3 (base64's group) and piece boundaries inside the pattern.
+    const bodies = {
+      'inline.bin': Buffer.concat([everyByte, everyByte, everyByte, everyByte.subarray(0, 1)]),
+      'pieces.bin': Buffer.alloc(2 * MiB + 2, everyByte),
+      'empty.bin': Buffer.alloc(0),
+    };
+    for (const [name, body] of Object.entries(bodies)) writeFileSync(join(root, name), body);
+    const turn = await beginTurn(store, root, 't1');
+    for (const name of Object.keys(bodies)) await toolWrite(turn.recorder, root, name, 'agent\n');
+    await turn.complete();
+
+    const result = await store.undoFiles('session-1', 't1');
+    expect([...result.restored].sort()).toEqual(Object.keys(bodies).sort());
+    for (const [name, body] of Object.entries(bodies)) expect(readFileSync(join(root, name)).equals(body)).toBe(true);
   });
 
   it('reports a missing piece as checkpoint_blob_missing and leaves the file as the agent left it', async () => {

@@ -28,13 +28,16 @@ export async function recordToolResults(
  * Closes a turn the same way for a model turn and a direct call: completes its restore point
  * (the manifest of changed files), then in one transaction writes `turn.completed`, marks the
  * turn and gives up the session's claim, so the session is free to the next turn as soon as the
- * turn reads ended. Returns the changed files with their line statistics.
+ * turn reads ended. Returns the changed files with their line statistics. Throws
+ * `turn_claim_lost`, writing nothing, when another process took the session's claim over.
  */
 export async function closeTurn(
   turn: TurnContext,
   outcome: { status: TurnStatus; steps: number; error?: TurnResult['error']; usage?: TurnResult['usage'] },
 ): Promise<TurnResult['changedFiles']> {
   const { store } = turn.core;
+  // The taker's recovery completed the restore point and closed the turn: nothing is written here.
+  if (turn.held.lost.aborted) throw turn.held.lost.reason;
   const manifest = await turn.checkpoint.complete();
   const changedFiles = manifest.files.map((file) => ({
     path: file.path,

@@ -144,6 +144,33 @@ async function stopOrContinue(
   return undefined;
 }
 
+function isClaimLost(error: unknown): error is ClawsmithError {
+  return ClawsmithError.isInstance(error) && error.code === 'turn_claim_lost';
+}
+
+/**
+ * The result of a turn whose claim another process took over: cancelled with `turn_claim_lost`.
+ * The taker's recovery closed the turn (`interrupted`) and recorded its end; this process wrote
+ * nothing after it noticed, so `changedFiles` is empty and the turn's record is the taker's.
+ */
+function claimLostResult(
+  opened: { turn: TurnContext; view?: TurnContextView; text: string; steps: number },
+  error: ClawsmithError,
+): TurnResult {
+  const { turn, view } = opened;
+  return {
+    sessionId: turn.session.id,
+    turnId: turn.turnId,
+    status: 'cancelled',
+    text: opened.text,
+    steps: opened.steps,
+    restorePointId: turn.checkpoint.restorePointId,
+    changedFiles: [],
+    ...(view ? { usage: view.usage } : {}),
+    error: { code: error.code, message: error.message, retryable: false },
+  };
+}
+
 /** The model's instructions for this turn, and the request evidence that names them without copying them. */
 function systemPromptOf(core: CoreServices, options: RunTurnOptions) {
   const system = options.systemPrompt ?? core.systemPrompt;
@@ -275,6 +302,8 @@ export async function runTurn(core: CoreServices, options: RunTurnOptions): Prom
   options.signal?.addEventListener('abort', forwardAbort, { once: true });
   held.lost.addEventListener('abort', claimLost, { once: true });
   if (options.signal?.aborted) controller.abort();
+  // What the turn did so far, for the result of a turn whose claim was taken over mid-way.
+  let opened: { turn: TurnContext; view?: TurnContextView; text: string; steps: number } | undefined;
   return whileHeld(held, async () => {
     try {
       const hadTurns = (await store.listTurns(session.id)).length > 0;
@@ -284,6 +313,7 @@ export async function runTurn(core: CoreServices, options: RunTurnOptions): Prom
         ...(options.permissionMode ? { permissionMode: options.permissionMode } : {}),
         ...(options.settings ? { settings: options.settings } : {}),
       });
+      opened = { turn, text: '', steps: 0 };
       const hookInput = { sessionId: session.id, turnId: turn.turnId, workspaceRoot: session.workspaceRoot };
       const hooks = turn.turnHooks;
       const started = await startSession(core, session, hooks, hadTurns);
@@ -310,6 +340,7 @@ export async function runTurn(core: CoreServices, options: RunTurnOptions): Prom
         workspaceRoot: session.workspaceRoot,
         ...(hooks ? { turnHooks: hooks } : {}),
       });
+      opened.view = view;
       let end: StepEnd;
       let text = '';
       let steps = 0;
@@ -320,12 +351,14 @@ export async function runTurn(core: CoreServices, options: RunTurnOptions): Prom
           break;
         }
         steps += 1;
+        opened.steps = steps;
         const requested = await requestModel(turn, view, history, steps, options);
         if ('end' in requested) {
           end = requested.end;
           break;
         }
         text = requested.response.text;
+        opened.text = text;
         end = await answerModel(turn, history, requested.response);
         if (end?.status === 'completed' && hooks?.stopping && continued < MAX_STOP_CONTINUATIONS) {
           end = await stopOrContinue(turn, history, { ...hookInput, continued, lastText: text });
@@ -346,6 +379,9 @@ export async function runTurn(core: CoreServices, options: RunTurnOptions): Prom
         usage,
         ...(error ? { error } : {}),
       };
+    } catch (error) {
+      if (opened === undefined || !isClaimLost(error)) throw error;
+      return claimLostResult(opened, error);
     } finally {
       options.signal?.removeEventListener('abort', forwardAbort);
       held.lost.removeEventListener('abort', claimLost);

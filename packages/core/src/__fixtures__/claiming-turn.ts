@@ -2,7 +2,8 @@
 // processes (as machines: CLAWSMITH_HOST_ID) for one session and kill the winner mid-turn.
 // Arguments: <home> <session id> <lease ms> <renew every ms>. Prints READY once its core is
 // composed; the first stdin line starts the turn; the tool prints TOOL_STARTED and holds the turn
-// until stdin closes. Ends with `TURN <status>` or `REFUSED <code> <message>`.
+// until stdin closes. Ends with `TURN <status>` (`TURN <status> <code> <message>` when the turn carries an error) or
+// `REFUSED <code> <message>`.
 import { createInterface } from 'node:readline';
 import { createScriptedProvider } from '@clawsmith/providers';
 import { ClawsmithError, defineTool } from '@clawsmith/tool-protocol';
@@ -43,7 +44,7 @@ process.stdout.write('READY\n');
 await new Promise<void>((resolve) => input.once('line', () => resolve()));
 try {
   const turn = await core.runTurn({ sessionId, prompt: `hold from ${process.env.CLAWSMITH_HOST_ID ?? 'here'}` });
-  process.stdout.write(`TURN ${turn.status}${turn.error ? ` ${turn.error.code}` : ''}\n`);
+  process.stdout.write(`TURN ${turn.status}${turn.error ? ` ${turn.error.code} ${turn.error.message}` : ''}\n`);
 } catch (error) {
   if (!ClawsmithError.isInstance(error)) throw error;
   process.stdout.write(`REFUSED ${error.code} ${error.message.replaceAll('\n', ' ')}\n`);

@@ -1,4 +1,5 @@
 import { databaseEngineOf } from '@clawsmith/platform';
+import { ClawsmithError } from '@clawsmith/tool-protocol';
 import { sql, type RawBuilder } from 'kysely';
 import type { CoreDatabase, SessionClaimRow } from './core-tables.js';
 import type { TurnRecord } from './session-records.js';
@@ -119,30 +120,59 @@ export async function renewClaim(
 }
 
 /**
- * Gives `owner`'s turn its final `status` and gives up `owner`'s claim. Run inside the transaction
- * that appends the turn's `turn.completed`, so whoever reads the turn as ended finds the session
- * free: no window in which the turn reads ended and the claim still refuses the next turn, nor
- * one in which the claim is gone and the turn still reads running (for another process's recovery
- * to close as interrupted).
+ * Gives up `owner`'s claim and gives `owner`'s turn its final `status`, provided `owner` still
+ * holds the claim; otherwise throws `turn_claim_lost`, which rolls back the transaction it runs
+ * in. Run inside the transaction that appends the turn's `turn.completed`, so whoever reads the
+ * turn as ended finds the session free: no window in which the turn reads ended and the claim
+ * still refuses the next turn, nor one in which the claim is gone and the turn still reads running
+ * (for another process's recovery to close as interrupted). A holder whose claim was taken over
+ * records nothing: the taker's recovery closed the turn, and its record stands.
  */
 export async function endTurnReleasing(
   transaction: CoreDatabase,
   turn: { readonly sessionId: string; readonly turnId: string; readonly status: TurnRecord['status'] },
   owner: ClaimOwner,
 ): Promise<void> {
+  // The delete is the check: it locks the claim row (PostgreSQL) or the database (SQLite) until
+  // the commit, so a taker's conditional update either ran before (nothing deleted here) or finds
+  // the row gone and reads the turn ended.
+  const released = await transaction
+    .deleteFrom('session_claim')
+    .where('session_id', '=', turn.sessionId)
+    .where('owner_instance', '=', owner.instance)
+    .executeTakeFirst();
+  if (Number(released.numDeletedRows) !== 1) throw turnClaimLost(turn.sessionId);
   await transaction
     .updateTable('session_turn')
     .set({ status: turn.status, completed_at: now() })
     .where('session_id', '=', turn.sessionId)
     .where('turn_id', '=', turn.turnId)
-    // A turn whose claim was taken over is closed by the taker's recovery: that status stays.
     .where('status', '=', 'running')
     .execute();
-  await transaction
-    .deleteFrom('session_claim')
-    .where('session_id', '=', turn.sessionId)
-    .where('owner_instance', '=', owner.instance)
-    .execute();
+}
+
+/** The `turn_claim_lost` of a turn whose claim another process took over once its lease ran out. */
+export function turnClaimLost(sessionId: string): ClawsmithError {
+  return new ClawsmithError(
+    'turn_claim_lost',
+    `This process no longer holds session ${sessionId}: its lease ran out (the process was paused, or cut off from the database, for longer than the lease) and another process took the session over, whose recovery closed this turn as interrupted. Nothing more of this turn was recorded. Read the session's events to see what was kept, and run the turn again if it is still needed.`,
+  );
+}
+
+/**
+ * Throws `turn_claim_lost` unless `owner` holds the session's claim. Run first in the transaction
+ * of a write the holder makes: on PostgreSQL the claim row stays locked (shared) until that
+ * transaction ends, so a taker's update waits for the write to commit and its recovery reads it;
+ * on SQLite the transaction holds the write lock (`BEGIN IMMEDIATE`) from the start.
+ */
+export async function assertClaimHeld(transaction: CoreDatabase, sessionId: string, owner: ClaimOwner): Promise<void> {
+  let query = transaction
+    .selectFrom('session_claim')
+    .select('owner_instance')
+    .where('session_id', '=', sessionId)
+    .where('owner_instance', '=', owner.instance);
+  if (databaseEngineOf(transaction) === 'postgres') query = query.forShare();
+  if ((await query.executeTakeFirst()) === undefined) throw turnClaimLost(sessionId);
 }
 
 /** Gives up `owner`'s claim of the session (nothing when another owner holds it by now). */

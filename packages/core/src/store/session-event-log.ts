@@ -4,6 +4,7 @@ import { sql } from 'kysely';
 import type { CoreDatabase, SessionEventRow } from './core-tables.js';
 import { INSERT_CHUNK, insertChunks } from './insert-chunks.js';
 import { announceSessionChange } from './session-change-notice.js';
+import { assertClaimHeld, turnClaimLost, type ClaimOwner } from './session-claims.js';
 import type { NewSessionEvent, SessionEvent } from './session-records.js';
 import { now } from './store-clock.js';
 
@@ -63,12 +64,16 @@ export class SessionEventLog {
    * the statement alone is not enough (two transactions read the same MAX under READ COMMITTED),
    * so each append is a transaction that first takes the session's lock, and announces the
    * session's new last sequence before it commits (see `announceSessionChange`). `alongside`
-   * writes more in the same transaction (a turn's end with its `turn.completed`).
+   * writes more in the same transaction (a turn's end with its `turn.completed`). With `heldBy`,
+   * the events land only while that owner holds the session's claim (the same statement on
+   * SQLite, a locked read first in the transaction on PostgreSQL), else `turn_claim_lost` and
+   * nothing is written.
    */
   async append(
     sessionId: string,
     events: readonly NewSessionEvent[],
     alongside?: (transaction: CoreDatabase) => Promise<void>,
+    heldBy?: ClaimOwner,
   ): Promise<SessionEvent[]> {
     if (events.length === 0) return [];
     const timestamp = now();
@@ -80,9 +85,10 @@ export class SessionEventLog {
     }));
     const first =
       rows.length <= INSERT_CHUNK && !this.#lockPerSession && !alongside
-        ? await insertNumbered(this.#db, sessionId, timestamp, rows)
+        ? await insertNumbered(this.#db, sessionId, timestamp, rows, heldBy)
         : await this.#db.transaction().execute(async (transaction) => {
             if (this.#lockPerSession) await lockSessionLog(transaction, sessionId);
+            if (heldBy) await assertClaimHeld(transaction, sessionId, heldBy);
             let start = 0;
             for (const chunk of insertChunks(rows)) {
               const chunkFirst = await insertNumbered(transaction, sessionId, timestamp, chunk);
@@ -176,6 +182,7 @@ async function insertNumbered(
   sessionId: string,
   timestamp: string,
   chunk: readonly PendingEventRow[],
+  heldBy?: ClaimOwner,
 ): Promise<number> {
   const skipped = chunk[0]!.offset - 1;
   // The cast types the VALUES column on PostgreSQL, where an untyped parameter is text.
@@ -187,7 +194,9 @@ async function insertNumbered(
     select ${sessionId}, base.last_sequence + batch.column1 - ${skipped}, batch.column2, batch.column3, batch.column4, ${timestamp}
     from (select coalesce(max(sequence), 0) as last_sequence from session_event where session_id = ${sessionId}) as base
     cross join (values ${values}) as batch
+    ${heldBy ? sql`where exists (select 1 from session_claim where session_id = ${sessionId} and owner_instance = ${heldBy.instance})` : sql``}
     order by batch.column1
     returning sequence`.execute(db);
+  if (inserted.rows.length === 0) throw turnClaimLost(sessionId);
   return Math.min(...inserted.rows.map((row) => row.sequence)) - skipped;
 }

@@ -1,19 +1,25 @@
 import type { ModelMessage } from '@clawsmith/providers';
 import type { CoreDatabase, SessionMessageRow } from './core-tables.js';
 import { insertChunks } from './insert-chunks.js';
+import { assertClaimHeld, type ClaimOwner } from './session-claims.js';
 import { now } from './store-clock.js';
 
 // The `session_message` table: the conversation as the provider sees it, in order from position 1.
 
-/** Appends after the session's last message, in one transaction that also touches the session. */
+/**
+ * Appends after the session's last message, in one transaction that also touches the session;
+ * with `heldBy`, only while that owner holds the session's claim (else `turn_claim_lost`).
+ */
 export async function appendMessages(
   db: CoreDatabase,
   sessionId: string,
   turnId: string | null,
   messages: readonly ModelMessage[],
+  heldBy?: ClaimOwner,
 ): Promise<void> {
   if (messages.length === 0) return;
   await db.transaction().execute(async (transaction) => {
+    if (heldBy) await assertClaimHeld(transaction, sessionId, heldBy);
     const last = await transaction
       .selectFrom('session_message')
       .select((builder) => builder.fn.max('position').as('position'))

@@ -22,6 +22,14 @@ import * as todos from './todos-and-activation.js';
 
 export type { SessionEventListener } from './session-event-log.js';
 
+/** What {@link SessionStore.fenceWrites} returns: the holder's hold on its own writes to a session. */
+export interface WriteFence {
+  /** Refuses every later write to the session with `reason` (the holder learnt its claim is lost). */
+  refuse(reason: Error): void;
+  /** Ends the fence (the claim was given up); a newer fence of the session stays. */
+  lift(): void;
+}
+
 /**
  * Sessions, messages, events, turns, approvals, todos and the deferred activation set, in the
  * embedded database. Event sequence numbers are assigned inside the insert itself, so two
@@ -34,11 +42,42 @@ export type { SessionEventListener } from './session-event-log.js';
 export class SessionStore {
   readonly #db: CoreDatabase;
   readonly #events: SessionEventLog;
+  /** Sessions this store writes to as a claim's holder: whose claim, and why writes are refused once it is lost. */
+  readonly #held = new Map<string, { readonly owner: claims.ClaimOwner; lost?: Error }>();
 
   /** `db` is the home database, migrated by `migrateCore`. */
   constructor(db: DatabaseHandle) {
     this.#db = coreDatabase(db);
     this.#events = new SessionEventLog(this.#db);
+  }
+
+  /**
+   * Until the fence is lifted, this store's events and messages of the session land only while
+   * `owner` holds its claim, checked in the database by the write itself (else `turn_claim_lost`,
+   * nothing written): a holder whose claim another process took over cannot write after the
+   * taker's recovery, even before its heartbeat notices. Once {@link WriteFence.refuse}d, every
+   * write of this store to the session (events, messages, title, todos, activation, approvals,
+   * the turn's end) is refused at once. A newer fence of the session replaces this one.
+   */
+  fenceWrites(sessionId: string, owner: claims.ClaimOwner): WriteFence {
+    const fence: { readonly owner: claims.ClaimOwner; lost?: Error } = { owner };
+    this.#held.set(sessionId, fence);
+    return {
+      refuse: (reason) => {
+        fence.lost = reason;
+      },
+      // Only its own: the next turn of this core may have fenced the session already.
+      lift: () => {
+        if (this.#held.get(sessionId) === fence) this.#held.delete(sessionId);
+      },
+    };
+  }
+
+  /** The owner a write to the session must still be the holder of, if any; throws once it is known lost. */
+  #holderFor(sessionId: string): claims.ClaimOwner | undefined {
+    const held = this.#held.get(sessionId);
+    if (held?.lost) throw held.lost;
+    return held?.owner;
   }
 
   /** Follows every event this process persists; returns the unsubscribe function. */
@@ -74,6 +113,7 @@ export class SessionStore {
 
   /** Gives the session a title unless it has one. */
   async setTitle(sessionId: string, title: string): Promise<void> {
+    this.#holderFor(sessionId);
     await sessions.writeTitle(this.#db, sessionId, title, true);
   }
 
@@ -83,7 +123,7 @@ export class SessionStore {
   }
 
   async appendMessages(sessionId: string, turnId: string | null, list: readonly ModelMessage[]): Promise<void> {
-    await messages.appendMessages(this.#db, sessionId, turnId, list);
+    await messages.appendMessages(this.#db, sessionId, turnId, list, this.#holderFor(sessionId));
   }
 
   async listMessages(sessionId: string): Promise<ModelMessage[]> {
@@ -96,11 +136,11 @@ export class SessionStore {
 
   /** Appends events numbered after the session's last one (atomically), then tells the subscribers. */
   async appendEvents(sessionId: string, events: readonly NewSessionEvent[]): Promise<SessionEvent[]> {
-    return this.#events.append(sessionId, events);
+    return this.#events.append(sessionId, events, undefined, this.#holderFor(sessionId));
   }
 
   async appendEvent(sessionId: string, event: NewSessionEvent): Promise<SessionEvent> {
-    const [stored] = await this.#events.append(sessionId, [event]);
+    const [stored] = await this.#events.append(sessionId, [event], undefined, this.#holderFor(sessionId));
     return stored!;
   }
 
@@ -153,6 +193,7 @@ export class SessionStore {
   /**
    * Ends a turn in one transaction: appends its `turn.completed` event, gives the turn its final
    * status and gives up `owner`'s claim, so a reader that sees the turn ended sees the session free.
+   * Throws `turn_claim_lost`, writing nothing, when `owner` no longer holds the claim.
    */
   async endTurn(
     sessionId: string,
@@ -161,8 +202,11 @@ export class SessionStore {
     owner: claims.ClaimOwner,
     event: NewSessionEvent,
   ): Promise<SessionEvent> {
-    const [stored] = await this.#events.append(sessionId, [event], (transaction) =>
-      claims.endTurnReleasing(transaction, { sessionId, turnId, status }, owner),
+    const [stored] = await this.#events.append(
+      sessionId,
+      [event],
+      (transaction) => claims.endTurnReleasing(transaction, { sessionId, turnId, status }, owner),
+      this.#holderFor(sessionId),
     );
     return stored!;
   }
@@ -173,6 +217,7 @@ export class SessionStore {
   }
 
   async completeTurn(sessionId: string, turnId: string, status: TurnRecord['status']): Promise<void> {
+    this.#holderFor(sessionId);
     await turns.completeTurn(this.#db, sessionId, turnId, status);
   }
 
@@ -214,6 +259,7 @@ export class SessionStore {
   }
 
   async setTodos(sessionId: string, list: readonly TodoItem[]): Promise<void> {
+    this.#holderFor(sessionId);
     await todos.setTodos(this.#db, sessionId, list);
   }
 
@@ -222,10 +268,12 @@ export class SessionStore {
   }
 
   async setActivation(sessionId: string, activeTools: readonly string[]): Promise<void> {
+    this.#holderFor(sessionId);
     await todos.setActivation(this.#db, sessionId, activeTools);
   }
 
   async addApproval(approval: Omit<PendingApproval, 'id' | 'createdAt'>): Promise<PendingApproval> {
+    this.#holderFor(approval.sessionId);
     return approvals.addApproval(this.#db, approval);
   }
 

@@ -1,104 +1,13 @@
-import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
-import { resolve } from 'node:path';
 import { createScriptedProvider } from '@clawsmith/providers';
 import { defineTool } from '@clawsmith/tool-protocol';
 import { createTestdir } from '@clawsmith/test-utils';
 import { describe, expect, it, onTestFinished } from 'vitest';
 import { z } from 'zod';
-import { createAgentCore, type AgentCore } from '../agent-core.js';
+import { createAgentCore } from '../agent-core.js';
 import { openClawsmithHome } from '../clawsmith-home.js';
+import { ClaimingProcess, openSharedHome } from '../__fixtures__/claiming-process.js';
 import { CHILD_TIMEOUT } from '../__fixtures__/killed-child.js';
 import { SessionStore } from '../store/session-store.js';
-
-const fixture = resolve(import.meta.dirname, '../__fixtures__/claiming-turn.ts');
-
-/** One `claiming-turn` process, as the machine `hostId`. */
-class ClaimingProcess {
-  readonly child: ChildProcessWithoutNullStreams;
-  readonly exited: Promise<void>;
-  output = '';
-  errors = '';
-  readonly #waiters = new Set<() => void>();
-
-  constructor(home: string, sessionId: string, lease: { durationMs: number; renewEveryMs: number }, hostId?: string) {
-    const environment = { ...process.env };
-    if (hostId === undefined) delete environment.CLAWSMITH_HOST_ID;
-    else environment.CLAWSMITH_HOST_ID = hostId;
-    this.child = spawn(
-      process.execPath,
-      [
-        '--conditions=@clawsmith/source',
-        '--import',
-        'tsx',
-        fixture,
-        home,
-        sessionId,
-        String(lease.durationMs),
-        String(lease.renewEveryMs),
-      ],
-      { stdio: ['pipe', 'pipe', 'pipe'], env: environment },
-    );
-    this.child.stdout.on('data', (chunk: Buffer) => {
-      this.output += chunk.toString();
-      for (const waiter of this.#waiters) waiter();
-    });
-    this.child.stderr.on('data', (chunk: Buffer) => (this.errors += chunk.toString()));
-    this.exited = new Promise((resolveExit) =>
-      this.child.on('exit', () => {
-        this.child.stdin.destroy();
-        for (const waiter of this.#waiters) waiter();
-        resolveExit();
-      }),
-    );
-    onTestFinished(() => {
-      this.child.kill('SIGKILL');
-    });
-  }
-
-  /** Resolves once the output contains `text`; rejects if the process ends first. */
-  waitFor(text: string): Promise<void> {
-    return new Promise((resolveWait, reject) => {
-      const check = () => {
-        if (this.output.includes(text)) {
-          this.#waiters.delete(check);
-          resolveWait();
-        } else if (this.child.exitCode !== null || this.child.signalCode !== null) {
-          this.#waiters.delete(check);
-          reject(new Error(`the process ended before printing ${text}: ${this.output}\n${this.errors}`));
-        }
-      };
-      this.#waiters.add(check);
-      check();
-    });
-  }
-
-  /** Resolves with the process's last line once it printed TURN or REFUSED. */
-  async outcome(): Promise<string> {
-    await Promise.race([this.waitFor('TURN '), this.waitFor('REFUSED ')]);
-    return this.output.split('\n').find((line) => line.startsWith('TURN ') || line.startsWith('REFUSED '))!;
-  }
-}
-
-async function openSharedHome(): Promise<{ home: string; core: AgentCore; store: SessionStore; sessionId: string }> {
-  const homeDir = createTestdir({}, 'clawsmith-home-');
-  const workspace = createTestdir({ 'a.txt': 'alpha\n' });
-  const opened = await openClawsmithHome(homeDir.path);
-  const core = createAgentCore({
-    db: opened.db,
-    provider: createScriptedProvider({ script: { responses: [{ text: 'this machine answered' }] } }),
-    checkpoints: opened.checkpoints,
-    builtinTools: [],
-    retention: false,
-  });
-  onTestFinished(async () => {
-    await core.close();
-    await opened.close();
-    homeDir.remove();
-    workspace.remove();
-  });
-  const session = await core.createSession({ workspaceRoot: workspace.path });
-  return { home: homeDir.path, core, store: new SessionStore(opened.db), sessionId: session.id };
-}
 
 async function refusal(promise: Promise<unknown>): Promise<{ code: string; message: string }> {
   const error = (await promise.then(
@@ -241,39 +150,6 @@ describe('claimSession', () => {
       expect(await remote.outcome()).toBe('TURN completed');
       expect((await store.readClaim(sessionId)).claim).toBeUndefined();
       expect((await core.runTurn({ sessionId, prompt: 'mine now' })).status).toBe('completed');
-    },
-    CHILD_TIMEOUT,
-  );
-});
-
-describe('a claim taken over', () => {
-  it(
-    "a live holder whose lease ran out while it was stopped stops its turn (cancelled) at its next renewal, and leaves the taker's record alone",
-    async () => {
-      const { home, core, store, sessionId } = await openSharedHome();
-      const remote = new ClaimingProcess(home, sessionId, { durationMs: 2_000, renewEveryMs: 400 }, 'machine-b');
-      await remote.waitFor('READY');
-      remote.child.stdin.write('go\n');
-      await remote.waitFor('TOOL_STARTED');
-      remote.child.kill('SIGSTOP');
-      const { claim } = await store.readClaim(sessionId);
-      await expect
-        .poll(async () => (await store.readClaim(sessionId)).databaseNow > claim!.expiresAt, {
-          timeout: 60_000,
-          interval: 250,
-        })
-        .toBe(true);
-      expect((await core.runTurn({ sessionId, prompt: 'take over' })).status).toBe('completed');
-
-      remote.child.kill('SIGCONT');
-      // Its renewal finds the claim taken: the turn is aborted (`turn_claim_lost`) and ends cancelled.
-      expect(await remote.outcome()).toBe('TURN cancelled');
-      await remote.exited;
-      expect((await core.listTurns(sessionId)).map((turn) => [turn.status, turn.ownerHost])).toEqual([
-        ['interrupted', 'machine-b'],
-        ['completed', expect.not.stringMatching(/^machine-b$/)],
-      ]);
-      expect((await store.readClaim(sessionId)).claim).toBeUndefined();
     },
     CHILD_TIMEOUT,
   );

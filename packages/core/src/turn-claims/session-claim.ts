@@ -1,7 +1,7 @@
 import { processIsAlive } from '@clawsmith/platform';
 import { ClawsmithError } from '@clawsmith/tool-protocol';
-import type { ClaimOwner, StoredClaim } from '../store/session-claims.js';
-import type { SessionStore } from '../store/session-store.js';
+import { turnClaimLost, type ClaimOwner, type StoredClaim } from '../store/session-claims.js';
+import type { SessionStore, WriteFence } from '../store/session-store.js';
 import type { TurnRecord } from '../store/session-records.js';
 import { sameMachine } from './turn-owner.js';
 
@@ -44,12 +44,18 @@ export interface ClaimingServices {
 
 /** A session this core holds: its turn runs until `finish` or `release`; `lost` aborts when another process took it over. */
 export interface HeldSession {
-  /** Aborts (with `turn_claim_lost`) when a renewal finds the claim taken over after its lease ran out. */
+  /**
+   * Aborts (with `turn_claim_lost`) when a renewal finds the claim taken over after its lease ran
+   * out. While held, the store writes the session's events and messages only if the claim is
+   * still this core's (checked by each write in the database), and refuses every write at once
+   * once `lost` fired, so the turn records nothing after the taker's recovery.
+   */
   readonly lost: AbortSignal;
   /**
    * Ends the turn and frees the session at once: `end` must write the turn's end and release this
    * core's claim in one transaction; the heartbeat stops first and this core's mark is gone before
-   * it commits, so whoever sees the turn ended may start the next one. Throws what `end` threw.
+   * it commits, so whoever sees the turn ended may start the next one. Throws what `end` threw
+   * (`turn_claim_lost`, writing nothing, when another process took the claim over).
    */
   finish<T>(end: () => Promise<T>): Promise<T>;
   /**
@@ -92,7 +98,7 @@ export async function claimSession(services: ClaimingServices, sessionId: string
     runningSessions.delete(sessionId);
     throw error;
   }
-  return holdWithHeartbeat(services, sessionId);
+  return holdWithHeartbeat(services, sessionId, store.fenceWrites(sessionId, owner));
 }
 
 async function takeOver(
@@ -114,7 +120,7 @@ async function takeOver(
   throw new ClawsmithError('turn_in_progress', `${busy} Other processes are claiming it at the same moment.`);
 }
 
-function holdWithHeartbeat(services: ClaimingServices, sessionId: string): HeldSession {
+function holdWithHeartbeat(services: ClaimingServices, sessionId: string, fence: WriteFence): HeldSession {
   const { store, owner, lease, runningSessions } = services;
   const lost = new AbortController();
   let released = false;
@@ -122,13 +128,12 @@ function holdWithHeartbeat(services: ClaimingServices, sessionId: string): HeldS
   const renew = async () => {
     try {
       const held = await store.renewClaim(sessionId, owner, lease.durationMs);
-      if (!held && !released)
-        lost.abort(
-          new ClawsmithError(
-            'turn_claim_lost',
-            `This process's lease on session ${sessionId} ran out and another process took the session over (its recovery closes this turn as interrupted); the turn stops here.`,
-          ),
-        );
+      if (!held && !released) {
+        const reason = turnClaimLost(sessionId);
+        // Before the abort: nothing the turn writes while it winds down may land after the taker's record.
+        fence.refuse(reason);
+        lost.abort(reason);
+      }
     } catch {
       // The database did not answer: the next beat tries again, and the lease covers the gap.
     }
@@ -150,6 +155,7 @@ function holdWithHeartbeat(services: ClaimingServices, sessionId: string): HeldS
       try {
         const ended = await end();
         released = true;
+        fence.lift();
         return ended;
       } catch (error) {
         runningSessions.add(sessionId);
@@ -170,6 +176,7 @@ function holdWithHeartbeat(services: ClaimingServices, sessionId: string): HeldS
         );
       } finally {
         // Only now: a turn of this core claiming meanwhile would have its new claim deleted above.
+        fence.lift();
         runningSessions.delete(sessionId);
       }
     },
