@@ -18,6 +18,7 @@ export class ClaimingProcess {
   output = '';
   errors = '';
   readonly #waiters = new Set<() => void>();
+  #closed = false;
 
   constructor(home: string, sessionId: string, lease: { durationMs: number; renewEveryMs: number }, hostId?: string) {
     const environment = { ...process.env };
@@ -42,9 +43,12 @@ export class ClaimingProcess {
       for (const waiter of this.#waiters) waiter();
     });
     this.child.stderr.on('data', (chunk: Buffer) => (this.errors += chunk.toString()));
+    this.child.on('exit', () => this.child.stdin.destroy());
+    // 'close', not 'exit': only then has every byte the process printed been read, so a waiter
+    // never takes a process that printed its answer and ended for one that ended without it.
     this.exited = new Promise((resolveExit) =>
-      this.child.on('exit', () => {
-        this.child.stdin.destroy();
+      this.child.on('close', () => {
+        this.#closed = true;
         for (const waiter of this.#waiters) waiter();
         resolveExit();
       }),
@@ -54,16 +58,16 @@ export class ClaimingProcess {
     });
   }
 
-  /** Resolves once the output contains `text`; rejects if the process ends first. */
-  waitFor(text: string): Promise<void> {
+  /** Resolves once the output contains one of `texts`; rejects if the process ends printing none. */
+  waitFor(...texts: string[]): Promise<void> {
     return new Promise((resolveWait, reject) => {
       const check = () => {
-        if (this.output.includes(text)) {
+        if (texts.some((text) => this.output.includes(text))) {
           this.#waiters.delete(check);
           resolveWait();
-        } else if (this.child.exitCode !== null || this.child.signalCode !== null) {
+        } else if (this.#closed) {
           this.#waiters.delete(check);
-          reject(new Error(`the process ended before printing ${text}: ${this.output}\n${this.errors}`));
+          reject(new Error(`the process ended before printing ${texts.join(' or ')}: ${this.output}\n${this.errors}`));
         }
       };
       this.#waiters.add(check);
@@ -73,7 +77,7 @@ export class ClaimingProcess {
 
   /** Resolves with the process's last line once it printed TURN or REFUSED. */
   async outcome(): Promise<string> {
-    await Promise.race([this.waitFor('TURN '), this.waitFor('REFUSED ')]);
+    await this.waitFor('TURN ', 'REFUSED ');
     return this.output.split('\n').find((line) => line.startsWith('TURN ') || line.startsWith('REFUSED '))!;
   }
 }

@@ -29,9 +29,7 @@ describe('claimSession', () => {
       await Promise.all(machines.map((machine) => machine.waitFor('READY')));
       for (const machine of machines) machine.child.stdin.write('go\n');
       // Each ends up either refused or running its tool (and so holding the session).
-      await Promise.all(
-        machines.map((machine) => Promise.race([machine.waitFor('TOOL_STARTED'), machine.waitFor('REFUSED ')])),
-      );
+      await Promise.all(machines.map((machine) => machine.waitFor('TOOL_STARTED', 'REFUSED ')));
       const winners = machines.filter((machine) => machine.output.includes('TOOL_STARTED'));
       expect(winners).toHaveLength(1);
       const [winner] = winners;
