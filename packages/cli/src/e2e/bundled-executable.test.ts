@@ -30,7 +30,10 @@ describe('the bundled clawsmith executable', { timeout: 120_000 }, () => {
       if (Date.now() > deadline) throw new Error(`the search index was never used:\n${text}`);
       await new Promise((resolve) => setTimeout(resolve, 50));
     }
-    expect(text).toMatch(/Used the search index: searched 1 of 1 candidate file/);
+    // Files whose times are within the index's settling window of its build (a quiet machine
+    // builds it at once) are candidates searched directly: the count of candidates varies, the
+    // count the thread indexed does not.
+    expect(text).toMatch(/Used the search index: searched \d+ of \d+ candidate files? \(.*\) of 3 indexed/);
 
     const regex = await served.call('search_files', { query: 'haystack[A-Z]\\w+', regex: true });
     expect(regex.isError).toBe(false);
