@@ -4,6 +4,7 @@ import { chownSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, 
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { reapServerWithOwner } from './server-reaper.js';
 
 /** A PostgreSQL server of its own, in a temporary folder, for a test run. */
 export interface PostgresServer {
@@ -69,7 +70,8 @@ function freePort(): Promise<number> {
  * Starts a real PostgreSQL server (`initdb` + `pg_ctl`) in a new temporary folder, listening on
  * 127.0.0.1 at a free port and on a Unix socket in that folder only, with a superuser
  * `clawsmith` whose random password the TCP URL carries. Durability is off (`fsync=off`): the
- * folder is thrown away with {@link PostgresServer.stop}.
+ * folder is thrown away with {@link PostgresServer.stop}, or by a reaper when this process ends
+ * without stopping it.
  */
 export async function startPostgresServer(): Promise<PostgresServer> {
   const binaries = postgresBinaries();
@@ -134,6 +136,20 @@ export async function startPostgresServer(): Promise<PostgresServer> {
       throw new Error(`PostgreSQL did not start: ${log || String(error)}`, { cause: error });
     }
   }
+  const pgCtl = join(binaries, 'pg_ctl');
+  reapServerWithOwner({
+    folder,
+    stopCommand: [
+      ...(user ? ['runuser', '-u', user.name, '--'] : []),
+      pgCtl,
+      '-D',
+      data,
+      '-m',
+      'immediate',
+      '-w',
+      'stop',
+    ],
+  });
   let stopped = false;
   return {
     url: `postgres://clawsmith:${password}@127.0.0.1:${port}/postgres`,
