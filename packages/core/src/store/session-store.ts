@@ -75,9 +75,14 @@ export class SessionStore {
 
   /** The owner a write to the session must still be the holder of, if any; throws once it is known lost. */
   #holderFor(sessionId: string): claims.ClaimOwner | undefined {
-    const held = this.#held.get(sessionId);
-    if (held?.lost) throw held.lost;
-    return held?.owner;
+    this.#assertNotLost(sessionId);
+    return this.#held.get(sessionId)?.owner;
+  }
+
+  /** Throws the reason once this process's claim on the session is known lost (writes that carry no fence). */
+  #assertNotLost(sessionId: string): void {
+    const lost = this.#held.get(sessionId)?.lost;
+    if (lost) throw lost;
   }
 
   /** Follows every event this process persists; returns the unsubscribe function. */
@@ -113,8 +118,8 @@ export class SessionStore {
 
   /** Gives the session a title unless it has one. */
   async setTitle(sessionId: string, title: string): Promise<void> {
-    this.#holderFor(sessionId);
-    await sessions.writeTitle(this.#db, sessionId, title, true);
+    this.#assertNotLost(sessionId);
+    await sessions.fillMissingTitle(this.#db, sessionId, title);
   }
 
   /** Deletes the session's row and everything stored under it here (events, messages, turns, approvals, todos). */
@@ -217,7 +222,7 @@ export class SessionStore {
   }
 
   async completeTurn(sessionId: string, turnId: string, status: TurnRecord['status']): Promise<void> {
-    this.#holderFor(sessionId);
+    this.#assertNotLost(sessionId);
     await turns.completeTurn(this.#db, sessionId, turnId, status);
   }
 
@@ -259,7 +264,7 @@ export class SessionStore {
   }
 
   async setTodos(sessionId: string, list: readonly TodoItem[]): Promise<void> {
-    this.#holderFor(sessionId);
+    this.#assertNotLost(sessionId);
     await todos.setTodos(this.#db, sessionId, list);
   }
 
@@ -268,12 +273,12 @@ export class SessionStore {
   }
 
   async setActivation(sessionId: string, activeTools: readonly string[]): Promise<void> {
-    this.#holderFor(sessionId);
+    this.#assertNotLost(sessionId);
     await todos.setActivation(this.#db, sessionId, activeTools);
   }
 
   async addApproval(approval: Omit<PendingApproval, 'id' | 'createdAt'>): Promise<PendingApproval> {
-    this.#holderFor(approval.sessionId);
+    this.#assertNotLost(approval.sessionId);
     return approvals.addApproval(this.#db, approval);
   }
 

@@ -86,14 +86,12 @@ export async function renameSession(db: CoreDatabase, sessionId: string, title: 
   return toSession(row);
 }
 
-/** Sets the title; with `onlyIfMissing`, a session that has one keeps it. */
-export async function writeTitle(
-  db: CoreDatabase,
-  sessionId: string,
-  title: string,
-  onlyIfMissing: boolean,
-): Promise<void> {
-  let query = db.updateTable('session').set({ title, updated_at: now() }).where('id', '=', sessionId);
-  if (onlyIfMissing) query = query.where('title', 'is', null);
-  await query.execute();
+/** Sets the title of a session that has none; a session that has one keeps it. */
+export async function fillMissingTitle(db: CoreDatabase, sessionId: string, title: string): Promise<void> {
+  await db
+    .updateTable('session')
+    .set({ title, updated_at: now() })
+    .where('id', '=', sessionId)
+    .where('title', 'is', null)
+    .execute();
 }
