@@ -13,7 +13,8 @@
 # Arguments: the argument that marks a launch for this namespace, port, uid, gid, the system call numbers of unshare, prctl, sendmsg and pidfd_open.
 # Exit 125 on any failure (once taken, the message goes to the command's output).
 #
-# Numbers instead of `use Socket` (see network-bridge.pl for the layouts): CLONE_NEWUSER 0x10000000,
+# It runs after programs/proxy-port-handoff.pl (the listening socket and the handoff). Numbers
+# instead of `use Socket` and POSIX: CLONE_NEWUSER 0x10000000,
 # CLONE_NEWNET 0x40000000; AF_INET 2, SOCK_DGRAM 2; SIOCGIFFLAGS 0x8913, SIOCSIFFLAGS 0x8914 with a
 # struct ifreq of the name (16 bytes) and the flags (a short, 24 bytes in all); IFF_UP 1;
 # PR_SET_PDEATHSIG 1 with SIGKILL 9. The launch is a length (8 hex digits) and NUL-separated fields.
@@ -47,12 +48,7 @@ my ($flags) = unpack("x16 s", $request);
 $request = pack("a16 s x6", "lo", $flags | 1);
 ioctl($interfaces, 0x8914, $request) or $fail->("bringing loopback up");
 close($interfaces);
-socket(my $listener, 2, 1, 0) or $fail->("socket");
-setsockopt($listener, 1, 2, 1);
-bind($listener, pack("S n C4 x8", 2, $port, 127, 0, 0, 1)) or $fail->("bind 127.0.0.1:$port");
-listen($listener, 128) or $fail->("listen");
-my $pidfd = syscall($nr_pidfd_open, $$ + 0, 0);
-$pidfd >= 0 or $fail->("pidfd_open (the relay needs Linux 5.3 or later)");
+my ($listener, $pidfd) = listen_for_proxy($port, $nr_pidfd_open, $fail);
 syswrite($control, "ready\n") or $fail->("saying ready");
 
 my $read_exactly = sub {
@@ -75,14 +71,7 @@ defined($marker) or $fail->("the launch is not one for a prepared network namesp
 splice(@command, $marker, 1);
 $write_file->($_, "$$\n") for @processes_files;
 # The command's connections wait in the listener's backlog until the relay accepts them.
-socket(my $relay, 1, 1, 0) or $fail->("socket to the relay");
-connect($relay, pack("S a108", 1, $path)) or $fail->("connect to the relay at $path");
-my $said = "$token\n";
-my $vector = pack("P Q", $said, 33);
-my $message_control = pack("Q i i i i", 24, 1, 1, fileno($listener), $pidfd);
-my $message = pack("Q L x4 P Q P Q i x4", 0, 0, $vector, 1, $message_control, 24, 0);
-syscall($nr_sendmsg, fileno($relay), $message, 0) == 33 or $fail->("handing the proxy port to the relay");
-close($relay);
+hand_to_relay($path, $token, $listener, $pidfd, $nr_sendmsg, $fail);
 close($listener);
 $close_descriptor->($pidfd);
 if ($stdin eq "null") { open(STDIN, "<", "/dev/null") or $fail->("stdin from /dev/null") }

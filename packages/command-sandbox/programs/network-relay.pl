@@ -13,7 +13,7 @@
 # of prctl, recvmsg and splice. Prints "ready" once listening. Every process of it
 # dies with its parent (PR_SET_PDEATHSIG), and the proxy kills the whole group when it closes.
 #
-# Numbers instead of `use Socket` (see network-bridge.pl for the layouts): AF_UNIX 1, AF_INET 2,
+# Numbers instead of `use Socket` (see proxy-port-handoff.pl for the layouts): AF_UNIX 1, AF_INET 2,
 # AF_INET6 10, SOCK_STREAM 1; sockaddr_in6 is family, port, flow, address, scope. PR_SET_PDEATHSIG
 # 1 with SIGKILL 9; F_SETPIPE_SZ 1031; SPLICE_F_MOVE 1, SPLICE_F_MORE 4.
 my ($listen_path, $decision_path, $nr_prctl, $nr_recvmsg, $nr_splice) = @ARGV;

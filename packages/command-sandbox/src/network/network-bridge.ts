@@ -1,7 +1,11 @@
-import { programText } from '../programs/program-text.js';
+import { programsText } from '../programs/program-text.js';
 
-/** The bridge, from `programs/network-bridge.pl` (what it does and why is said there). */
-const BRIDGE_PERL = programText('network-bridge.pl');
+/**
+ * The bridge, from `programs/network-bridge.pl` (what it does and why is said there) after the
+ * proxy port's handoff it shares with the prepared namespace.
+ */
+export const BRIDGE_PROGRAM = ['proxy-port-handoff.pl', 'network-bridge.pl'] as const;
+const BRIDGE_PERL = programsText(...BRIDGE_PROGRAM);
 
 /** The system call numbers the bridge, the prepared namespace and the relay use, on one architecture. */
 export interface NetworkSystemCalls {

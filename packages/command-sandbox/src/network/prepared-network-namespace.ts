@@ -1,11 +1,15 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import type { Socket } from 'node:net';
-import { programText } from '../programs/program-text.js';
+import { programsText } from '../programs/program-text.js';
 import { PREPARED_NETWORK_ONLY_ARGUMENT } from '../sandbox/bubblewrap-arguments.js';
 import type { NetworkRelayLaunch } from './network-proxy.js';
 
-/** The prepared namespace, from `programs/network-namespace.pl` (what it does and why is said there). */
-const NAMESPACE_PERL = programText('network-namespace.pl');
+/**
+ * The prepared namespace, from `programs/network-namespace.pl` (what it does and why is said
+ * there) after the proxy port's handoff it shares with the bridge.
+ */
+export const NAMESPACE_PROGRAM = ['proxy-port-handoff.pl', 'network-namespace.pl'] as const;
+const NAMESPACE_PERL = programsText(...NAMESPACE_PROGRAM);
 
 /** What a waiting namespace runs once a command takes it. */
 export interface NamespaceLaunch {

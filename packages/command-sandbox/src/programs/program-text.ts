@@ -4,7 +4,12 @@ import { commandSandboxFolder } from '../package-folder.js';
 
 /** The programs shipped to other interpreters (Perl, sh): real files, checked by their own tools. */
 export type ProgramName =
-  'network-bridge.pl' | 'network-namespace.pl' | 'network-relay.pl' | 'overlay-setup.pl' | 'overlay-setup.sh';
+  | 'network-bridge.pl'
+  | 'network-namespace.pl'
+  | 'network-relay.pl'
+  | 'overlay-setup.pl'
+  | 'overlay-setup.sh'
+  | 'proxy-port-handoff.pl';
 
 /**
  * The text of a shipped program, read from the package's `programs/` folder (never from the
@@ -13,4 +18,12 @@ export type ProgramName =
  */
 export function programText(name: ProgramName): string {
   return readFileSync(join(commandSandboxFolder(), 'programs', name), 'utf8');
+}
+
+/**
+ * One program made of shipped files in order, as the interpreter runs it: the bridge and the
+ * prepared namespace each run after `proxy-port-handoff.pl`, whose subroutines they call.
+ */
+export function programsText(...names: readonly ProgramName[]): string {
+  return names.map(programText).join('\n');
 }
