@@ -1,7 +1,9 @@
 // `clawsmith mcp serve` cost: a warm read_file through the built command over stdio (the SDK
 // client, as an MCP client would call it) beside the same call through AgentCore.callTool in
-// this process, on the same kind of home and workspace. Needs the built cli (nx run @clawsmith/cli:build).
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+// this process, on the same kind of home and workspace; then the processor time each side spends
+// per call, which the machine's load inflates far less than it inflates waiting. Needs the built
+// cli (nx run @clawsmith/cli:build).
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -36,14 +38,13 @@ const core = createAgentCore({
 });
 const session = await core.createSession({ workspaceRoot: workspace });
 const client = new Client({ name: 'bench', version: '0' });
-await client.connect(
-  new StdioClientTransport({
-    command: process.execPath,
-    args: [bin, 'mcp', 'serve', '--workspace', workspace],
-    env: { ...(process.env as Record<string, string>), CLAWSMITH_HOME: homes[1]! },
-    stderr: 'ignore',
-  }),
-);
+const servedTransport = new StdioClientTransport({
+  command: process.execPath,
+  args: [bin, 'mcp', 'serve', '--workspace', workspace],
+  env: { ...(process.env as Record<string, string>), CLAWSMITH_HOME: homes[1]! },
+  stderr: 'ignore',
+});
+await client.connect(servedTransport);
 // The protocol layer alone: the same server adapter over the same in-process core, through the
 // SDK's in-memory transport (no process boundary, no JSON on a pipe). Splits the added cost
 // into the MCP layer (SDK parsing on both ends, result mapping) and the process boundary.
@@ -128,6 +129,36 @@ console.log(
 );
 console.log(
   `of which the MCP layer without a process boundary (SDK parsing on both ends, result mapping): ${pairedProtocol.toFixed(3)} ms median of paired differences`,
+);
+
+// Processor time (user + system) per call, each side over a block of calls of its own, so work a
+// call leaves for later (event writes after the result) is counted where it is done: this process
+// for the in-process calls and for the SDK client; the served process from Linux's /proc, in clock
+// ticks of 10 ms summed over the block (it is idle between calls).
+const servedPid = servedTransport.pid;
+const servedCpuMs = (): number | undefined => {
+  try {
+    const fields = readFileSync(`/proc/${servedPid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+    return (Number(fields[11]) + Number(fields[12])) * 10;
+  } catch {
+    return undefined;
+  }
+};
+const cpuPerCall = async (call: () => Promise<void>) => {
+  const own = process.cpuUsage();
+  const served = servedCpuMs();
+  for (let index = 0; index < RUNS; index += 1) await call();
+  const ownUsed = process.cpuUsage(own);
+  const servedEnd = servedCpuMs();
+  return {
+    own: (ownUsed.user + ownUsed.system) / 1000 / RUNS,
+    served: served === undefined || servedEnd === undefined ? undefined : (servedEnd - served) / RUNS,
+  };
+};
+const inProcessCpu = await cpuPerCall(callInProcess);
+const servedCpu = await cpuPerCall(callServed);
+console.log(
+  `processor time per call: in process ${inProcessCpu.own.toFixed(3)} ms; through mcp serve ${servedCpu.served === undefined ? '(not readable here: no /proc)' : servedCpu.served.toFixed(3)} ms in the served process + ${servedCpu.own.toFixed(3)} ms in the client (SDK, stdio); the rest of the added time is waiting (pipe wake-ups behind the machine's other work)`,
 );
 await inMemoryClient.close();
 await client.close();

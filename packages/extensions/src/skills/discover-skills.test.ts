@@ -149,6 +149,60 @@ describe(discoverSkills, () => {
     expect(discoverSkills({ homeDir: home }).skills.map((skill) => skill.name)).toEqual(['secret']);
   });
 
+  it('finds and reports the same without a cache, where no SKILL.md is stat-ed before it is read', () => {
+    const outside = testdir({ 'skills/secret/SKILL.md': skillMarkdown('secret', 'outside') });
+    const home = testdir({
+      'skills/deploy/SKILL.md': skillMarkdown('deploy', 'Ship the app'),
+      'skills/no-file': {},
+      'skills/folder/SKILL.md/inner': '',
+      'skills/fifo/placeholder': '',
+      'skills/no-open/SKILL.md': '# just markdown\n',
+      'skills/linked': { symlink: `${outside}/skills/secret` },
+    });
+    execFileSync('mkfifo', [join(home, 'skills/fifo/SKILL.md')]);
+    const workspace = testdir({
+      '.agents/skills/review/SKILL.md': skillMarkdown('review', 'Review a change'),
+      '.clawsmith/skills/secret': { symlink: `${outside}/skills/secret` },
+    });
+    const found = (cache: false | undefined) => {
+      const catalog = discoverSkills({
+        homeDir: home,
+        workspaceRoot: workspace,
+        ...(cache === false ? { cache } : {}),
+      });
+      return {
+        skills: catalog.skills.map((skill) => [skill.name, skill.scope, skill.description]),
+        problems: catalog.problems.map((problem) => [problem.file, problem.line, problem.code, problem.message]),
+      };
+    };
+    const uncached = found(false);
+    expect(uncached).toEqual(found(undefined));
+    expect(uncached.skills).toEqual([
+      ['deploy', 'home', 'Ship the app'],
+      ['review', 'workspace', 'Review a change'],
+    ]);
+    expect(
+      uncached.problems.map(([file, line, code, message]) => [
+        String(file).split('/').slice(-2).join('/'),
+        line,
+        code,
+        message,
+      ]),
+    ).toEqual([
+      ['fifo/SKILL.md', 1, 'skill_invalid', 'SKILL.md is not a regular file'],
+      ['folder/SKILL.md', 1, 'skill_invalid', 'SKILL.md is not a regular file'],
+      ['secret/SKILL.md', 2, 'skill_invalid', "name secret must match its folder's name linked"],
+      ['no-file/SKILL.md', 1, 'skill_invalid', 'the skill folder has no SKILL.md'],
+      ['no-open/SKILL.md', 1, 'skill_invalid', "the file must start with a '---' line opening the YAML front matter"],
+      [
+        'skills/secret',
+        1,
+        'skill_path_outside',
+        'a workspace skill folder that is a link to a folder outside the skills folder is ignored',
+      ],
+    ]);
+  });
+
   it('reports a SKILL.md that is a FIFO or a folder instead of hanging on it', () => {
     const home = testdir({ 'skills/fifo/placeholder': '', 'skills/folder/SKILL.md/inner': '' });
     execFileSync('mkfifo', [join(home, 'skills/fifo/SKILL.md')]);

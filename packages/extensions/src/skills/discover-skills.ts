@@ -93,11 +93,14 @@ function judgeFrontMatter(front: FrontMatter): SkillVerdict {
 
 function readVerdict(file: string, cache: SkillCache): SkillVerdict {
   let stat: Stats | undefined;
-  try {
-    stat = statSync(file);
-  } catch {
-    // Reported by the read below, with its reason.
-  }
+  // Without a cache the stat would answer nothing: the read below checks the file on its own
+  // descriptor, and a path lookup costs more than the read (a quarter of an uncached discovery).
+  if (cache.remembers)
+    try {
+      stat = statSync(file);
+    } catch {
+      // Reported by the read below, with its reason.
+    }
   const cached = stat?.isFile() ? cache.lookup(file, stat) : undefined;
   if (cached) return cached;
   let front: FrontMatter;

@@ -83,6 +83,11 @@ export class SkillCache {
     for (const [path, entry] of Object.entries(cache.files)) if (isEntry(entry)) this.#entries.set(path, entry);
   }
 
+  /** Whether this cache keeps anything (false without a home, or with `cache: false`). */
+  get remembers(): boolean {
+    return this.#file !== undefined;
+  }
+
   /** The remembered verdict of `path` when `stat` shows the very file it was read from. */
   lookup(path: string, stat: Stats): SkillVerdict | undefined {
     this.#seen.add(path);
