@@ -4,8 +4,8 @@ import { DEFAULT_CHUNK_KEYS, indexPart, type IndexedPart, type SharedRange } fro
 import type { BuildRequest, BuildStats, PartRequest } from './index-thread-protocol.js';
 import { joinedPaths, walkForIndex, type WalkedFile } from './index-walk.js';
 import { PartScanner } from './part-scanner.js';
-import { mergeChunks } from './posting-merge.js';
-import { writeStoredIndex } from './stored-index-file.js';
+import { mergeChunks, type MergedPostings } from './posting-merge.js';
+import { StoredIndexWriter } from './stored-index-file.js';
 
 /** Indexes one part in another thread. */
 export type PartIndexer = (request: PartRequest) => Promise<IndexedPart>;
@@ -42,14 +42,8 @@ export async function buildIndex(request: BuildRequest, indexElsewhere: PartInde
   const indexedAt = Date.now();
   const parts = [first, ...others];
   const entries = parts.flatMap((part) => part.entries);
-  // Joined in this thread's scanner memory, whose pages the scans have already touched.
-  const merged = mergeChunks(
-    parts.flatMap((part) => part.chunks),
-    (bytes) => scanner.spareMemory(bytes),
-  );
   const postings = parts.reduce((sum, part) => sum + part.postings, 0);
   const textBytes = parts.reduce((sum, part) => sum + part.textBytes, 0);
-  const joinedAt = Date.now();
   const count = entries.length;
   const fileStats = new Float64Array(count * 4);
   const flags = new Uint8Array(count);
@@ -66,29 +60,57 @@ export async function buildIndex(request: BuildRequest, indexElsewhere: PartInde
     folderStats[index * 3 + 1] = folder.mtimeMs;
     folderStats[index * 3 + 2] = folder.ctimeMs;
   });
-  const distinct = merged.trigramList.length;
   // The build's own time and parts are kept for whoever reads the file (the benchmark does).
-  const description = {
+  const describe = (trigrams: number, buildMs: number) => ({
     key,
     builtAtMs: now,
     files: count,
     folders: folders.length,
-    trigrams: distinct,
+    trigrams,
     postings,
     textBytes,
-    buildMs: Date.now() - started,
+    buildMs,
     parts: partCount,
-  };
-  const bytesOnDisk = writeStoredIndex(path, description, [
-    ['fileStats', fileStats],
-    ['fileFlags', flags],
-    ['filePaths', joinedStrings(entries.map((entry) => entry.relative))],
-    ['folderStats', folderStats],
-    ['folderPaths', joinedStrings(folders.map((folder) => folder.relative))],
-    ['trigrams', merged.trigramList],
-    ['postingStarts', merged.postingStarts],
+  });
+  // Everything but the joined lists is known before the join; those are written as it goes.
+  const writer = new StoredIndexWriter(
+    path,
+    describe(Number.MAX_SAFE_INTEGER, Number.MAX_SAFE_INTEGER),
+    ['fileStats', 'fileFlags', 'filePaths', 'folderStats', 'folderPaths', 'postings', 'trigrams', 'postingStarts'],
+    [
+      ['fileStats', fileStats],
+      ['fileFlags', flags],
+      ['filePaths', joinedStrings(entries.map((entry) => entry.relative))],
+      ['folderStats', folderStats],
+      ['folderPaths', joinedStrings(folders.map((folder) => folder.relative))],
+    ],
+  );
+  let merged: MergedPostings;
+  let handedOn = 0;
+  try {
+    // Joined in this thread's scanner memory, whose pages the scans have already touched.
+    merged = mergeChunks(
+      parts.flatMap((part) => part.chunks),
+      (bytes) => scanner.spareMemory(bytes),
+      (encoded, final) => {
+        writer.writeGrowing(encoded, handedOn, final);
+        handedOn = final;
+      },
+    );
+  } catch (error) {
+    await writer.discard();
+    throw error;
+  }
+  const joinedAt = Date.now();
+  const distinct = merged.trigramList.length;
+  const bytesOnDisk = await writer.finish(
+    describe(distinct, Date.now() - started),
     ['postings', merged.encoded],
-  ]);
+    [
+      ['trigrams', merged.trigramList],
+      ['postingStarts', merged.postingStarts],
+    ],
+  );
   return {
     files: count,
     folders: folders.length,
