@@ -19,7 +19,7 @@ export interface MergedPostings {
 export type JoinMemory = (bytes: number) => ArrayBuffer;
 
 /**
- * Told, every {@link JOIN_PROGRESS_BYTES} and at the end, that `encoded[0, final)` holds joined
+ * Told, every {@link JOIN_PROGRESS_BYTES} or so and at the end, that `encoded[0, final)` holds joined
  * list bytes that will not change (so they can be written out while the join goes on).
  */
 export type JoinProgress = (encoded: Uint8Array, final: number) => void;
@@ -34,12 +34,14 @@ export const JOIN_PROGRESS_BYTES = 2 << 20;
  * arrays laid out for the worst case, in `memory` when given (a scanner's memory, whose pages are
  * already touched: a fresh page costs tens of microseconds on a virtual machine), else in a new
  * buffer: pages never written cost no memory, and a copy to the exact size would touch as many
- * fresh pages again.
+ * fresh pages again. `progress` is told when whole lists are final, after about every
+ * `progressBytes` of them and once at the end.
  */
 export function mergeChunks(
   chunks: readonly PostingChunk[],
   memory?: JoinMemory,
   progress?: JoinProgress,
+  progressBytes = JOIN_PROGRESS_BYTES,
 ): MergedPostings {
   if (chunks.length === 1) {
     progress?.(chunks[0]!.encoded, chunks[0]!.encoded.length);
@@ -77,7 +79,7 @@ export function mergeChunks(
   let written = 0;
   let reported = 0;
   for (;;) {
-    if (progress && written - reported >= JOIN_PROGRESS_BYTES) {
+    if (progress && written - reported >= progressBytes) {
       progress(encoded, written);
       reported = written;
     }
