@@ -4,8 +4,8 @@ import { DEFAULT_CHUNK_KEYS, indexPart, type IndexedPart, type SharedRange } fro
 import type { BuildRequest, BuildStats, PartRequest } from './index-thread-protocol.js';
 import { joinedPaths, walkForIndex, type WalkedFile, type WalkedFolder } from './index-walk.js';
 import { PartScanner } from './part-scanner.js';
-import { mergeChunks, type MergedPostings } from './posting-merge.js';
-import { StoredIndexWriter } from './stored-index-file.js';
+import { mergeChunks } from './posting-merge.js';
+import { writeStoredIndex } from './stored-index-file.js';
 
 /** A helper thread, started and waiting for the one part it will index. */
 export interface PartHelper {
@@ -29,8 +29,8 @@ export async function buildIndex(request: BuildRequest, startHelper: () => PartH
   let folders: WalkedFolder[];
   try {
     ({ files, folders } = walkForIndex(root, new Set(skipped), (found) => {
-      // The part count is min(threads, floor(files / minFilesPerPart)): helper n is needed once
-      // (n + 1) * minFilesPerPart files are found.
+      // The part count is min(threads, floor(files / minFilesPerPart)), so the k-th helper (from
+      // 1) is needed once (k + 1) * minFilesPerPart files are found, and never given up after.
       if (early.length + 1 < threads && found === (early.length + 2) * minFilesPerPart) early.push(startHelper());
     }));
   } catch (error) {
@@ -67,8 +67,14 @@ export async function buildIndex(request: BuildRequest, startHelper: () => PartH
   const indexedAt = Date.now();
   const parts = [first, ...others];
   const entries = parts.flatMap((part) => part.entries);
+  // Joined in this thread's scanner memory, whose pages the scans have already touched.
+  const merged = mergeChunks(
+    parts.flatMap((part) => part.chunks),
+    (bytes) => scanner.spareMemory(bytes),
+  );
   const postings = parts.reduce((sum, part) => sum + part.postings, 0);
   const textBytes = parts.reduce((sum, part) => sum + part.textBytes, 0);
+  const joinedAt = Date.now();
   const count = entries.length;
   const fileStats = new Float64Array(count * 4);
   const flags = new Uint8Array(count);
@@ -85,57 +91,29 @@ export async function buildIndex(request: BuildRequest, startHelper: () => PartH
     folderStats[index * 3 + 1] = folder.mtimeMs;
     folderStats[index * 3 + 2] = folder.ctimeMs;
   });
+  const distinct = merged.trigramList.length;
   // The build's own time and parts are kept for whoever reads the file (the benchmark does).
-  const describe = (trigrams: number, buildMs: number) => ({
+  const description = {
     key,
     builtAtMs: now,
     files: count,
     folders: folders.length,
-    trigrams,
+    trigrams: distinct,
     postings,
     textBytes,
-    buildMs,
+    buildMs: Date.now() - started,
     parts: partCount,
-  });
-  // Everything but the joined lists is known before the join; those are written as it goes.
-  const writer = new StoredIndexWriter(
-    path,
-    describe(Number.MAX_SAFE_INTEGER, Number.MAX_SAFE_INTEGER),
-    ['fileStats', 'fileFlags', 'filePaths', 'folderStats', 'folderPaths', 'postings', 'trigrams', 'postingStarts'],
-    [
-      ['fileStats', fileStats],
-      ['fileFlags', flags],
-      ['filePaths', joinedStrings(entries.map((entry) => entry.relative))],
-      ['folderStats', folderStats],
-      ['folderPaths', joinedStrings(folders.map((folder) => folder.relative))],
-    ],
-  );
-  let merged: MergedPostings;
-  let handedOn = 0;
-  try {
-    // Joined in this thread's scanner memory, whose pages the scans have already touched.
-    merged = mergeChunks(
-      parts.flatMap((part) => part.chunks),
-      (bytes) => scanner.spareMemory(bytes),
-      (encoded, final) => {
-        writer.writeGrowing(encoded, handedOn, final);
-        handedOn = final;
-      },
-    );
-  } catch (error) {
-    await writer.discard();
-    throw error;
-  }
-  const joinedAt = Date.now();
-  const distinct = merged.trigramList.length;
-  const bytesOnDisk = await writer.finish(
-    describe(distinct, Date.now() - started),
+  };
+  const bytesOnDisk = writeStoredIndex(path, description, [
+    ['fileStats', fileStats],
+    ['fileFlags', flags],
+    ['filePaths', joinedStrings(entries.map((entry) => entry.relative))],
+    ['folderStats', folderStats],
+    ['folderPaths', joinedStrings(folders.map((folder) => folder.relative))],
+    ['trigrams', merged.trigramList],
+    ['postingStarts', merged.postingStarts],
     ['postings', merged.encoded],
-    [
-      ['trigrams', merged.trigramList],
-      ['postingStarts', merged.postingStarts],
-    ],
-  );
+  ]);
   return {
     files: count,
     folders: folders.length,

@@ -19,34 +19,16 @@ export interface MergedPostings {
 export type JoinMemory = (bytes: number) => ArrayBuffer;
 
 /**
- * Told, every {@link JOIN_PROGRESS_BYTES} or so and at the end, that `encoded[0, final)` holds joined
- * list bytes that will not change (so they can be written out while the join goes on).
- */
-export type JoinProgress = (encoded: Uint8Array, final: number) => void;
-
-/** Joined list bytes between two calls of a {@link JoinProgress}. */
-export const JOIN_PROGRESS_BYTES = 2 << 20;
-
-/**
  * Joins chunks (in walk order): a chunk's file numbers move up by the files of the chunks before
  * it, so only the first delta of each chunk's list changes (it now counts from the previous
  * chunk's last file); the rest of its bytes are copied as they are. The results are views of
  * arrays laid out for the worst case, in `memory` when given (a scanner's memory, whose pages are
  * already touched: a fresh page costs tens of microseconds on a virtual machine), else in a new
  * buffer: pages never written cost no memory, and a copy to the exact size would touch as many
- * fresh pages again. `progress` is told when whole lists are final, after about every
- * `progressBytes` of them and once at the end.
+ * fresh pages again.
  */
-export function mergeChunks(
-  chunks: readonly PostingChunk[],
-  memory?: JoinMemory,
-  progress?: JoinProgress,
-  progressBytes = JOIN_PROGRESS_BYTES,
-): MergedPostings {
-  if (chunks.length === 1) {
-    progress?.(chunks[0]!.encoded, chunks[0]!.encoded.length);
-    return chunks[0]!;
-  }
+export function mergeChunks(chunks: readonly PostingChunk[], memory?: JoinMemory): MergedPostings {
+  if (chunks.length === 1) return chunks[0]!;
   // The chunks' arrays, taken out of the chunk objects once (a chunk from a helper thread is a
   // deserialized object of another shape, and property loads in the loop cost a third of a join).
   const lists = chunks.map((chunk) => chunk.trigramList);
@@ -77,12 +59,7 @@ export function mergeChunks(
   const cursors = chunks.map(() => 0);
   let distinct = 0;
   let written = 0;
-  let reported = 0;
   for (;;) {
-    if (progress && written - reported >= progressBytes) {
-      progress(encoded, written);
-      reported = written;
-    }
     let smallest = -1;
     for (let number = 0; number < chunks.length; number += 1) {
       const list = lists[number]!;
@@ -120,7 +97,6 @@ export function mergeChunks(
     }
   }
   postingStarts[distinct] = written;
-  progress?.(encoded, written);
   return {
     trigramList: trigramList.subarray(0, distinct),
     postingStarts: postingStarts.subarray(0, distinct + 1),
