@@ -3,7 +3,7 @@
 // thread that answers tool calls. The same module runs the build's helper threads
 // (`workerData.role` 'part'), started from this module's own URL.
 import { parentPort, Worker, workerData } from 'node:worker_threads';
-import { buildIndex } from './index-build.js';
+import { buildIndex, type PartHelper } from './index-build.js';
 import { indexPart, type IndexedPart } from './index-part.js';
 import type { IndexReply, IndexThreadData, NumberedRequest, PartReply, PartRequest } from './index-thread-protocol.js';
 import { sweepStoredIndex } from './index-sweep.js';
@@ -16,11 +16,11 @@ function reasonOf(error: unknown): string {
   return String(error instanceof Error ? error.message : error);
 }
 
-// Indexes one part in a helper thread (a fresh one per build: builds are rare).
-function indexInHelper(request: PartRequest): Promise<IndexedPart> {
-  return new Promise((resolve, reject) => {
-    const data: IndexThreadData = { role: 'part' };
-    const helper = new Worker(new URL(import.meta.url), { workerData: data });
+// Starts a helper thread that indexes one part once asked (a fresh one per build: builds are rare).
+function startHelper(): PartHelper {
+  const data: IndexThreadData = { role: 'part' };
+  const helper = new Worker(new URL(import.meta.url), { workerData: data });
+  const outcome = new Promise<IndexedPart>((resolve, reject) => {
     helper.once('message', (reply: PartReply) => {
       void helper.terminate();
       if (reply.ok) resolve(reply.part);
@@ -28,8 +28,18 @@ function indexInHelper(request: PartRequest): Promise<IndexedPart> {
     });
     helper.once('error', reject);
     helper.once('exit', (code) => reject(new Error(`an index helper thread stopped with code ${code}`)));
-    helper.postMessage(request);
   });
+  // A helper that fails before it is given a part is answered when it is given one.
+  outcome.catch(() => undefined);
+  return {
+    index(request) {
+      helper.postMessage(request);
+      return outcome;
+    },
+    stop() {
+      void helper.terminate();
+    },
+  };
 }
 
 function servePart(): void {
@@ -57,7 +67,7 @@ async function answer(request: NumberedRequest): Promise<void> {
   const { id } = request;
   try {
     if (request.type === 'build') {
-      const stats = await buildIndex(request, indexInHelper);
+      const stats = await buildIndex(request, startHelper);
       port.postMessage({ id, ok: true, stats } satisfies IndexReply);
     } else if (request.type === 'load') {
       const read = readStoredIndex(request.path, request.key);

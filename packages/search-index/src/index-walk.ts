@@ -31,8 +31,11 @@ function byName(left: Dirent, right: Dirent): number {
   return left.name < right.name ? -1 : left.name > right.name ? 1 : 0;
 }
 
-/** Walks `root` depth-first in code-unit order of names, as walkWorkspace does. */
-export function walkForIndex(root: string, skipped: ReadonlySet<string>): IndexWalk {
+/**
+ * Walks `root` depth-first in code-unit order of names, as walkWorkspace does; `onFile` is told
+ * the count of files found so far after each one.
+ */
+export function walkForIndex(root: string, skipped: ReadonlySet<string>, onFile?: (found: number) => void): IndexWalk {
   const files: WalkedFile[] = [];
   const folders: WalkedFolder[] = [];
   const visit = (absolute: string, relative: string): void => {
@@ -61,8 +64,10 @@ export function walkForIndex(root: string, skipped: ReadonlySet<string>): IndexW
           continue;
         }
       }
-      if (isFile) files.push({ relative: childRelative, absolute: childAbsolute, name });
-      else if (isFolder && !skipped.has(name)) visit(childAbsolute, childRelative);
+      if (isFile) {
+        files.push({ relative: childRelative, absolute: childAbsolute, name });
+        onFile?.(files.length);
+      } else if (isFolder && !skipped.has(name)) visit(childAbsolute, childRelative);
     }
   };
   visit(root, '');
