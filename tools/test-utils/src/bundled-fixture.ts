@@ -1,9 +1,9 @@
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { existsSync, mkdirSync, renameSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { build, type Plugin } from 'esbuild';
 
 const bundles = new Map<string, Promise<string>>();
-const folders = new Map<string, string>();
 
 /**
  * The TypeScript fixture `fixture` and the workspace sources it imports (`@clawsmith/*` with the
@@ -13,8 +13,9 @@ const folders = new Map<string, string>();
  * A process started with `--import tsx` compiles and resolves every source module through tsx's
  * loader on each start (about 3 s of CPU for core's graph); the bundle starts in a fifth of that,
  * running the same sources. Third-party packages stay outside the bundle, loaded by Node as
- * installed: the bundle is written to a private folder under the fixture's package's
- * `node_modules/.cache`, from where Node resolves them as it would for the fixture itself. A
+ * installed: the bundle is written under the fixture's package's `node_modules/.cache`, from
+ * where Node resolves them as it would for the fixture itself, named by its content (the same
+ * sources give the same file, however many processes and runs bundle them). A
  * fixture whose code finds files beside its own module (`import.meta.url`) must keep using tsx.
  */
 export function bundledFixture(fixture: string): Promise<string> {
@@ -42,8 +43,17 @@ async function buildBundle(fixture: string): Promise<string> {
     write: false,
     logLevel: 'silent',
   });
-  const path = join(bundleFolder(packageRoot(fixture)), basename(fixture).replace(/\.tsx?$/, '.mjs'));
-  writeFileSync(path, result.outputFiles[0]!.text, { mode: 0o600 });
+  const text = result.outputFiles[0]!.text;
+  const folder = join(packageRoot(fixture), 'node_modules/.cache/clawsmith-fixtures');
+  mkdirSync(folder, { recursive: true, mode: 0o700 });
+  const name = basename(fixture).replace(/\.tsx?$/, '');
+  const path = join(folder, `${name}-${createHash('sha256').update(text).digest('hex').slice(0, 16)}.mjs`);
+  if (!existsSync(path)) {
+    // Written aside and renamed: a process starting the bundle never reads a half-written file.
+    const partial = `${path}.${process.pid}.partial`;
+    writeFileSync(partial, text, { mode: 0o600 });
+    renameSync(partial, path);
+  }
   return path;
 }
 
@@ -63,18 +73,5 @@ function packageRoot(fixture: string): string {
     if (parent === folder) throw new Error(`${fixture} is in no package (no package.json above it).`);
     folder = parent;
   }
-  return folder;
-}
-
-function bundleFolder(packageFolder: string): string {
-  let folder = folders.get(packageFolder);
-  if (folder) return folder;
-  const cache = join(packageFolder, 'node_modules/.cache');
-  mkdirSync(cache, { recursive: true });
-  // One folder per process (mode 0700): workers of one run never overwrite each other's bundles.
-  folder = mkdtempSync(join(cache, 'clawsmith-fixtures-'));
-  folders.set(packageFolder, folder);
-  const created = folder;
-  process.once('exit', () => rmSync(created, { recursive: true, force: true }));
   return folder;
 }
