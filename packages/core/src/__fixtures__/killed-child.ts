@@ -3,7 +3,7 @@
 import { spawn } from 'node:child_process';
 import { bundledFixture } from '@clawsmith/test-utils';
 
-/** A child that compiles core with tsx takes seconds on a loaded machine (minutes at a load of 30). */
+/** A child (and the bundle of its fixture, built once per test process) takes seconds on a loaded machine. */
 export const CHILD_TIMEOUT = 240_000;
 
 /**
