@@ -20,9 +20,11 @@ export default defineConfig(
       'test/processes/sse-fanout.test.ts',
     ],
     // The page's own logic (no DOM) is tested beside it too. One Chromium serves every browser
-    // test file of a project (test/browser/chromium-server.ts).
+    // test file of a project (test/browser/chromium-server.ts). The files of a worker share its
+    // loaded modules (the server, core and the page's sources, imported once, not once per file).
     {
       databaseUrlPerTest: true,
+      sharedWorkerModules: true,
       moreFiles: ['page/src/**/*.test.ts'],
       globalSetup: ['test/browser/chromium-server.ts'],
     },

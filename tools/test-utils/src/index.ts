@@ -1,6 +1,7 @@
 // Everything exported here is the public API of @clawsmith/test-utils (private to this repository).
 export { createTestdir, testdir, writeTree } from './testdir.js';
 export type { FileEntry, SymlinkEntry, TemporaryTree, TestTree } from './testdir.js';
+export { bundledFixture } from './bundled-fixture.js';
 export { startLineChild } from './line-child.js';
 export type { LineChild } from './line-child.js';
 export { snapshotTree } from './snapshot-tree.js';

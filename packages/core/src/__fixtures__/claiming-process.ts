@@ -3,13 +3,14 @@
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { resolve } from 'node:path';
 import { createScriptedProvider } from '@clawsmith/providers';
-import { createTestdir } from '@clawsmith/test-utils';
+import { bundledFixture, createTestdir } from '@clawsmith/test-utils';
 import { onTestFinished } from 'vitest';
 import { createAgentCore, type AgentCore } from '../agent-core.js';
 import { openClawsmithHome } from '../clawsmith-home.js';
 import { SessionStore } from '../store/session-store.js';
 
-const fixture = resolve(import.meta.dirname, 'claiming-turn.ts');
+// Bundled once per test process: each machine then starts without compiling core again.
+const fixture = await bundledFixture(resolve(import.meta.dirname, 'claiming-turn.ts'));
 
 /** One `claiming-turn` process, as the machine `hostId`. */
 export class ClaimingProcess {
@@ -26,16 +27,7 @@ export class ClaimingProcess {
     else environment.CLAWSMITH_HOST_ID = hostId;
     this.child = spawn(
       process.execPath,
-      [
-        '--conditions=@clawsmith/source',
-        '--import',
-        'tsx',
-        fixture,
-        home,
-        sessionId,
-        String(lease.durationMs),
-        String(lease.renewEveryMs),
-      ],
+      [fixture, home, sessionId, String(lease.durationMs), String(lease.renewEveryMs)],
       { stdio: ['pipe', 'pipe', 'pipe'], env: environment },
     );
     this.child.stdout.on('data', (chunk: Buffer) => {

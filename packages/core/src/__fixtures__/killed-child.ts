@@ -1,27 +1,25 @@
 // Test support: runs a fixture script in a child process until its output says it reached the
 // point under test, then SIGKILLs it (a crash at exactly that point) and returns its session id.
 import { spawn } from 'node:child_process';
+import { bundledFixture } from '@clawsmith/test-utils';
 
-/** A child that compiles core with tsx takes seconds on a loaded machine (minutes at a load of 30). */
+/** A child (and the bundle of its fixture, built once per test process) takes seconds on a loaded machine. */
 export const CHILD_TIMEOUT = 240_000;
 
 /**
- * Spawns `fixture home workspace` with the source condition and tsx, SIGKILLs it once `reached`
+ * Spawns `fixture home workspace` (bundled with core's sources, once per test process), SIGKILLs it once `reached`
  * holds for its output, and resolves with the `SESSION <id>` it printed. The child's stdin stays
  * open, so fixtures can wait on it and only the SIGKILL ends them.
  */
-export function runUntilKilled(
+export async function runUntilKilled(
   fixture: string,
   home: string,
   workspace: string,
   reached: (output: string) => boolean,
 ): Promise<string> {
+  const program = await bundledFixture(fixture);
   return new Promise((resolvePromise, reject) => {
-    const child = spawn(
-      process.execPath,
-      ['--conditions=@clawsmith/source', '--import', 'tsx', fixture, home, workspace],
-      { stdio: ['pipe', 'pipe', 'pipe'] },
-    );
+    const child = spawn(process.execPath, [program, home, workspace], { stdio: ['pipe', 'pipe', 'pipe'] });
     let output = '';
     let errors = '';
     child.stdout.on('data', (chunk: Buffer) => {

@@ -4,29 +4,21 @@ import { spawn } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
+import { bundledFixture } from '@clawsmith/test-utils';
 import { describe, expect, it } from 'vitest';
 import { createWebHarness } from '../../src/__fixtures__/web-harness.js';
 import { spawnClawsmith } from './clawsmith-process.js';
 
 const PROCESSES = 4;
 const CLIENTS_PER_PROCESS = 50;
+// Bundled once per test process: the four client processes start as plain JavaScript.
+const clientsProgram = await bundledFixture(join(import.meta.dirname, 'sse-clients.ts'));
 
 /** A child holding `count` streams; `send` writes a command line, `next` reads its next JSON line. */
 function startClients(origin: string, token: string, sessionId: string, count: number) {
-  const child = spawn(
-    process.execPath,
-    [
-      '--conditions=@clawsmith/source',
-      '--import',
-      'tsx',
-      join(import.meta.dirname, 'sse-clients.ts'),
-      origin,
-      token,
-      sessionId,
-      String(count),
-    ],
-    { stdio: ['pipe', 'pipe', 'inherit'] },
-  );
+  const child = spawn(process.execPath, [clientsProgram, origin, token, sessionId, String(count)], {
+    stdio: ['pipe', 'pipe', 'inherit'],
+  });
   const lines = createInterface({ input: child.stdout! })[Symbol.asyncIterator]();
   const exited = new Promise<number | null>((resolve) => child.on('close', resolve));
   return {
