@@ -3,21 +3,19 @@ import { createHash } from 'node:crypto';
 import { lstatSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { createInterface } from 'node:readline';
-import { snapshotTree, testdir } from '@clawsmith/test-utils';
-import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
-import { bundleChild, type BundledChild } from './__fixtures__/bundled-child.js';
+import { bundledFixture, snapshotTree, testdir } from '@clawsmith/test-utils';
+import { beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { beginTurn, openStore } from './__fixtures__/tool-simulator.js';
 
 const packageRoot = new URL('..', import.meta.url).pathname;
-let childProgram: BundledChild;
+let childProgram: string;
 beforeAll(async () => {
-  childProgram = await bundleChild(new URL('./__fixtures__/undo-child.ts', import.meta.url).pathname);
+  childProgram = await bundledFixture(new URL('./__fixtures__/undo-child.ts', import.meta.url).pathname);
 });
-afterAll(() => childProgram?.remove());
 
 /** Starts the bundled child; resolves lines as they arrive. */
 function startChild(args: string[]) {
-  const child = spawn(process.execPath, [childProgram.path, ...args], {
+  const child = spawn(process.execPath, [childProgram, ...args], {
     cwd: packageRoot,
     stdio: ['ignore', 'pipe', 'pipe'],
   });

@@ -3,11 +3,10 @@ import { createHash, randomBytes } from 'node:crypto';
 import { chmodSync, createReadStream, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { testdir } from '@clawsmith/test-utils';
+import { bundledFixture, testdir } from '@clawsmith/test-utils';
 import { testDatabaseEngine } from '@clawsmith/test-utils/postgres';
 import { sql } from 'kysely';
 import { describe, expect, it, onTestFinished } from 'vitest';
-import { bundleChild } from './__fixtures__/bundled-child.js';
 import { beginTurn, openStore, toolWrite } from './__fixtures__/tool-simulator.js';
 
 const MiB = 1024 * 1024;
@@ -128,11 +127,10 @@ describe('bodies over 1 MiB', () => {
       await toolWrite(turn.recorder, root, 'large.bin', 'small now\n');
       await turn.complete();
 
-      const child = await bundleChild(childScript);
-      onTestFinished(child.remove);
+      const child = await bundledFixture(childScript);
       const { stdout } = await promisify(execFile)(
         process.execPath,
-        ['--max-old-space-size=32', '--expose-gc', child.path, 'undo-measured', file, 'session-1', 't1'],
+        ['--max-old-space-size=32', '--expose-gc', child, 'undo-measured', file, 'session-1', 't1'],
         // glibc's fixed threshold maps every piece-sized allocation and unmaps it when freed (its
         // default threshold grows, keeping freed pieces in the heap): the peak shows what is held.
         { cwd: packageRoot, env: { ...process.env, MALLOC_MMAP_THRESHOLD_: '131072' } },
