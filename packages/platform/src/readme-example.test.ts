@@ -14,7 +14,7 @@ describe('the README example on PostgreSQL', () => {
     const password = new URL(url).password;
     process.env.CLAWSMITH_DATABASE_URL = url;
     try {
-      const output = runExample(`${import.meta.dirname}/..`, 'examples/open-and-migrate.ts');
+      const output = await runExample(`${import.meta.dirname}/..`, 'examples/open-and-migrate.ts');
       expect(output).toContain('postgres: 1 note(s), id is a number');
       expect(output).toContain(':***@127.0.0.1');
       expect(output).not.toContain(password);

@@ -12,6 +12,7 @@ export {
   runExample,
   runExampleWithModel,
   runWithScriptedModel,
+  type ExampleStart,
 } from './readme-example.js';
 export type { ReadmeExampleSuite } from './readme-example-suite.js';
 export { describeReadmeExample } from './readme-example-suite.js';

@@ -1,6 +1,12 @@
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { exampleModelScript, readmeExample, runExample, runExampleWithModel } from './readme-example.js';
+import {
+  exampleModelScript,
+  readmeExample,
+  runExample,
+  runExampleWithModel,
+  type ExampleStart,
+} from './readme-example.js';
 
 /** What {@link describeReadmeExample} checks about one example file. */
 export interface ReadmeExampleSuite {
@@ -12,6 +18,8 @@ export interface ReadmeExampleSuite {
   readonly prints: readonly string[];
   /** Per run; the test allows two runs. Default 120 s. */
   readonly timeoutMs?: number;
+  /** How the program starts (see {@link runExample}); `bundled` unless its packages start worker threads from module files. */
+  readonly start?: ExampleStart;
 }
 
 /**
@@ -21,7 +29,13 @@ export interface ReadmeExampleSuite {
  * An example with a model script (`<name>.model.json`) runs against a scripted server on 127.0.0.1
  * whose URL it reads from `OPENAI_BASE_URL`, and must ask it exactly the scripted steps.
  */
-export function describeReadmeExample({ testFolder, example, prints, timeoutMs = 120_000 }: ReadmeExampleSuite): void {
+export function describeReadmeExample({
+  testFolder,
+  example,
+  prints,
+  timeoutMs = 120_000,
+  start = 'bundled',
+}: ReadmeExampleSuite): void {
   const packageRoot = resolve(testFolder, '..');
   describe(`the README example ${example}`, () => {
     it(`is ${example} verbatim`, () => {
@@ -34,8 +48,8 @@ export function describeReadmeExample({ testFolder, example, prints, timeoutMs =
       const steps = exampleModelScript(join(packageRoot, example));
       for (let run = 0; run < 2; run += 1) {
         const output = steps
-          ? await runExampleWithModel(packageRoot, example, steps, timeoutMs)
-          : runExample(packageRoot, example, timeoutMs);
+          ? await runExampleWithModel(packageRoot, example, steps, timeoutMs, start)
+          : await runExample(packageRoot, example, timeoutMs, start);
         for (const text of prints) expect(output, `run ${run + 1} of ${example}`).toContain(text);
       }
     });

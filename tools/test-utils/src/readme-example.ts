@@ -1,8 +1,10 @@
-import { spawn, spawnSync } from 'node:child_process';
+import { spawn, type ChildProcessByStdio } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
+import type { Readable } from 'node:stream';
 import { pathToFileURL } from 'node:url';
+import { bundledFixture } from './bundled-fixture.js';
 import { startStreamingModelServer, type ModelStep } from './model-servers/streaming-model-server.js';
 
 /** The marker line a README puts right before the code block that shows an example file. */
@@ -25,23 +27,57 @@ export function readmeExample(packageRoot: string, examplePath: string): { readm
   return { readme: block[1], file: readFileSync(join(packageRoot, examplePath), 'utf8') };
 }
 
+/** How an example program starts: bundled (the default) or compiled module by module through tsx. */
+export type ExampleStart = 'bundled' | 'tsx';
+
 /**
- * Runs an example file as its own Node process (TypeScript through tsx, sibling packages from
- * their sources) and returns what it printed. Throws with its output when it exits non-zero.
+ * Runs an example file as its own Node process and returns what it printed; throws with its
+ * output when it exits non-zero. By default the example runs bundled with the sibling packages'
+ * sources it imports ({@link bundledFixture}): the same program as under tsx, started without
+ * compiling every module again on each run. `tsx` is for an example whose packages start worker
+ * threads from module files beside their own, which a bundle would leave behind.
  */
-export function runExample(packageRoot: string, examplePath: string, timeoutMs = 120_000): string {
-  const tsx = pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href;
+export async function runExample(
+  packageRoot: string,
+  examplePath: string,
+  timeoutMs = 120_000,
+  start: ExampleStart = 'bundled',
+): Promise<string> {
   // Plain text whatever the runner's terminal: CI and vitest set FORCE_COLOR, which colours console.log.
   const { FORCE_COLOR: _forced, ...environment } = process.env;
-  const run = spawnSync(process.execPath, ['--conditions=@clawsmith/source', '--import', tsx, examplePath], {
+  const child = spawn(process.execPath, await exampleArguments(packageRoot, examplePath, start), {
     cwd: packageRoot,
-    encoding: 'utf8',
-    timeout: timeoutMs,
     env: { ...environment, NO_COLOR: '1' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+    timeout: timeoutMs,
   });
-  if (run.status !== 0)
-    throw new Error(`${examplePath} exited ${run.status ?? run.signal}:\n${run.stdout}\n${run.stderr}`);
-  return run.stdout;
+  const { status, stdout, stderr } = await outputOf(child);
+  if (status !== 0) throw new Error(`${examplePath} exited ${status}:\n${stdout}\n${stderr}`);
+  return stdout;
+}
+
+/** Node's arguments that start the example as `start` says. */
+async function exampleArguments(packageRoot: string, examplePath: string, start: ExampleStart): Promise<string[]> {
+  if (start === 'bundled') return [await bundledFixture(resolve(packageRoot, examplePath))];
+  const tsx = pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href;
+  return ['--conditions=@clawsmith/source', '--import', tsx, examplePath];
+}
+
+/** What a child printed, once it has ended, and how it ended. */
+async function outputOf(child: ChildProcessByStdio<null, Readable, Readable>): Promise<{
+  status: number | string;
+  stdout: string;
+  stderr: string;
+}> {
+  let stdout = '';
+  let stderr = '';
+  child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
+  child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+  const status = await new Promise<number | string>((resolve, reject) => {
+    child.on('error', reject);
+    child.on('close', (code, signal) => resolve(code ?? signal ?? 'unknown'));
+  });
+  return { status, stdout, stderr };
 }
 
 /**
@@ -78,14 +114,7 @@ export async function runWithScriptedModel(
       stdio: ['ignore', 'pipe', 'pipe'],
       timeout: options.timeoutMs ?? 120_000,
     });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
-    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
-    const status = await new Promise<number | string>((resolve, reject) => {
-      child.on('error', reject);
-      child.on('close', (code, signal) => resolve(code ?? signal ?? 'unknown'));
-    });
+    const { status, stdout, stderr } = await outputOf(child);
     if (status !== 0) throw new Error(`node ${args.join(' ')} exited ${status}:\n${stdout}\n${stderr}`);
     if (server.requests.length !== options.steps.length)
       throw new Error(
@@ -97,16 +126,16 @@ export async function runWithScriptedModel(
   }
 }
 
-/** {@link runExample} for an example with a model script: TypeScript through tsx, the scripted server's URL in `OPENAI_BASE_URL`. */
-export function runExampleWithModel(
+/** {@link runExample} for an example with a model script: the scripted server's URL in `OPENAI_BASE_URL`. */
+export async function runExampleWithModel(
   packageRoot: string,
   examplePath: string,
   steps: readonly ModelStep[],
   timeoutMs = 120_000,
+  start: ExampleStart = 'bundled',
 ): Promise<string> {
-  const tsx = pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href;
   const { FORCE_COLOR: _forced, ...environment } = process.env;
-  return runWithScriptedModel(['--conditions=@clawsmith/source', '--import', tsx, examplePath], {
+  return runWithScriptedModel(await exampleArguments(packageRoot, examplePath, start), {
     cwd: packageRoot,
     steps,
     env: { ...environment, NO_COLOR: '1' },
