@@ -37,7 +37,7 @@ function nxCommandLine() {
 }
 
 const targets = process.env.CLAWSMITH_TEST_TARGETS ?? 'lint,typecheck,test';
-// Package lint targets check their own folders' format; this covers the root files too.
+// Formatting is checked here, once for the whole repository: package lint targets run ESLint only.
 const format = targets.includes('lint')
   ? spawnSync('npx', ['prettier', '--check', '--log-level=warn', '.'], { cwd: root, env, stdio: 'inherit' })
   : { status: 0 };
