@@ -134,7 +134,7 @@ async function withRuntime(options: StoreOptions, work: (runtime: AgentRuntime) 
   }
 }
 
-/** For the commands that only read the store: a core without tools, sandbox or language servers. */
+/** For the commands that touch the store and never the workspace: a core without tools, sandbox or language servers. */
 async function withStore(options: StoreOptions, work: (runtime: StoreRuntime) => Promise<number>): Promise<number> {
   const runtime = await openStoreRuntime({ home: options.home });
   try {
@@ -271,7 +271,7 @@ export async function forkCommand(
   sessionId?: string,
 ): Promise<number> {
   const options = parseCommandOptions(storeOptions, rawOptions, 'fork');
-  return withRuntime(options, async ({ core }) => {
+  return withStore(options, async ({ core }) => {
     const parent = await sessionOf(core, sessionId);
     await core.openSession(parent);
     const at = options.at === undefined ? undefined : await resolveTurn(core, parent, options.at);
