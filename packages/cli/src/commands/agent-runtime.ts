@@ -13,7 +13,6 @@ import type { EditorMcpServer, McpElicitationHandler } from '@clawsmith/mcp';
 import type { Provider } from '@clawsmith/providers';
 import type { Telemetry } from '@clawsmith/telemetry';
 import { CliError } from '../cli-errors.js';
-import { EXIT_CODES } from '../exit-codes.js';
 import { buildSystemPrompt, type SystemPromptOptions } from '../instructions/system-prompt.js';
 import type { ContextSettings } from './context-options.js';
 import { openLspExtension } from './lsp-extension.js';
