@@ -12,9 +12,7 @@ import type {
 import type { EditorMcpServer, McpElicitationHandler } from '@clawsmith/mcp';
 import type { Provider } from '@clawsmith/providers';
 import type { Telemetry } from '@clawsmith/telemetry';
-import { isTraceparent } from '@clawsmith/tool-protocol';
 import { CliError } from '../cli-errors.js';
-import { EXIT_CODES } from '../exit-codes.js';
 import { buildSystemPrompt, type SystemPromptOptions } from '../instructions/system-prompt.js';
 import type { ContextSettings } from './context-options.js';
 import { openLspExtension } from './lsp-extension.js';
@@ -22,6 +20,8 @@ import { isScriptProvider } from './provider-selection.js';
 import type { SubagentSettings } from './subagent-options.js';
 import type { NetworkSettings } from './network-options.js';
 import { settingsInputs, type SettingsFlags } from '../settings/settings-flags.js';
+import { openTelemetry } from './telemetry-runtime.js';
+import { NO_MODEL } from './store-runtime.js';
 import { checkSessionWorkspace, resolveSessionReference } from './session-reference.js';
 
 /** An opened home with an agent on it. `close()` ends background work and closes the database. */
@@ -97,15 +97,6 @@ export interface AgentRuntimeOptions {
   /** `--context-window`, `--max-turn-tokens`, `--max-session-tokens`. */
   readonly context?: ContextSettings;
 }
-
-const NO_MODEL: Provider = {
-  name: 'none',
-  model: 'none',
-  // eslint-disable-next-line require-yield
-  async *stream() {
-    throw new Error('This command runs no model.');
-  },
-};
 
 /**
  * Opens the home (creating its folder) and composes the agent: core on the home's database,
@@ -247,29 +238,6 @@ export async function openAgentRuntime(options: AgentRuntimeOptions): Promise<Ag
       await wall.close();
     },
   };
-}
-
-/**
- * The process's telemetry: OpenTelemetry export when the standard `OTEL_*` variables configure
- * it, continuing `--traceparent` (or `TRACEPARENT`). A malformed `--traceparent` or OTLP setting is
- * a usage error that says what to write instead.
- */
-async function openTelemetry(options: AgentRuntimeOptions): Promise<Telemetry> {
-  const { createTelemetry } = await import('@clawsmith/telemetry');
-  if (options.traceparent !== undefined && !isTraceparent(options.traceparent))
-    throw new CliError(
-      'traceparent_invalid',
-      `--traceparent ${JSON.stringify(options.traceparent)} is not a W3C traceparent; write it as 00-<32 hex trace id>-<16 hex span id>-<2 hex flags>, e.g. 00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01.`,
-      EXIT_CODES.usage,
-    );
-  try {
-    return await createTelemetry({
-      ...(options.provider ? { model: options.provider } : {}),
-      ...(options.traceparent ? { parent: { traceparent: options.traceparent } } : {}),
-    });
-  } catch (error) {
-    throw new CliError('telemetry_config_invalid', (error as Error).message, EXIT_CODES.usage);
-  }
 }
 
 /**

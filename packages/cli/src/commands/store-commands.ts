@@ -6,6 +6,7 @@ import { oneLine, terminalSafe } from '../terminal/terminal-text.js';
 import { terminalStyle, type TerminalStyle } from '../terminal/terminal-style.js';
 import { openAgentRuntime, resolveTurn, resolveWorkspace, type AgentRuntime } from './agent-runtime.js';
 import { resolveSessionReference } from './session-reference.js';
+import { openStoreRuntime, type StoreRuntime } from './store-runtime.js';
 
 type RestorePointSummary = Awaited<ReturnType<AgentCore['listCheckpoints']>>[number];
 /**
@@ -133,6 +134,16 @@ async function withRuntime(options: StoreOptions, work: (runtime: AgentRuntime) 
   }
 }
 
+/** For the commands that touch the store and never the workspace: a core without tools, sandbox or language servers. */
+async function withStore(options: StoreOptions, work: (runtime: StoreRuntime) => Promise<number>): Promise<number> {
+  const runtime = await openStoreRuntime({ home: options.home });
+  try {
+    return await work(runtime);
+  } finally {
+    await runtime.close();
+  }
+}
+
 /** `--session` of a store command: an id, or `last` (the newest session of the current folder). */
 function sessionOf(core: AgentCore, reference: string | undefined): Promise<string> {
   return resolveSessionReference(core, reference ?? '', resolveWorkspace('.'));
@@ -141,7 +152,7 @@ function sessionOf(core: AgentCore, reference: string | undefined): Promise<stri
 /** `clawsmith sessions [--json]`. */
 export async function sessionsCommand(rawOptions: Record<string, unknown>): Promise<number> {
   const options = parseCommandOptions(storeOptions, rawOptions, 'sessions');
-  return withRuntime(options, async ({ core }) => {
+  return withStore(options, async ({ core }) => {
     const sessions = await core.listSessions();
     const delegations = await core.listDelegations();
     const turnSummaries = await sessionTurnSummaries(core, sessions);
@@ -176,7 +187,7 @@ export async function sessionsCommand(rawOptions: Record<string, unknown>): Prom
 /** `clawsmith checkpoints --session ID [--json]`: one restore point per turn, oldest first. */
 export async function checkpointsCommand(rawOptions: Record<string, unknown>): Promise<number> {
   const options = parseCommandOptions(sessionStoreOptions, rawOptions, 'checkpoints');
-  return withRuntime(options, async ({ core }) => {
+  return withStore(options, async ({ core }) => {
     const sessionId = await sessionOf(core, options.session);
     const points = await core.listCheckpoints(sessionId);
     const turns = await checkpointTurns(core, sessionId);
@@ -230,7 +241,7 @@ export async function diffCommand(
   path?: string,
 ): Promise<number> {
   const options = parseCommandOptions(sessionStoreOptions, rawOptions, 'undo diff');
-  return withRuntime(options, async ({ core }) => {
+  return withStore(options, async ({ core }) => {
     const sessionId = await sessionOf(core, options.session);
     const turnId = await resolveTurn(core, sessionId, turnReference ?? '');
     const diff = await core.diff(sessionId, turnId, path ?? '');
@@ -260,7 +271,7 @@ export async function forkCommand(
   sessionId?: string,
 ): Promise<number> {
   const options = parseCommandOptions(storeOptions, rawOptions, 'fork');
-  return withRuntime(options, async ({ core }) => {
+  return withStore(options, async ({ core }) => {
     const parent = await sessionOf(core, sessionId);
     await core.openSession(parent);
     const at = options.at === undefined ? undefined : await resolveTurn(core, parent, options.at);
