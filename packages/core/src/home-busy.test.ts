@@ -15,7 +15,7 @@ describe('openClawsmithHome on a home another process keeps locked', () => {
     async () => {
       const home = createTestdir({}, 'clawsmith-home-');
       onTestFinished(() => home.remove());
-      const lock = startLineChild(holder, [join(home.path, 'clawsmith.db')]);
+      const lock = await startLineChild(holder, [join(home.path, 'clawsmith.db')]);
       expect(await lock.next()).toBe('LOCKED');
 
       const refused = await openClawsmithHome(home.path, { busyTimeoutMs: 300 }).then(

@@ -9,7 +9,7 @@ const fixture = resolve(import.meta.dirname, '__fixtures__/opening-home.ts');
 it(
   'several processes opening one new home at the same moment all succeed, and each migration is applied once',
   async () => {
-    const openers = Array.from({ length: 4 }, () => startLineChild(fixture));
+    const openers = await Promise.all(Array.from({ length: 4 }, () => startLineChild(fixture)));
     for (const opener of openers) expect(await opener.next()).toBe('READY');
     for (let round = 0; round < 8; round++) {
       const home = createTestdir({}, 'clawsmith-home-');

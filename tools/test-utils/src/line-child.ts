@@ -1,5 +1,6 @@
 import { spawn } from 'node:child_process';
 import { onTestFinished } from 'vitest';
+import { bundledFixture } from './bundled-fixture.js';
 
 /** A TypeScript fixture running in its own Node process, spoken to a line at a time. */
 export interface LineChild {
@@ -10,12 +11,13 @@ export interface LineChild {
 }
 
 /**
- * Starts `fixture` under tsx with the source condition (so it runs the packages' sources), for
- * tests that need real separate processes, such as several processes racing on one database.
- * The child is killed when the test finishes.
+ * Starts `fixture` (TypeScript, running the packages' sources) in its own Node process, for tests
+ * that need real separate processes, such as several processes racing on one database. The
+ * fixture starts bundled ({@link bundledFixture}), not compiled module by module through tsx at
+ * each start. The child is killed when the test finishes.
  */
-export function startLineChild(fixture: string, args: readonly string[] = []): LineChild {
-  const child = spawn(process.execPath, ['--conditions=@clawsmith/source', '--import', 'tsx', fixture, ...args]);
+export async function startLineChild(fixture: string, args: readonly string[] = []): Promise<LineChild> {
+  const child = spawn(process.execPath, [await bundledFixture(fixture), ...args]);
   onTestFinished(() => void child.kill());
   const lines: string[] = [];
   let partial = '';

@@ -26,7 +26,7 @@ function folderGone(folder: string): Promise<void> {
 
 describe('the network relay', () => {
   it.runIf(relayRuns)('removes the proxy folder and ends when its clawsmith process is killed', async () => {
-    const child = startLineChild(fixture);
+    const child = await startLineChild(fixture);
     const sandboxFolder = await child.next();
     const folder = dirname(sandboxFolder);
     expect(existsSync(join(sandboxFolder, 'proxy.sock'))).toBe(true);

@@ -149,7 +149,7 @@ describe('a network namespace prepared ahead', () => {
   });
 
   it.each(['exit', 'die'])('leaves no process behind when its clawsmith process ends (%s)', async (how) => {
-    const child = startLineChild(fixture);
+    const child = await startLineChild(fixture);
     const pids = (await child.next()).split(' ').map(Number);
     expect(pids).toHaveLength(1);
     expect(runs(pids[0]!)).toBe(true);

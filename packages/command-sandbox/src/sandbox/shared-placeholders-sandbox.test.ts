@@ -48,7 +48,7 @@ describe('the empty mount points of absent protected paths, shared by running co
 
   it('the same when the command that ends ran in another process', async () => {
     const workspace = testdir({});
-    const other = startLineChild(otherProcess);
+    const other = await startLineChild(otherProcess);
     expect(await other.next()).toBe('READY');
     const output = await planterAfterFirstEnds(
       workspace,

@@ -101,7 +101,7 @@ describe('openSessionChangeFeed', () => {
       const follower = follow(feed, store, session.id);
       const bystander = follow(feed, store, other.id);
 
-      const writer = startLineChild(appender, [home, session.id, 'w']);
+      const writer = await startLineChild(appender, [home, session.id, 'w']);
       expect(await writer.next()).toBe('READY');
       writer.send('20 3');
       expect(await writer.next()).toBe('DONE');

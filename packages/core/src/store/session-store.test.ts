@@ -62,10 +62,12 @@ describe('the event log', () => {
       const home = testdir();
       const store = await openStore(home);
       const session = await store.createSession({ workspaceRoot: '/workspace' });
-      const writers = ['a', 'b', 'c'].map((name) => ({
-        name,
-        child: startLineChild(appender, [home, session.id, name]),
-      }));
+      const writers = await Promise.all(
+        ['a', 'b', 'c'].map(async (name) => ({
+          name,
+          child: await startLineChild(appender, [home, session.id, name]),
+        })),
+      );
       for (const { child } of writers) expect(await child.next()).toBe('READY');
       // One writer's batch is larger than one INSERT, so it is written in chunks in one transaction.
       const plans = { a: [30, 4], b: [30, 4], c: [1, INSERT_CHUNK + 100] } as const;

@@ -5,7 +5,7 @@ import { expect, it } from 'vitest';
 const fixture = resolve(import.meta.dirname, '../__fixtures__/opening-memory-index.ts');
 
 it('several processes opening one new home’s memory index at the same moment all find its notes', async () => {
-  const openers = Array.from({ length: 4 }, () => startLineChild(fixture));
+  const openers = await Promise.all(Array.from({ length: 4 }, () => startLineChild(fixture)));
   for (const opener of openers) expect(await opener.next()).toBe('READY');
   for (let round = 0; round < 8; round++) {
     const home = testdir({ 'memory/MEMORY.md': '# Notes\n\nThe build uses nx.\n' });

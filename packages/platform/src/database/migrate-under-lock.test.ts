@@ -8,7 +8,7 @@ const fixture = join(import.meta.dirname, '../__fixtures__/migrating-child.ts');
 const PROCESSES = 4;
 
 async function migrateFromProcessesAtOnce(location: string): Promise<void> {
-  const children = Array.from({ length: PROCESSES }, () => startLineChild(fixture, [location]));
+  const children = await Promise.all(Array.from({ length: PROCESSES }, () => startLineChild(fixture, [location])));
   for (const child of children) expect(await child.next()).toBe('ready');
   for (const child of children) child.send('go');
   for (const child of children) expect(await child.next()).toBe('migrated');

@@ -13,7 +13,7 @@ describe('openToolHost on a busy home', () => {
       const workspaceRoot = testdir({ 'a.txt': 'a\n' });
       await (await openToolHost({ home, workspaceRoot })).close(); // the home exists, migrated
       const sqlite = createRequire(import.meta.url).resolve('better-sqlite3');
-      const holder = startLineChild(join(import.meta.dirname, '__fixtures__/home-lock-holder.ts'), [
+      const holder = await startLineChild(join(import.meta.dirname, '__fixtures__/home-lock-holder.ts'), [
         sqlite,
         join(home, 'clawsmith.db'),
       ]);
