@@ -4,7 +4,7 @@ import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { resolve } from 'node:path';
 import { createScriptedProvider } from '@clawsmith/providers';
 import { bundledFixture, createTestdir } from '@clawsmith/test-utils';
-import { onTestFinished } from 'vitest';
+import { expect, onTestFinished } from 'vitest';
 import { createAgentCore, type AgentCore } from '../agent-core.js';
 import { openClawsmithHome } from '../clawsmith-home.js';
 import { SessionStore } from '../store/session-store.js';
@@ -98,4 +98,15 @@ export async function openSharedHome(): Promise<{
   });
   const session = await core.createSession({ workspaceRoot: workspace.path });
   return { home: homeDir.path, core, store: new SessionStore(opened.db), sessionId: session.id };
+}
+
+/** Waits until the session's current claim has run out by the database's clock (the clock every claimant reads). */
+export async function untilClaimRunsOut(store: SessionStore, sessionId: string, intervalMs = 250): Promise<void> {
+  const { claim } = await store.readClaim(sessionId);
+  await expect
+    .poll(async () => (await store.readClaim(sessionId)).databaseNow > claim!.expiresAt, {
+      timeout: 60_000,
+      interval: intervalMs,
+    })
+    .toBe(true);
 }

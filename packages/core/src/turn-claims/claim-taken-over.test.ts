@@ -1,6 +1,6 @@
 import type { ToolModelMessage } from '@clawsmith/providers';
 import { describe, expect, it } from 'vitest';
-import { ClaimingProcess, openSharedHome } from '../__fixtures__/claiming-process.js';
+import { ClaimingProcess, openSharedHome, untilClaimRunsOut } from '../__fixtures__/claiming-process.js';
 import { CHILD_TIMEOUT } from '../__fixtures__/killed-child.js';
 import type { AgentCore } from '../agent-core.js';
 import type { SessionStore } from '../store/session-store.js';
@@ -20,13 +20,7 @@ async function takeOverStoppedHolder(): Promise<{
   holder.child.stdin.write('go\n');
   await holder.waitFor('TOOL_STARTED');
   holder.child.kill('SIGSTOP');
-  const { claim } = await store.readClaim(sessionId);
-  await expect
-    .poll(async () => (await store.readClaim(sessionId)).databaseNow > claim!.expiresAt, {
-      timeout: 60_000,
-      interval: 250,
-    })
-    .toBe(true);
+  await untilClaimRunsOut(store, sessionId);
   expect((await core.runTurn({ sessionId, prompt: 'take over' })).status).toBe('completed');
   return { core, store, sessionId, holder };
 }
@@ -104,9 +98,7 @@ describe('SessionStore.endTurn', () => {
     });
     expect(await store.takeClaim(sessionId, holder, undefined, 1)).toBe(true);
     const { claim } = await store.readClaim(sessionId);
-    await expect
-      .poll(async () => (await store.readClaim(sessionId)).databaseNow > claim!.expiresAt, { interval: 5 })
-      .toBe(true);
+    await untilClaimRunsOut(store, sessionId, 5);
     expect(await store.takeClaim(sessionId, taker, claim, 60_000)).toBe(true);
     await store.completeTurn(sessionId, turn.turnId, 'interrupted');
     await store.appendEvent(sessionId, { ...end, status: 'interrupted', recovered: true });

@@ -5,7 +5,7 @@ import { describe, expect, it, onTestFinished } from 'vitest';
 import { z } from 'zod';
 import { createAgentCore } from '../agent-core.js';
 import { openClawsmithHome } from '../clawsmith-home.js';
-import { ClaimingProcess, openSharedHome } from '../__fixtures__/claiming-process.js';
+import { ClaimingProcess, openSharedHome, untilClaimRunsOut } from '../__fixtures__/claiming-process.js';
 import { CHILD_TIMEOUT } from '../__fixtures__/killed-child.js';
 import { SessionStore } from '../store/session-store.js';
 
@@ -77,13 +77,7 @@ describe('claimSession', () => {
       await core.openSession(sessionId);
       expect((await core.listTurns(sessionId)).map((turn) => turn.status)).toEqual(['running']);
 
-      const { claim } = await store.readClaim(sessionId);
-      await expect
-        .poll(async () => (await store.readClaim(sessionId)).databaseNow > claim!.expiresAt, {
-          timeout: 60_000,
-          interval: 250,
-        })
-        .toBe(true);
+      await untilClaimRunsOut(store, sessionId);
       expect(await core.sessions.runsElsewhere(sessionId)).toBe(false);
       const next = await core.runTurn({ sessionId, prompt: 'after the lease' });
       expect(next.status).toBe('completed');
