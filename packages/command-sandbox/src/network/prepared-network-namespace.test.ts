@@ -134,7 +134,7 @@ describe('a network namespace prepared ahead', () => {
     const output: Buffer[] = [];
     child.stdout!.on('data', (chunk: Buffer) => output.push(chunk));
     child.stderr!.on('data', (chunk: Buffer) => output.push(chunk));
-    expect(await new Promise((resolveExit) => child.once('exit', resolveExit))).toBe(125);
+    expect(await new Promise((resolveExit) => child.once('close', resolveExit))).toBe(125);
     expect(Buffer.concat(output).toString()).toContain('the launch is not one for a prepared network namespace');
   });
 
