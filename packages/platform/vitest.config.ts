@@ -1,4 +1,4 @@
 import { defineConfig } from 'vitest/config';
-import { packageTestConfig, withPostgres } from '../../vitest.shared.ts';
+import { packageTestConfig, sharedWorkerModules, withPostgres } from '../../vitest.shared.ts';
 
-export default defineConfig(packageTestConfig(withPostgres));
+export default defineConfig(packageTestConfig({ test: { ...withPostgres.test, ...sharedWorkerModules.test } }));

@@ -1,4 +1,4 @@
 import { defineConfig } from 'vitest/config';
-import { packageTestConfig } from '../../vitest.shared.ts';
+import { packageTestConfig, sharedWorkerModules } from '../../vitest.shared.ts';
 
-export default defineConfig(packageTestConfig());
+export default defineConfig(packageTestConfig(sharedWorkerModules));
