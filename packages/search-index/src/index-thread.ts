@@ -52,7 +52,11 @@ function servePart(): void {
       return;
     }
     const { part } = reply;
-    const transfer = part.chunks.flatMap((chunk) => [chunk.trigramList.buffer, chunk.encoded.buffer, chunk.lastFiles.buffer]);
+    const transfer = part.chunks.flatMap((chunk) => [
+      chunk.trigramList.buffer,
+      chunk.encoded.buffer,
+      chunk.lastFiles.buffer,
+    ]);
     port.postMessage(reply, transfer);
   });
 }

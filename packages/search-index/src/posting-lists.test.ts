@@ -30,7 +30,7 @@ function reference(files: number[][]): Map<number, number[]> {
 /** Each list's files: its deltas up to the 0 byte that ends it. */
 function decodeAll(bytes: Uint8Array): number[][] {
   const lists: number[][] = [];
-  for (let position = 0; position < bytes.length; ) {
+  for (let position = 0; position < bytes.length;) {
     const end = bytes.indexOf(0, position);
     expect(end).toBeGreaterThan(position);
     lists.push(decode(bytes, position, end));
