@@ -54,9 +54,7 @@ function servePart(): void {
     const { part } = reply;
     const transfer = part.chunks.flatMap((chunk) => [
       chunk.trigramList.buffer,
-      chunk.postingStarts.buffer,
       chunk.encoded.buffer,
-      chunk.firstFiles.buffer,
       chunk.lastFiles.buffer,
     ]);
     port.postMessage(reply, transfer);

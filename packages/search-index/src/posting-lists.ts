@@ -14,16 +14,20 @@ const POSTING_SORT_MODULES = {
 };
 const PAGE = 65536;
 
-/** One part's posting lists, the files numbered from 0 within the part, in walk order. */
+/**
+ * One part's posting lists, the files numbered from 0 within the part, in walk order: what a
+ * chunk keeps until the join, so nothing the join can work out (where a list starts, its first
+ * file) is stored: these are a third of a build's memory, each fresh page tens of microseconds.
+ */
 export interface PartPostings {
   /** The distinct trigrams, ascending. */
   readonly trigramList: Uint32Array<ArrayBuffer>;
-  /** Where each trigram's list starts in `encoded`, and one more entry for the end. */
-  readonly postingStarts: Uint32Array<ArrayBuffer>;
-  /** Each list's file numbers as deltas (the first from -1), varint-coded. */
+  /**
+   * Each list's file numbers as deltas (the first from -1), varint-coded, then a 0 byte: no delta
+   * is 0, and no byte of a varint of a positive number but the last is 0 (it has the high bit).
+   */
   readonly encoded: Uint8Array<ArrayBuffer>;
-  /** The first and last file of each list, so parts can be joined without decoding them. */
-  readonly firstFiles: Uint32Array<ArrayBuffer>;
+  /** The last file of each list, so parts can be joined without decoding them. */
   readonly lastFiles: Uint32Array<ArrayBuffer>;
 }
 
@@ -39,8 +43,6 @@ interface PostingSort {
     distinct: number,
     lowEnds: number,
     bucket: number,
-    starts: number,
-    firsts: number,
     lasts: number,
     encoded: number,
     written: number,
@@ -76,12 +78,10 @@ export function sortPostings(found: FoundList, fileStarts: readonly number[], ad
   const fileOf = take((narrow ? 2 : 4) * pairs);
   const bucket = take(4 * pairs);
   const list = take(4 * mostDistinct);
-  const starts = take(4 * (mostDistinct + 1));
-  const firsts = take(4 * mostDistinct);
   const lasts = take(4 * mostDistinct);
-  // The found list is read whole before the first byte is encoded, and a varint of up to four
-  // bytes per pair fits in its place.
-  const encoded = deltaBytes <= 4 ? found.address : take(deltaBytes * pairs);
+  // The found list is read whole before the first byte is encoded, and a varint of up to three
+  // bytes per pair and a 0 byte per list fit in its place.
+  const encoded = deltaBytes <= 3 ? found.address : take((deltaBytes + 1) * pairs);
   if (next > memory.buffer.byteLength) memory.grow(Math.ceil((next - memory.buffer.byteLength) / PAGE));
   const words = new Uint32Array(memory.buffer);
   // Whatever an unreadable file's scan left after the found list is no table's starting value.
@@ -110,14 +110,11 @@ export function sortPostings(found: FoundList, fileStarts: readonly number[], ad
     const firstSlot = distinct;
     distinct = sort.listLows(lowEnds, high, list, distinct);
     sort.scatterFiles(lows + 2 * from, lows + 2 * to, fileOf + (narrow ? 2 : 4) * from, lowEnds, bucket);
-    written = sort.encodeLists(list, firstSlot, distinct, lowEnds, bucket, starts, firsts, lasts, encoded, written);
+    written = sort.encodeLists(list, firstSlot, distinct, lowEnds, bucket, lasts, encoded, written);
   }
-  words[starts / 4 + distinct] = written;
   return {
     trigramList: new Uint32Array(memory.buffer, list, distinct).slice(),
-    postingStarts: new Uint32Array(memory.buffer, starts, distinct + 1).slice(),
     encoded: new Uint8Array(memory.buffer, encoded, written).slice(),
-    firstFiles: new Uint32Array(memory.buffer, firsts, distinct).slice(),
     lastFiles: new Uint32Array(memory.buffer, lasts, distinct).slice(),
   };
 }

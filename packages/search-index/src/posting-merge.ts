@@ -21,20 +21,17 @@ export type JoinMemory = (bytes: number) => ArrayBuffer;
 /**
  * Joins chunks (in walk order): a chunk's file numbers move up by the files of the chunks before
  * it, so only the first delta of each chunk's list changes (it now counts from the previous
- * chunk's last file); the rest of its bytes are copied as they are. The results are views of
- * arrays laid out for the worst case, in `memory` when given (a scanner's memory, whose pages are
- * already touched: a fresh page costs tens of microseconds on a virtual machine), else in a new
- * buffer: pages never written cost no memory, and a copy to the exact size would touch as many
- * fresh pages again.
+ * chunk's last file); the rest of its bytes are copied as they are, up to the 0 byte that ends
+ * it. The results are views of arrays laid out for the worst case, in `memory` when given (a
+ * scanner's memory, whose pages are already touched: a fresh page costs tens of microseconds on a
+ * virtual machine), else in a new buffer: pages never written cost no memory, and a copy to the
+ * exact size would touch as many fresh pages again.
  */
 export function mergeChunks(chunks: readonly PostingChunk[], memory?: JoinMemory): MergedPostings {
-  if (chunks.length === 1) return chunks[0]!;
   // The chunks' arrays, taken out of the chunk objects once (a chunk from a helper thread is a
   // deserialized object of another shape, and property loads in the loop cost a third of a join).
   const lists = chunks.map((chunk) => chunk.trigramList);
-  const starts = chunks.map((chunk) => chunk.postingStarts);
   const bytes = chunks.map((chunk) => chunk.encoded);
-  const firsts = chunks.map((chunk) => chunk.firstFiles);
   const lasts = chunks.map((chunk) => chunk.lastFiles);
   const bases: number[] = [];
   let files = 0;
@@ -46,7 +43,8 @@ export function mergeChunks(chunks: readonly PostingChunk[], memory?: JoinMemory
     bound += chunk.encoded.length;
     records += chunk.trigramList.length;
   }
-  // A list's new first delta is at most the count of files; its old one took at least a byte.
+  // A list's new first delta is at most the count of files; its old one took at least a byte
+  // (and its 0 byte is not copied).
   const encodedBound = bound + records * (varintBytes(files) - 1);
   const mostDistinct = Math.min(records, 1 << 24);
   const listsAt = Math.ceil(encodedBound / 4) * 4;
@@ -56,15 +54,17 @@ export function mergeChunks(chunks: readonly PostingChunk[], memory?: JoinMemory
   const encoded = new Uint8Array(buffer, 0, encodedBound);
   const trigramList = new Uint32Array(buffer, listsAt, mostDistinct);
   const postingStarts = new Uint32Array(buffer, startsAt, mostDistinct + 1);
-  const cursors = chunks.map(() => 0);
+  const slots = chunks.map(() => 0);
+  // Where each chunk's next list starts in its bytes.
+  const positions = chunks.map(() => 0);
   let distinct = 0;
   let written = 0;
   for (;;) {
     let smallest = -1;
     for (let number = 0; number < chunks.length; number += 1) {
       const list = lists[number]!;
-      const cursor = cursors[number]!;
-      if (cursor < list.length && (smallest < 0 || list[cursor]! < smallest)) smallest = list[cursor]!;
+      const slot = slots[number]!;
+      if (slot < list.length && (smallest < 0 || list[slot]! < smallest)) smallest = list[slot]!;
     }
     if (smallest < 0) break;
     trigramList[distinct] = smallest;
@@ -72,28 +72,41 @@ export function mergeChunks(chunks: readonly PostingChunk[], memory?: JoinMemory
     distinct += 1;
     let previous = -1;
     for (let number = 0; number < chunks.length; number += 1) {
-      const slot = cursors[number]!;
+      const slot = slots[number]!;
       const list = lists[number]!;
       if (slot >= list.length || list[slot] !== smallest) continue;
       const source = bytes[number]!;
-      let rest = starts[number]![slot]!;
-      while (source[rest]! >= 128) rest += 1;
-      rest += 1;
-      let delta = bases[number]! + firsts[number]![slot]! - previous;
+      // The first delta counts from -1 within the chunk: it is the first file plus one.
+      let index = positions[number]!;
+      let first = 0;
+      let scale = 1;
+      let byte: number;
+      do {
+        byte = source[index++]!;
+        first += (byte & 127) * scale;
+        scale *= 128;
+      } while (byte >= 128);
+      let delta = bases[number]! + first - 1 - previous;
       while (delta >= 128) {
         encoded[written++] = (delta & 127) | 128;
         delta >>>= 7;
       }
       encoded[written++] = delta;
-      const end = starts[number]![slot + 1]!;
-      // Most lists are a few bytes: a loop costs less than a subarray and a set.
-      if (end - rest < 64) for (let index = rest; index < end; index += 1) encoded[written++] = source[index]!;
-      else {
-        encoded.set(source.subarray(rest, end), written);
-        written += end - rest;
+      // Most lists are a few bytes: a loop costs less than a search for the end and a set.
+      const shortEnd = Math.min(index + 64, source.length);
+      while (index < shortEnd && (byte = source[index]!) !== 0) {
+        encoded[written++] = byte;
+        index += 1;
       }
+      if (index === shortEnd) {
+        const end = source.indexOf(0, index);
+        encoded.set(source.subarray(index, end), written);
+        written += end - index;
+        index = end;
+      }
+      positions[number] = index + 1;
       previous = bases[number]! + lasts[number]![slot]!;
-      cursors[number] = slot + 1;
+      slots[number] = slot + 1;
     }
   }
   postingStarts[distinct] = written;

@@ -283,14 +283,15 @@ const scatterFiles = (fileBytes: FileNumberBytes): WasmFunction => ({
   ])(0, 1, 2, 3, 4, 5, 6),
 });
 
-// encodeLists(list, firstSlot, distinct, lowEnds, bucket, starts, firsts, lasts, encoded, written)
-// -> written: for each slot of the list in [firstSlot, distinct), its files are bucket[begin, end)
-// with end = lowEnds[low] (then reset to 0) and begin the previous end (0 at first); writes where
-// its bytes start, its first and last file, and its files as deltas (the first from -1) in
-// LEB128 at encoded + written. Returns the bytes written in all.
+// encodeLists(list, firstSlot, distinct, lowEnds, bucket, lasts, encoded, written) -> written:
+// for each slot of the list in [firstSlot, distinct), its files are bucket[begin, end) with
+// end = lowEnds[low] (then reset to 0) and begin the previous end (0 at first); writes its last
+// file, and its files as deltas (the first from -1) in LEB128 at encoded + written, then a 0 byte
+// (no delta is 0, and no other byte of a LEB128 of a positive number is 0, so it ends the list).
+// Returns the bytes written in all.
 const encodeLists: WasmFunction = {
   name: 'encodeLists',
-  params: 10,
+  params: 8,
   results: 1,
   locals: 8,
   body: ((
@@ -299,8 +300,6 @@ const encodeLists: WasmFunction = {
     DISTINCT,
     LOW_ENDS,
     BUCKET,
-    STARTS,
-    FIRSTS,
     LASTS,
     ENCODED,
     WRITTEN,
@@ -335,13 +334,6 @@ const encodeLists: WasmFunction = {
     set(END),
     get(LOW_END),
     constant(0),
-    store(0),
-    ...address(STARTS, SLOT, 2),
-    get(WRITTEN),
-    store(0),
-    ...address(FIRSTS, SLOT, 2),
-    ...address(BUCKET, BEGIN, 2),
-    load(0),
     store(0),
     ...address(LASTS, SLOT, 2),
     get(BUCKET),
@@ -409,6 +401,16 @@ const encodeLists: WasmFunction = {
     notEqual,
     wasm.brIf(0),
     wasm.end,
+    // The list's end.
+    get(ENCODED),
+    get(WRITTEN),
+    add,
+    constant(0),
+    store8(0),
+    get(WRITTEN),
+    constant(1),
+    add,
+    set(WRITTEN),
     get(END),
     set(BEGIN),
     get(SLOT),
@@ -419,7 +421,7 @@ const encodeLists: WasmFunction = {
     wasm.end,
     wasm.end,
     get(WRITTEN),
-  ])(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17),
+  ])(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15),
 };
 
 const moduleFor = (fileBytes: FileNumberBytes) =>

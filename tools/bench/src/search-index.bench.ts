@@ -165,7 +165,7 @@ console.log('\n## index build and size');
 console.log(`| what | figure | ratio |`);
 console.log('|---|---:|---:|');
 console.log(
-  `| build in the worker (walk, read, index in ${built.parts} thread(s), write) | ${built.buildMs.toFixed(0)} ms | ${(built.buildMs / rgScan.medianMs).toFixed(1)}x one rg scan (${rgScan.medianMs.toFixed(0)} ms) |`,
+  `| build in the worker (walk, read, index in ${built.parts} thread(s), join; the write follows) | ${built.buildMs.toFixed(0)} ms | ${(built.buildMs / rgScan.medianMs).toFixed(1)}x one rg scan (${rgScan.medianMs.toFixed(0)} ms) |`,
 );
 console.log(
   `| build to first indexed answer (walk, read, index, write, load, watch, sweep) | ${buildMs.toFixed(0)} ms | ${(buildMs / rgScan.medianMs).toFixed(1)}x one rg scan (${rgScan.medianMs.toFixed(0)} ms) |`,

@@ -1,0 +1,95 @@
+import { describe, expect, it } from 'vitest';
+import { sortPostings } from './posting-lists.js';
+import { mergeChunks, type PostingChunk } from './posting-merge.js';
+import { webAssembly } from './wasm-api.js';
+
+/**
+ * Files of a few keys each from a small pool, some holding most of it, and the pool's first keys
+ * in most files: lists of one file and of hundreds (longer than the join copies byte by byte).
+ */
+function randomFiles(fileCount: number): number[][] {
+  const pool = Array.from({ length: 500 }, (_, index) => (index * 40_503) & 0xffffff);
+  return Array.from({ length: fileCount }, (_, file) => {
+    const share = file % 40 === 0 ? 0.9 : 0.02;
+    return [...new Set(pool.filter((_, index) => Math.random() < (index < 5 ? 0.7 : share)))];
+  });
+}
+
+/** A chunk of `files` (numbered from 0), sorted as a thread sorts it in the scanner's memory. */
+function chunkOf(files: number[][], addedInReverse: boolean): PostingChunk {
+  const memory = new webAssembly.Memory({ initial: 1 });
+  const added = addedInReverse ? [...files].reverse() : files;
+  const pairs = added.reduce((sum, keys) => sum + keys.length, 0);
+  memory.grow(Math.ceil((4 * pairs) / 65536) + 1);
+  const words = new Uint32Array(memory.buffer);
+  const fileStarts: number[] = [];
+  let at = 0;
+  for (const keys of added) {
+    fileStarts.push(at);
+    words.set(keys, at);
+    at += keys.length;
+  }
+  return { ...sortPostings({ memory, address: 0, count: pairs }, fileStarts, addedInReverse), files: files.length };
+}
+
+/** Each key's files over all files, ascending. */
+function expectedLists(files: number[][]): Map<number, number[]> {
+  const lists = new Map<number, number[]>();
+  files.forEach((keys, file) => {
+    for (const key of keys) lists.set(key, [...(lists.get(key) ?? []), file]);
+  });
+  return new Map([...lists].sort(([left], [right]) => left - right));
+}
+
+function decode(bytes: Uint8Array, start: number, end: number): number[] {
+  const files: number[] = [];
+  let previous = -1;
+  for (let position = start; position < end;) {
+    let delta = 0;
+    let scale = 1;
+    let byte: number;
+    do {
+      byte = bytes[position++]!;
+      delta += (byte & 127) * scale;
+      scale *= 128;
+    } while (byte >= 128);
+    previous += delta;
+    files.push(previous);
+  }
+  return files;
+}
+
+describe('mergeChunks', () => {
+  it.each([
+    ['one chunk', [300]],
+    ['chunks of a few files and of hundreds, some sorted last file first', [3, 250, 1, 180]],
+  ])('joins %s into each key ascending over all files', (_name, sizes) => {
+    const files = randomFiles(sizes.reduce((sum, size) => sum + size, 0));
+    const chunks: PostingChunk[] = [];
+    let start = 0;
+    sizes.forEach((size, number) => {
+      chunks.push(chunkOf(files.slice(start, start + size), number % 2 === 1));
+      start += size;
+    });
+    const merged = mergeChunks(chunks);
+    const expected = expectedLists(files);
+    expect([...merged.trigramList]).toEqual([...expected.keys()]);
+    expect(merged.postingStarts.at(-1)).toBe(merged.encoded.length);
+    const lists = [...merged.trigramList].map((_, slot) =>
+      decode(merged.encoded, merged.postingStarts[slot]!, merged.postingStarts[slot + 1]!),
+    );
+    expect(lists).toEqual([...expected.values()]);
+  });
+
+  it('lays its results out in the memory it is lent, from its start', () => {
+    const files = randomFiles(120);
+    const lent = new ArrayBuffer(1 << 20);
+    const merged = mergeChunks([chunkOf(files.slice(0, 60), false), chunkOf(files.slice(60), true)], (bytes) => {
+      expect(bytes).toBeLessThanOrEqual(lent.byteLength);
+      return lent;
+    });
+    expect(merged.encoded.buffer).toBe(lent);
+    expect(merged.encoded.byteOffset).toBe(0);
+    expect([...merged.trigramList]).toEqual([...expectedLists(files).keys()]);
+  });
+});
