@@ -24,6 +24,27 @@ const THREAD_PROGRAMS = [
 // package declares each one it imports, so Node finds them from dist/ as from any module.
 const EXTERNAL = ['better-sqlite3', '@lydell/node-pty', 'pg', 'pg-native', 'esbuild', 'canvas'];
 
+// zod registers its English messages itself (`zod/v4/classic/schemas.js` imports `locales/en.js`);
+// the other 40-odd locales are reachable only through the `z.locales` namespace, which nothing in
+// the bundle reads, yet esbuild keeps them all because `z` is a namespace object: 366 KB that
+// every command compiled. Inside the bundle `z.locales` (and `z.core.locales`) hold `en` only.
+const ZOD_LOCALES_INDEX = /^\.\.\/locales\/index\.js$/;
+const englishOnlyZodLocales = {
+  name: 'english-only-zod-locales',
+  setup(bundle) {
+    bundle.onResolve({ filter: ZOD_LOCALES_INDEX }, ({ importer }) =>
+      /[/\\]zod[/\\]v4[/\\](classic|core|mini)[/\\]/.test(importer)
+        ? { path: join(dirname(importer), '..', 'locales', 'index.js'), namespace: 'zod-english-locales' }
+        : undefined,
+    );
+    bundle.onLoad({ filter: /.*/, namespace: 'zod-english-locales' }, ({ path }) => ({
+      contents: `export { default as en } from ${JSON.stringify(join(dirname(path), 'en.js'))};\n`,
+      loader: 'js',
+      resolveDir: dirname(path),
+    }));
+  },
+};
+
 const chunks = join('dist', 'chunks');
 rmSync(chunks, { recursive: true, force: true });
 rmSync(join('dist', 'bin.js.map'), { force: true });
@@ -50,6 +71,7 @@ const result = await build({
   banner: {
     js: "import { createRequire as __bundleCreateRequire } from 'node:module';\nconst require = __bundleCreateRequire(import.meta.url);",
   },
+  plugins: [englishOnlyZodLocales],
   logLevel: 'warning',
   metafile: true,
 });

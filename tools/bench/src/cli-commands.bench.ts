@@ -1,6 +1,7 @@
 // What one `clawsmith` command costs as a child process, as the cli's end-to-end tests spawn it:
 // `sessions` in an empty home, `checkpoints` of a session with a turn, and `run --script` of a
-// turn that writes a file, beside `node -e 0` in the same run. Needs the built binary
+// turn that writes a file, beside `node -e 0` in the same run: wall time, and the CPU time the
+// children used (mean per run; on a loaded machine the steadier figure). Needs the built binary
 // (`nx run @clawsmith/cli:build`).
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -8,9 +9,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { performance } from 'node:perf_hooks';
+import { reportChildCpu, waitedChildrenCpuMs } from './child-cpu.js';
 import { report, timingOf, type Timing } from './measure.js';
 
-const bin = fileURLToPath(new URL('../../../packages/cli/dist/bin.js', import.meta.url));
+// CLAWSMITH_BENCH_BIN: another build to measure (a copy of an earlier dist/, to compare before and after).
+const bin =
+  process.env.CLAWSMITH_BENCH_BIN ?? fileURLToPath(new URL('../../../packages/cli/dist/bin.js', import.meta.url));
 if (!existsSync(bin)) {
   console.error(`${bin} is missing: build it first with \`npx nx run @clawsmith/cli:build\`.`);
   process.exit(1);
@@ -55,12 +59,17 @@ const commands: [string, string[]][] = [
 ];
 const rounds = Number(process.env.CLI_BENCH_ROUNDS ?? 10);
 const samples = new Map<string, number[]>(commands.map(([label]) => [label, []]));
+const cpuMs = new Map<string, number>(commands.map(([label]) => [label, 0]));
 try {
   for (let round = 0; round < rounds + 1; round += 1) {
     for (const [label, args] of commands) {
+      const cpuBefore = waitedChildrenCpuMs();
       const start = performance.now();
       spawnNode(args);
-      if (round >= 1) samples.get(label)!.push(performance.now() - start);
+      if (round < 1) continue;
+      samples.get(label)!.push(performance.now() - start);
+      const cpuAfter = waitedChildrenCpuMs();
+      if (cpuBefore !== undefined && cpuAfter !== undefined) cpuMs.set(label, cpuMs.get(label)! + cpuAfter - cpuBefore);
     }
   }
 } finally {
@@ -69,3 +78,4 @@ try {
 const timing = (label: string): Timing => timingOf(label, samples.get(label)!);
 const [reference, ...others] = commands.map(([label]) => timing(label));
 report('cli commands (child processes, interleaved)', reference!, others);
+reportChildCpu('cli commands', cpuMs, rounds);

@@ -1,0 +1,82 @@
+// What the built `clawsmith` loads to start a command: every start of the command (and every
+// end-to-end test) compiles what it loads. The probe is a module hook (`--import` of
+// __fixtures__/record-loaded-modules.mjs) that lists the files loaded; which packages a bundle file
+// holds is read from the `// ../../node_modules/<package>/…` comments esbuild writes before each
+// module's code.
+import { readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { testdir } from '@clawsmith/test-utils';
+import { describe, expect, it } from 'vitest';
+import { BIN, runCli, writeScript } from './cli-harness.js';
+
+const RECORDER = fileURLToPath(new URL('./__fixtures__/record-loaded-modules.mjs', import.meta.url));
+const BUNDLE_FOLDER = dirname(BIN);
+const BUNDLED_MODULE = /^\/\/ (?:\.\.\/)+node_modules\/((?:@[^/\n]+\/)?[^/\n]+)\/(.*)$/gm;
+
+/** The bundled modules of `files`, as `package/path inside it`. */
+function bundledModules(files: readonly string[]): string[] {
+  return files.flatMap((file) =>
+    [...readFileSync(file, 'utf8').matchAll(BUNDLED_MODULE)].map(([, name, path]) => `${name}/${path}`),
+  );
+}
+
+/** Runs `clawsmith run` of a one-write script in `workspace`; the bundle files it loaded. */
+async function filesLoadedByRun(workspace: string): Promise<{ stderr: string; files: string[] }> {
+  const home = testdir();
+  const log = join(home, 'loaded-modules.txt');
+  writeFileSync(log, '');
+  const script = writeScript(home, [
+    { toolCalls: [{ name: 'write_file', arguments: { path: 'notes.txt', content: 'written\n' } }] },
+    { text: 'done' },
+  ]);
+  const run = await runCli(['run', '--json', '--permission-mode', 'accept-edits', '--script', script, 'go'], {
+    home,
+    cwd: workspace,
+    env: { NODE_OPTIONS: `--import=${RECORDER}`, CLAWSMITH_TEST_MODULE_LOG: log },
+  });
+  expect(run.code, run.stderr).toBe(0);
+  const files = readFileSync(log, 'utf8')
+    .split('\n')
+    .filter((url) => url.startsWith('file:'))
+    .map((url) => fileURLToPath(url))
+    .filter((file) => file.startsWith(`${BUNDLE_FOLDER}/`));
+  return { stderr: run.stderr, files: [...new Set(files)] };
+}
+
+const loadsMcpSdk = (files: readonly string[]) =>
+  bundledModules(files).some((module) => module.startsWith('@modelcontextprotocol/sdk/'));
+
+describe('what the clawsmith command loads', { timeout: 120_000 }, () => {
+  it('runs a turn without the MCP client and SDK when no MCP server is configured', async () => {
+    const { files } = await filesLoadedByRun(testdir({ 'README.md': '# a workspace\n' }));
+    expect(files).toContain(BIN);
+    // The probe sees bundled packages: zod is in every turn.
+    expect(bundledModules(files).some((module) => module.startsWith('zod/'))).toBe(true);
+    expect(loadsMcpSdk(files)).toBe(false);
+  });
+
+  it('loads them once the workspace configures a server (an untrusted one is still not started)', async () => {
+    const workspace = testdir({
+      '.mcp.json': JSON.stringify({ mcpServers: { repo: { command: process.execPath, args: ['-e', '0'] } } }),
+    });
+    const { stderr, files } = await filesLoadedByRun(workspace);
+    expect(stderr).toContain('clawsmith mcp trust repo');
+    expect(loadsMcpSdk(files)).toBe(true);
+  });
+
+  it("bundles zod's English messages and none of its other locales", () => {
+    const bundleFiles = [
+      BIN,
+      ...readdirSync(join(BUNDLE_FOLDER, 'chunks'))
+        .filter((name) => name.endsWith('.js'))
+        .map((name) => join(BUNDLE_FOLDER, 'chunks', name)),
+    ];
+    const locales = new Set(
+      bundledModules(bundleFiles)
+        .filter((module) => module.startsWith('zod/v4/locales/'))
+        .map((module) => module.slice('zod/v4/locales/'.length)),
+    );
+    expect([...locales]).toEqual(['en.js']);
+  });
+});
