@@ -118,19 +118,17 @@ export async function runDirectCall(core: CoreServices, request: DirectToolCall)
       name: request.name,
       argumentsText: JSON.stringify(request.arguments ?? {}),
     };
-    await core.store.appendEvent(session.id, {
-      type: 'turn.started',
+    await core.store.recordStep(session.id, {
       turnId: turn.turnId,
-      prompt,
-      restorePointId: turn.checkpoint.restorePointId,
+      events: [{ type: 'turn.started', turnId: turn.turnId, prompt, restorePointId: turn.checkpoint.restorePointId }],
+      messages: [
+        { role: 'user', text: prompt },
+        { role: 'assistant', text: '', toolCalls: [call] },
+      ],
     });
-    await core.store.appendMessages(session.id, turn.turnId, [
-      { role: 'user', text: prompt },
-      { role: 'assistant', text: '', toolCalls: [call] },
-    ]);
-    const outcomes = await runToolCalls(turn, [call]);
-    await recordToolResults(turn, [], outcomes);
-    const result = outcomes[0]!.result;
+    const run = await runToolCalls(turn, [call]);
+    await recordToolResults(turn, [], run);
+    const result = run.outcomes[0]!.result;
     const changedFiles = await closeTurn(turn, {
       status: result.status === 'cancelled' ? 'cancelled' : 'completed',
       steps: 0,
