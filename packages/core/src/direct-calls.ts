@@ -107,24 +107,23 @@ export async function runDirectCall(core: CoreServices, request: DirectToolCall)
   );
   return whileHeld(held, async () => {
     const prompt = `${request.caller ?? 'direct call'}: ${request.name}`;
-    const turn = await openTurn(core, session, prompt, {
-      signal: request.signal ? AbortSignal.any([request.signal, held.lost]) : held.lost,
-      held,
-      ...(request.approvalHandler !== undefined ? { approvalHandler: request.approvalHandler } : {}),
-      ...(request.unattendedReason ? { unattendedReason: request.unattendedReason } : {}),
-    });
     const call: ModelToolCall = {
       id: `call_${randomUUID()}`,
       name: request.name,
       argumentsText: JSON.stringify(request.arguments ?? {}),
     };
-    await core.store.recordStep(session.id, {
-      turnId: turn.turnId,
-      events: [{ type: 'turn.started', turnId: turn.turnId, prompt, restorePointId: turn.checkpoint.restorePointId }],
-      messages: [
-        { role: 'user', text: prompt },
-        { role: 'assistant', text: '', toolCalls: [call] },
-      ],
+    const turn = await openTurn(core, session, prompt, {
+      signal: request.signal ? AbortSignal.any([request.signal, held.lost]) : held.lost,
+      held,
+      ...(request.approvalHandler !== undefined ? { approvalHandler: request.approvalHandler } : {}),
+      ...(request.unattendedReason ? { unattendedReason: request.unattendedReason } : {}),
+      firstStep: ({ turnId, restorePointId }) => ({
+        events: [{ type: 'turn.started', turnId, prompt, restorePointId }],
+        messages: [
+          { role: 'user', text: prompt },
+          { role: 'assistant', text: '', toolCalls: [call] },
+        ],
+      }),
     });
     const run = await runToolCalls(turn, [call]);
     await recordToolResults(turn, [], run);

@@ -2,6 +2,7 @@ import type { ModelMessage } from '@clawsmith/providers';
 import type { CoreDatabase } from './core-tables.js';
 import { insertMessages } from './session-messages.js';
 import type { NewSessionEvent } from './session-records.js';
+import { insertTurn, type NewTurn } from './session-turns.js';
 import { setActivation } from './todos-and-activation.js';
 
 /**
@@ -12,6 +13,8 @@ import { setActivation } from './todos-and-activation.js';
 export interface TurnStep {
   /** The turn the messages belong to (each event names its own). */
   readonly turnId: string;
+  /** The turn to record as started (running) with its first step. */
+  readonly start?: NewTurn;
   /** Appended in this order after the session's last event. */
   readonly events: readonly NewSessionEvent[];
   /** Appended in this order after the session's last message. */
@@ -23,6 +26,7 @@ export interface TurnStep {
 /** The writes of `step` besides its events, to run inside the events' transaction. */
 export function stepWrites(sessionId: string, step: TurnStep): (transaction: CoreDatabase) => Promise<void> {
   return async (transaction) => {
+    if (step.start) await insertTurn(transaction, step.start);
     if (step.messages) await insertMessages(transaction, sessionId, step.turnId, step.messages);
     if (step.activation) await setActivation(transaction, sessionId, step.activation);
   };
