@@ -107,30 +107,27 @@ export async function runDirectCall(core: CoreServices, request: DirectToolCall)
   );
   return whileHeld(held, async () => {
     const prompt = `${request.caller ?? 'direct call'}: ${request.name}`;
-    const turn = await openTurn(core, session, prompt, {
-      signal: request.signal ? AbortSignal.any([request.signal, held.lost]) : held.lost,
-      held,
-      ...(request.approvalHandler !== undefined ? { approvalHandler: request.approvalHandler } : {}),
-      ...(request.unattendedReason ? { unattendedReason: request.unattendedReason } : {}),
-    });
     const call: ModelToolCall = {
       id: `call_${randomUUID()}`,
       name: request.name,
       argumentsText: JSON.stringify(request.arguments ?? {}),
     };
-    await core.store.appendEvent(session.id, {
-      type: 'turn.started',
-      turnId: turn.turnId,
-      prompt,
-      restorePointId: turn.checkpoint.restorePointId,
+    const turn = await openTurn(core, session, prompt, {
+      signal: request.signal ? AbortSignal.any([request.signal, held.lost]) : held.lost,
+      held,
+      ...(request.approvalHandler !== undefined ? { approvalHandler: request.approvalHandler } : {}),
+      ...(request.unattendedReason ? { unattendedReason: request.unattendedReason } : {}),
+      firstStep: ({ turnId, restorePointId }) => ({
+        events: [{ type: 'turn.started', turnId, prompt, restorePointId }],
+        messages: [
+          { role: 'user', text: prompt },
+          { role: 'assistant', text: '', toolCalls: [call] },
+        ],
+      }),
     });
-    await core.store.appendMessages(session.id, turn.turnId, [
-      { role: 'user', text: prompt },
-      { role: 'assistant', text: '', toolCalls: [call] },
-    ]);
-    const outcomes = await runToolCalls(turn, [call]);
-    await recordToolResults(turn, [], outcomes);
-    const result = outcomes[0]!.result;
+    const run = await runToolCalls(turn, [call]);
+    await recordToolResults(turn, [], run);
+    const result = run.outcomes[0]!.result;
     const changedFiles = await closeTurn(turn, {
       status: result.status === 'cancelled' ? 'cancelled' : 'completed',
       steps: 0,

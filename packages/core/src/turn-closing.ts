@@ -1,16 +1,18 @@
 import type { ModelMessage } from '@clawsmith/providers';
 import { resultMetadata } from '@clawsmith/tool-protocol';
 import type { TurnResult, TurnStatus } from './agent-core-options.js';
-import type { CallOutcome, TurnContext } from './lifecycle/turn-context.js';
+import type { ToolCallsRun } from './lifecycle/run-tool-calls.js';
+import type { TurnContext } from './lifecycle/turn-context.js';
 
 /**
  * The tool messages of a batch's outcomes, in call order, appended to the store and to `history`,
- * and the session's activation saved (`search_tools` may have changed it).
+ * with the batch's unwritten events and the session's activation (`search_tools` may have
+ * changed it), in one transaction.
  */
 export async function recordToolResults(
   turn: TurnContext,
   history: ModelMessage[],
-  outcomes: readonly CallOutcome[],
+  { outcomes, unwrittenEvents }: ToolCallsRun,
 ): Promise<void> {
   const messages: ModelMessage[] = outcomes.map(({ call, result }) => ({
     role: 'tool',
@@ -19,9 +21,13 @@ export async function recordToolResults(
     content: result.content,
     toolResult: resultMetadata(result),
   }));
-  await turn.core.store.appendMessages(turn.session.id, turn.turnId, messages);
+  await turn.core.store.recordStep(turn.session.id, {
+    turnId: turn.turnId,
+    events: unwrittenEvents,
+    messages,
+    activation: turn.activation.activeTools(),
+  });
   history.push(...messages);
-  await turn.core.store.setActivation(turn.session.id, turn.activation.activeTools());
 }
 
 /**

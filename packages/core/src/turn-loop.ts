@@ -68,11 +68,10 @@ async function closeUnrunCalls(
   if (response.toolCalls.length === 0) return;
   const result = toolError(reason.code, `This call did not run: ${reason.message}`);
   const outcomes = response.toolCalls.map((call) => ({ call, result }));
-  await turn.core.store.appendEvents(
-    turn.session.id,
-    outcomes.map((outcome) => completedEvent(turn, outcome)),
-  );
-  await recordToolResults(turn, history, outcomes);
+  await recordToolResults(turn, history, {
+    outcomes,
+    unwrittenEvents: outcomes.map((outcome) => completedEvent(turn, outcome)),
+  });
 }
 
 /** Records the prompt: the title, `turn.started`, finished background results, the user message (with what prompt hooks added). */
@@ -263,14 +262,19 @@ async function requestModel(
 async function answerModel(turn: TurnContext, history: ModelMessage[], response: ModelResponse): Promise<StepEnd> {
   const { store } = turn.core;
   const assistant: AssistantModelMessage = { role: 'assistant', text: response.text, toolCalls: response.toolCalls };
-  await store.appendMessages(turn.session.id, turn.turnId, [assistant]);
-  history.push(assistant);
-  await store.appendEvent(turn.session.id, {
-    type: 'assistant.message',
+  await store.recordStep(turn.session.id, {
     turnId: turn.turnId,
-    text: response.text,
-    toolCalls: response.toolCalls.map((call) => ({ id: call.id, name: call.name })),
+    events: [
+      {
+        type: 'assistant.message',
+        turnId: turn.turnId,
+        text: response.text,
+        toolCalls: response.toolCalls.map((call) => ({ id: call.id, name: call.name })),
+      },
+    ],
+    messages: [assistant],
   });
+  history.push(assistant);
   const unfinished = turn.signal.aborted ? undefined : unfinishedOutcome(response.finishReason);
   if (unfinished) {
     // The calls of a cut or refused answer may be incomplete: none runs, each is closed.

@@ -5,6 +5,7 @@ import type { TurnContext } from './lifecycle/turn-context.js';
 import { turnPermissions, type ApprovalOverride, type PermissionSettings } from './permissions/turn-permissions.js';
 import type { TurnSettings } from './agent-core-options.js';
 import { recoverSession } from './recovery.js';
+import type { TurnStep } from './store/session-store.js';
 
 /** What a turn is opened with besides its prompt. */
 export interface TurnOpening extends ApprovalOverride {
@@ -14,6 +15,11 @@ export interface TurnOpening extends ApprovalOverride {
   readonly held: HeldSession;
   /** The turn's workspace settings, besides the core's. */
   readonly settings?: TurnSettings;
+  /**
+   * What the turn records first, when it is known before the turn opens (a direct call's
+   * `turn.started` and messages): written with the turn's start in one transaction.
+   */
+  readonly firstStep?: (opened: { turnId: string; restorePointId: string }) => Pick<TurnStep, 'events' | 'messages'>;
 }
 
 /** The core's permission settings with a turn's workspace settings added. */
@@ -31,7 +37,7 @@ function withTurnSettings(permissions: PermissionSettings, settings: TurnSetting
 /**
  * Opens a turn the same way for a model turn and a direct call: recovers what a dead process
  * left in the session, begins the restore point (with the message count, last event and the
- * todos and activation to restore on undo), records the turn as started, and returns the one
+ * todos and activation to restore on undo), records the turn as started (with its `firstStep`), and returns the one
  * {@link TurnContext} its calls share. The caller has already claimed the session
  * (`claimSession`), so recovery closes every running turn of another owner.
  */
@@ -53,14 +59,20 @@ export async function openTurn(
     eventSequence: await store.lastSequence(session.id),
     todoSnapshot: { todos: await store.getTodos(session.id), activation: activation.activeTools() },
   });
-  await store.startTurn({
+  const start = {
     sessionId: session.id,
     turnId,
     prompt,
     activation: activation.activeTools(),
     startedAt: new Date().toISOString(),
     owner: core.owner,
-  });
+  };
+  if (opening.firstStep) {
+    const first = opening.firstStep({ turnId, restorePointId: checkpoint.restorePointId });
+    await store.recordStep(session.id, { turnId, start, ...first });
+  } else {
+    await store.startTurn(start);
+  }
   return {
     core,
     session: { id: session.id, workspaceRoot: session.workspaceRoot },

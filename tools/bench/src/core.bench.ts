@@ -1,10 +1,11 @@
 // AgentCore's own overhead per tool call (no-op read tool, events and messages persisted in a
-// real SQLite home), a batch of eight read-only 20 ms calls beside one such call, and the size
-// of a fresh session's first request.
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+// real SQLite home), a warm direct read_file call (AgentCore.callTool, as `mcp serve` makes it)
+// with its processor time, a batch of eight read-only 20 ms calls beside one such call, and the
+// size of a fresh session's first request.
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createAgentCore, openClawsmithHome } from '@clawsmith/core';
+import { createAgentCore, createBuiltinTools, openClawsmithHome } from '@clawsmith/core';
 import { createScriptedProvider, type ScriptedResponse } from '@clawsmith/providers';
 import { defineTool, type AnyToolDefinition } from '@clawsmith/tool-protocol';
 import { z } from 'zod';
@@ -92,6 +93,52 @@ report('core turn cost', direct, [emptyTurn, callTurn]);
 const perCall = (callTurn.medianMs - emptyTurn.medianMs) / CALLS_PER_TURN;
 console.log(
   `\ncore overhead per call (median turn with calls - median empty turn) / ${CALLS_PER_TURN}: ${perCall.toFixed(3)} ms (aim: under 0.5 ms)`,
+);
+
+// A direct call is a turn of its own (claim, restore point, events, messages, release): its cost
+// per call, beside reading the same file in this process, and its processor time per call over a
+// block of calls (less inflated by the machine's load than waiting is).
+async function directReadFile() {
+  const home = mkdtempSync(join(tmpdir(), 'clawsmith-bench-home-'));
+  const workspace = mkdtempSync(join(tmpdir(), 'clawsmith-bench-ws-'));
+  writeFileSync(join(workspace, 'notes.md'), `${'clawsmith reads this line.\n'.repeat(150)}`);
+  const opened = await openClawsmithHome(home);
+  const core = createAgentCore({
+    db: opened.db,
+    provider: createScriptedProvider({ script: { responses: [] } }),
+    checkpoints: opened.checkpoints,
+    artifacts: opened.artifacts,
+    builtinTools: createBuiltinTools({ command: { sandbox: 'auto' } }),
+    permissionMode: 'accept-edits',
+  });
+  const session = await core.createSession({ workspaceRoot: workspace });
+  const call = async () => {
+    const outcome = await core.callTool({ sessionId: session.id, name: 'read_file', arguments: { path: 'notes.md' } });
+    if (outcome.result.status !== 'success') throw new Error(outcome.result.content);
+  };
+  const reference = await measure(
+    'readFileSync of the same file',
+    () => readFileSync(join(workspace, 'notes.md'), 'utf8'),
+    200,
+    20,
+  );
+  const timing = await measure('AgentCore.callTool read_file (warm)', call, 200, 20);
+  const cpu = process.cpuUsage();
+  for (let index = 0; index < 200; index += 1) await call();
+  const used = process.cpuUsage(cpu);
+  await core.close();
+  await opened.close();
+  rmSync(home, { recursive: true, force: true });
+  rmSync(workspace, { recursive: true, force: true });
+  return { reference, timing, cpuMsPerCall: (used.user + used.system) / 1000 / 200 };
+}
+
+const directRead = await directReadFile();
+report('direct call', directRead.reference, [directRead.timing]);
+console.log(
+  `\ndirect read_file: ${directRead.timing.medianMs.toFixed(3)} ms median per call, ${directRead.cpuMsPerCall.toFixed(3)} ms processor time per call; load average ${loadavg()
+    .map((value) => value.toFixed(2))
+    .join(' ')}`,
 );
 
 const one = await turnTimer([wait], 1, 'wait');

@@ -9,7 +9,9 @@ import type { SessionStore } from '../store/session-store.js';
  * refusal's decisions) may be deferred to share the next statement with the next call's
  * decisions and `tool.started`, because nothing slow runs in between. Before anything that waits
  * on the world (a hook, a person asked for approval) everything deferred is written first, and
- * `tool.started` is written before its tool runs.
+ * `tool.started` is written before its tool runs. The completions left at the end of the batch
+ * are handed to the caller ({@link takeDeferred}), which writes them with the calls' tool
+ * messages in one transaction (`recordToolResults`).
  */
 export class CallEventWriter {
   readonly #store: SessionStore;
@@ -36,5 +38,12 @@ export class CallEventWriter {
   /** Writes the deferred events (nothing when none are deferred). */
   flush(): Promise<void> {
     return this.writeNow();
+  }
+
+  /** The deferred events, in order, for the caller to write (no longer held here). */
+  takeDeferred(): NewSessionEvent[] {
+    const deferred = this.#deferred;
+    this.#deferred = [];
+    return deferred;
   }
 }

@@ -1,4 +1,5 @@
 import type { ModelToolCall } from '@clawsmith/providers';
+import type { NewSessionEvent } from '../store/session-records.js';
 import { toolCancelled } from '@clawsmith/tool-protocol';
 import { TOOL_CALL_BOUNDS, excessCallResult } from './call-bounds.js';
 import type { CallOutcome, TurnContext } from './turn-context.js';
@@ -44,11 +45,10 @@ async function runSerially(
         outcome = { call: call.call, result: await executeCall(turn, judgment.ready, judgment.contexts) };
       }
     }
-    // Written with the next call's decisions and tool.started (one statement instead of two).
+    // Written with the next call's decisions and tool.started, or the batch's tool messages.
     events.defer([completedEvent(turn, outcome)]);
     outcomes.push(outcome);
   }
-  await events.flush();
   return outcomes;
 }
 
@@ -77,8 +77,20 @@ async function runInParallel(
     outcomes[index] = { call: call.call, result: results[position]! };
   });
   const ordered = outcomes as CallOutcome[];
-  await events.writeNow(ordered.map((outcome) => completedEvent(turn, outcome)));
+  events.defer(ordered.map((outcome) => completedEvent(turn, outcome)));
   return ordered;
+}
+
+/** What {@link runToolCalls} hands back. */
+export interface ToolCallsRun {
+  /** Exactly one outcome per call, in call order. */
+  readonly outcomes: CallOutcome[];
+  /**
+   * The batch's last events (its `tool.completed` events not written yet), for the caller to
+   * write at once, in this order, with the calls' tool messages (`recordToolResults`): nothing
+   * slow may run before they are written.
+   */
+  readonly unwrittenEvents: readonly NewSessionEvent[];
 }
 
 /**
@@ -86,7 +98,7 @@ async function runInParallel(
  * order, whatever happens. Calls past {@link TOOL_CALL_BOUNDS}`.callsPerMessage` do not run; each
  * is answered with `too_many_tool_calls`.
  */
-export async function runToolCalls(turn: TurnContext, calls: readonly ModelToolCall[]): Promise<CallOutcome[]> {
+export async function runToolCalls(turn: TurnContext, calls: readonly ModelToolCall[]): Promise<ToolCallsRun> {
   const messageCalls = new Set<string>();
   const admitted = calls.slice(0, TOOL_CALL_BOUNDS.callsPerMessage);
   const prepared = admitted.map((call) => prepareCall(turn, call, messageCalls));
@@ -94,9 +106,8 @@ export async function runToolCalls(turn: TurnContext, calls: readonly ModelToolC
   const outcomes = isParallelBatch(prepared)
     ? await runInParallel(turn, prepared, events)
     : await runSerially(turn, prepared, events);
-  if (calls.length === admitted.length) return outcomes;
   const result = excessCallResult();
   const excess = calls.slice(admitted.length).map((call) => ({ call, result }));
-  await events.writeNow(excess.map((outcome) => completedEvent(turn, outcome)));
-  return [...outcomes, ...excess];
+  events.defer(excess.map((outcome) => completedEvent(turn, outcome)));
+  return { outcomes: [...outcomes, ...excess], unwrittenEvents: events.takeDeferred() };
 }

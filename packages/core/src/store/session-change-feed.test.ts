@@ -49,7 +49,11 @@ function follow(feed: SessionChangeFeed, store: SessionStore, sessionId: string,
     wakes += 1;
     readOn();
   });
-  onTestFinished(stop);
+  // A wake-up already taken may still be reading: it must end before the home closes.
+  onTestFinished(async () => {
+    stop();
+    await reading;
+  });
   return {
     read,
     get wakes() {

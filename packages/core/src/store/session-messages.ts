@@ -20,24 +20,35 @@ export async function appendMessages(
   if (messages.length === 0) return;
   await db.transaction().execute(async (transaction) => {
     if (heldBy) await assertClaimHeld(transaction, sessionId, heldBy);
-    const last = await transaction
-      .selectFrom('session_message')
-      .select((builder) => builder.fn.max('position').as('position'))
-      .where('session_id', '=', sessionId)
-      .executeTakeFirst();
-    let position = last?.position ?? 0;
-    const timestamp = now();
-    const rows = messages.map((message): SessionMessageRow => ({
-      session_id: sessionId,
-      position: (position += 1),
-      turn_id: turnId,
-      role: message.role,
-      message_json: JSON.stringify(message),
-      created_at: timestamp,
-    }));
-    for (const chunk of insertChunks(rows)) await transaction.insertInto('session_message').values(chunk).execute();
-    await transaction.updateTable('session').set({ updated_at: timestamp }).where('id', '=', sessionId).execute();
+    await insertMessages(transaction, sessionId, turnId, messages);
   });
+}
+
+/** Appends after the session's last message and touches the session; the caller holds the transaction. */
+export async function insertMessages(
+  transaction: CoreDatabase,
+  sessionId: string,
+  turnId: string | null,
+  messages: readonly ModelMessage[],
+): Promise<void> {
+  if (messages.length === 0) return;
+  const last = await transaction
+    .selectFrom('session_message')
+    .select((builder) => builder.fn.max('position').as('position'))
+    .where('session_id', '=', sessionId)
+    .executeTakeFirst();
+  let position = last?.position ?? 0;
+  const timestamp = now();
+  const rows = messages.map((message): SessionMessageRow => ({
+    session_id: sessionId,
+    position: (position += 1),
+    turn_id: turnId,
+    role: message.role,
+    message_json: JSON.stringify(message),
+    created_at: timestamp,
+  }));
+  for (const chunk of insertChunks(rows)) await transaction.insertInto('session_message').values(chunk).execute();
+  await transaction.updateTable('session').set({ updated_at: timestamp }).where('id', '=', sessionId).execute();
 }
 
 export async function listMessages(db: CoreDatabase, sessionId: string): Promise<ModelMessage[]> {

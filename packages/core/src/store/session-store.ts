@@ -19,8 +19,10 @@ import type {
 import * as sessions from './sessions.js';
 import * as turns from './session-turns.js';
 import * as todos from './todos-and-activation.js';
+import { stepWrites, type TurnStep } from './turn-step.js';
 
 export type { SessionEventListener } from './session-event-log.js';
+export type { TurnStep } from './turn-step.js';
 
 /** What {@link SessionStore.fenceWrites} returns: the holder's hold on its own writes to a session. */
 export interface WriteFence {
@@ -147,6 +149,15 @@ export class SessionStore {
   async appendEvent(sessionId: string, event: NewSessionEvent): Promise<SessionEvent> {
     const [stored] = await this.#events.append(sessionId, [event], undefined, this.#holderFor(sessionId));
     return stored!;
+  }
+
+  /**
+   * Writes one step of a turn (its events, messages and activation) in one transaction, the
+   * events numbered after the session's last one, then tells the subscribers. Held like
+   * {@link appendEvents}: `turn_claim_lost`, nothing written, once the claim is another's.
+   */
+  async recordStep(sessionId: string, step: TurnStep): Promise<SessionEvent[]> {
+    return this.#events.append(sessionId, step.events, stepWrites(sessionId, step), this.#holderFor(sessionId));
   }
 
   async listEvents(

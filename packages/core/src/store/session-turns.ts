@@ -37,28 +37,31 @@ export type NewTurn = Omit<
 
 /** Inserts a running turn after the session's last one, owned by `turn.owner` (this process by default). */
 export async function startTurn(db: CoreDatabase, turn: NewTurn): Promise<TurnRecord> {
-  return db.transaction().execute(async (transaction) => {
-    const last = await transaction
-      .selectFrom('session_turn')
-      .select((builder) => builder.fn.max('ordinal').as('ordinal'))
-      .where('session_id', '=', turn.sessionId)
-      .executeTakeFirst();
-    const row: SessionTurnRow = {
-      session_id: turn.sessionId,
-      turn_id: turn.turnId,
-      ordinal: (last?.ordinal ?? 0) + 1,
-      prompt: turn.prompt,
-      status: 'running',
-      activation_json: JSON.stringify(turn.activation),
-      owner_pid: turn.owner?.pid ?? process.pid,
-      owner_host: turn.owner?.host ?? null,
-      owner_instance: turn.owner?.instance ?? null,
-      started_at: turn.startedAt,
-      completed_at: null,
-    };
-    await transaction.insertInto('session_turn').values(row).execute();
-    return toTurn(row);
-  });
+  return db.transaction().execute((transaction) => insertTurn(transaction, turn));
+}
+
+/** {@link startTurn} inside the caller's transaction. */
+export async function insertTurn(transaction: CoreDatabase, turn: NewTurn): Promise<TurnRecord> {
+  const last = await transaction
+    .selectFrom('session_turn')
+    .select((builder) => builder.fn.max('ordinal').as('ordinal'))
+    .where('session_id', '=', turn.sessionId)
+    .executeTakeFirst();
+  const row: SessionTurnRow = {
+    session_id: turn.sessionId,
+    turn_id: turn.turnId,
+    ordinal: (last?.ordinal ?? 0) + 1,
+    prompt: turn.prompt,
+    status: 'running',
+    activation_json: JSON.stringify(turn.activation),
+    owner_pid: turn.owner?.pid ?? process.pid,
+    owner_host: turn.owner?.host ?? null,
+    owner_instance: turn.owner?.instance ?? null,
+    started_at: turn.startedAt,
+    completed_at: null,
+  };
+  await transaction.insertInto('session_turn').values(row).execute();
+  return toTurn(row);
 }
 
 export async function completeTurn(
