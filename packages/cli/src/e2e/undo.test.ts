@@ -1,9 +1,8 @@
 import { readFileSync, writeFileSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { testdir } from '@clawsmith/test-utils';
+import { preparedOncePerFile, testdir } from '@clawsmith/test-utils';
 import { describe, expect, it } from 'vitest';
 import { parseJsonLines, runCli, writeScript } from './cli-harness.js';
-import { preparedOncePerFile } from './prepared-folders.js';
 
 /**
  * Two turns, run once for the file and handed to each test as they left the home and the

@@ -1,9 +1,9 @@
-// Set-up that real `clawsmith` processes build once per test file, handed to each test as it was
-// built: the tests of a file share the cost of the processes, not their state.
+// Set-up that real processes (`clawsmith run`, say) build once per test file, handed to each test
+// as it was built: the tests of a file share the cost of the processes, not their state.
 import { cpSync, mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { createTestdir } from '@clawsmith/test-utils';
 import { afterAll, beforeAll } from 'vitest';
+import { createTestdir } from './testdir.js';
 
 /** The folders a preparation works in, by name. */
 export type PreparedFolderPaths<Name extends string> = Readonly<Record<Name, string>>;
@@ -16,7 +16,9 @@ export type PreparedFolderPaths<Name extends string> = Readonly<Record<Name, str
  * The folders keep their paths from test to test, because a home records its sessions'
  * workspaces by absolute path; so the tests that use them must not run concurrently (a file's
  * tests run one after another unless marked `concurrent`). Whatever `prepare` started must have
- * ended (the copy is of closed files: a SQLite home is copied with no process holding it).
+ * ended (the copy is of closed files: a SQLite home is copied with no process holding it), and
+ * what it built must live in the folders: a home whose store is a PostgreSQL database
+ * (CLAWSMITH_DATABASE_URL) is not copied with its folder.
  */
 export function preparedOncePerFile<Name extends string, Result>(
   names: readonly Name[],
