@@ -5,6 +5,8 @@ export { bundledFixture } from './bundled-fixture.js';
 export { startLineChild } from './line-child.js';
 export type { LineChild } from './line-child.js';
 export { snapshotTree } from './snapshot-tree.js';
+export { preparedOncePerFile } from './prepared-folders.js';
+export type { PreparedFolderPaths } from './prepared-folders.js';
 export {
   exampleMarker,
   exampleModelScript,

@@ -2,6 +2,9 @@
 // whose output becomes an artifact, searches) over five `clawsmith run` turns of one session,
 // against a local OpenAI-format server with a 64,000-token window that counts tokens with a
 // real tokenizer and refuses what does not fit. The session never fails for size.
+// Why five turns: pruning alone keeps the first two within the window (what is left after each
+// compaction grows from about 21k to 44k tokens by the fifth), and only a later turn needs a
+// summary; this is the one end-to-end run of a summarizing compaction.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { testdir } from '@clawsmith/test-utils';

@@ -1,15 +1,17 @@
 import { readFileSync, writeFileSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { testdir } from '@clawsmith/test-utils';
+import { preparedOncePerFile, testdir } from '@clawsmith/test-utils';
 import { describe, expect, it } from 'vitest';
 import { parseJsonLines, runCli, writeScript } from './cli-harness.js';
 
-/** Two turns: the first creates a.txt and edits b.txt, the second edits a.txt. */
-async function twoTurns() {
-  const home = testdir();
-  const workspace = testdir({ 'b.txt': 'b original\n' });
+/**
+ * Two turns, run once for the file and handed to each test as they left the home and the
+ * workspace: the first creates a.txt and edits b.txt, the second edits a.txt.
+ */
+const twoTurns = preparedOncePerFile(['home', 'workspace', 'scripts'], async ({ home, workspace, scripts }) => {
+  writeFileSync(join(workspace, 'b.txt'), 'b original\n');
   const first = writeScript(
-    home,
+    scripts,
     [
       {
         toolCalls: [
@@ -22,7 +24,7 @@ async function twoTurns() {
     'first.json',
   );
   const second = writeScript(
-    home,
+    scripts,
     [
       {
         toolCalls: [
@@ -37,26 +39,26 @@ async function twoTurns() {
     ['run', '--json', '--permission-mode', 'accept-edits', '--script', first, '--workspace', workspace, 'turn one'],
     { home },
   );
-  expect(one.code).toBe(0);
+  expect(one.code, one.stderr).toBe(0);
   const sessionId = String(parseJsonLines(one.stdout)[0]!.sessionId);
   const two = await runCli(
     ['run', '--json', '--permission-mode', 'accept-edits', '--script', second, '--session', sessionId, 'turn two'],
     { home },
   );
-  expect(two.code).toBe(0);
+  expect(two.code, two.stderr).toBe(0);
   const checkpoints = await runCli(['checkpoints', '--session', sessionId, '--json'], { home });
   expect(checkpoints.code).toBe(0);
   const points = parseJsonLines(checkpoints.stdout);
   expect(points.map((point) => point.sequence)).toEqual([1, 2]);
+  expect(readFileSync(join(workspace, 'a.txt'), 'utf8')).toBe('a from turn 2\n');
   const read = (path: string) =>
     existsSync(join(workspace, path)) ? readFileSync(join(workspace, path), 'utf8') : null;
-  expect(read('a.txt')).toBe('a from turn 2\n');
-  return { home, workspace, sessionId, turnIds: points.map((point) => String(point.turnId)), read };
-}
+  return { sessionId, turnIds: points.map((point) => String(point.turnId)), read };
+});
 
 describe('clawsmith undo', () => {
   it('undo files of the last turn puts back only what it changed; the diff shows the change first', async () => {
-    const { home, sessionId, turnIds, read } = await twoTurns();
+    const { home, sessionId, turnIds, read } = twoTurns();
     const diff = await runCli(['undo', 'diff', '2', 'a.txt', '--session', sessionId], { home });
     expect(diff.code).toBe(0);
     expect(diff.stdout).toContain('a.txt (modified)');
@@ -76,7 +78,7 @@ describe('clawsmith undo', () => {
   });
 
   it('undo files of the first turn reverts it and every later turn: created files go, edited ones come back', async () => {
-    const { home, sessionId, read } = await twoTurns();
+    const { home, sessionId, read } = twoTurns();
     const undo = await runCli(['undo', 'files', '1', '--session', sessionId], { home });
     expect(undo.code).toBe(0);
     expect(undo.stdout).toContain('Undid turn');
@@ -85,7 +87,7 @@ describe('clawsmith undo', () => {
   });
 
   it('undo session cuts the conversation and leaves the files', async () => {
-    const { home, sessionId, read } = await twoTurns();
+    const { home, sessionId, read } = twoTurns();
     const undo = await runCli(['undo', 'session', '2', '--session', sessionId, '--json'], { home });
     expect(undo.code).toBe(0);
     const [result] = parseJsonLines(undo.stdout);
@@ -104,7 +106,7 @@ describe('clawsmith undo', () => {
   });
 
   it('undo all restores files and conversation', async () => {
-    const { home, sessionId, read } = await twoTurns();
+    const { home, sessionId, read } = twoTurns();
     const undo = await runCli(['undo', 'all', '1', '--session', sessionId, '--json'], { home });
     expect(undo.code).toBe(0);
     const [result] = parseJsonLines(undo.stdout);
@@ -115,7 +117,7 @@ describe('clawsmith undo', () => {
   });
 
   it('refuses an undo when a file was edited by hand since, lists the path, exits 3 and changes nothing', async () => {
-    const { home, workspace, sessionId, read } = await twoTurns();
+    const { home, workspace, sessionId, read } = twoTurns();
     writeFileSync(join(workspace, 'a.txt'), 'edited by a person\n');
     for (const scope of ['files', 'all']) {
       const undo = await runCli(['undo', scope, '1', '--session', sessionId], { home });
@@ -131,7 +133,7 @@ describe('clawsmith undo', () => {
   });
 
   it('names an unknown turn and an unknown session', async () => {
-    const { home, sessionId } = await twoTurns();
+    const { home, sessionId } = twoTurns();
     const turn = await runCli(['undo', 'files', '7', '--session', sessionId], { home });
     expect(turn.code).toBe(1);
     expect(turn.stderr).toContain('[turn_not_found]');
@@ -143,7 +145,7 @@ describe('clawsmith undo', () => {
 
 describe('clawsmith sessions and fork', () => {
   it('lists sessions and forks one at a turn, leaving the original unchanged', async () => {
-    const { home, sessionId, turnIds } = await twoTurns();
+    const { home, sessionId, turnIds } = twoTurns();
     const listed = parseJsonLines((await runCli(['sessions', '--json'], { home })).stdout);
     expect(listed.map((session) => session.id)).toEqual([sessionId]);
     const fork = await runCli(['fork', sessionId, '--at', '1', '--json'], { home });

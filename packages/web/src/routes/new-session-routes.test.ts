@@ -5,6 +5,10 @@ import { describe, expect, it, onTestFinished } from 'vitest';
 import { createWebHarness } from '../__fixtures__/web-harness.js';
 import { offeredWorkspaces } from '../workspaces/offered-workspaces.js';
 
+// A turn runs on the server's own schedule: on a loaded 2-core machine it can take seconds to end,
+// past expect.poll's default of one second (a time limit, not a speed assertion).
+const TURN_ENDS = { timeout: 30_000 };
+
 function folders() {
   const root = createTestdir({ 'project/readme.md': '# project\n', 'other/secret.txt': 'keep out\n' });
   onTestFinished(() => root.remove());
@@ -22,7 +26,7 @@ describe('new sessions from the page', () => {
     expect(created.status).toBe(201);
     const { sessionId, turnId } = (await created.json()) as { sessionId: string; turnId: string };
     expect(turnId).toMatch(/^[0-9a-f-]{36}$/);
-    await expect.poll(async () => (await web.store.getLastTurn(sessionId))?.status).toBe('completed');
+    await expect.poll(async () => (await web.store.getLastTurn(sessionId))?.status, TURN_ENDS).toBe('completed');
     expect(await (await web.api(`/api/sessions/${sessionId}`)).json()).toMatchObject({
       workspaceRoot: realpathSync(project),
       firstPrompt: 'say hello',

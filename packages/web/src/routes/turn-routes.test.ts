@@ -7,6 +7,10 @@ import { sql } from 'kysely';
 import { describe, expect, it, onTestFinished } from 'vitest';
 import { createWebHarness, type WebHarness } from '../__fixtures__/web-harness.js';
 
+// A turn runs on the server's own schedule: on a loaded 2-core machine it can take seconds to end,
+// past expect.poll's default of one second (a time limit, not a speed assertion).
+const TURN_ENDS = { timeout: 30_000 };
+
 const WRITE = {
   toolCalls: [{ id: 'w1', name: 'write_file', arguments: { path: 'b.txt', content: 'from the web\n' } }],
 };
@@ -51,7 +55,7 @@ describe('turns and approvals from the web', () => {
       json: { answer: 'allow' },
     });
     expect(answered.status).toBe(200);
-    await expect.poll(() => turnStatus(web, session.id)).toBe('completed');
+    await expect.poll(() => turnStatus(web, session.id), TURN_ENDS).toBe('completed');
     expect(readFileSync(join(web.workspace, 'b.txt'), 'utf8')).toBe('from the web\n');
     const unknown = await web.api(`/api/sessions/${session.id}/approvals/${approval.id}`, {
       json: { answer: 'allow' },
@@ -73,7 +77,7 @@ describe('turns and approvals from the web', () => {
     await web.api(`/api/sessions/${session.id}/turns`, { json: { prompt: 'write b' } });
     const approval = await pendingApproval(web, session.id);
     await web.api(`/api/sessions/${session.id}/approvals/${approval.id}`, { json: { answer: 'deny' } });
-    await expect.poll(() => turnStatus(web, session.id)).toBe('completed');
+    await expect.poll(() => turnStatus(web, session.id), TURN_ENDS).toBe('completed');
     expect(existsSync(join(web.workspace, 'b.txt'))).toBe(false);
 
     await web.api(`/api/sessions/${session.id}/turns`, { json: { prompt: 'write c' } });
@@ -98,7 +102,7 @@ describe('turns and approvals from the web', () => {
     });
     onTestFinished(unsubscribe);
     expect((await web.api(`/api/sessions/${session.id}/turns`, { json: { prompt: 'one' } })).status).toBe(202);
-    await expect.poll(() => next.length).toBe(1);
+    await expect.poll(() => next.length, TURN_ENDS).toBe(1);
     const second = await next[0]!;
     expect(second.status, await second.clone().text()).toBe(202);
     // A reader of the store (another server) sees the end, and asks at once.
@@ -107,7 +111,7 @@ describe('turns and approvals from the web', () => {
       .toEqual(['completed', 'completed']);
     const third = await web.api(`/api/sessions/${session.id}/turns`, { json: { prompt: 'three' } });
     expect(third.status, await third.clone().text()).toBe(202);
-    await expect.poll(() => turnStatus(web, session.id)).toBe('completed');
+    await expect.poll(() => turnStatus(web, session.id), TURN_ENDS).toBe('completed');
     expect((await web.store.listTurns(session.id)).map((turn) => turn.status)).toEqual([
       'completed',
       'completed',
@@ -161,7 +165,7 @@ describe('turns and approvals from the web', () => {
     const session = await web.core.createSession({ workspaceRoot: web.workspace });
     const started = await web.api(`/api/sessions/${session.id}/turns`, { json: { prompt: 'hello' } });
     expect(started.status).toBe(202);
-    await expect.poll(() => turnStatus(web, session.id)).toBe('completed');
+    await expect.poll(() => turnStatus(web, session.id), TURN_ENDS).toBe('completed');
     expect(prompts).toEqual([`Workspace ${web.workspace}; session ${session.id}.`]);
     const request = (await web.store.listEvents(session.id)).find((event) => event.type === 'request.started') as
       { systemPromptSha256?: string } | undefined;

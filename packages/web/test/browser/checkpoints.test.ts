@@ -1,6 +1,6 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { createTestdir } from '@clawsmith/test-utils';
+import { createTestdir, preparedOncePerFile } from '@clawsmith/test-utils';
 import type { Page } from 'playwright-core';
 import { describe, expect, it, onTestFinished } from 'vitest';
 import { createWebHarness } from '../../src/__fixtures__/web-harness.js';
@@ -16,16 +16,14 @@ import {
 
 const browser = useBrowser();
 
-/** A home and a workspace with one session whose only turn edits a.txt and writes b.txt. */
-async function editedSession() {
-  const home = createTestdir({}, 'clawsmith-home-');
-  const workspace = createTestdir({ 'a.txt': 'one\ntwo\nthree\n' });
-  onTestFinished(() => {
-    home.remove();
-    workspace.remove();
-  });
-  const session = await scriptedTurn(home.path, {
-    workspace: workspace.path,
+/**
+ * A home and a workspace with one session whose only turn edits a.txt and writes b.txt, run once
+ * for the file; each test gets both back as the turn left them, and a web server of its own.
+ */
+const edited = preparedOncePerFile(['home', 'workspace'], async ({ home, workspace }) => {
+  writeFileSync(join(workspace, 'a.txt'), 'one\ntwo\nthree\n');
+  const session = await scriptedTurn(home, {
+    workspace,
     prompt: 'change the files',
     responses: [
       {
@@ -37,8 +35,13 @@ async function editedSession() {
       { text: 'Changed a.txt and wrote b.txt.' },
     ],
   });
-  const web = await createWebHarness({ homePath: home.path });
-  return { web, session, workspace: workspace.path };
+  return { session };
+});
+
+async function editedSession() {
+  const { home, workspace, session } = edited();
+  const web = await createWebHarness({ homePath: home });
+  return { web, session, workspace };
 }
 
 function checkpoint(page: Page) {

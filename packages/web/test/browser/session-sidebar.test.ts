@@ -1,32 +1,37 @@
-import { createTestdir } from '@clawsmith/test-utils';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { preparedOncePerFile } from '@clawsmith/test-utils';
 import type { Page } from 'playwright-core';
-import { describe, expect, it, onTestFinished } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createWebHarness } from '../../src/__fixtures__/web-harness.js';
 import { seriousViolations } from './accessibility.js';
 import { clawsmithRun, scriptedTurn, signedInPage, useBrowser, BROWSER_TEST_TIMEOUT } from './browser-harness.js';
 
 const browser = useBrowser();
 
-/** A home with two finished sessions written by real `clawsmith run` processes. */
-async function twoSessions() {
-  const home = createTestdir({}, 'clawsmith-home-');
-  const workspace = createTestdir({ 'a.txt': 'hello\n' });
-  onTestFinished(() => {
-    home.remove();
-    workspace.remove();
-  });
-  const parser = await scriptedTurn(home.path, {
-    workspace: workspace.path,
+/**
+ * A home with two finished sessions written by real `clawsmith run` processes, once for the file;
+ * each test gets the home and workspace back as they left them, and a web server of its own.
+ */
+const sessions = preparedOncePerFile(['home', 'workspace'], async ({ home, workspace }) => {
+  writeFileSync(join(workspace, 'a.txt'), 'hello\n');
+  const parser = await scriptedTurn(home, {
+    workspace,
     prompt: 'fix the parser',
     responses: [{ text: 'Parser fixed.' }],
   });
-  const changelog = await scriptedTurn(home.path, {
-    workspace: workspace.path,
+  const changelog = await scriptedTurn(home, {
+    workspace,
     prompt: 'write the changelog',
     responses: [{ text: 'Changelog written.' }],
   });
-  const web = await createWebHarness({ homePath: home.path });
-  return { home: home.path, workspace: workspace.path, web, parser, changelog };
+  return { parser, changelog };
+});
+
+async function twoSessions() {
+  const prepared = sessions();
+  const web = await createWebHarness({ homePath: prepared.home });
+  return { ...prepared, web };
 }
 
 const sidebar = (page: Page) => page.getByRole('navigation', { name: 'Sessions' });
