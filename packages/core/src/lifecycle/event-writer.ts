@@ -1,4 +1,4 @@
-import type { NewSessionEvent } from '../store/session-records.js';
+import type { NewSessionEvent, PendingApproval } from '../store/session-records.js';
 import type { SessionStore } from '../store/session-store.js';
 
 /**
@@ -33,6 +33,13 @@ export class CallEventWriter {
     const batch = this.#deferred.concat(events);
     this.#deferred = [];
     await this.#store.appendEvents(this.#sessionId, batch);
+  }
+
+  /** Writes the deferred events, then `events`, with `approval`'s row, in one transaction. */
+  async writeWithApproval(approval: PendingApproval, events: readonly NewSessionEvent[]): Promise<void> {
+    const batch = this.#deferred.concat(events);
+    this.#deferred = [];
+    await this.#store.recordStep(this.#sessionId, { turnId: approval.turnId, events: batch, approval });
   }
 
   /** Writes the deferred events (nothing when none are deferred). */

@@ -2,6 +2,7 @@ import { judgeCall as judgeWithHost, type ApprovalAnswer } from '@clawsmith/tool
 import { TOOL_RESULT_CODES, toolDenied, type ToolExecutionResult } from '@clawsmith/tool-protocol';
 import type { ToolDecisionEvent } from '@clawsmith/session-protocol';
 import type { NewSessionEvent } from '../store/session-records.js';
+import { newPendingApproval } from '../store/session-approvals.js';
 import type { TurnContext } from './turn-context.js';
 import type { CallEventWriter } from './event-writer.js';
 import type { ReadyCall } from './prepare-call.js';
@@ -78,7 +79,7 @@ async function askPerson(
       unwritten: decided,
       reason: `${reason}; ${turn.permissions.unattendedReason ?? 'no one can approve in a non-interactive run, so it is denied (choose another --permission-mode or add a rule)'}`,
     };
-  const pending = await turn.core.store.addApproval({
+  const pending = newPendingApproval({
     sessionId: turn.session.id,
     turnId: turn.turnId,
     toolCallId: ready.call.id,
@@ -87,8 +88,9 @@ async function askPerson(
     risk: ready.entry.security.risk,
     reason,
   });
-  // Everything deferred, the decisions so far and the request are on disk before anyone is asked.
-  await events.writeNow([
+  // Everything deferred, the decisions so far and the request are on disk before anyone is asked,
+  // the request's row in the same transaction as its event (see TurnStep.approval).
+  await events.writeWithApproval(pending, [
     ...decided,
     {
       type: 'approval.requested',

@@ -19,11 +19,12 @@ function toApproval(row: SessionApprovalRow): PendingApproval {
   };
 }
 
-export async function addApproval(
-  db: CoreDatabase,
-  approval: Omit<PendingApproval, 'id' | 'createdAt'>,
-): Promise<PendingApproval> {
-  const stored: PendingApproval = { ...approval, id: randomUUID(), createdAt: now() };
+/** A pending approval with its id and time, not written yet (see {@link insertApproval}). */
+export function newPendingApproval(approval: Omit<PendingApproval, 'id' | 'createdAt'>): PendingApproval {
+  return { ...approval, id: randomUUID(), createdAt: now() };
+}
+
+export async function insertApproval(db: CoreDatabase, stored: PendingApproval): Promise<void> {
   await db
     .insertInto('session_approval')
     .values({
@@ -38,6 +39,14 @@ export async function addApproval(
       created_at: stored.createdAt,
     })
     .execute();
+}
+
+export async function addApproval(
+  db: CoreDatabase,
+  approval: Omit<PendingApproval, 'id' | 'createdAt'>,
+): Promise<PendingApproval> {
+  const stored = newPendingApproval(approval);
+  await insertApproval(db, stored);
   return stored;
 }
 

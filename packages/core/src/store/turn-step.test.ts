@@ -70,3 +70,26 @@ describe.runIf(testDatabaseEngine() === 'sqlite')('SessionStore.recordStep', () 
     ]);
   });
 });
+
+describe.runIf(testDatabaseEngine() === 'sqlite')('an approval request', () => {
+  it('goes in after its approval.requested event, in the same transaction', async () => {
+    const harness = await createHarness({
+      files: {},
+      permissionMode: 'default',
+      responses: [{ toolCalls: [call('w1', 'write_file', { path: 'a.txt', content: 'a' })] }, { text: 'done' }],
+      approvalHandler: async () => 'deny',
+    });
+    // A trigger on another connection records, inside the inserting transaction, how many
+    // approval.requested events of the session are there when the row goes in.
+    const observer = openSqliteDatabase(join(harness.home.path, 'clawsmith.db'));
+    onTestFinished(() => observer.close());
+    observer.sqlite.exec(`create table approval_seen (events integer);
+      create trigger approval_row_seen after insert on session_approval begin
+        insert into approval_seen select count(*) from session_event
+          where session_id = new.session_id and type = 'approval.requested';
+      end;`);
+    const turn = await harness.core.runTurn({ sessionId: harness.session.id, prompt: 'write' });
+    expect(turn.status).toBe('completed');
+    expect(observer.sqlite.prepare('select events from approval_seen').pluck().all()).toEqual([1]);
+  });
+});

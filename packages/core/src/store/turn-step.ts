@@ -1,7 +1,8 @@
 import type { ModelMessage } from '@clawsmith/providers';
 import type { CoreDatabase } from './core-tables.js';
 import { insertMessages } from './session-messages.js';
-import type { NewSessionEvent } from './session-records.js';
+import { insertApproval } from './session-approvals.js';
+import type { NewSessionEvent, PendingApproval } from './session-records.js';
 import { insertTurn, type NewTurn } from './session-turns.js';
 import { setActivation } from './todos-and-activation.js';
 
@@ -21,6 +22,12 @@ export interface TurnStep {
   readonly messages?: readonly ModelMessage[];
   /** The session's active deferred tools, saved with the step. */
   readonly activation?: readonly string[];
+  /**
+   * A call's request for a person's answer, listed with its `approval.requested` event: a reader
+   * never finds the one without the other, and the asking process learns of the commit before
+   * any request it serves can list the approval (so it is already waiting for the answer).
+   */
+  readonly approval?: PendingApproval;
 }
 
 /** The writes of `step` besides its events, to run inside the events' transaction. */
@@ -29,5 +36,6 @@ export function stepWrites(sessionId: string, step: TurnStep): (transaction: Cor
     if (step.start) await insertTurn(transaction, step.start);
     if (step.messages) await insertMessages(transaction, sessionId, step.turnId, step.messages);
     if (step.activation) await setActivation(transaction, sessionId, step.activation);
+    if (step.approval) await insertApproval(transaction, step.approval);
   };
 }
