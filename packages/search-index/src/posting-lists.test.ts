@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { sortPostings } from './posting-lists.js';
 import { webAssembly } from './wasm-api.js';
+import { decodePostingList } from './stored-index.js';
 
 /** Files with random distinct trigrams from a pool that shares high bytes and spans all 2^24. */
 function randomFiles(fileCount: number): number[][] {
@@ -33,28 +34,10 @@ function decodeAll(bytes: Uint8Array): number[][] {
   for (let position = 0; position < bytes.length;) {
     const end = bytes.indexOf(0, position);
     expect(end).toBeGreaterThan(position);
-    lists.push(decode(bytes, position, end));
+    lists.push([...decodePostingList(bytes, position, end)]);
     position = end + 1;
   }
   return lists;
-}
-
-function decode(bytes: Uint8Array, start: number, end: number): number[] {
-  const files: number[] = [];
-  let previous = -1;
-  for (let position = start; position < end;) {
-    let delta = 0;
-    let scale = 1;
-    let byte: number;
-    do {
-      byte = bytes[position++]!;
-      delta += (byte & 127) * scale;
-      scale *= 128;
-    } while (byte >= 128);
-    previous += delta;
-    files.push(previous);
-  }
-  return files;
 }
 
 /** Sorts `files` as the scanner leaves them: lists one after another, after some garbage. */

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { sortPostings } from './posting-lists.js';
 import { mergeChunks, type PostingChunk } from './posting-merge.js';
 import { webAssembly } from './wasm-api.js';
+import { decodePostingList } from './stored-index.js';
 
 /**
  * Files of a few keys each from a small pool, some holding most of it, and the pool's first keys
@@ -41,24 +42,6 @@ function expectedLists(files: number[][]): Map<number, number[]> {
   return new Map([...lists].sort(([left], [right]) => left - right));
 }
 
-function decode(bytes: Uint8Array, start: number, end: number): number[] {
-  const files: number[] = [];
-  let previous = -1;
-  for (let position = start; position < end;) {
-    let delta = 0;
-    let scale = 1;
-    let byte: number;
-    do {
-      byte = bytes[position++]!;
-      delta += (byte & 127) * scale;
-      scale *= 128;
-    } while (byte >= 128);
-    previous += delta;
-    files.push(previous);
-  }
-  return files;
-}
-
 describe('mergeChunks', () => {
   it.each([
     ['one chunk', [300]],
@@ -75,9 +58,9 @@ describe('mergeChunks', () => {
     const expected = expectedLists(files);
     expect([...merged.trigramList]).toEqual([...expected.keys()]);
     expect(merged.postingStarts.at(-1)).toBe(merged.encoded.length);
-    const lists = [...merged.trigramList].map((_, slot) =>
-      decode(merged.encoded, merged.postingStarts[slot]!, merged.postingStarts[slot + 1]!),
-    );
+    const lists = [...merged.trigramList].map((_, slot) => [
+      ...decodePostingList(merged.encoded, merged.postingStarts[slot]!, merged.postingStarts[slot + 1]!),
+    ]);
     expect(lists).toEqual([...expected.values()]);
   });
 

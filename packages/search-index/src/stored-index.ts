@@ -116,14 +116,15 @@ export function postingsOf(index: StoredIndex, trigram: number): Uint32Array {
     const middle = (low + high) >>> 1;
     const value = trigrams[middle]!;
     if (value === trigram)
-      return decode(index.postings, index.postingStarts[middle]!, index.postingStarts[middle + 1]!);
+      return decodePostingList(index.postings, index.postingStarts[middle]!, index.postingStarts[middle + 1]!);
     if (value < trigram) low = middle + 1;
     else high = middle - 1;
   }
   return new Uint32Array(0);
 }
 
-function decode(bytes: Uint8Array, start: number, end: number): Uint32Array {
+/** The file numbers of one delta-varint posting list, `bytes` from `start` to `end` (the stored format). */
+export function decodePostingList(bytes: Uint8Array, start: number, end: number): Uint32Array {
   const out = new Uint32Array(end - start);
   let count = 0;
   let previous = -1;

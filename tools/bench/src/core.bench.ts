@@ -5,12 +5,13 @@
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createAgentCore, createBuiltinTools, openClawsmithHome } from '@clawsmith/core';
+import { createAgentCore, openClawsmithHome } from '@clawsmith/core';
 import { createScriptedProvider, type ScriptedResponse } from '@clawsmith/providers';
 import { defineTool, type AnyToolDefinition } from '@clawsmith/tool-protocol';
 import { z } from 'zod';
 import { firstRequestTools, requestToolBytes } from './first-request-tools.js';
 import { measure, report } from './measure.js';
+import { toolCallingCore } from './tool-calling-core.js';
 
 const CALLS_PER_TURN = 20;
 const RUNS = 15;
@@ -103,14 +104,7 @@ async function directReadFile() {
   const workspace = mkdtempSync(join(tmpdir(), 'clawsmith-bench-ws-'));
   writeFileSync(join(workspace, 'notes.md'), `${'clawsmith reads this line.\n'.repeat(150)}`);
   const opened = await openClawsmithHome(home);
-  const core = createAgentCore({
-    db: opened.db,
-    provider: createScriptedProvider({ script: { responses: [] } }),
-    checkpoints: opened.checkpoints,
-    artifacts: opened.artifacts,
-    builtinTools: createBuiltinTools({ command: { sandbox: 'auto' } }),
-    permissionMode: 'accept-edits',
-  });
+  const core = toolCallingCore(opened);
   const session = await core.createSession({ workspaceRoot: workspace });
   const call = async () => {
     const outcome = await core.callTool({ sessionId: session.id, name: 'read_file', arguments: { path: 'notes.md' } });

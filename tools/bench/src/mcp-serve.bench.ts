@@ -7,14 +7,14 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'no
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { createBuiltinTools, createAgentCore, openClawsmithHome } from '@clawsmith/core';
-import { createScriptedProvider } from '@clawsmith/providers';
+import { openClawsmithHome } from '@clawsmith/core';
 import { createServedMcpServer, type ServedSession } from '@clawsmith/mcp';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { performance } from 'node:perf_hooks';
 import { report, medianOf, timingOf } from './measure.js';
+import { toolCallingCore } from './tool-calling-core.js';
 
 const bin = fileURLToPath(new URL('../../../packages/cli/dist/bin.js', import.meta.url));
 if (!existsSync(bin)) throw new Error(`${bin} is missing: run npx nx run @clawsmith/cli:build first.`);
@@ -28,14 +28,7 @@ writeFileSync(join(workspace, 'notes.md'), `${'clawsmith reads this line.\n'.rep
 const RUNS = 300;
 
 const home = await openClawsmithHome(homes[0]);
-const core = createAgentCore({
-  db: home.db,
-  provider: createScriptedProvider({ script: { responses: [] } }),
-  checkpoints: home.checkpoints,
-  artifacts: home.artifacts,
-  builtinTools: createBuiltinTools({ command: { sandbox: 'auto' } }),
-  permissionMode: 'accept-edits',
-});
+const core = toolCallingCore(home);
 const session = await core.createSession({ workspaceRoot: workspace });
 const client = new Client({ name: 'bench', version: '0' });
 const servedTransport = new StdioClientTransport({

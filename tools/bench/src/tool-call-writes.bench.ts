@@ -6,8 +6,8 @@ import Database from 'better-sqlite3';
 import { mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createAgentCore, createBuiltinTools, openClawsmithHome } from '@clawsmith/core';
-import { createScriptedProvider } from '@clawsmith/providers';
+import { openClawsmithHome } from '@clawsmith/core';
+import { toolCallingCore } from './tool-calling-core.js';
 
 /** One write transaction: an explicit BEGIN … COMMIT, or a write statement in autocommit. */
 interface WriteTransaction {
@@ -62,14 +62,7 @@ const workspace = mkdtempSync(join(tmpdir(), 'clawsmith-bench-writes-ws-'));
 writeFileSync(join(workspace, 'notes.md'), `${'clawsmith reads this line.\n'.repeat(150)}`);
 writeFileSync(join(workspace, 'edited.md'), `# Edited\n\nversion 0\n${'clawsmith keeps this line.\n'.repeat(150)}`);
 const opened = await openClawsmithHome(home);
-const core = createAgentCore({
-  db: opened.db,
-  provider: createScriptedProvider({ script: { responses: [] } }),
-  checkpoints: opened.checkpoints,
-  artifacts: opened.artifacts,
-  builtinTools: createBuiltinTools({ command: { sandbox: 'auto' } }),
-  permissionMode: 'accept-edits',
-});
+const core = toolCallingCore(opened);
 const session = await core.createSession({ workspaceRoot: workspace });
 let edits = 0;
 const calls = {
