@@ -2,10 +2,11 @@
 // The root test command: lint, typecheck and every package's tests through Nx, then one closing
 // line `N passed, N failed` counted from each project's vitest JSON report. Exits non-zero on any
 // failed task, any failed test, or when no test ran at all.
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join, resolve } from 'node:path';
+import { performance } from 'node:perf_hooks';
 import { TASK_PROFILE } from './task-profile.mjs';
 
 const root = resolve(import.meta.dirname, '../..');
@@ -30,34 +31,69 @@ const env = {
   // resolves the path from the workspace root.
   NX_PROFILE: TASK_PROFILE,
 };
-/** The installed Nx's command-line script (what `npx nx` runs), from its package manifest. */
-function nxCommandLine() {
-  const manifest = createRequire(join(root, 'package.json')).resolve('nx/package.json');
-  return join(dirname(manifest), JSON.parse(readFileSync(manifest, 'utf8')).bin.nx);
+/** An installed package's command-line script (what `npx <name>` runs), from its manifest. */
+function commandLineOf(packageName, binName) {
+  const manifest = createRequire(join(root, 'package.json')).resolve(`${packageName}/package.json`);
+  const { bin } = JSON.parse(readFileSync(manifest, 'utf8'));
+  return join(dirname(manifest), typeof bin === 'string' ? bin : bin[binName]);
+}
+const nxCommandLine = () => commandLineOf('nx', 'nx');
+const eslintCommandLine = () => commandLineOf('eslint', 'eslint');
+
+const targets = (process.env.CLAWSMITH_TEST_TARGETS ?? 'lint,typecheck,test').split(',');
+const nxArguments = process.argv.slice(2);
+// The whole repository is linted by one ESLint process rather than one per project: each process
+// pays about two seconds of processor time to load the configuration and its plugins, more than
+// most packages' own linting, and the import-circle rule reads each file once per process. A run
+// narrowed to some projects (`npm test -- -p …`) keeps Nx's per-project lint.
+const lintHere = targets.includes('lint') && nxArguments.length === 0;
+const nxTargets = lintHere ? targets.filter((target) => target !== 'lint') : targets;
+
+/**
+ * Runs a step's command from the repository root to its end, output shown, and prints how long
+ * it took; resolves with its exit status.
+ */
+function runStep(name, command, args) {
+  const start = performance.now();
+  return new Promise((resolve) => {
+    const child = spawn(command, args, { cwd: root, env, stdio: 'inherit' });
+    child.on('error', (error) => {
+      console.error(`Could not start ${command}: ${error.message}`);
+      resolve(1);
+    });
+    child.on('close', (code, signal) => {
+      console.log(`${name}: ${((performance.now() - start) / 1000).toFixed(1)} s`);
+      resolve(code ?? signal);
+    });
+  });
 }
 
-const targets = process.env.CLAWSMITH_TEST_TARGETS ?? 'lint,typecheck,test';
-// Formatting is checked here, once for the whole repository: package lint targets run ESLint only.
-const format = targets.includes('lint')
-  ? spawnSync('npx', ['prettier', '--check', '--log-level=warn', '.'], { cwd: root, env, stdio: 'inherit' })
-  : { status: 0 };
+// Formatting is checked here, once for the whole repository (package lint targets run ESLint
+// only); the repository's ESLint runs beside it, each on one of the machine's processors.
+const [formatStatus, lintStatus] = await Promise.all([
+  targets.includes('lint') ? runStep('format check', 'npx', ['prettier', '--check', '--log-level=warn', '.']) : 0,
+  lintHere ? runStep('ESLint', process.execPath, [eslintCommandLine(), 'packages', 'tools']) : 0,
+]);
 // Nx runs with the longest chains of tasks started first (critical-path-first.mjs): the long
 // test tasks at the top of the graph no longer wait for every small task below them.
-const nx = spawnSync(
-  process.execPath,
-  [
-    '--import',
-    join(import.meta.dirname, 'critical-path-first.mjs'),
-    nxCommandLine(),
-    'run-many',
-    '-t',
-    targets,
-    '--outputStyle=static',
-    '--parallel=2',
-    ...process.argv.slice(2),
-  ],
-  { cwd: root, env, stdio: 'inherit' },
-);
+const nx =
+  nxTargets.length === 0
+    ? { status: 0 }
+    : spawnSync(
+        process.execPath,
+        [
+          '--import',
+          join(import.meta.dirname, 'critical-path-first.mjs'),
+          nxCommandLine(),
+          'run-many',
+          '-t',
+          nxTargets.join(','),
+          '--outputStyle=static',
+          '--parallel=2',
+          ...nxArguments,
+        ],
+        { cwd: root, env, stdio: 'inherit' },
+      );
 
 let passed = 0;
 let failed = 0;
@@ -78,8 +114,10 @@ for (const folder of projectFolders) {
 
 if (missing.length > 0)
   console.log(`No test report from: ${missing.join(', ')} (the task failed before or while testing).`);
-if (format.status !== 0) console.log('Some files are not formatted: run `npm run format`.');
+if (formatStatus !== 0) console.log('Some files are not formatted: run `npm run format`.');
+if (lintStatus !== 0) console.log(`ESLint reported problems (exit ${lintStatus}); see the output above.`);
 if (nx.status !== 0) console.log(`Nx reported failed tasks (exit ${nx.status ?? nx.signal}); see the output above.`);
 console.log(`${passed} passed, ${failed} failed${skipped > 0 ? `, ${skipped} skipped` : ''}`);
-const ok = format.status === 0 && nx.status === 0 && failed === 0 && passed > 0 && missing.length === 0;
+const ok =
+  formatStatus === 0 && lintStatus === 0 && nx.status === 0 && failed === 0 && passed > 0 && missing.length === 0;
 process.exit(ok ? 0 : 1);
