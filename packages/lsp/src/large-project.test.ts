@@ -15,7 +15,7 @@ let service: LspService;
 beforeAll(() => {
   project = createTestdir({
     'tsconfig.json': JSON.stringify({
-      compilerOptions: { strict: true, module: 'nodenext', target: 'es2022', noEmit: true, types: [] },
+      compilerOptions: { strict: true, module: 'nodenext', target: 'es2022', lib: ['es2022'], noEmit: true, types: [] },
       include: ['src'],
     }),
     'src/lib.ts': 'export function shared(value: number): number {\n  return value * 2;\n}\n',

@@ -57,12 +57,17 @@ export async function runTool(
   }
 }
 
-/** A two-file TypeScript project: `src/main.ts` assigns a number to a string on line 4. */
+/**
+ * A two-file TypeScript project: `src/main.ts` assigns a number to a string on line 4. Its `lib`
+ * leaves out the DOM (its target's default), which would be about a quarter of each server
+ * start's processor time (3.3 s against 2.5 s); `src/console.d.ts` declares the one global it uses.
+ */
 export const TYPESCRIPT_PROJECT = {
   'tsconfig.json': JSON.stringify({
-    compilerOptions: { strict: true, module: 'nodenext', target: 'es2022', noEmit: true, types: [] },
+    compilerOptions: { strict: true, module: 'nodenext', target: 'es2022', lib: ['es2022'], noEmit: true, types: [] },
     include: ['src'],
   }),
+  'src/console.d.ts': 'declare const console: { log(...values: unknown[]): void };\n',
   'src/math.ts': 'export function add(a: number, b: number): number {\n  return a + b;\n}\n',
   'src/main.ts':
     'import { add } from "./math.js";\n\n// the total of two numbers\nconst total: string = add(1, 2);\nconsole.log(total, add(3, 4));\n',

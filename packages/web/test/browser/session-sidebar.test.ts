@@ -116,9 +116,9 @@ describe('the session sidebar', { timeout: BROWSER_TEST_TIMEOUT }, () => {
     expect(transcript.width).toBeGreaterThanOrEqual(380);
     await page.getByRole('link', { name: 'All sessions' }).click();
     await page.getByRole('heading', { name: 'Sessions', level: 1 }).waitFor();
-    expect(await page.locator('.session-list > ul > li > a').allTextContents()).toEqual([
-      'write the changelog',
-      'fix the parser',
-    ]);
+    // The heading shows before the list has loaded.
+    await expect
+      .poll(() => page.locator('.session-list > ul > li > a').allTextContents())
+      .toEqual(['write the changelog', 'fix the parser']);
   });
 });
