@@ -16,6 +16,7 @@ import type {
 } from './index-thread-protocol.js';
 import { sweepStoredIndex } from './index-sweep.js';
 import { walkedFiles } from './index-walk.js';
+import { PartScanner } from './part-scanner.js';
 import { mergeChunks, type MergedPostings } from './posting-merge.js';
 import { readStoredIndex } from './stored-index-file.js';
 
@@ -68,8 +69,9 @@ function startHelper(): PartHelper {
 function servePart(): void {
   port.once('message', (request: PartRequest) => {
     let part: IndexedPart;
+    const scanner = new PartScanner(request.fileLimit);
     try {
-      part = indexPart(walkedFiles(request.root, request.paths), request, request.shared);
+      part = indexPart(walkedFiles(request.root, request.paths), request, request.shared, scanner);
     } catch (error) {
       port.postMessage({ ok: false, reason: reasonOf(error) } satisfies PartReply);
       return;
@@ -79,7 +81,8 @@ function servePart(): void {
     port.once('message', ({ chunks, range }: JoinRequest) => {
       let joined: MergedPostings;
       try {
-        joined = mergeChunks(chunks, (bytes) => new SharedArrayBuffer(bytes), range);
+        // In the scanner's memory, whose pages the part touched, shared: read where it is.
+        joined = mergeChunks(chunks, (bytes) => scanner.spareMemory(bytes), range);
       } catch (error) {
         port.postMessage({ ok: false, reason: reasonOf(error) } satisfies JoinReply);
         return;

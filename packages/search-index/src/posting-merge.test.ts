@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { sortPostings } from './posting-lists.js';
 import { mergeChunks, type PostingChunk } from './posting-merge.js';
-import { webAssembly } from './wasm-api.js';
+import { sharedMemory } from './wasm-api.js';
 import { decodePostingList } from './stored-index.js';
 
 /**
@@ -18,7 +18,7 @@ function randomFiles(fileCount: number): number[][] {
 
 /** A chunk of `files` (numbered from 0), sorted as a thread sorts it in the scanner's memory. */
 function chunkOf(files: number[][], addedInReverse: boolean): PostingChunk {
-  const memory = new webAssembly.Memory({ initial: 1 });
+  const memory = sharedMemory(1);
   const added = addedInReverse ? [...files].reverse() : files;
   const pairs = added.reduce((sum, keys) => sum + keys.length, 0);
   memory.grow(Math.ceil((4 * pairs) / 65536) + 1);

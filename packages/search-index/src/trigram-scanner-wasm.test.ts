@@ -14,11 +14,11 @@ import {
   packTrigram,
   TrigramCollector,
 } from './trigrams.js';
+import { sharedMemory } from './wasm-api.js';
 
 // The global exists in Node; this package's TypeScript libraries (no DOM) do not declare it.
 interface WasmApi {
   validate(bytes: Uint8Array): boolean;
-  Memory: new (descriptor: { initial: number }) => { buffer: ArrayBuffer };
   Module: (new (bytes: Uint8Array) => object) & {
     imports(module: object): { module: string; name: string; kind: string }[];
     exports(module: object): { name: string; kind: string }[];
@@ -33,7 +33,7 @@ const TEXT = FOUND + 4 * (1 << 20);
 
 /** The scanner as the index worker sets it up: its own memory, its tables written at 0. */
 function scanner() {
-  const memory = new WebAssembly.Memory({ initial: Math.ceil((TEXT + (1 << 20)) / 65536) });
+  const memory = sharedMemory(Math.ceil((TEXT + (1 << 20)) / 65536));
   const instance = new WebAssembly.Instance(new WebAssembly.Module(TRIGRAM_SCANNER_WASM), { env: { memory } });
   const { scan, clear } = instance.exports as unknown as {
     scan(text: number, length: number, out: number): number;

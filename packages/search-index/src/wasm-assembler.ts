@@ -1,6 +1,6 @@
 /**
  * A minimal WebAssembly assembler: enough of the binary format for modules of `i32` functions over
- * one imported memory (`env.memory`). The index thread's trigram scanner and posting sort are written with it
+ * one imported shared memory (`env.memory`, of at most {@link MEMORY_MAXIMUM_PAGES}). The index thread's trigram scanner and posting sort are written with it
  * (see trigram-scanner-wasm.ts, posting-sort-wasm.ts), so the module is assembled from readable instructions at load time
  * instead of being committed as opaque bytes.
  */
@@ -90,14 +90,33 @@ export interface WasmFunction {
 
 const I32 = 0x7f;
 
-/** Assembles a module that imports `env.memory` (at least `minimumPages` of 64 KiB) and exports `functions`. */
+/**
+ * The most pages of 64 KiB a module's memory may grow to (4 GiB, all a 32-bit address reaches). A
+ * shared memory must declare a maximum; it is address space reserved, not memory used.
+ */
+export const MEMORY_MAXIMUM_PAGES = 65536;
+/** The memory limits' flags: a maximum follows, and the memory is shared (between threads). */
+const SHARED_WITH_MAXIMUM = 0x03;
+
+/**
+ * Assembles a module that imports `env.memory` (shared, at least `minimumPages` of 64 KiB, at
+ * most {@link MEMORY_MAXIMUM_PAGES}) and exports `functions`. The memory is shared so that every
+ * build thread can read what another laid out in it, where it is.
+ */
 export function assembleModule(minimumPages: number, functions: readonly WasmFunction[]): Uint8Array {
   const types = functions.map((fn) => [
     0x60,
     ...vector(Array.from({ length: fn.params }, () => [I32])),
     ...vector(Array.from({ length: fn.results }, () => [I32])),
   ]);
-  const memoryImport = [...utf8Name('env'), ...utf8Name('memory'), 0x02, 0x00, ...unsigned(minimumPages)];
+  const memoryImport = [
+    ...utf8Name('env'),
+    ...utf8Name('memory'),
+    0x02,
+    SHARED_WITH_MAXIMUM,
+    ...unsigned(minimumPages),
+    ...unsigned(MEMORY_MAXIMUM_PAGES),
+  ];
   const exports = functions.map((fn, index) => [...utf8Name(fn.name), 0x00, ...unsigned(index)]);
   const bodies = functions.map((fn) => {
     const locals = fn.locals > 0 ? vector([[...unsigned(fn.locals), I32]]) : [0];
