@@ -25,7 +25,7 @@ export interface PartHelper {
  * helper indexed nothing while the index thread did.
  */
 export async function buildIndex(request: BuildRequest, startHelper: () => PartHelper): Promise<BuildStats> {
-  const { root, skipped, fileLimit, path, key, settledMs, threads, minFilesPerPart } = request;
+  const { root, skipped, fileLimit, settledMs, threads, minFilesPerPart } = request;
   const started = Date.now();
   const early: PartHelper[] = [];
   let files: WalkedFile[];

@@ -3,7 +3,7 @@
 // then the trigrams found in every file of the part so far, one list after another, which the
 // posting lists are sorted from without a copy. Must stay identical to TrigramCollector
 // (trigrams.ts): indexed-search.test.ts holds the stored postings to its output.
-import { SCANNER_RESERVED_BYTES, TRIGRAM_SCANNER_WASM, writeScannerTables } from './trigram-scanner-wasm.js';
+import { SCANNER_RESERVED_BYTES, TRIGRAM_SCANNER_WASM } from './trigram-scanner-wasm.js';
 import { FOLDABLE } from './trigrams.js';
 import { sharedMemory, webAssembly, type WasmMemory } from './wasm-api.js';
 
@@ -39,7 +39,6 @@ export class PartScanner {
     this.memory = sharedMemory(Math.ceil((this.foundStart + 4 * (1 << 20)) / PAGE));
     this.exports = new webAssembly.Instance(SCANNER_MODULE, { env: { memory: this.memory } })
       .exports as unknown as PartScanner['exports'];
-    writeScannerTables(new Uint8Array(this.memory.buffer));
     this.text = Buffer.from(this.memory.buffer, this.textStart, textBytes);
   }
 
