@@ -46,6 +46,9 @@ export async function buildIndex(request: BuildRequest, startHelper: () => PartH
   const settings = { fileLimit, now, settledMs, chunkKeys: request.chunkKeys ?? DEFAULT_CHUNK_KEYS };
   const jobs = planParts(files, partCount);
   const helpers = jobs.slice(1).map((_, number) => early[number] ?? startHelper());
+  let joined: ReturnType<typeof concatenatedJoins>;
+  let parts: IndexedPart[];
+  let indexedAt: number;
   try {
     // Started before this thread indexes its own part, and always awaited, so none is left running.
     const helperParts = Promise.allSettled(
@@ -65,8 +68,8 @@ export async function buildIndex(request: BuildRequest, startHelper: () => PartH
     } finally {
       await helperParts;
     }
-    const parts = [first, ...settledValues(await helperParts)];
-    const indexedAt = Date.now();
+    parts = [first, ...settledValues(await helperParts)];
+    indexedAt = Date.now();
     // Every thread joins a range of keys of all the chunks at once: this one the first, in its
     // scanner memory, whose pages the scans have already touched.
     const chunks = parts.flatMap((part) => part.chunks);
@@ -80,11 +83,12 @@ export async function buildIndex(request: BuildRequest, startHelper: () => PartH
     } finally {
       await helperJoins;
     }
-    const joined = concatenatedJoins([ownJoin, ...settledValues(await helperJoins)]);
-    return writeBuild(request, { started, now, indexedAt, walkMs }, files, folders, parts, joined);
+    joined = concatenatedJoins([ownJoin, ...settledValues(await helperJoins)]);
   } finally {
+    // Before the write: what the helpers joined stays, in their shared memories.
     for (const helper of helpers) helper.stop();
   }
+  return writeBuild(request, { started, now, indexedAt, walkMs }, files, folders, parts, joined);
 }
 
 function settledValues<Value>(outcomes: readonly PromiseSettledResult<Value>[]): Value[] {
