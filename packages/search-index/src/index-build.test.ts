@@ -2,8 +2,9 @@ import { describe, expect, it } from 'vitest';
 import { testdir } from '@clawsmith/test-utils';
 import { buildIndex, type PartHelper } from './index-build.js';
 import { indexPart } from './index-part.js';
-import type { PartRequest } from './index-thread-protocol.js';
+import type { JoinRequest, PartRequest } from './index-thread-protocol.js';
 import { walkedFiles } from './index-walk.js';
+import { mergeChunks } from './posting-merge.js';
 import { readStoredIndex } from './stored-index-file.js';
 import { parseStoredIndex } from './stored-index.js';
 
@@ -15,15 +16,20 @@ function workspace(files: number): string {
   return testdir(contents);
 }
 
-// Helpers that index their part on this thread (the real indexing), counting starts and parts.
+// Helpers that index their part and join their keys on this thread (the real work), counting
+// starts, parts, joins and stops.
 function helpers() {
-  const counts = { started: 0, indexed: 0, stopped: 0 };
+  const counts = { started: 0, indexed: 0, joined: 0, stopped: 0 };
   const start = (): PartHelper => {
     counts.started += 1;
     return {
       index: async (request: PartRequest) => {
         counts.indexed += 1;
         return indexPart(walkedFiles(request.root, request.paths), request, request.shared);
+      },
+      join: async ({ chunks, range }: JoinRequest) => {
+        counts.joined += 1;
+        return mergeChunks(chunks, undefined, range);
       },
       stop: () => {
         counts.stopped += 1;
@@ -62,16 +68,17 @@ describe('buildIndex', () => {
     [2, 100, 2],
     [4, 500, 1],
   ])(
-    'starts exactly the helpers its parts need, each given one part (%i threads, parts of %i files)',
+    'starts exactly the helpers its parts need, each given one part and one range of keys to join, and stops them (%i threads, parts of %i files)',
     async (threads, minimum, parts) => {
       const root = workspace(403);
       const { counts, start } = helpers();
       const { stats, index } = await build(root, threads, minimum, start);
       expect(stats.parts).toBe(parts);
-      expect(counts).toEqual({ started: parts - 1, indexed: parts - 1, stopped: 0 });
+      expect(counts).toEqual({ started: parts - 1, indexed: parts - 1, joined: parts - 1, stopped: parts - 1 });
       const alone = await build(root, 1, minimum, helpers().start);
       expect(index.filePaths).toEqual(alone.index.filePaths);
       expect([...index.trigrams]).toEqual([...alone.index.trigrams]);
+      expect([...index.postingStarts]).toEqual([...alone.index.postingStarts]);
       expect(Buffer.from(index.postings)).toEqual(Buffer.from(alone.index.postings));
       expect(index.filePaths.length).toBe(403);
     },

@@ -1,17 +1,20 @@
 // A whole build in the index thread: walk, split the files into contiguous parts indexed by
-// helper threads (one part stays on this thread), join them and write the stored index.
+// helper threads (one part stays on this thread), join them (each thread a range of keys) and
+// write the stored index.
 import { DEFAULT_CHUNK_KEYS, indexPart, type IndexedPart, type SharedRange } from './index-part.js';
-import type { BuildRequest, BuildStats, PartRequest } from './index-thread-protocol.js';
+import type { BuildRequest, BuildStats, JoinRequest, PartRequest } from './index-thread-protocol.js';
 import { joinedPaths, walkForIndex, type WalkedFile, type WalkedFolder } from './index-walk.js';
 import { PartScanner } from './part-scanner.js';
-import { mergeChunks } from './posting-merge.js';
+import { concatenatedJoins, mergeChunks, splitJoin, type MergedPostings } from './posting-merge.js';
 import { writeStoredIndex } from './stored-index-file.js';
 
 /** A helper thread, started and waiting for the one part it will index. */
 export interface PartHelper {
   /** Indexes `request`'s part (called once). */
   index(request: PartRequest): Promise<IndexedPart>;
-  /** Stops a helper that was never given a part. */
+  /** Joins a range of keys of every part's chunks (called once, after `index`). */
+  join(request: JoinRequest): Promise<MergedPostings>;
+  /** Stops the helper (every helper is stopped once the build no longer needs it). */
   stop(): void;
 }
 
@@ -22,7 +25,7 @@ export interface PartHelper {
  * helper indexed nothing while the index thread did.
  */
 export async function buildIndex(request: BuildRequest, startHelper: () => PartHelper): Promise<BuildStats> {
-  const { root, skipped, fileLimit, path, key, settledMs, threads, minFilesPerPart } = request;
+  const { root, skipped, fileLimit, settledMs, threads, minFilesPerPart } = request;
   const started = Date.now();
   const early: PartHelper[] = [];
   let files: WalkedFile[];
@@ -42,36 +45,80 @@ export async function buildIndex(request: BuildRequest, startHelper: () => PartH
   const partCount = Math.max(1, Math.min(threads, Math.floor(files.length / minFilesPerPart)));
   const settings = { fileLimit, now, settledMs, chunkKeys: request.chunkKeys ?? DEFAULT_CHUNK_KEYS };
   const jobs = planParts(files, partCount);
-  // Started before this thread indexes its own part, and always awaited, so none is left running.
-  const helpers = Promise.allSettled(
-    jobs.slice(1).map(({ files: range, shared }, number) =>
-      (early[number] ?? startHelper()).index({
-        root,
-        paths: joinedPaths(range),
-        ...settings,
-        ...(shared ? { shared } : {}),
-      }),
-    ),
-  );
-  let first: IndexedPart;
-  const scanner = new PartScanner(fileLimit);
+  const helpers = jobs.slice(1).map((_, number) => early[number] ?? startHelper());
+  let joined: ReturnType<typeof concatenatedJoins>;
+  let parts: IndexedPart[];
+  let indexedAt: number;
   try {
-    first = indexPart(jobs[0]!.files, settings, jobs[0]!.shared, scanner);
+    // Started before this thread indexes its own part, and always awaited, so none is left running.
+    const helperParts = Promise.allSettled(
+      jobs.slice(1).map(({ files: range, shared }, number) =>
+        helpers[number]!.index({
+          root,
+          paths: joinedPaths(range),
+          ...settings,
+          ...(shared ? { shared } : {}),
+        }),
+      ),
+    );
+    let first: IndexedPart;
+    const scanner = new PartScanner(fileLimit);
+    try {
+      first = indexPart(jobs[0]!.files, settings, jobs[0]!.shared, scanner);
+    } finally {
+      await helperParts;
+    }
+    parts = [first, ...settledValues(await helperParts)];
+    indexedAt = Date.now();
+    // Every thread joins a range of keys of all the chunks at once: this one the first, in its
+    // scanner memory, whose pages the scans have already touched.
+    const chunks = parts.flatMap((part) => part.chunks);
+    const [ownRange, ...helperRanges] = splitJoin(chunks, parts.length);
+    const helperJoins = Promise.allSettled(
+      helperRanges.map((range, number) => helpers[number]!.join({ chunks, range })),
+    );
+    let ownJoin: MergedPostings;
+    try {
+      ownJoin = mergeChunks(chunks, (bytes) => scanner.spareMemory(bytes), ownRange);
+    } finally {
+      await helperJoins;
+    }
+    joined = concatenatedJoins([ownJoin, ...settledValues(await helperJoins)]);
   } finally {
-    await helpers;
+    // Before the write: what the helpers joined stays, in their shared memories.
+    for (const helper of helpers) helper.stop();
   }
-  const others = (await helpers).map((outcome) => {
+  return writeBuild(request, { started, now, indexedAt, walkMs }, files, folders, parts, joined);
+}
+
+function settledValues<Value>(outcomes: readonly PromiseSettledResult<Value>[]): Value[] {
+  return outcomes.map((outcome) => {
     if (outcome.status === 'rejected') throw outcome.reason;
     return outcome.value;
   });
-  const indexedAt = Date.now();
-  const parts = [first, ...others];
+}
+
+/** When a build's steps ended (epoch milliseconds), for its figures. */
+interface BuildTimes {
+  readonly started: number;
+  /** The walk's end. */
+  readonly now: number;
+  readonly indexedAt: number;
+  readonly walkMs: number;
+}
+
+// Writes the stored index of a build's parts and joined lists; returns the build's figures.
+function writeBuild(
+  request: BuildRequest,
+  { started, now, indexedAt, walkMs }: BuildTimes,
+  files: readonly WalkedFile[],
+  folders: readonly WalkedFolder[],
+  parts: readonly IndexedPart[],
+  merged: ReturnType<typeof concatenatedJoins>,
+): BuildStats {
+  const { path, key } = request;
+  const partCount = parts.length;
   const entries = parts.flatMap((part) => part.entries);
-  // Joined in this thread's scanner memory, whose pages the scans have already touched.
-  const merged = mergeChunks(
-    parts.flatMap((part) => part.chunks),
-    (bytes) => scanner.spareMemory(bytes),
-  );
   const postings = parts.reduce((sum, part) => sum + part.postings, 0);
   const textBytes = parts.reduce((sum, part) => sum + part.textBytes, 0);
   const joinedAt = Date.now();
@@ -91,7 +138,7 @@ export async function buildIndex(request: BuildRequest, startHelper: () => PartH
     folderStats[index * 3 + 1] = folder.mtimeMs;
     folderStats[index * 3 + 2] = folder.ctimeMs;
   });
-  const distinct = merged.trigramList.length;
+  const distinct = merged.distinct;
   // The build's own time and parts are kept for whoever reads the file (the benchmark does).
   const description = {
     key,

@@ -2,6 +2,7 @@
 // between the index thread and its helper threads. Both sides import these types, so a field
 // renamed on one side is a type error on the other.
 import type { IndexedPart, PartSettings, SharedRange } from './index-part.js';
+import type { HighByteRange, MergedPostings, PostingChunk } from './posting-merge.js';
 import type { StoredIndexRead } from './stored-index-file.js';
 import type { IndexKey } from './stored-index.js';
 
@@ -81,7 +82,7 @@ export type IndexReply =
   | ({ readonly id: number; readonly ok: true } & IndexAnswers[IndexRequest['type']])
   | { readonly id: number; readonly ok: false; readonly reason: string };
 
-/** A helper thread's one request: index these files (or its end of them, with `shared`). */
+/** A helper thread's first request: index these files (or its end of them, with `shared`). */
 export interface PartRequest extends PartSettings {
   readonly root: string;
   /** The files' relative paths, from `joinedPaths`. */
@@ -89,9 +90,19 @@ export interface PartRequest extends PartSettings {
   readonly shared?: SharedRange;
 }
 
-/** A helper thread's one answer. */
+/** A helper thread's answer to its part. */
 export type PartReply =
   { readonly ok: true; readonly part: IndexedPart } | { readonly ok: false; readonly reason: string };
+
+/** A helper thread's second request: join every part's chunks (in walk order), the keys in `range`. */
+export interface JoinRequest {
+  readonly chunks: readonly PostingChunk[];
+  readonly range: HighByteRange;
+}
+
+/** A helper thread's answer to its join (laid out in `SharedArrayBuffer`s the index thread reads). */
+export type JoinReply =
+  { readonly ok: true; readonly joined: MergedPostings } | { readonly ok: false; readonly reason: string };
 
 /** `workerData` of the index thread ('index') and of its helper threads ('part'). */
 export interface IndexThreadData {

@@ -5,9 +5,19 @@
 import { parentPort, Worker, workerData } from 'node:worker_threads';
 import { buildIndex, type PartHelper } from './index-build.js';
 import { indexPart, type IndexedPart } from './index-part.js';
-import type { IndexReply, IndexThreadData, NumberedRequest, PartReply, PartRequest } from './index-thread-protocol.js';
+import type {
+  IndexReply,
+  IndexThreadData,
+  JoinReply,
+  JoinRequest,
+  NumberedRequest,
+  PartReply,
+  PartRequest,
+} from './index-thread-protocol.js';
 import { sweepStoredIndex } from './index-sweep.js';
 import { walkedFiles } from './index-walk.js';
+import { PartScanner } from './part-scanner.js';
+import { mergeChunks, type MergedPostings } from './posting-merge.js';
 import { readStoredIndex } from './stored-index-file.js';
 
 const port = parentPort!;
@@ -16,25 +26,39 @@ function reasonOf(error: unknown): string {
   return String(error instanceof Error ? error.message : error);
 }
 
-// Starts a helper thread that indexes one part once asked (a fresh one per build: builds are rare).
+// Starts a helper thread that indexes one part and then joins a range of keys once asked (a fresh
+// one per build: builds are rare).
 function startHelper(): PartHelper {
   const data: IndexThreadData = { role: 'part' };
   const helper = new Worker(new URL(import.meta.url), { workerData: data });
-  const outcome = new Promise<IndexedPart>((resolve, reject) => {
-    helper.once('message', (reply: PartReply) => {
-      void helper.terminate();
-      if (reply.ok) resolve(reply.part);
-      else reject(new Error(reply.reason));
+  // The helper's answers in order; a failure (or an exit) fails whatever is still unanswered.
+  const waiting: { resolve(reply: PartReply | JoinReply): void; reject(error: Error): void }[] = [];
+  let failure: Error | undefined;
+  const fail = (error: Error) => {
+    failure ??= error;
+    for (const next of waiting.splice(0)) next.reject(failure);
+  };
+  helper.on('message', (reply: PartReply | JoinReply) => waiting.shift()?.resolve(reply));
+  helper.once('error', fail);
+  helper.once('exit', (code) => fail(new Error(`an index helper thread stopped with code ${code}`)));
+  const ask = <Reply extends PartReply | JoinReply>(request: PartRequest | JoinRequest): Promise<Reply> => {
+    if (failure) return Promise.reject(failure);
+    const reply = new Promise<Reply>((resolve, reject) => {
+      waiting.push({ resolve: resolve as (reply: PartReply | JoinReply) => void, reject });
     });
-    helper.once('error', reject);
-    helper.once('exit', (code) => reject(new Error(`an index helper thread stopped with code ${code}`)));
-  });
-  // A helper that fails before it is given a part is answered when it is given one.
-  outcome.catch(() => undefined);
+    helper.postMessage(request);
+    return reply;
+  };
   return {
-    index(request) {
-      helper.postMessage(request);
-      return outcome;
+    async index(request) {
+      const reply = await ask<PartReply>(request);
+      if (!reply.ok) throw new Error(reply.reason);
+      return reply.part;
+    },
+    async join(request) {
+      const reply = await ask<JoinReply>(request);
+      if (!reply.ok) throw new Error(reply.reason);
+      return reply.joined;
     },
     stop() {
       void helper.terminate();
@@ -44,20 +68,27 @@ function startHelper(): PartHelper {
 
 function servePart(): void {
   port.once('message', (request: PartRequest) => {
-    let reply: PartReply;
+    let part: IndexedPart;
+    const scanner = new PartScanner(request.fileLimit);
     try {
-      reply = { ok: true, part: indexPart(walkedFiles(request.root, request.paths), request, request.shared) };
+      part = indexPart(walkedFiles(request.root, request.paths), request, request.shared, scanner);
     } catch (error) {
       port.postMessage({ ok: false, reason: reasonOf(error) } satisfies PartReply);
       return;
     }
-    const { part } = reply;
-    const transfer = part.chunks.flatMap((chunk) => [
-      chunk.trigramList.buffer,
-      chunk.encoded.buffer,
-      chunk.lastFiles.buffer,
-    ]);
-    port.postMessage(reply, transfer);
+    // The chunks are in SharedArrayBuffers: the index thread reads them where they are.
+    port.postMessage({ ok: true, part } satisfies PartReply);
+    port.once('message', ({ chunks, range }: JoinRequest) => {
+      let joined: MergedPostings;
+      try {
+        // In the scanner's memory, whose pages the part touched, shared: read where it is.
+        joined = mergeChunks(chunks, (bytes) => scanner.spareMemory(bytes), range);
+      } catch (error) {
+        port.postMessage({ ok: false, reason: reasonOf(error) } satisfies JoinReply);
+        return;
+      }
+      port.postMessage({ ok: true, joined } satisfies JoinReply);
+    });
   });
 }
 

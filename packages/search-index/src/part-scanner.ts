@@ -3,9 +3,9 @@
 // then the trigrams found in every file of the part so far, one list after another, which the
 // posting lists are sorted from without a copy. Must stay identical to TrigramCollector
 // (trigrams.ts): indexed-search.test.ts holds the stored postings to its output.
-import { SCANNER_RESERVED_BYTES, TRIGRAM_SCANNER_WASM, writeScannerTables } from './trigram-scanner-wasm.js';
+import { SCANNER_RESERVED_BYTES, TRIGRAM_SCANNER_WASM } from './trigram-scanner-wasm.js';
 import { FOLDABLE } from './trigrams.js';
-import { webAssembly, type WasmMemory } from './wasm-api.js';
+import { sharedMemory, webAssembly, type WasmMemory } from './wasm-api.js';
 
 /** Trigrams in a WebAssembly memory: `count` u32 values from byte `address` on. */
 export interface FoundList {
@@ -28,29 +28,18 @@ export class PartScanner {
     clear(from: number, to: number): void;
   };
   private readonly textStart = SCANNER_RESERVED_BYTES;
-  private readonly textBytes: number;
   private readonly foundStart: number;
-  private textView: Buffer;
+  /** Where a file's text is read to (a view of the scanner's memory: shared, so it outlives growing). */
+  readonly text: Buffer;
 
   /** A scanner whose text area holds `fileLimit` bytes (at least 64 KiB). */
   constructor(fileLimit: number) {
     const textBytes = Math.max(fileLimit, 1 << 16);
-    this.textBytes = textBytes;
     this.foundStart = this.textStart + Math.ceil(textBytes / 4) * 4;
-    this.memory = new webAssembly.Memory({ initial: Math.ceil((this.foundStart + 4 * (1 << 20)) / PAGE) });
+    this.memory = sharedMemory(Math.ceil((this.foundStart + 4 * (1 << 20)) / PAGE));
     this.exports = new webAssembly.Instance(SCANNER_MODULE, { env: { memory: this.memory } })
       .exports as unknown as PartScanner['exports'];
-    writeScannerTables(new Uint8Array(this.memory.buffer));
-    this.textView = Buffer.from(this.memory.buffer, this.textStart, textBytes);
-  }
-
-  /** Where a file's text is read to (a view of the scanner's memory, new after it grew). */
-  get text(): Buffer {
-    // The posting sort grows the same memory between chunks.
-    if (this.textView.buffer !== this.memory.buffer) {
-      this.textView = Buffer.from(this.memory.buffer, this.textStart, this.textBytes);
-    }
-    return this.textView;
+    this.text = Buffer.from(this.memory.buffer, this.textStart, textBytes);
   }
 
   /**
@@ -64,7 +53,6 @@ export class PartScanner {
     const size = this.memory.buffer.byteLength;
     if (needed <= size) return;
     this.memory.grow(Math.ceil((Math.max(needed, 2 * size) - size) / PAGE));
-    this.textView = Buffer.from(this.memory.buffer, this.textStart, this.textBytes);
   }
 
   /** Scans text[0, length), appending new trigrams after the first `at`; returns the count now. */
@@ -77,7 +65,7 @@ export class PartScanner {
     this.exports.clear(this.foundStart + 4 * from, this.foundStart + 4 * to);
   }
 
-  /** The first `count` trigrams found (a view of the scanner's memory, valid until it grows). */
+  /** The first `count` trigrams found (a view of the scanner's memory). */
   found(count: number): Uint32Array {
     return new Uint32Array(this.memory.buffer, this.foundStart, count);
   }
@@ -85,9 +73,10 @@ export class PartScanner {
   /**
    * The scanner's memory, at least `bytes` long, for work after the last scan (joining the
    * chunks): its pages were touched by the scans and sorts, and a fresh page costs tens of
-   * microseconds on a virtual machine. The scanner must not scan again.
+   * microseconds on a virtual machine. Shared, so a helper thread's join is read where it is. The
+   * scanner must not scan again.
    */
-  spareMemory(bytes: number): ArrayBuffer {
+  spareMemory(bytes: number): SharedArrayBuffer {
     const size = this.memory.buffer.byteLength;
     if (bytes > size) this.memory.grow(Math.ceil((bytes - size) / PAGE));
     return this.memory.buffer;

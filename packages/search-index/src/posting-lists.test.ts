@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { sortPostings } from './posting-lists.js';
-import { webAssembly } from './wasm-api.js';
+import { sharedMemory } from './wasm-api.js';
 import { decodePostingList } from './stored-index.js';
 
 /** Files with random distinct trigrams from a pool that shares high bytes and spans all 2^24. */
@@ -42,7 +42,7 @@ function decodeAll(bytes: Uint8Array): number[][] {
 
 /** Sorts `files` as the scanner leaves them: lists one after another, after some garbage. */
 function sorted(files: number[][], addedInReverse: boolean) {
-  const memory = new webAssembly.Memory({ initial: 1 });
+  const memory = sharedMemory(1);
   const address = 4096;
   const added = addedInReverse ? [...files].reverse() : files;
   const pairs = added.reduce((sum, trigrams) => sum + trigrams.length, 0);

@@ -18,17 +18,25 @@ const PAGE = 65536;
  * One part's posting lists, the files numbered from 0 within the part, in walk order: what a
  * chunk keeps until the join, so nothing the join can work out (where a list starts, its first
  * file) is stored: these are a third of a build's memory, each fresh page tens of microseconds.
+ * They are in `SharedArrayBuffer`s, so every build thread can read every chunk (each joins a range
+ * of keys) without a copy.
  */
 export interface PartPostings {
   /** The distinct trigrams, ascending. */
-  readonly trigramList: Uint32Array<ArrayBuffer>;
+  readonly trigramList: Uint32Array<SharedArrayBuffer>;
   /**
    * Each list's file numbers as deltas (the first from -1), varint-coded, then a 0 byte: no delta
    * is 0, and no byte of a varint of a positive number but the last is 0 (it has the high bit).
    */
-  readonly encoded: Uint8Array<ArrayBuffer>;
+  readonly encoded: Uint8Array<SharedArrayBuffer>;
   /** The last file of each list, so parts can be joined without decoding them. */
-  readonly lastFiles: Uint32Array<ArrayBuffer>;
+  readonly lastFiles: Uint32Array<SharedArrayBuffer>;
+  /**
+   * Where the lists of keys with high byte `h` (`key >>> 16`) start: the slot in `trigramList`
+   * at `2h` and the byte in `encoded` at `2h + 1`, for `h` from 0 to 256 (the end), so threads can
+   * join a range of keys each.
+   */
+  readonly highByteStarts: Uint32Array<SharedArrayBuffer>;
 }
 
 interface PostingSort {
@@ -102,7 +110,10 @@ export function sortPostings(found: FoundList, fileStarts: readonly number[], ad
   sort.scatterHigh(ranges, files, cursors, lows, fileOf);
   let distinct = 0;
   let written = 0;
+  const listStarts = new Uint32Array(new SharedArrayBuffer(4 * 2 * 257));
   for (let high = 0; high < 256; high += 1) {
+    listStarts[2 * high] = distinct;
+    listStarts[2 * high + 1] = written;
     const from = words[highStarts / 4 + high]!;
     const to = words[highStarts / 4 + high + 1]!;
     if (from === to) continue;
@@ -112,9 +123,21 @@ export function sortPostings(found: FoundList, fileStarts: readonly number[], ad
     sort.scatterFiles(lows + 2 * from, lows + 2 * to, fileOf + (narrow ? 2 : 4) * from, lowEnds, bucket);
     written = sort.encodeLists(list, firstSlot, distinct, lowEnds, bucket, lasts, encoded, written);
   }
+  listStarts[2 * 256] = distinct;
+  listStarts[2 * 256 + 1] = written;
   return {
-    trigramList: new Uint32Array(memory.buffer, list, distinct).slice(),
-    encoded: new Uint8Array(memory.buffer, encoded, written).slice(),
-    lastFiles: new Uint32Array(memory.buffer, lasts, distinct).slice(),
+    trigramList: sharedCopy(new Uint32Array(memory.buffer, list, distinct)),
+    encoded: sharedCopy(new Uint8Array(memory.buffer, encoded, written)),
+    lastFiles: sharedCopy(new Uint32Array(memory.buffer, lasts, distinct)),
+    highByteStarts: listStarts,
   };
+}
+
+function sharedCopy(source: Uint32Array): Uint32Array<SharedArrayBuffer>;
+function sharedCopy(source: Uint8Array): Uint8Array<SharedArrayBuffer>;
+function sharedCopy(source: Uint32Array | Uint8Array): Uint32Array<SharedArrayBuffer> | Uint8Array<SharedArrayBuffer> {
+  const buffer = new SharedArrayBuffer(source.byteLength);
+  const copy = source instanceof Uint32Array ? new Uint32Array(buffer) : new Uint8Array(buffer);
+  copy.set(source);
+  return copy;
 }

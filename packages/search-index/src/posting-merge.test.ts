@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { sortPostings } from './posting-lists.js';
-import { mergeChunks, type PostingChunk } from './posting-merge.js';
-import { webAssembly } from './wasm-api.js';
+import { concatenatedJoins, mergeChunks, splitJoin, type PostingChunk } from './posting-merge.js';
+import { sharedMemory } from './wasm-api.js';
 import { decodePostingList } from './stored-index.js';
 
 /**
@@ -16,9 +16,17 @@ function randomFiles(fileCount: number): number[][] {
   });
 }
 
+/** Files of keys spread over every high byte, some in most files: ranges of keys of unequal weight. */
+function spreadFiles(fileCount: number): number[][] {
+  const pool = Array.from({ length: 2000 }, (_, index) => ((index * 2_654_435_761) >>> 8) & 0xffffff);
+  return Array.from({ length: fileCount }, (_, file) => [
+    ...new Set(pool.filter((_, index) => Math.random() < (index % 97 === 0 ? 0.8 : 0.03) || index === file % 2000)),
+  ]);
+}
+
 /** A chunk of `files` (numbered from 0), sorted as a thread sorts it in the scanner's memory. */
 function chunkOf(files: number[][], addedInReverse: boolean): PostingChunk {
-  const memory = new webAssembly.Memory({ initial: 1 });
+  const memory = sharedMemory(1);
   const added = addedInReverse ? [...files].reverse() : files;
   const pairs = added.reduce((sum, keys) => sum + keys.length, 0);
   memory.grow(Math.ceil((4 * pairs) / 65536) + 1);
@@ -74,5 +82,30 @@ describe('mergeChunks', () => {
     expect(merged.encoded.buffer).toBe(lent);
     expect(merged.encoded.byteOffset).toBe(0);
     expect([...merged.trigramList]).toEqual([...expectedLists(files).keys()]);
+  });
+
+  it('joins consecutive ranges of keys that, written one after another, are the whole join', () => {
+    const files = spreadFiles(300);
+    const chunks = [
+      chunkOf(files.slice(0, 120), false),
+      chunkOf(files.slice(120, 130), true),
+      chunkOf(files.slice(130), false),
+    ];
+    const whole = mergeChunks(chunks);
+    for (const threads of [1, 2, 3, 4]) {
+      const ranges = splitJoin(chunks, threads);
+      expect(ranges).toHaveLength(threads);
+      expect(ranges[0]!.fromHigh).toBe(0);
+      expect(ranges.at(-1)!.toHigh).toBe(256);
+      ranges.slice(1).forEach((range, number) => expect(range.fromHigh).toBe(ranges[number]!.toHigh));
+      const joins = ranges.map((range) => mergeChunks(chunks, undefined, range));
+      // Ranges of about equal bytes: none more than twice its share of the whole.
+      for (const join of joins) expect(join.encoded.length).toBeLessThan((2 * whole.encoded.length) / threads);
+      const joined = concatenatedJoins(joins);
+      expect(joined.distinct).toBe(whole.trigramList.length);
+      expect([...joined.trigramList.flatMap((part) => [...part])]).toEqual([...whole.trigramList]);
+      expect(joined.postingStarts.flatMap((part) => [...part])).toEqual([...whole.postingStarts]);
+      expect(Buffer.concat(joined.encoded)).toEqual(Buffer.from(whole.encoded));
+    }
   });
 });

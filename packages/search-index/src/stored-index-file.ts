@@ -5,8 +5,8 @@ import { STORED_INDEX_FORMAT, type IndexKey } from './stored-index.js';
 
 const { magic: MAGIC, version: VERSION, headerBytes: HEADER_BYTES } = STORED_INDEX_FORMAT;
 
-/** A section's bytes, in any typed-array view. */
-export type SectionBytes = Float64Array | Uint32Array | Uint8Array;
+/** A section's bytes, in any typed-array view, or in pieces written one after another. */
+export type SectionBytes = Float64Array | Uint32Array | Uint8Array | readonly (Uint32Array | Uint8Array)[];
 
 /**
  * Lays the sections out 8-byte aligned after a JSON description of `description` and where each
@@ -21,10 +21,12 @@ export function writeStoredIndex(
 ): number {
   const offsets: Record<string, [number, number]> = {};
   let position = 0;
-  for (const [name, bytes] of sections) {
-    offsets[name] = [position, bytes.byteLength];
-    position += Math.ceil(bytes.byteLength / 8) * 8;
-  }
+  const pieces = sections.map(([, bytes]) => (Array.isArray(bytes) ? bytes : [bytes]) as SectionPiece[]);
+  sections.forEach(([name], number) => {
+    const length = pieces[number]!.reduce((sum, piece) => sum + piece.byteLength, 0);
+    offsets[name] = [position, length];
+    position += Math.ceil(length / 8) * 8;
+  });
   const json = Buffer.from(JSON.stringify({ ...description, sections: offsets }), 'utf8');
   const descriptionBytes = Math.ceil((4 + json.length) / 8) * 8;
   const opening = Buffer.alloc(descriptionBytes);
@@ -32,11 +34,12 @@ export function writeStoredIndex(
   json.copy(opening, 4);
   const padding = Buffer.alloc(8);
   const body: Buffer[] = [opening];
-  for (const [, bytes] of sections) {
-    body.push(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength));
-    const pad = Math.ceil(bytes.byteLength / 8) * 8 - bytes.byteLength;
+  sections.forEach(([name], number) => {
+    for (const piece of pieces[number]!) body.push(Buffer.from(piece.buffer, piece.byteOffset, piece.byteLength));
+    const length = offsets[name]![1];
+    const pad = Math.ceil(length / 8) * 8 - length;
     if (pad > 0) body.push(padding.subarray(0, pad));
-  }
+  });
   const bodyLength = descriptionBytes + position;
   const hash = createHash('sha256');
   for (const piece of body) hash.update(piece);
@@ -57,6 +60,8 @@ export function writeStoredIndex(
   renameSync(temporary, path);
   return HEADER_BYTES + bodyLength;
 }
+
+type SectionPiece = Float64Array | Uint32Array | Uint8Array;
 
 /** A checked body (its own `ArrayBuffer`, to transfer), or why there is none. */
 export type StoredIndexRead = { readonly buffer: ArrayBuffer } | { readonly reason: string; readonly missing?: true };

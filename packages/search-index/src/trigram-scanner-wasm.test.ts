@@ -1,11 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import {
-  SCANNER_RESERVED_BYTES,
-  SCANNER_SEEN_OFFSET,
-  TRIGRAM_SCANNER_WASM,
-  writeScannerTables,
-} from './trigram-scanner-wasm.js';
+import { SCANNER_RESERVED_BYTES, SCANNER_SEEN_OFFSET, TRIGRAM_SCANNER_WASM } from './trigram-scanner-wasm.js';
 import {
   isJoint,
   JOINT_GRAM_KEY_BASE,
@@ -14,11 +9,11 @@ import {
   packTrigram,
   TrigramCollector,
 } from './trigrams.js';
+import { sharedMemory } from './wasm-api.js';
 
 // The global exists in Node; this package's TypeScript libraries (no DOM) do not declare it.
 interface WasmApi {
   validate(bytes: Uint8Array): boolean;
-  Memory: new (descriptor: { initial: number }) => { buffer: ArrayBuffer };
   Module: (new (bytes: Uint8Array) => object) & {
     imports(module: object): { module: string; name: string; kind: string }[];
     exports(module: object): { name: string; kind: string }[];
@@ -31,16 +26,15 @@ const FOUND = SCANNER_RESERVED_BYTES;
 const word = (text: string) => Buffer.from(text, 'latin1').readInt32BE(0);
 const TEXT = FOUND + 4 * (1 << 20);
 
-/** The scanner as the index worker sets it up: its own memory, its tables written at 0. */
+/** The scanner as the index worker sets it up: its own memory. */
 function scanner() {
-  const memory = new WebAssembly.Memory({ initial: Math.ceil((TEXT + (1 << 20)) / 65536) });
+  const memory = sharedMemory(Math.ceil((TEXT + (1 << 20)) / 65536));
   const instance = new WebAssembly.Instance(new WebAssembly.Module(TRIGRAM_SCANNER_WASM), { env: { memory } });
   const { scan, clear } = instance.exports as unknown as {
     scan(text: number, length: number, out: number): number;
     clear(from: number, to: number): void;
   };
   const bytes = new Uint8Array(memory.buffer);
-  writeScannerTables(bytes);
   let out = FOUND;
   return {
     /** Scans `text`, after whatever was scanned since the last `take`. */
@@ -165,6 +159,19 @@ describe('TRIGRAM_SCANNER_WASM', () => {
         [...collector.take()],
         [...found].sort((left, right) => left - right),
       );
+    }
+  });
+
+  it('finds every key of texts of every length up to 100, whatever bytes follow them', () => {
+    // Word characters and spaces, so joints occur at every position; the longest text first, so
+    // the bytes after each shorter one are the end of the text before (the scan reads past its
+    // end 16 positions at a time and must append nothing of those bytes).
+    const alphabet = Buffer.from('aZ_9 bY_');
+    const scan = scanner();
+    for (let length = 100; length >= 0; length -= 1) {
+      const text = randomBytes(length).map((byte) => alphabet[byte % alphabet.length]!);
+      scan.add(text);
+      expectSameList(scan.take(), reference(text));
     }
   });
 

@@ -1,6 +1,6 @@
 /**
  * A minimal WebAssembly assembler: enough of the binary format for modules of `i32` functions over
- * one imported memory (`env.memory`). The index thread's trigram scanner and posting sort are written with it
+ * one imported shared memory (`env.memory`, of at most {@link MEMORY_MAXIMUM_PAGES}). The index thread's trigram scanner and posting sort are written with it
  * (see trigram-scanner-wasm.ts, posting-sort-wasm.ts), so the module is assembled from readable instructions at load time
  * instead of being committed as opaque bytes.
  */
@@ -79,28 +79,96 @@ export const wasm = {
   return: [0x0f],
 } as const;
 
-/** One exported function: `params` and `results` are `i32`, `locals` more `i32` locals after the params. */
+// A SIMD instruction: the 0xfd prefix and its number (LEB128).
+const simd = (operation: number, ...immediates: number[]) => [0xfd, ...unsigned(operation), ...immediates];
+
+/**
+ * The 128-bit SIMD instructions the scanner uses (16 bytes, or four `i32` lanes, at a time).
+ * Lanes are little-endian: lane byte 0 is the lowest byte of lane 0.
+ */
+export const simd128 = {
+  /** Loads 16 bytes from the address on the stack plus `offset` (any alignment). */
+  load: (offset: number) => simd(0x00, 0, ...unsigned(offset)),
+  store: (offset: number) => simd(0x0b, 0, ...unsigned(offset)),
+  /** A constant of 16 bytes. */
+  bytes: (bytes: readonly number[]) => simd(0x0c, ...bytes),
+  /** A constant of 16 equal bytes. */
+  splatByte: (byte: number) => simd(0x0c, ...Array.from({ length: 16 }, () => byte & 0xff)),
+  /** A constant of four equal `i32` lanes. */
+  splatI32: (value: number) =>
+    simd(
+      0x0c,
+      ...Array.from({ length: 4 }, () => [
+        value & 0xff,
+        (value >>> 8) & 0xff,
+        (value >>> 16) & 0xff,
+        value >>> 24,
+      ]).flat(),
+    ),
+  /** Byte `n` of the result is byte `lanes[n]` of the two operands laid end to end (0-31). */
+  shuffle: (lanes: readonly number[]) => simd(0x0d, ...lanes),
+  i8x16Eq: simd(0x23),
+  i8x16LtU: simd(0x26),
+  and: simd(0x4e),
+  or: simd(0x50),
+  xor: simd(0x51),
+  i8x16Sub: simd(0x71),
+  /** Shifts each `i32` lane right (unsigned) by the `i32` on the stack. */
+  i32x4ShrU: simd(0xad),
+  i32x4Add: simd(0xae),
+  i32x4Mul: simd(0xb5),
+} as const;
+
+/**
+ * One exported function: `params` and `results` are `i32`, `locals` more `i32` locals after the
+ * params, then `vectorLocals` `v128` locals.
+ */
 export interface WasmFunction {
   readonly name: string;
   readonly params: number;
   readonly results: 0 | 1;
   readonly locals: number;
+  readonly vectorLocals?: number;
   readonly body: readonly (readonly number[])[];
 }
 
 const I32 = 0x7f;
+const V128 = 0x7b;
 
-/** Assembles a module that imports `env.memory` (at least `minimumPages` of 64 KiB) and exports `functions`. */
+/**
+ * The most pages of 64 KiB a module's memory may grow to (4 GiB, all a 32-bit address reaches). A
+ * shared memory must declare a maximum; it is address space reserved, not memory used.
+ */
+export const MEMORY_MAXIMUM_PAGES = 65536;
+/** The memory limits' flags: a maximum follows, and the memory is shared (between threads). */
+const SHARED_WITH_MAXIMUM = 0x03;
+
+/**
+ * Assembles a module that imports `env.memory` (shared, at least `minimumPages` of 64 KiB, at
+ * most {@link MEMORY_MAXIMUM_PAGES}) and exports `functions`. The memory is shared so that every
+ * build thread can read what another laid out in it, where it is.
+ */
 export function assembleModule(minimumPages: number, functions: readonly WasmFunction[]): Uint8Array {
   const types = functions.map((fn) => [
     0x60,
     ...vector(Array.from({ length: fn.params }, () => [I32])),
     ...vector(Array.from({ length: fn.results }, () => [I32])),
   ]);
-  const memoryImport = [...utf8Name('env'), ...utf8Name('memory'), 0x02, 0x00, ...unsigned(minimumPages)];
+  const memoryImport = [
+    ...utf8Name('env'),
+    ...utf8Name('memory'),
+    0x02,
+    SHARED_WITH_MAXIMUM,
+    ...unsigned(minimumPages),
+    ...unsigned(MEMORY_MAXIMUM_PAGES),
+  ];
   const exports = functions.map((fn, index) => [...utf8Name(fn.name), 0x00, ...unsigned(index)]);
   const bodies = functions.map((fn) => {
-    const locals = fn.locals > 0 ? vector([[...unsigned(fn.locals), I32]]) : [0];
+    const groups = [
+      ...(fn.locals > 0 ? [[...unsigned(fn.locals), I32]] : []),
+      ...((fn.vectorLocals ?? 0) > 0 ? [[...unsigned(fn.vectorLocals!), V128]] : []),
+    ];
+    const locals = vector(groups);
     const body = [...locals, ...fn.body.flat(), ...wasm.end];
     return [...unsigned(body.length), ...body];
   });
