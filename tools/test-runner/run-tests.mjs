@@ -8,6 +8,7 @@ import { createRequire } from 'node:module';
 import { dirname, join, resolve } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { TASK_PROFILE } from './task-profile.mjs';
+import { writeTypecheckSolution } from './typecheck-solution.mjs';
 
 const root = resolve(import.meta.dirname, '../..');
 const projectFolders = ['packages', 'tools']
@@ -39,15 +40,21 @@ function commandLineOf(packageName, binName) {
 }
 const nxCommandLine = () => commandLineOf('nx', 'nx');
 const eslintCommandLine = () => commandLineOf('eslint', 'eslint');
+const tscCommandLine = () => commandLineOf('typescript', 'tsc');
 
 const targets = (process.env.CLAWSMITH_TEST_TARGETS ?? 'lint,typecheck,test').split(',');
 const nxArguments = process.argv.slice(2);
 // The whole repository is linted by one ESLint process rather than one per project: each process
 // pays about two seconds of processor time to load the configuration and its plugins, more than
-// most packages' own linting, and the import-circle rule reads each file once per process. A run
-// narrowed to some projects (`npm test -- -p …`) keeps Nx's per-project lint.
-const lintHere = targets.includes('lint') && nxArguments.length === 0;
-const nxTargets = lintHere ? targets.filter((target) => target !== 'lint') : targets;
+// most packages' own linting, and the import-circle rule reads each file once per process. Every
+// build and typecheck runs in one `tsc -b` the same way (typecheck-solution.mjs). A run narrowed
+// to some projects (`npm test -- -p …`) keeps Nx's per-project lint and typecheck.
+const wholeRepository = nxArguments.length === 0;
+const lintHere = targets.includes('lint') && wholeRepository;
+const typecheckHere = targets.includes('typecheck') && wholeRepository;
+const nxTargets = targets.filter(
+  (target) => !(target === 'lint' && lintHere) && !(target === 'typecheck' && typecheckHere),
+);
 
 /**
  * Runs a step's command from the repository root to its end, output shown, and prints how long
@@ -68,11 +75,25 @@ function runStep(name, command, args) {
   });
 }
 
+/** The one TypeScript build of every project (builds first, as their references order them). */
+function typecheckEverything() {
+  let solution;
+  try {
+    solution = writeTypecheckSolution(root);
+  } catch (error) {
+    console.error(error.message);
+    return 1;
+  }
+  return runStep('TypeScript (every build and typecheck)', process.execPath, [tscCommandLine(), '-b', solution]);
+}
+
 // Formatting is checked here, once for the whole repository (package lint targets run ESLint
-// only); the repository's ESLint runs beside it, each on one of the machine's processors.
-const [formatStatus, lintStatus] = await Promise.all([
+// only); the repository's ESLint and TypeScript build run beside it. Nx's build tasks then find
+// the TypeScript outputs up to date and only bundle what they bundle.
+const [formatStatus, lintStatus, typecheckStatus] = await Promise.all([
   targets.includes('lint') ? runStep('format check', 'npx', ['prettier', '--check', '--log-level=warn', '.']) : 0,
   lintHere ? runStep('ESLint', process.execPath, [eslintCommandLine(), 'packages', 'tools']) : 0,
+  typecheckHere ? typecheckEverything() : 0,
 ]);
 // Nx runs with the longest chains of tasks started first (critical-path-first.mjs): the long
 // test tasks at the top of the graph no longer wait for every small task below them.
@@ -116,6 +137,7 @@ if (missing.length > 0)
   console.log(`No test report from: ${missing.join(', ')} (the task failed before or while testing).`);
 if (formatStatus !== 0) console.log('Some files are not formatted: run `npm run format`.');
 if (lintStatus !== 0) console.log(`ESLint reported problems (exit ${lintStatus}); see the output above.`);
+if (typecheckStatus !== 0) console.log(`TypeScript reported errors (exit ${typecheckStatus}); see the output above.`);
 if (nx.status !== 0) console.log(`Nx reported failed tasks (exit ${nx.status ?? nx.signal}); see the output above.`);
 console.log(`${passed} passed, ${failed} failed${skipped > 0 ? `, ${skipped} skipped` : ''}`);
 const ok =
