@@ -159,7 +159,11 @@ describe('packed packages in a project outside the repository', () => {
     { timeout: TYPE_CHECK_TIMEOUT_MS + 60_000 },
     () => {
       expect(consumer.examples).toEqual(
-        expect.arrayContaining(['workspace-fs/edit-a-file.ts', 'command-sandbox/run-a-command.ts', 'core/agent-turn.ts']),
+        expect.arrayContaining([
+          'workspace-fs/edit-a-file.ts',
+          'command-sandbox/run-a-command.ts',
+          'core/agent-turn.ts',
+        ]),
       );
       expect(typeCheckErrors('tsconfig.node16.json')).toEqual({ errors: [], unattributed: undefined });
     },
