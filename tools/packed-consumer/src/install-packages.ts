@@ -1,5 +1,6 @@
-import { cpSync, existsSync, mkdirSync, readFileSync, symlinkSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, symlinkSync } from 'node:fs';
 import { dirname, join } from 'node:path';
+import { linkTree } from './link-tree.js';
 import type { PackageManifest } from './pack-packages.js';
 
 /** Where each packed clawsmith package lies unpacked (name → folder holding its package.json). */
@@ -33,9 +34,9 @@ function readManifest(folder: string): PackageManifest {
 
 /**
  * Installs `names` into `root/node_modules` the way npm would place them, from what the packages
- * declare and nothing else: each clawsmith package is copied from its unpacked tarball (a copy,
- * not a link: Node resolves a linked package's imports from where the link points, which would
- * see every other package), followed by the clawsmith packages it declares, transitively; each
+ * declare and nothing else: each clawsmith package is placed from its unpacked tarball with its
+ * files hard-linked (see {@link linkTree}; not a symbolic link: Node resolves a symlinked
+ * package's imports from where the link points, which would see every other package), followed by the clawsmith packages it declares, transitively; each
  * third-party package any of them declares is linked from the repository's installed copy (the
  * first of `linkFrom`'s `node_modules` folders that holds it; the repository root by default).
  * Linking instead of `npm install` keeps the check offline on a fresh clone, whose npm cache
@@ -61,7 +62,7 @@ export function installPackages(
     if (alreadyAbove.has(name) || clawsmith.includes(name)) continue;
     const source = unpacked.get(name);
     if (!source) throw new Error(`${name} is declared but was not packed (is it private or missing?)`);
-    cpSync(source, installedPath(root, name), { recursive: true });
+    linkTree(source, installedPath(root, name));
     clawsmith.push(name);
     pending.push(...declaredDependencies(readManifest(source)));
   }

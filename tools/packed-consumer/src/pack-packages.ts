@@ -1,6 +1,7 @@
 import { execFileSync } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
+import { linkTree } from './link-tree.js';
 
 /** A published package of the repository, as read from its package.json. */
 export interface PublishedPackage {
@@ -36,9 +37,10 @@ export function publishedPackages(repositoryRoot: string): PublishedPackage[] {
 
 /**
  * Packs each package as a release would, without touching the repository: a copy of the package
- * folder goes through the release manifest step (`tools/release/publish-manifest.mjs strip`, the
- * packages' prepack), then one `npm pack` packs all copies. In place, prepack would rewrite the
- * package.json that tests running in parallel resolve sibling sources through.
+ * folder (its files hard-linked, its package.json copied) goes through the release manifest step
+ * (`tools/release/publish-manifest.mjs strip`, the packages' prepack; one process for all copies),
+ * then one `npm pack` packs all copies. In place, prepack would rewrite the package.json that
+ * tests running in parallel resolve sibling sources through.
  * Returns the tarball path of each package by name.
  */
 export function packPackages(
@@ -52,13 +54,14 @@ export function packPackages(
   const stripManifest = join(repositoryRoot, 'tools/release/publish-manifest.mjs');
   const copies = packages.map((pkg) => {
     const copy = join(staging, basename(pkg.folder));
-    cpSync(pkg.folder, copy, {
-      recursive: true,
-      filter: (source) => !/[/\\](node_modules|test-results|\.nx)$/.test(source),
+    // Linked, not copied (see linkTree), but for the manifest, which the strip step rewrites.
+    linkTree(pkg.folder, copy, {
+      skip: (source) => /[/\\](node_modules|test-results|\.nx)$/.test(source),
+      copy: (source) => source === join(pkg.folder, 'package.json'),
     });
-    execFileSync(process.execPath, [stripManifest, 'strip'], { cwd: copy, stdio: 'pipe' });
     return copy;
   });
+  execFileSync(process.execPath, [stripManifest, 'strip', ...copies], { stdio: 'pipe' });
   const packed = JSON.parse(
     execFileSync('npm', ['pack', '--ignore-scripts', '--json', '--pack-destination', tarballs, ...copies], {
       cwd: scratch,

@@ -6,9 +6,8 @@
 // per accepted request (a request without tools is a summary request: it gets a summary text).
 import { createHash } from 'node:crypto';
 import { createServer, type ServerResponse } from 'node:http';
-import { Tiktoken } from 'js-tiktoken/lite';
-import o200k from 'js-tiktoken/ranks/o200k_base';
 import { listenOnLoopback, streamStep, type ModelStep } from './streaming-model-server.js';
+import { countTokens } from './token-count.js';
 
 /** What the server saw of one request. */
 export interface WindowedRequest {
@@ -27,15 +26,13 @@ export interface WindowedModelServer {
   close(): Promise<void>;
 }
 
-let encoder: Tiktoken | undefined;
 const counted = new Map<string, number>();
 
 /** Tokens of `text`, counted once per distinct text (requests repeat their prefix). */
 function tokensOf(text: string): number {
   let tokens = counted.get(text);
   if (tokens === undefined) {
-    encoder ??= new Tiktoken(o200k);
-    tokens = encoder.encode(text).length;
+    tokens = countTokens(text);
     counted.set(text, tokens);
   }
   return tokens;
