@@ -285,10 +285,8 @@ async function applyEntry(
   const target = decodeTarget(entry);
   // The plan has just hashed this file: while it is still that very version (one lstat per
   // folder and one for the file), its hash is known and reading it again would only cost time.
-  const found =
-    seen !== undefined && stillSameFile(root, entry.path, seen.identity)
-      ? seen.found
-      : inspectPath(root, entry.path).found;
+  const unchanged = seen !== undefined && stillSameFile(root, entry.path, seen.identity);
+  const found = unchanged ? seen.found : inspectPath(root, entry.path).found;
   const temporary = temporaryName(absolutePath, journalId);
   // A process killed between writing the temporary file and renaming it leaves that file behind.
   // A journal this process just started has none (its id is new): nothing to remove, one
@@ -322,7 +320,8 @@ async function applyEntry(
       ? []
       : [found.state === 'directory' ? { kind: 'rmdir', path: absolutePath } : { kind: 'unlink', path: absolutePath }];
   if (target.state === 'absent') return run(removal, 'deleted');
-  const folders = missingFolders(root, entry.path);
+  // A file still that very version was just reached through real folders: none is missing.
+  const folders = unchanged ? [] : missingFolders(root, entry.path);
   if (folders === undefined) return conflict({ state: 'other' });
   const makeFolders = folders.map((folder): WorkspaceMutation => ({ kind: 'mkdir', path: folder }));
   if (target.state === 'directory') {

@@ -43,9 +43,10 @@ export class StagedWrites {
   add(staged: Omit<StagedWrite, 'synced'>): void {
     const write = { ...staged, synced: staged.isFile ? startSync(staged.temporary) : Promise.resolve() };
     this.writes.push(write);
-    this.paths.add(write.entry.path);
-    const segments = write.entry.path.split('/');
-    for (let length = 1; length < segments.length; length += 1) this.folders.add(segments.slice(0, length).join('/'));
+    const { path } = write.entry;
+    this.paths.add(path);
+    for (let slash = path.indexOf('/'); slash >= 0; slash = path.indexOf('/', slash + 1))
+      this.folders.add(path.slice(0, slash));
   }
 
   /**
