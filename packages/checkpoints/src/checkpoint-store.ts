@@ -56,7 +56,7 @@ export interface CheckpointStoreOptions<Tables = SharedTables> {
   /**
    * The better-sqlite3 connection `db` runs on, when the host opened it (a database from
    * {@link openCheckpointDatabase} is known without it). The hot path (begin, record, complete)
-   * then runs prepared statements on it directly, each write in one synchronous
+   * and an undo's journal (its start and its end) then run prepared statements on it directly, each write in one synchronous
    * `BEGIN IMMEDIATE … COMMIT` that no other query can interleave with; while the host holds a
    * transaction open on the connection, it goes through `db` instead. Default: through `db`.
    */
