@@ -56,9 +56,10 @@ export interface CheckpointStoreOptions<Tables = SharedTables> {
   /**
    * The better-sqlite3 connection `db` runs on, when the host opened it (a database from
    * {@link openCheckpointDatabase} is known without it). The hot path (begin, record, complete)
-   * and an undo's journal (its start and its end) then run prepared statements on it directly, each write in one synchronous
-   * `BEGIN IMMEDIATE … COMMIT` that no other query can interleave with; while the host holds a
-   * transaction open on the connection, it goes through `db` instead. Default: through `db`.
+   * and an undo's journal (its start and its end) then run prepared statements on it directly,
+   * each write in one synchronous `BEGIN IMMEDIATE … COMMIT` that no other query can interleave
+   * with; while the host holds a transaction open on the connection, they go through `db` instead.
+   * Default: through `db`.
    */
   readonly sqlite?: SqliteHandle;
 }
