@@ -1,7 +1,7 @@
 import { openSqliteDatabase } from '@clawsmith/platform';
 import type { HostDatabase } from './checkpoint-schema.js';
 import { migrateCheckpoints } from './checkpoint-migrations.js';
-import type { SqliteHandle } from './turn-writes.js';
+import type { SqliteHandle } from './sqlite-statements.js';
 
 /** The connections of the databases {@link openCheckpointDatabase} opened, for the store's hot path. */
 const handles = new WeakMap<object, SqliteHandle>();

@@ -31,7 +31,8 @@ import {
 } from './turn-checkpoint.js';
 import { buildManifest, type TurnManifest } from './turn-manifest.js';
 import { sqliteHandleOf } from './checkpoint-database.js';
-import { turnWrites, type SqliteHandle } from './turn-writes.js';
+import type { SqliteHandle } from './sqlite-statements.js';
+import { turnWrites } from './turn-writes.js';
 import { loadUndoPoints, planUndo, requireRestorePoint } from './undo-plan.js';
 
 /** Options of {@link createCheckpointStore}. */
@@ -55,9 +56,10 @@ export interface CheckpointStoreOptions<Tables = SharedTables> {
   /**
    * The better-sqlite3 connection `db` runs on, when the host opened it (a database from
    * {@link openCheckpointDatabase} is known without it). The hot path (begin, record, complete)
-   * then runs prepared statements on it directly, each write in one synchronous
-   * `BEGIN IMMEDIATE … COMMIT` that no other query can interleave with; while the host holds a
-   * transaction open on the connection, it goes through `db` instead. Default: through `db`.
+   * and an undo's journal (its start and its end) then run prepared statements on it directly,
+   * each write in one synchronous `BEGIN IMMEDIATE … COMMIT` that no other query can interleave
+   * with; while the host holds a transaction open on the connection, they go through `db` instead.
+   * Default: through `db`.
    */
   readonly sqlite?: SqliteHandle;
 }
@@ -153,7 +155,9 @@ export function createCheckpointStore<Tables>(options: CheckpointStoreOptions<Ta
   const now = options.now ?? Date.now;
   const retention: RetentionPolicy = { ...DEFAULT_CHECKPOINT_RETENTION, ...options.retention };
   const wall = options.wall ?? createDirectWorkspaceWall();
-  const writes = turnWrites(db, options.sqlite ?? sqliteHandleOf(options.db));
+  const sqlite = options.sqlite ?? sqliteHandleOf(options.db);
+  const writes = turnWrites(db, sqlite);
+  const journalDatabase = { db, sqlite };
 
   async function resume(
     sessionId: string | undefined,
@@ -176,7 +180,8 @@ export function createCheckpointStore<Tables>(options: CheckpointStoreOptions<Ta
           { retryable: true },
         );
       }
-      if (await claimJournal(db, journal)) results.push(await applyJournal(db, wall, now, journal, true, undoOptions));
+      if (await claimJournal(db, journal))
+        results.push(await applyJournal(journalDatabase, wall, now, journal, true, undoOptions));
     }
     return results;
   }
@@ -278,8 +283,8 @@ export function createCheckpointStore<Tables>(options: CheckpointStoreOptions<Ta
         }
         throw new CheckpointConflictError(plan.conflicts);
       }
-      const started = await startJournal(db, now(), plan);
-      const applied = await applyJournal(db, wall, now, started.journal, false, undoOptions, started);
+      const started = await startJournal(journalDatabase, now(), plan);
+      const applied = await applyJournal(journalDatabase, wall, now, started.journal, false, undoOptions, started);
       return { ...applied, notUndoable: plan.notUndoable };
     },
 

@@ -5,7 +5,7 @@ export type { CheckpointStore, CheckpointStoreOptions, RestorePoint, RestorePoin
 export { createCheckpointStore } from './checkpoint-store.js';
 
 export type { BeginTurnInput, TurnCheckpoint } from './turn-checkpoint.js';
-export type { SqliteHandle } from './turn-writes.js';
+export type { SqliteHandle } from './sqlite-statements.js';
 export type { FileChangeKind, ManifestEntryKind, ManifestFile, TurnManifest } from './turn-manifest.js';
 export type { FileState, FoundState, UndoConflict } from './file-state.js';
 export type { UndoOptions, UndoProgress, UndoResult } from './restore-journal.js';

@@ -20,6 +20,7 @@ import {
 import { stillSameFile } from './file-identity.js';
 import type { PlannedRestore, RestoreTarget, UndoPlan } from './undo-plan.js';
 import { writeTransaction } from './write-transaction.js';
+import { writeJournalDone, writeJournalStart, type JournalDatabase } from './journal-writes.js';
 
 /** What an undo batch did. */
 export interface UndoResult {
@@ -111,7 +112,7 @@ export interface StartedJournal {
  * Writes the journal of `plan` and marks its turns undone, in one transaction whose marking
  * statement itself checks that nobody else undid or added turns since the plan was made.
  */
-export async function startJournal(db: Kysely<CheckpointTables>, now: number, plan: UndoPlan): Promise<StartedJournal> {
+export async function startJournal(database: JournalDatabase, now: number, plan: UndoPlan): Promise<StartedJournal> {
   const journalId = randomUUID();
   const { point } = plan;
   const journal: RestoreJournalRow = {
@@ -140,40 +141,12 @@ export async function startJournal(db: Kysely<CheckpointTables>, now: number, pl
       target_mode: restore.target.state === 'file' || restore.target.state === 'directory' ? restore.target.mode : null,
     };
   });
-  const turnIds = sql.join([...plan.turnIds]);
-  await writeTransaction(db, async (transaction) => {
-    // Marks exactly the planned turns, and only if they are all still complete and not undone, no
-    // other turn from the point on is live (a new turn, or one another undo left) and no undo of
-    // the session is being applied: one statement instead of reading all that first.
-    const marked = await sql`update checkpoint_restore_point set undone_at = ${now}
-      where session_id = ${point.session_id} and turn_id in (${turnIds}) and undone_at is null and completed_at is not null
-        and not exists (select 1 from checkpoint_restore_point other where other.session_id = ${point.session_id}
-          and other.sequence >= ${point.sequence} and other.undone_at is null and other.turn_id not in (${turnIds}))
-        and not exists (select 1 from checkpoint_restore_journal where session_id = ${point.session_id} and state = 'applying')`.execute(
-      transaction,
-    );
-    if (Number(marked.numAffectedRows ?? 0) !== plan.turnIds.length) {
-      throw new CheckpointError(
-        'checkpoint_undo_in_progress',
-        `Session ${point.session_id} changed while this undo was being checked (another undo or a new turn); retry.`,
-        {
-          retryable: true,
-        },
-      );
-    }
-    await sql`insert into checkpoint_restore_journal (journal_id, session_id, turn_id, state, undone_turn_ids, owner_host, owner_pid, created_at, finished_at)
-      values (${journal.journal_id}, ${journal.session_id}, ${journal.turn_id}, ${journal.state}, ${journal.undone_turn_ids}, ${journal.owner_host},
-        ${journal.owner_pid}, ${journal.created_at}, ${journal.finished_at})`.execute(transaction);
-    for (let start = 0; start < entries.length; start += 100) {
-      const values = entries.slice(start, start + 100).map(
-        (entry) =>
-          sql`(${entry.journal_id}, ${entry.ordinal}, ${entry.workspace_root}, ${entry.path}, ${entry.expected_state}, ${entry.expected_sha256},
-            ${entry.target_state}, ${entry.target_sha256}, ${entry.target_mode})`,
-      );
-      await sql`insert into checkpoint_restore_entry (journal_id, ordinal, workspace_root, path, expected_state, expected_sha256, target_state, target_sha256, target_mode)
-        values ${sql.join(values)}`.execute(transaction);
-    }
-  });
+  await writeJournalStart(
+    database,
+    { sessionId: point.session_id, sequence: point.sequence, turnIds: plan.turnIds },
+    journal,
+    entries,
+  );
   activeJournals.add(journalId);
   return { journal, entries, seen: plan.restores.map((restore) => restore.seen) };
 }
@@ -312,10 +285,8 @@ async function applyEntry(
   const target = decodeTarget(entry);
   // The plan has just hashed this file: while it is still that very version (one lstat per
   // folder and one for the file), its hash is known and reading it again would only cost time.
-  const found =
-    seen !== undefined && stillSameFile(root, entry.path, seen.identity)
-      ? seen.found
-      : inspectPath(root, entry.path).found;
+  const unchanged = seen !== undefined && stillSameFile(root, entry.path, seen.identity);
+  const found = unchanged ? seen.found : inspectPath(root, entry.path).found;
   const temporary = temporaryName(absolutePath, journalId);
   // A process killed between writing the temporary file and renaming it leaves that file behind.
   // A journal this process just started has none (its id is new): nothing to remove, one
@@ -349,7 +320,8 @@ async function applyEntry(
       ? []
       : [found.state === 'directory' ? { kind: 'rmdir', path: absolutePath } : { kind: 'unlink', path: absolutePath }];
   if (target.state === 'absent') return run(removal, 'deleted');
-  const folders = missingFolders(root, entry.path);
+  // A file still that very version was just reached through real folders: none is missing.
+  const folders = unchanged ? [] : missingFolders(root, entry.path);
   if (folders === undefined) return conflict({ state: 'other' });
   const makeFolders = folders.map((folder): WorkspaceMutation => ({ kind: 'mkdir', path: folder }));
   if (target.state === 'directory') {
@@ -484,7 +456,7 @@ async function settleStaged(
  * only once every rename is durable.
  */
 export async function applyJournal(
-  db: Kysely<CheckpointTables>,
+  database: JournalDatabase,
   wall: WorkspaceWall,
   now: () => number,
   journal: RestoreJournalRow,
@@ -492,6 +464,7 @@ export async function applyJournal(
   options: UndoOptions = {},
   started?: StartedJournal,
 ): Promise<UndoResult> {
+  const { db } = database;
   try {
     const written = started?.entries;
     const entries =
@@ -545,9 +518,7 @@ export async function applyJournal(
       else if (outcome === 'already') alreadyRestored.push(path);
       else lateConflicts.push(outcome);
     }
-    await sql`update checkpoint_restore_journal set state = 'done', finished_at = ${now()} where journal_id = ${journal.journal_id}`.execute(
-      db,
-    );
+    await writeJournalDone(database, journal.journal_id, now());
     return {
       sessionId: journal.session_id,
       turnId: journal.turn_id,

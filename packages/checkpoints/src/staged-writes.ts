@@ -1,5 +1,5 @@
 // Undo's batched write path: every restored file's temporary copy is written, and its fsync is
-// issued on the thread pool as soon as it is written (so the disk works while the next copies are
+// queued on the thread pool as soon as it is written (so the disk works while the next copies are
 // written); once every copy of a group is durable, each is renamed over its path (if that still
 // holds what was found) while the files it replaces are held open, so that they are freed
 // together after the renames rather than one by one inside them; then the folders that gained a
@@ -7,8 +7,7 @@
 // cost about 1 ms each; issued together, the file system commits them in a few groups. A crash
 // at any step leaves each file wholly old or wholly new and the journal `applying`: resuming
 // removes leftover temporaries and redoes what is missing.
-import { close, constants, openSync } from 'node:fs';
-import { open } from 'node:fs/promises';
+import { close, closeSync, constants, fsync, openSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { RestoreEntryRow } from './checkpoint-schema.js';
 
@@ -44,9 +43,10 @@ export class StagedWrites {
   add(staged: Omit<StagedWrite, 'synced'>): void {
     const write = { ...staged, synced: staged.isFile ? startSync(staged.temporary) : Promise.resolve() };
     this.writes.push(write);
-    this.paths.add(write.entry.path);
-    const segments = write.entry.path.split('/');
-    for (let length = 1; length < segments.length; length += 1) this.folders.add(segments.slice(0, length).join('/'));
+    const { path } = write.entry;
+    this.paths.add(path);
+    for (let slash = path.indexOf('/'); slash >= 0; slash = path.indexOf('/', slash + 1))
+      this.folders.add(path.slice(0, slash));
   }
 
   /**
@@ -74,14 +74,24 @@ export class StagedWrites {
 }
 
 // Opened read-only without following a link at the end: syncing writes nothing, so a folder a
-// command swapped for a link can at worst make this sync some other file.
-async function syncPath(path: string, folder: boolean): Promise<void> {
-  const handle = await open(path, constants.O_RDONLY | constants.O_NOFOLLOW | (folder ? constants.O_DIRECTORY : 0));
+// command swapped for a link can at worst make this sync some other file. The open is synchronous
+// (a few microseconds) and the fsync goes to the thread pool with its close in one callback: the
+// sync starts at once, even while this thread goes on writing the next copies without yielding,
+// where an awaited open, sync and close each waited for this thread to turn the event loop.
+function syncPath(path: string, folder: boolean): Promise<void> {
+  let descriptor: number;
   try {
-    await handle.sync();
-  } finally {
-    await handle.close();
+    descriptor = openSync(path, constants.O_RDONLY | constants.O_NOFOLLOW | (folder ? constants.O_DIRECTORY : 0));
+  } catch (error) {
+    return Promise.reject(error as Error);
   }
+  return new Promise<void>((resolve, reject) =>
+    fsync(descriptor, (error) => {
+      closeSync(descriptor);
+      if (error) reject(error);
+      else resolve();
+    }),
+  );
 }
 
 /**

@@ -1,18 +1,9 @@
-import { setTimeout as delay } from 'node:timers/promises';
 import { databaseEngineOf } from '@clawsmith/platform';
 import { sql, type Kysely } from 'kysely';
 import { chunkCount, chunkOf, putBlobs } from './blob-store.js';
 import type { CheckpointTables, FileChangeRow } from './checkpoint-schema.js';
-import { isBusy, writeTransaction } from './write-transaction.js';
-
-/**
- * The better-sqlite3 connection a host's Kysely database runs on (`new Database(file)`), as far as
- * the checkpoint store uses it: prepared statements, and whether a transaction is open on it.
- */
-export interface SqliteHandle {
-  prepare(sql: string): { run(...parameters: unknown[]): unknown };
-  readonly inTransaction: boolean;
-}
+import { sqliteStatements, type SqliteHandle } from './sqlite-statements.js';
+import { writeTransaction } from './write-transaction.js';
 
 /** A content-addressed body to store: its SHA-256 and its bytes. */
 export type BlobToStore = readonly [sha256: string, content: Uint8Array];
@@ -170,8 +161,6 @@ function kyselyWrites(db: Kysely<CheckpointTables>): TurnWrites {
   };
 }
 
-type Statement = ReturnType<SqliteHandle['prepare']>;
-
 /**
  * The SQLite path: the same statements, prepared once per connection and run synchronously
  * between `BEGIN IMMEDIATE` and `COMMIT`. Nothing else can run on the connection meanwhile (no
@@ -180,12 +169,7 @@ type Statement = ReturnType<SqliteHandle['prepare']>;
  */
 function sqliteWrites(db: Kysely<CheckpointTables>, sqlite: SqliteHandle): TurnWrites {
   const fallback = kyselyWrites(db);
-  const statements = new Map<string, Statement>();
-  const statement = (text: string) => {
-    let prepared = statements.get(text);
-    if (prepared === undefined) statements.set(text, (prepared = sqlite.prepare(text)));
-    return prepared;
-  };
+  const { run, immediate } = sqliteStatements(sqlite);
   const insertBlob = `insert into checkpoint_blob (sha256, content, bytes, created_at) values (?, ?, ?, ?) on conflict (sha256) do nothing`;
   const insertChunkedBlob = `insert into checkpoint_blob (sha256, content, bytes, chunks, created_at) values (?, x'', ?, ?, ?) on conflict (sha256) do nothing`;
   const insertChunk = `insert into checkpoint_blob_chunk (sha256, chunk_index, content) values (?, ?, ?) on conflict (sha256, chunk_index) do nothing`;
@@ -194,52 +178,30 @@ function sqliteWrites(db: Kysely<CheckpointTables>, sqlite: SqliteHandle): TurnW
   const settleChange = `insert into checkpoint_file_change ${CHANGE_COLUMNS_TEXT} values ${placeholders} ${SETTLE_COLUMNS_TEXT}`;
   const deleteChange = `delete from checkpoint_file_change where session_id = ? and turn_id = ? and path = ?`;
 
-  async function immediate(work: () => void): Promise<void> {
-    for (let attempt = 0; ; attempt += 1) {
-      try {
-        statement('begin immediate').run();
-        try {
-          work();
-          statement('commit').run();
-        } catch (error) {
-          if (sqlite.inTransaction) statement('rollback').run();
-          throw error;
-        }
-        return;
-      } catch (error) {
-        if (!isBusy(error) || attempt >= 20) throw error;
-        await delay(5 + attempt * 10);
-      }
-    }
-  }
   const storeBlobs = (blobs: readonly BlobToStore[], now: number) => {
     for (const [sha256, content] of blobs) {
       const chunks = chunkCount(content.byteLength);
       if (chunks === 0) {
-        statement(insertBlob).run(sha256, content, content.byteLength, now);
+        run(insertBlob, sha256, content, content.byteLength, now);
         continue;
       }
       // Pieces only for a new row: a body stored before keeps the pieces it has.
-      const inserted = statement(insertChunkedBlob).run(sha256, content.byteLength, chunks, now) as {
-        changes?: number;
-      };
-      if (inserted.changes === 0) continue;
-      for (let index = 0; index < chunks; index += 1)
-        statement(insertChunk).run(sha256, index, chunkOf(content, index));
+      if (run(insertChunkedBlob, sha256, content.byteLength, chunks, now) === 0) continue;
+      for (let index = 0; index < chunks; index += 1) run(insertChunk, sha256, index, chunkOf(content, index));
     }
   };
 
   return {
     async begin(point) {
       if (sqlite.inTransaction) return fallback.begin(point);
-      statement(INSERT_POINT).run(...pointParameters(point));
+      run(INSERT_POINT, ...pointParameters(point));
     },
     record(blobs, rows, settling, now) {
       if (sqlite.inTransaction) return fallback.record(blobs, rows, settling, now);
       return immediate(() => {
         storeBlobs(blobs, now);
-        for (const row of rows) statement(insertChange).run(...changeParameters(row));
-        for (const row of settling) statement(settleChange).run(...changeParameters(row));
+        for (const row of rows) run(insertChange, ...changeParameters(row));
+        for (const row of settling) run(settleChange, ...changeParameters(row));
       });
     },
     complete(completion) {
@@ -247,9 +209,9 @@ function sqliteWrites(db: Kysely<CheckpointTables>, sqlite: SqliteHandle): TurnW
       const { sessionId, turnId } = completion;
       return immediate(() => {
         storeBlobs(completion.blobs, completion.completedAt);
-        for (const path of completion.dropped) statement(deleteChange).run(sessionId, turnId, path);
-        for (const row of completion.settled) statement(settleChange).run(...changeParameters(row));
-        statement(COMPLETE_POINT).run(completion.bytes, completion.completedAt, sessionId, turnId);
+        for (const path of completion.dropped) run(deleteChange, sessionId, turnId, path);
+        for (const row of completion.settled) run(settleChange, ...changeParameters(row));
+        run(COMPLETE_POINT, completion.bytes, completion.completedAt, sessionId, turnId);
       });
     },
   };
