@@ -198,13 +198,32 @@ async function probeWith(
     ]);
     // Loaded here rather than on import: see sandbox-availability.ts.
     const { execa } = await import('execa');
-    const result = await execa(setup.file, setup.args, {
+    // Its own process group, ended whole if this process exits meanwhile (Ctrl-C handled by
+    // process.exit): the setup program's bubblewrap dies with its parent, which is the setup
+    // program, not this process, so it would otherwise run on after an interrupted start.
+    const probe = execa(setup.file, setup.args, {
       reject: false,
       timeout: 15_000,
       env: { PATH: '/usr/bin:/bin:/usr/sbin:/sbin' },
       extendEnv: false,
       stdin: 'ignore',
+      detached: true,
     });
+    const endProbe = () => {
+      if (probe.pid === undefined) return;
+      try {
+        process.kill(-probe.pid, 'SIGKILL');
+      } catch {
+        // Already gone.
+      }
+    };
+    process.once('exit', endProbe);
+    let result: Awaited<typeof probe>;
+    try {
+      result = await probe;
+    } finally {
+      process.off('exit', endProbe);
+    }
     const captured = existsSync(join(upper, 'written')) && !existsSync(join(lower, 'written'));
     if (result.exitCode === 0 && captured && readFileSync(join(upper, 'written'), 'utf8') === 'lower')
       return { available: true, detail: 'overlay mounted in a user namespace' };
