@@ -7,6 +7,7 @@ import type { CoreServices } from './core-services.js';
 import { runToolCalls } from './lifecycle/run-tool-calls.js';
 import type { ApprovalHandler } from '@clawsmith/tool-host';
 import { closeTurn, recordToolResults } from './turn-closing.js';
+import { eitherSignal } from './either-signal.js';
 import { openTurn } from './turn-opening.js';
 import { claimSession, whileHeld } from './turn-claims/session-claim.js';
 
@@ -105,6 +106,7 @@ export async function runDirectCall(core: CoreServices, request: DirectToolCall)
     session.id,
     `A turn or call is already running in session ${session.id}; wait for it or cancel it first.`,
   );
+  const cancel = request.signal ? eitherSignal(request.signal, held.lost) : undefined;
   return whileHeld(held, async () => {
     const prompt = `${request.caller ?? 'direct call'}: ${request.name}`;
     const call: ModelToolCall = {
@@ -113,7 +115,7 @@ export async function runDirectCall(core: CoreServices, request: DirectToolCall)
       argumentsText: JSON.stringify(request.arguments ?? {}),
     };
     const turn = await openTurn(core, session, prompt, {
-      signal: request.signal ? AbortSignal.any([request.signal, held.lost]) : held.lost,
+      signal: cancel?.signal ?? held.lost,
       held,
       ...(request.approvalHandler !== undefined ? { approvalHandler: request.approvalHandler } : {}),
       ...(request.unattendedReason ? { unattendedReason: request.unattendedReason } : {}),
@@ -140,5 +142,5 @@ export async function runDirectCall(core: CoreServices, request: DirectToolCall)
       changedFiles,
       activeTools: turn.activation.activeTools(),
     };
-  });
+  }).finally(() => cancel?.release());
 }

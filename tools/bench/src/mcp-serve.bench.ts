@@ -149,9 +149,10 @@ const cpuPerCall = async (call: () => Promise<void>) => {
   };
 };
 const inProcessCpu = await cpuPerCall(callInProcess);
+const inMemoryCpu = await cpuPerCall(callInMemory);
 const servedCpu = await cpuPerCall(callServed);
 console.log(
-  `processor time per call: in process ${inProcessCpu.own.toFixed(3)} ms; through mcp serve ${servedCpu.served === undefined ? '(not readable here: no /proc)' : servedCpu.served.toFixed(3)} ms in the served process + ${servedCpu.own.toFixed(3)} ms in the client (SDK, stdio); the rest of the added time is waiting (pipe wake-ups behind the machine's other work)`,
+  `processor time per call: in process ${inProcessCpu.own.toFixed(3)} ms; through the MCP layer in process ${inMemoryCpu.own.toFixed(3)} ms (SDK client and server, in-memory transport); through mcp serve ${servedCpu.served === undefined ? '(not readable here: no /proc)' : servedCpu.served.toFixed(3)} ms in the served process + ${servedCpu.own.toFixed(3)} ms in the client (SDK, stdio); the rest of the added time is waiting (pipe wake-ups behind the machine's other work)`,
 );
 await inMemoryClient.close();
 await client.close();

@@ -61,12 +61,16 @@ export async function listMessages(db: CoreDatabase, sessionId: string): Promise
   return rows.map((row) => JSON.parse(row.message_json) as ModelMessage);
 }
 
+/**
+ * How many messages the session has: its last position, since positions run from 1 without gaps
+ * (appends take the next one, truncation and copies keep a prefix). One index lookup, where
+ * COUNT read every message row of the session, at the start of every turn and direct call.
+ */
 export async function countMessages(db: CoreDatabase, sessionId: string): Promise<number> {
   const row = await db
     .selectFrom('session_message')
-    .select((builder) => builder.fn.countAll().as('count'))
+    .select((builder) => builder.fn.max('position').as('position'))
     .where('session_id', '=', sessionId)
     .executeTakeFirst();
-  // COUNT is a bigint on PostgreSQL, which its driver hands back as text.
-  return Number(row?.count ?? 0);
+  return Number(row?.position ?? 0);
 }

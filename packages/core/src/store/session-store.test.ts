@@ -148,6 +148,19 @@ describe('history', () => {
     ]);
     expect(await store.getTodos(fork.id)).toEqual([{ content: 'write the test', status: 'in_progress' }]);
     expect(await store.countMessages(source.id)).toBe(messageCount + 1);
+    // Counted from the last position: a copy and a truncation keep positions 1..n without gaps.
+    expect(await store.countMessages(fork.id)).toBe(messageCount);
+    await store.truncate(source.id, {
+      turnId: 'turn-2',
+      messageCount: 3,
+      eventSequence: 0,
+      turnOrdinal: 2,
+      todos: [],
+      activation: [],
+    });
+    await store.appendMessages(source.id, null, [userMessage(-1), userMessage(-2)]);
+    expect(await store.listMessages(source.id)).toHaveLength(5);
+    expect(await store.countMessages(source.id)).toBe(5);
   });
 });
 
