@@ -39,7 +39,6 @@ function commandLineOf(packageName, binName) {
   return join(dirname(manifest), typeof bin === 'string' ? bin : bin[binName]);
 }
 const nxCommandLine = () => commandLineOf('nx', 'nx');
-const eslintCommandLine = () => commandLineOf('eslint', 'eslint');
 const tscCommandLine = () => commandLineOf('typescript', 'tsc');
 
 const targets = (process.env.CLAWSMITH_TEST_TARGETS ?? 'lint,typecheck,test').split(',');
@@ -92,7 +91,7 @@ function typecheckEverything() {
 // the TypeScript outputs up to date and only bundle what they bundle.
 const [formatStatus, lintStatus, typecheckStatus] = await Promise.all([
   targets.includes('lint') ? runStep('format check', 'npx', ['prettier', '--check', '--log-level=warn', '.']) : 0,
-  lintHere ? runStep('ESLint', process.execPath, [eslintCommandLine(), 'packages', 'tools']) : 0,
+  lintHere ? runStep('ESLint', process.execPath, [join(import.meta.dirname, 'lint.mjs')]) : 0,
   typecheckHere ? typecheckEverything() : 0,
 ]);
 // Nx runs with the longest chains of tasks started first (critical-path-first.mjs): the long
