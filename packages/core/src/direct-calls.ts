@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { SessionActivation } from '@clawsmith/deferred-tools';
+import { eitherSignal } from '@clawsmith/platform';
 import type { ModelToolCall } from '@clawsmith/providers';
 import { type ModelToolSchema, type ResolvedToolSecurity, type ToolExecutionResult } from '@clawsmith/tool-protocol';
 import type { TurnResult } from './agent-core-options.js';
@@ -7,7 +8,6 @@ import type { CoreServices } from './core-services.js';
 import { runToolCalls } from './lifecycle/run-tool-calls.js';
 import type { ApprovalHandler } from '@clawsmith/tool-host';
 import { closeTurn, recordToolResults } from './turn-closing.js';
-import { eitherSignal } from './either-signal.js';
 import { openTurn } from './turn-opening.js';
 import { claimSession, whileHeld } from './turn-claims/session-claim.js';
 

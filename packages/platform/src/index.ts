@@ -29,5 +29,6 @@ export {
 } from './database/sqlite-database.js';
 export { withStatementCache } from './database/statement-cache.js';
 export { processIsAlive } from './process/process-liveness.js';
+export { eitherSignal } from './signal/either-signal.js';
 export { threadModuleUrl } from './thread/thread-module.js';
 export { WorkspaceTrustRecords, type RecordedTrust } from './trust/workspace-trust-records.js';

@@ -11,6 +11,7 @@ describe('@clawsmith/platform public surface', () => {
       'WorkspaceTrustRecords',
       'canListenForNotifications',
       'databaseEngineOf',
+      'eitherSignal',
       'isPostgresUrl',
       'listenForNotifications',
       'migrateUnderLock',

@@ -10,6 +10,7 @@ import {
   ReadResourceRequestSchema,
   type RequestId,
 } from '@modelcontextprotocol/sdk/types.js';
+import { eitherSignal } from '@clawsmith/platform';
 import { ClawsmithError } from '@clawsmith/tool-protocol';
 import { checkOwnToolArguments } from './own-tool-arguments.js';
 import { progressForwarder, progressTokenOf } from './progress-forwarding.js';
@@ -67,24 +68,6 @@ function setCallToolHandler(
 }
 type CallToolRequest = { params: { name: string; arguments?: Record<string, unknown>; _meta?: unknown } };
 type CallExtra = Parameters<CallHandler>[1];
-
-/** Aborted when either signal is (without AbortSignal.any, whose dependents the connection signal would keep per call). */
-function eitherSignal(first: AbortSignal, second: AbortSignal): { signal: AbortSignal; release: () => void } {
-  const controller = new AbortController();
-  const abort = (event: Event) => controller.abort((event.target as AbortSignal).reason);
-  if (first.aborted || second.aborted) controller.abort(first.aborted ? first.reason : second.reason);
-  else {
-    first.addEventListener('abort', abort, { once: true });
-    second.addEventListener('abort', abort, { once: true });
-  }
-  return {
-    signal: controller.signal,
-    release: () => {
-      first.removeEventListener('abort', abort);
-      second.removeEventListener('abort', abort);
-    },
-  };
-}
 
 function describeError(error: unknown): { code: string; message: string; retryable: boolean } {
   if (ClawsmithError.isInstance(error)) return { code: error.code, message: error.message, retryable: error.retryable };
