@@ -4,18 +4,11 @@
 // `.nx/workspace-data`; outside an Nx task, on a fresh clone, there is none and the rule would
 // only warn and skip itself. So the graph is written first, and a missing graph fails the lint.
 import { spawnSync } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import { dirname, join, resolve } from 'node:path';
+import { existsSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { commandLineOf } from './installed-command.mjs';
 
 const root = resolve(import.meta.dirname, '../..');
-
-/** An installed package's command-line script (what `npx <name>` runs), from its manifest. */
-function commandLineOf(packageName, binName) {
-  const manifest = createRequire(join(root, 'package.json')).resolve(`${packageName}/package.json`);
-  const { bin } = JSON.parse(readFileSync(manifest, 'utf8'));
-  return join(dirname(manifest), typeof bin === 'string' ? bin : bin[binName]);
-}
 
 const env = {
   NX_DAEMON: 'false',
@@ -24,7 +17,7 @@ const env = {
   NX_NATIVE_FILE_CACHE_DIRECTORY: join(root, '.nx/native-cache'),
   ...process.env,
 };
-const graph = spawnSync(process.execPath, [commandLineOf('nx', 'nx'), 'show', 'projects'], {
+const graph = spawnSync(process.execPath, [commandLineOf(root, 'nx', 'nx'), 'show', 'projects'], {
   cwd: root,
   env,
   stdio: ['ignore', 'ignore', 'inherit'],
@@ -37,7 +30,7 @@ if (graph.status !== 0 || !existsSync(graphFile)) {
   );
   process.exit(1);
 }
-const eslint = spawnSync(process.execPath, [commandLineOf('eslint', 'eslint'), 'packages', 'tools'], {
+const eslint = spawnSync(process.execPath, [commandLineOf(root, 'eslint', 'eslint'), 'packages', 'tools'], {
   cwd: root,
   env,
   stdio: 'inherit',

@@ -4,9 +4,9 @@
 // failed task, any failed test, or when no test ran at all.
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import { dirname, join, resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 import { performance } from 'node:perf_hooks';
+import { commandLineOf } from './installed-command.mjs';
 import { TASK_PROFILE } from './task-profile.mjs';
 import { writeTypecheckSolution } from './typecheck-solution.mjs';
 
@@ -32,14 +32,8 @@ const env = {
   // resolves the path from the workspace root.
   NX_PROFILE: TASK_PROFILE,
 };
-/** An installed package's command-line script (what `npx <name>` runs), from its manifest. */
-function commandLineOf(packageName, binName) {
-  const manifest = createRequire(join(root, 'package.json')).resolve(`${packageName}/package.json`);
-  const { bin } = JSON.parse(readFileSync(manifest, 'utf8'));
-  return join(dirname(manifest), typeof bin === 'string' ? bin : bin[binName]);
-}
-const nxCommandLine = () => commandLineOf('nx', 'nx');
-const tscCommandLine = () => commandLineOf('typescript', 'tsc');
+const nxCommandLine = () => commandLineOf(root, 'nx', 'nx');
+const tscCommandLine = () => commandLineOf(root, 'typescript', 'tsc');
 
 const targets = (process.env.CLAWSMITH_TEST_TARGETS ?? 'lint,typecheck,test').split(',');
 const nxArguments = process.argv.slice(2);
@@ -90,7 +84,14 @@ function typecheckEverything() {
 // only); the repository's ESLint and TypeScript build run beside it. Nx's build tasks then find
 // the TypeScript outputs up to date and only bundle what they bundle.
 const [formatStatus, lintStatus, typecheckStatus] = await Promise.all([
-  targets.includes('lint') ? runStep('format check', 'npx', ['prettier', '--check', '--log-level=warn', '.']) : 0,
+  targets.includes('lint')
+    ? runStep('format check', process.execPath, [
+        commandLineOf(root, 'prettier', 'prettier'),
+        '--check',
+        '--log-level=warn',
+        '.',
+      ])
+    : 0,
   lintHere ? runStep('ESLint', process.execPath, [join(import.meta.dirname, 'lint.mjs')]) : 0,
   typecheckHere ? typecheckEverything() : 0,
 ]);
@@ -140,5 +141,11 @@ if (typecheckStatus !== 0) console.log(`TypeScript reported errors (exit ${typec
 if (nx.status !== 0) console.log(`Nx reported failed tasks (exit ${nx.status ?? nx.signal}); see the output above.`);
 console.log(`${passed} passed, ${failed} failed${skipped > 0 ? `, ${skipped} skipped` : ''}`);
 const ok =
-  formatStatus === 0 && lintStatus === 0 && nx.status === 0 && failed === 0 && passed > 0 && missing.length === 0;
+  formatStatus === 0 &&
+  lintStatus === 0 &&
+  typecheckStatus === 0 &&
+  nx.status === 0 &&
+  failed === 0 &&
+  passed > 0 &&
+  missing.length === 0;
 process.exit(ok ? 0 : 1);
