@@ -35,7 +35,9 @@ const env = {
 const nxCommandLine = () => commandLineOf(root, 'nx', 'nx');
 const tscCommandLine = () => commandLineOf(root, 'typescript', 'tsc');
 
+// Which steps run (all by default); `CLAWSMITH_TEST_TARGETS=lint,typecheck` runs only the checks.
 const targets = (process.env.CLAWSMITH_TEST_TARGETS ?? 'lint,typecheck,test').split(',');
+const testing = targets.includes('test');
 const nxArguments = process.argv.slice(2);
 // The whole repository is linted by one ESLint process rather than one per project: each process
 // pays about two seconds of processor time to load the configuration and its plugins, more than
@@ -120,7 +122,7 @@ let passed = 0;
 let failed = 0;
 let skipped = 0;
 const missing = [];
-for (const folder of projectFolders) {
+for (const folder of testing ? projectFolders : []) {
   const report = join(folder, 'test-results/vitest.json');
   if (!existsSync(report)) {
     const manifest = JSON.parse(readFileSync(join(folder, 'package.json'), 'utf8'));
@@ -139,13 +141,14 @@ if (formatStatus !== 0) console.log('Some files are not formatted: run `npm run 
 if (lintStatus !== 0) console.log(`ESLint reported problems (exit ${lintStatus}); see the output above.`);
 if (typecheckStatus !== 0) console.log(`TypeScript reported errors (exit ${typecheckStatus}); see the output above.`);
 if (nx.status !== 0) console.log(`Nx reported failed tasks (exit ${nx.status ?? nx.signal}); see the output above.`);
-console.log(`${passed} passed, ${failed} failed${skipped > 0 ? `, ${skipped} skipped` : ''}`);
+if (testing) console.log(`${passed} passed, ${failed} failed${skipped > 0 ? `, ${skipped} skipped` : ''}`);
 const ok =
   formatStatus === 0 &&
   lintStatus === 0 &&
   typecheckStatus === 0 &&
   nx.status === 0 &&
   failed === 0 &&
-  passed > 0 &&
+  (passed > 0 || !testing) &&
   missing.length === 0;
+if (!testing) console.log(ok ? `${targets.join(', ')}: no problems` : `${targets.join(', ')}: problems found`);
 process.exit(ok ? 0 : 1);
