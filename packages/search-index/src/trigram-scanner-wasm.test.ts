@@ -1,14 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { SCANNER_RESERVED_BYTES, SCANNER_SEEN_OFFSET, TRIGRAM_SCANNER_WASM } from './trigram-scanner-wasm.js';
-import {
-  isJoint,
-  JOINT_GRAM_KEY_BASE,
-  jointGramKeyOf,
-  packQuadgram,
-  packTrigram,
-  TrigramCollector,
-} from './trigrams.js';
+import { isJoint, JOINT_GRAM_KEY_BASE, jointGramKeyOf, packTrigram, TrigramCollector } from './trigrams.js';
 import { sharedMemory } from './wasm-api.js';
 
 // The global exists in Node; this package's TypeScript libraries (no DOM) do not declare it.
@@ -55,8 +48,8 @@ function scanner() {
 
 /**
  * Each distinct key of the texts in order of first occurrence (the definition, spelled out): at
- * each byte from the third on, the trigram ending there, then the quadgram ending there, then the
- * joint gram ending there if its fourth and fifth bytes are a joint.
+ * each byte from the third on, the trigram ending there, then the joint gram ending there if its
+ * fourth and fifth bytes are a joint.
  */
 function reference(...texts: Uint8Array[]): number[] {
   const seen = new Set<number>();
@@ -65,7 +58,6 @@ function reference(...texts: Uint8Array[]): number[] {
   for (const text of texts)
     for (let end = 2; end < text.length; end += 1) {
       seen.add(packTrigram(text[end - 2]!, text[end - 1]!, text[end]!));
-      if (end >= 3) seen.add(packQuadgram(text[end - 3]!, text[end - 2]!, text[end - 1]!, text[end]!));
       if (end >= 7 && isJoint(text[end - 4]!, text[end - 3]!))
         seen.add(jointGramKeyOf(word(text, end - 7), word(text, end - 3)));
     }
@@ -100,7 +92,7 @@ describe('TRIGRAM_SCANNER_WASM', () => {
     scan.add(Buffer.from('aBc'));
     expect(scan.take()).toEqual([0x616263]);
     scan.add(Buffer.from('aBcD'));
-    expect(scan.take()).toEqual([0x616263, 0x626364, packQuadgram(0x61, 0x42, 0x63, 0x44)]);
+    expect(scan.take()).toEqual([0x616263, 0x626364]);
   });
 
   it('keeps the eight bytes around a word joint, case and all, and no others', () => {
@@ -119,7 +111,7 @@ describe('TRIGRAM_SCANNER_WASM', () => {
     }
   });
 
-  it('lowers ASCII letters only, and lists each trigram and quadgram once, in the order first found', () => {
+  it('lowers ASCII letters only, and lists each key once, in the order first found', () => {
     const scan = scanner();
     const text = Buffer.from('ABCabcAbC xyz \u00c4\u00e4\u00c4 [\\]^_`@{ ABC');
     scan.add(text);

@@ -1,23 +1,16 @@
 /**
  * The index worker's trigram scanner in WebAssembly: the same scan as `TrigramCollector` in
- * trigrams.ts (three bytes, ASCII letters lowered, the hashed quadgram of every four bytes, case
- * kept, and the hashed joint gram of eight bytes around a word joint; each distinct key once until
- * cleared). The keys of 16 positions are worked out at once with SIMD instructions and then tested
- * against the seen-bitmap one by one: 1.2-1.4 s of CPU for the benchmark corpus's 231 MiB against
- * 1.5-1.9 s one byte at a time, itself about twice the JavaScript loop (no bounds check per byte).
+ * trigrams.ts (three bytes, ASCII letters lowered, and the hashed joint gram of eight bytes around
+ * a word joint, case kept; each distinct key once until cleared). The keys of 16 positions are
+ * worked out at once with SIMD instructions and then tested against the seen-bitmap one by one.
  * Tests hold its output, in order, to the definition and to `TrigramCollector`.
  *
  * Memory (imported as `env.memory`, owned by the caller):
- * - bytes 0-207: the scan's scratch area (the keys of 16 positions);
+ * - bytes 0-143: the scan's scratch area (the keys of 16 positions);
  * - from `SCANNER_SEEN_OFFSET`, 2 MiB: one bit per trigram, all zero between files;
  * - from `SCANNER_RESERVED_BYTES` on: the caller's text and found list (`u32` each).
  */
-import {
-  JOINT_GRAM_HASH_MULTIPLIER,
-  JOINT_GRAM_KEY_BASE,
-  QUADGRAM_HASH_MULTIPLIER,
-  QUADGRAM_KEY_BASE,
-} from './trigrams.js';
+import { JOINT_GRAM_HASH_MULTIPLIER, JOINT_GRAM_KEY_BASE, JOINT_GRAM_LOW_MULTIPLIER } from './trigrams.js';
 import { assembleModule, simd128, wasm, type WasmFunction } from './wasm-assembler.js';
 
 /** Where the seen-bitmap starts. */
@@ -46,11 +39,11 @@ const {
 } = wasm;
 
 // scan(text, length, out) -> out: appends each key of text[0, length) not yet seen (every
-// lowered trigram, the hashed exact-case quadgram of every four bytes, and the hashed joint gram of
-// every eight bytes with a joint in the middle), as a u32 at out, out + 4, ...; returns
-// the address after the last one appended. The keys ending at 16 positions are worked out at
-// once with SIMD instructions into the scratch area, then tested and appended one by one, in the
-// order the one-byte-at-a-time scan appended them (trigram, quadgram, joint gram per position). It
+// lowered trigram, and the hashed joint gram of every eight bytes with a joint in the middle), as
+// a u32 at out, out + 4, ...; returns the address after the last one appended. The keys ending at
+// 16 positions are worked out at once with SIMD instructions into the scratch area, then tested
+// and appended one by one, in the order the one-byte-at-a-time scan appended them (trigram, then
+// joint gram, per position). It
 // reads up to 32 bytes past the text's end and 5 before its start (the found list follows the
 // text, the seen-bitmap precedes it); keys of those bytes are never appended.
 const TEXT = 0;
@@ -76,14 +69,14 @@ const FROM_THIRD_NEXT = 15;
 const FROM_SEVENTH = 16;
 const FROM_SEVENTH_NEXT = 17;
 const FROM_FOURTH = 18;
-const QUAD_PRODUCT = 19;
+/** The joint gram's last four bytes times JOINT_GRAM_LOW_MULTIPLIER. */
+const LOW_PRODUCT = 19;
 const JOINT_PRODUCT = 20;
 
 // The scratch area: 16 keys of each kind, and for each position whether it ends a joint gram
 // (0xff) or not (0).
 const TRIGRAMS_AT = 0;
-const QUADGRAMS_AT = TRIGRAMS_AT + 64;
-const JOINT_GRAMS_AT = QUADGRAMS_AT + 64;
+const JOINT_GRAMS_AT = TRIGRAMS_AT + 64;
 const JOINTS_AT = JOINT_GRAMS_AT + 64;
 
 // Appends the key in local KEY unless seen, and marks it seen.
@@ -154,7 +147,7 @@ const inRange = (low: number, count: number) => [
 ];
 
 // The keys ending at POSITION + 0 ... 15 into the scratch area. The vectors are the bytes from
-// POSITION - 2 (lowered, for trigrams), - 3 (quadgrams), - 7 (the four bytes before a quadgram)
+// POSITION - 2 (lowered, for trigrams), - 3 (a joint gram's last four bytes), - 7 (its first four)
 // and - 4 (the byte before a joint), each followed by the next 16.
 const keysOfSixteen: (readonly number[])[] = [
   localGet(POSITION),
@@ -177,29 +170,18 @@ const keysOfSixteen: (readonly number[])[] = [
     simd128.splatI32(0xffffff),
     simd128.and,
     simd128.store(TRIGRAMS_AT + 16 * group),
-    // quadgram key = BASE + ((h ^ h >>> 16) >>> 12), h = quad * MULTIPLIER
-    i32Const(0),
+    // joint gram key = BASE + ((h ^ h >>> 16) >>> 13), h = (high ^ low * LOW_MULTIPLIER) * HASH_MULTIPLIER
     localGet(FROM_THIRD),
     localGet(FROM_THIRD_NEXT),
     simd128.shuffle(wordLanes(group)),
-    simd128.splatI32(QUADGRAM_HASH_MULTIPLIER),
+    simd128.splatI32(JOINT_GRAM_LOW_MULTIPLIER),
     simd128.i32x4Mul,
-    localTee(QUAD_PRODUCT),
-    localGet(QUAD_PRODUCT),
-    i32Const(16),
-    simd128.i32x4ShrU,
-    simd128.xor,
-    i32Const(12),
-    simd128.i32x4ShrU,
-    simd128.splatI32(QUADGRAM_KEY_BASE),
-    simd128.i32x4Add,
-    simd128.store(QUADGRAMS_AT + 16 * group),
-    // joint gram key = BASE + ((h ^ h >>> 16) >>> 13), h = (high ^ quad * MULTIPLIER) * JOINT_MULTIPLIER
+    localSet(LOW_PRODUCT),
     i32Const(0),
     localGet(FROM_SEVENTH),
     localGet(FROM_SEVENTH_NEXT),
     simd128.shuffle(wordLanes(group)),
-    localGet(QUAD_PRODUCT),
+    localGet(LOW_PRODUCT),
     simd128.xor,
     simd128.splatI32(JOINT_GRAM_HASH_MULTIPLIER),
     simd128.i32x4Mul,
@@ -266,8 +248,7 @@ const scan: WasmFunction = {
     wasm.block,
     wasm.loop,
     ...keysOfSixteen,
-    // In the first round, no quadgram ends before text + 3 (the first position's is made its
-    // trigram, seen by then) and no joint gram before text + 7.
+    // In the first round, no joint gram ends before text + 7.
     localGet(POSITION),
     localGet(TEXT),
     i32Const(2),
@@ -275,10 +256,6 @@ const scan: WasmFunction = {
     i32Ne,
     i32Eqz,
     wasm.if,
-    i32Const(0),
-    i32Const(0),
-    i32Load(TRIGRAMS_AT),
-    i32Store(QUADGRAMS_AT),
     i32Const(0),
     i32Const(0),
     i32Store(JOINTS_AT),
@@ -305,8 +282,6 @@ const scan: WasmFunction = {
     localSet(INDEX),
     wasm.loop,
     ...keyAt(TRIGRAMS_AT),
-    ...appendIfNew,
-    ...keyAt(QUADGRAMS_AT),
     ...appendIfNew,
     localGet(INDEX),
     i32Const(2),
