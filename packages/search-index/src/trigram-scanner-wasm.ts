@@ -3,7 +3,7 @@
  * trigrams.ts (three bytes, ASCII letters lowered, and the hashed joint gram of eight bytes around
  * a word joint, case kept; each distinct key once until cleared). The keys of 16 positions are
  * worked out at once with SIMD instructions and then tested against the seen-bitmap one by one.
- * Tests hold its output, in order, to the definition and to `TrigramCollector`.
+ * Tests hold its output (each key once, in any order) to the definition and to `TrigramCollector`.
  *
  * Memory (imported as `env.memory`, owned by the caller):
  * - bytes 0-143: the scan's scratch area (the keys of 16 positions);
@@ -42,8 +42,8 @@ const {
 // lowered trigram, and the hashed joint gram of every eight bytes with a joint in the middle), as
 // a u32 at out, out + 4, ...; returns the address after the last one appended. The keys ending at
 // 16 positions are worked out at once with SIMD instructions into the scratch area, then tested
-// and appended one by one, in the order the one-byte-at-a-time scan appended them (trigram, then
-// joint gram, per position). It
+// and appended one by one: the round's trigrams, then its joint grams (in the last round, fewer
+// than 16 positions, one position's keys after another). It
 // reads up to 32 bytes past the text's end and 5 before its start (the found list follows the
 // text, the seen-bitmap precedes it); keys of those bytes are never appended.
 const TEXT = 0;
@@ -62,16 +62,18 @@ const POSITION = 9;
 const INDEX = 10;
 /** POSITION - 7: every vector is loaded at a constant offset from it. */
 const BASE = 11;
-const LOWERED = 12;
-const LOWERED_NEXT = 13;
-const FROM_THIRD = 14;
-const FROM_THIRD_NEXT = 15;
-const FROM_SEVENTH = 16;
-const FROM_SEVENTH_NEXT = 17;
-const FROM_FOURTH = 18;
+/** In a round of 16 positions, bit n: whether position n ends a joint gram not yet tested. */
+const JOINT_MASK = 12;
+const LOWERED = 13;
+const LOWERED_NEXT = 14;
+const FROM_THIRD = 15;
+const FROM_THIRD_NEXT = 16;
+const FROM_SEVENTH = 17;
+const FROM_SEVENTH_NEXT = 18;
+const FROM_FOURTH = 19;
 /** The joint gram's last four bytes times JOINT_GRAM_LOW_MULTIPLIER. */
-const LOW_PRODUCT = 19;
-const JOINT_PRODUCT = 20;
+const LOW_PRODUCT = 20;
+const JOINT_PRODUCT = 21;
 
 // The scratch area: 16 keys of each kind, and for each position whether it ends a joint gram
 // (0xff) or not (0).
@@ -221,11 +223,50 @@ const keysOfSixteen: (readonly number[])[] = [
 /** Loads the key of kind `at` (a scratch array) for the position at INDEX into KEY. */
 const keyAt = (at: number) => [localGet(INDEX), i32Load(at), localSet(KEY)];
 
+// A round of all 16 positions, unrolled: each trigram from its constant place in the scratch area
+// (no index to count, no branch to loop), then the joint grams of the positions whose bits are set
+// in JOINT_MASK (few: no branch per position for them). The keys of a file are then found in
+// another order than one position at a time, but each once: the posting sort orders them.
+const fullRound: (readonly number[])[] = [
+  ...Array.from({ length: 16 }, (_, position) => [
+    i32Const(0),
+    i32Load(TRIGRAMS_AT + 4 * position),
+    localSet(KEY),
+    ...appendIfNew,
+  ]).flat(),
+  i32Const(0),
+  simd128.load(JOINTS_AT),
+  simd128.i8x16Bitmask,
+  localSet(JOINT_MASK),
+  wasm.block,
+  wasm.loop,
+  localGet(JOINT_MASK),
+  i32Eqz,
+  wasm.brIf(1),
+  localGet(JOINT_MASK),
+  wasm.i32Ctz,
+  i32Const(2),
+  i32Shl,
+  i32Load(JOINT_GRAMS_AT),
+  localSet(KEY),
+  ...appendIfNew,
+  // The lowest bit set, cleared.
+  localGet(JOINT_MASK),
+  localGet(JOINT_MASK),
+  i32Const(1),
+  wasm.i32Sub,
+  i32And,
+  localSet(JOINT_MASK),
+  wasm.br(0),
+  wasm.end,
+  wasm.end,
+];
+
 const scan: WasmFunction = {
   name: 'scan',
   params: 3,
   results: 1,
-  locals: 9,
+  locals: 10,
   vectorLocals: 9,
   body: [
     // Fewer than three bytes hold no trigram.
@@ -263,7 +304,8 @@ const scan: WasmFunction = {
     i32Const(0),
     i32Store8(JOINTS_AT + 4),
     wasm.end,
-    // stop = 4 * min(16, end - position)
+    // All 16 positions in the text, or the last round: stop = 4 * (end - position) positions
+    // tested one at a time.
     localGet(END),
     localGet(POSITION),
     wasm.i32Sub,
@@ -271,9 +313,8 @@ const scan: WasmFunction = {
     i32Const(16),
     i32GeU,
     wasm.if,
-    i32Const(16),
-    localSet(STOP),
-    wasm.end,
+    ...fullRound,
+    wasm.else,
     localGet(STOP),
     i32Const(2),
     i32Shl,
@@ -298,6 +339,7 @@ const scan: WasmFunction = {
     localGet(STOP),
     i32Ne,
     wasm.brIf(0),
+    wasm.end,
     wasm.end,
     // the next round, if any position is left
     localGet(POSITION),
