@@ -148,21 +148,18 @@ const inRange = (low: number, count: number) => [
   simd128.i8x16LtU,
 ];
 
-// The keys ending at POSITION + 0 ... 15 into the scratch area. The vectors are the bytes from
-// POSITION - 2 (lowered, for trigrams), - 3 (a joint gram's last four bytes), - 7 (its first four)
-// and - 4 (the byte before a joint), each followed by the next 16.
-const keysOfSixteen: (readonly number[])[] = [
+// The keys ending at POSITION + 0 ... 15 into the scratch area, in three steps: the trigrams, the
+// joint test of each position, and the joint grams (worked out only for a round with a joint when
+// 16 positions are left). The vectors are the bytes from POSITION - 2 (lowered, for trigrams), - 3
+// (a joint gram's last four bytes), - 7 (its first four) and - 4 (the byte before a joint), each
+// followed by the next 16, all loaded at a constant offset from BASE.
+const trigramsOfSixteen: (readonly number[])[] = [
   localGet(POSITION),
   i32Const(7),
   wasm.i32Sub,
   localSet(BASE),
   ...loadLowered(LOWERED, 5),
   ...loadLowered(LOWERED_NEXT, 21),
-  ...loadBytes(FROM_THIRD, 4),
-  ...loadBytes(FROM_THIRD_NEXT, 20),
-  ...loadBytes(FROM_SEVENTH, 0),
-  ...loadBytes(FROM_SEVENTH_NEXT, 16),
-  ...loadBytes(FROM_FOURTH, 3),
   ...[0, 1, 2, 3].flatMap((group) => [
     // trigram = lowered bytes -2, -1, 0 of the position, big-endian
     i32Const(0),
@@ -172,6 +169,40 @@ const keysOfSixteen: (readonly number[])[] = [
     simd128.splatI32(0xffffff),
     simd128.and,
     simd128.store(TRIGRAMS_AT + 16 * group),
+  ]),
+];
+
+// A joint between the fourth and fifth byte of eight (bytes -4 and -3 of the position): a
+// lower-case letter or digit then an upper-case letter, or '_' on one side only (JOINTS).
+const jointsOfSixteen: (readonly number[])[] = [
+  ...loadBytes(FROM_THIRD, 4),
+  ...loadBytes(FROM_FOURTH, 3),
+  i32Const(0),
+  localGet(FROM_FOURTH),
+  ...inRange(97, 26),
+  localGet(FROM_FOURTH),
+  ...inRange(48, 10),
+  simd128.or,
+  localGet(FROM_THIRD),
+  ...inRange(65, 26),
+  simd128.and,
+  localGet(FROM_FOURTH),
+  simd128.splatByte(95),
+  simd128.i8x16Eq,
+  localGet(FROM_THIRD),
+  simd128.splatByte(95),
+  simd128.i8x16Eq,
+  simd128.xor,
+  simd128.or,
+  simd128.store(JOINTS_AT),
+];
+
+// After jointsOfSixteen (which loads FROM_THIRD).
+const jointGramsOfSixteen: (readonly number[])[] = [
+  ...loadBytes(FROM_THIRD_NEXT, 20),
+  ...loadBytes(FROM_SEVENTH, 0),
+  ...loadBytes(FROM_SEVENTH_NEXT, 16),
+  ...[0, 1, 2, 3].flatMap((group) => [
     // joint gram key = BASE + ((h ^ h >>> 16) >>> 13), h = (high ^ low * LOW_MULTIPLIER) * HASH_MULTIPLIER
     localGet(FROM_THIRD),
     localGet(FROM_THIRD_NEXT),
@@ -198,26 +229,6 @@ const keysOfSixteen: (readonly number[])[] = [
     simd128.i32x4Add,
     simd128.store(JOINT_GRAMS_AT + 16 * group),
   ]),
-  // A joint between the fourth and fifth byte of eight (bytes -4 and -3 of the position): a
-  // lower-case letter or digit then an upper-case letter, or '_' on one side only (JOINTS).
-  i32Const(0),
-  localGet(FROM_FOURTH),
-  ...inRange(97, 26),
-  localGet(FROM_FOURTH),
-  ...inRange(48, 10),
-  simd128.or,
-  localGet(FROM_THIRD),
-  ...inRange(65, 26),
-  simd128.and,
-  localGet(FROM_FOURTH),
-  simd128.splatByte(95),
-  simd128.i8x16Eq,
-  localGet(FROM_THIRD),
-  simd128.splatByte(95),
-  simd128.i8x16Eq,
-  simd128.xor,
-  simd128.or,
-  simd128.store(JOINTS_AT),
 ];
 
 /** Loads the key of kind `at` (a scratch array) for the position at INDEX into KEY. */
@@ -225,7 +236,7 @@ const keyAt = (at: number) => [localGet(INDEX), i32Load(at), localSet(KEY)];
 
 // A round of all 16 positions, unrolled: each trigram from its constant place in the scratch area
 // (no index to count, no branch to loop), then the joint grams of the positions whose bits are set
-// in JOINT_MASK (few: no branch per position for them). The keys of a file are then found in
+// in JOINT_MASK (few: no branch per position for them, and none worked out in a round without). The keys of a file are then found in
 // another order than one position at a time, but each once: the posting sort orders them.
 const fullRound: (readonly number[])[] = [
   ...Array.from({ length: 16 }, (_, position) => [
@@ -237,7 +248,10 @@ const fullRound: (readonly number[])[] = [
   i32Const(0),
   simd128.load(JOINTS_AT),
   simd128.i8x16Bitmask,
-  localSet(JOINT_MASK),
+  localTee(JOINT_MASK),
+  wasm.if,
+  ...jointGramsOfSixteen,
+  wasm.end,
   wasm.block,
   wasm.loop,
   localGet(JOINT_MASK),
@@ -288,7 +302,8 @@ const scan: WasmFunction = {
     localSet(POSITION),
     wasm.block,
     wasm.loop,
-    ...keysOfSixteen,
+    ...trigramsOfSixteen,
+    ...jointsOfSixteen,
     // In the first round, no joint gram ends before text + 7.
     localGet(POSITION),
     localGet(TEXT),
@@ -315,6 +330,7 @@ const scan: WasmFunction = {
     wasm.if,
     ...fullRound,
     wasm.else,
+    ...jointGramsOfSixteen,
     localGet(STOP),
     i32Const(2),
     i32Shl,
