@@ -4,7 +4,7 @@
  * searches alike (the index narrows; the real matcher decides).
  *
  * Trigrams alone let through files that hold a compound identifier's words apart, or in another
- * case (37 candidates for `certificateDetail` on the benchmark corpus, most of them holding
+ * case (367 candidates for `certificateDetail` on the benchmark corpus, many holding
  * `CertificateDetail`). So eight bytes whose middle is a word joint (a lower-case letter or digit
  * then an upper-case letter, or `_` on one side only) are kept too, case and all, as a hashed
  * joint-gram key (`JOINT_GRAM_KEY_BASE` plus a 19-bit hash; lowered trigrams never start with
