@@ -5,9 +5,9 @@
  * sections, each 8-byte aligned.
  */
 // Version 2 added hashed quadgram keys, version 3 the joint-gram keys, and version 4 drops the
-// quadgram keys (60 % of the keys, no recall lost): an index of another version is rebuilt,
-// never trusted (a version 3 index queried without quadgrams would still be right, but a
-// version 4 index read by an older reader would miss the quadgrams it requires).
+// quadgram keys (60 % of the keys; the benchmark's rare identifiers are found as before): an
+// index of another version is rebuilt, never trusted (an older reader would require quadgram
+// keys a version 4 index lacks).
 export const STORED_INDEX_FORMAT = { magic: 'CLWSIDX1', version: 4, headerBytes: 64 } as const;
 
 /** Flag bits of a stored file. */
