@@ -118,6 +118,8 @@ export const simd128 = {
   i8x16Sub: simd(0x71),
   /** An `i32` whose bit n is the top bit of byte n of the vector. */
   i8x16Bitmask: simd(0x64),
+  /** 1 if any bit of the vector is set, else 0. */
+  anyTrue: simd(0x53),
   /** Shifts each `i32` lane right (unsigned) by the `i32` on the stack. */
   i32x4ShrU: simd(0xad),
   i32x4Add: simd(0xae),
