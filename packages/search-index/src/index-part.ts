@@ -46,13 +46,15 @@ export interface PartSettings {
 }
 
 /**
- * Keys a chunk holds before it is sorted (8 Mi keys: 32 MiB of found keys, about as much again
+ * Keys a chunk holds before it is sorted (4 Mi keys: 16 MiB of found keys, about as much again
  * for the sort's tables). Sorting a whole part at once made its memory grow with the part (a
  * fresh page for every 1,024 keys, 220 MiB of found keys on the benchmark corpus, more than
  * that for the sort); on a virtual machine that backs guest memory on first touch, a fresh page
- * cost 20-40 µs, and those faults were most of a build's time.
+ * cost 20-40 µs, and those faults were most of a build's time. Since format 4 (a third of the
+ * keys), chunks of 4 Mi keys touch 58,000 pages in a two-thread build of the corpus against
+ * 70,000-75,000 with 8 Mi, for about the same CPU: the join of twice the chunks is still short.
  */
-export const DEFAULT_CHUNK_KEYS = 1 << 23;
+export const DEFAULT_CHUNK_KEYS = 1 << 22;
 
 /**
  * Two threads sharing a range of files, one from each end: each takes a file only after counting

@@ -12,8 +12,8 @@ describe('PartScanner', () => {
     // The memory's sizes seen: the text view taken before it grew must still be where files are read.
     const memorySizes = new Set<number>();
     let found = 0;
-    // Random 64 KiB texts hold about 130,000 distinct keys each (trigrams and quadgrams): 16 of
-    // them outgrow the scanner's first found list of about a million.
+    // Random 64 KiB texts hold about 65,000 distinct keys each (trigrams, and a few joint grams):
+    // 16 of them outgrow the scanner's first found list of about a million.
     for (let file = 0; file < 16; file += 1) {
       const name = Buffer.from(`file-${file}.txt`);
       const content = randomBytes(1 << 16);

@@ -44,12 +44,12 @@ export class PartScanner {
 
   /**
    * Makes room for a file of up to `textBytes` bytes named with `nameBytes` bytes after `at`
-   * keys: each of its keys (trigrams, quadgrams and joint grams of the content, folded copy and
-   * name) is new at most once.
+   * keys: each of its keys (trigrams and joint grams of the content, folded copy and name) is new
+   * at most once.
    */
   makeRoom(at: number, textBytes: number, nameBytes: number): void {
-    // At most three keys end at each byte, scanned once more for the folded copy.
-    const needed = this.foundStart + 4 * (at + 6 * (textBytes + nameBytes));
+    // At most two keys end at each byte, scanned once more for the folded copy.
+    const needed = this.foundStart + 4 * (at + 4 * (textBytes + nameBytes));
     const size = this.memory.buffer.byteLength;
     if (needed <= size) return;
     this.memory.grow(Math.ceil((Math.max(needed, 2 * size) - size) / PAGE));

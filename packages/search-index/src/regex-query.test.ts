@@ -88,8 +88,8 @@ describe(regexQuery, () => {
 });
 
 describe(literalQuery, () => {
-  it('requires exact-case quadgrams when case matters, only ASCII trigrams when it is ignored', () => {
-    expect(describeQuery(literalQuery('Abcde', false))).toBe('"abc" AND "bcd" AND "cde" AND "Abcd" AND "bcde"');
+  it('requires trigrams (no quadgrams since format 4), only ASCII ones when case is ignored', () => {
+    expect(describeQuery(literalQuery('Abcde', false))).toBe('"abc" AND "bcd" AND "cde"');
     expect(describeQuery(literalQuery('Abcde', true))).toBe('"abc" AND "bcd" AND "cde"');
     expect(literalQuery('aé', true)).toEqual({ kind: 'all' });
     expect(literalQuery('xyzé', true)).toEqual(literalQuery('xyz', true));

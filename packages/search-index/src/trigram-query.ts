@@ -1,8 +1,8 @@
-import { isJoint, isQuadgramKey, jointGramKeyOf, packQuadgram, packTrigram } from './trigrams.js';
+import { isJoint, isJointGramKey, jointGramKeyOf, packTrigram } from './trigrams.js';
 
 /**
  * What a file's index keys must satisfy to possibly match: every file (`all`, the index cannot
- * narrow), one key (a trigram, or a hashed quadgram with its `text` for reports), or an AND / OR
+ * narrow), one key (a trigram, or a hashed joint gram with its `text` for reports), or an AND / OR
  * of queries. A necessary condition, never a sufficient one.
  */
 export type TrigramQuery =
@@ -44,10 +44,10 @@ const packed = (bytes: Uint8Array, at: number) =>
   (bytes[at]! << 24) | (bytes[at + 1]! << 16) | (bytes[at + 2]! << 8) | bytes[at + 3]!;
 
 /**
- * AND of the trigrams of `bytes`, and with `quadgrams` of its exact-case quadgrams and joint grams too; with
+ * AND of the trigrams of `bytes`, and with `jointGrams` of its exact-case joint grams too; with
  * `asciiOnly`, those holding a byte beyond ASCII are left out.
  */
-export function bytesQuery(bytes: Uint8Array, asciiOnly: boolean, quadgrams = false): TrigramQuery {
+export function bytesQuery(bytes: Uint8Array, asciiOnly: boolean, jointGrams = false): TrigramQuery {
   const parts: TrigramQuery[] = [];
   const ascii = (index: number) => !asciiOnly || bytes[index]! <= 0x7f;
   for (let index = 0; index + 2 < bytes.length; index += 1) {
@@ -55,12 +55,7 @@ export function bytesQuery(bytes: Uint8Array, asciiOnly: boolean, quadgrams = fa
     if (!ascii(index) || !ascii(index + 1) || !ascii(index + 2)) continue;
     parts.push({ kind: 'trigram', value: packTrigram(first, second, third) });
   }
-  for (let index = 0; quadgrams && index + 3 < bytes.length; index += 1) {
-    if (!ascii(index) || !ascii(index + 1) || !ascii(index + 2) || !ascii(index + 3)) continue;
-    const value = packQuadgram(bytes[index]!, bytes[index + 1]!, bytes[index + 2]!, bytes[index + 3]!);
-    parts.push({ kind: 'trigram', value, text: Buffer.from(bytes.subarray(index, index + 4)).toString('latin1') });
-  }
-  for (let index = 0; quadgrams && index + 7 < bytes.length; index += 1) {
+  for (let index = 0; jointGrams && index + 7 < bytes.length; index += 1) {
     if (!isJoint(bytes[index + 3]!, bytes[index + 4]!)) continue;
     if (asciiOnly && bytes.subarray(index, index + 8).some((byte) => byte > 0x7f)) continue;
     const value = jointGramKeyOf(packed(bytes, index), packed(bytes, index + 4));
@@ -70,7 +65,7 @@ export function bytesQuery(bytes: Uint8Array, asciiOnly: boolean, quadgrams = fa
 }
 
 /**
- * The query for a literal search: its trigrams, and when case matters its exact-case quadgrams.
+ * The query for a literal search: its trigrams, and when case matters its exact-case joint grams.
  * Case-insensitive matching folds letters beyond ASCII too, so then only trigrams made of ASCII
  * bytes are required (the index lowers ASCII letters itself).
  */
@@ -98,7 +93,7 @@ export function describeQuery(query: TrigramQuery): string {
     case 'all':
       return 'ALL';
     case 'trigram':
-      if (isQuadgramKey(query.value)) return JSON.stringify(query.text ?? '????');
+      if (isJointGramKey(query.value)) return JSON.stringify(query.text ?? '????????');
       return JSON.stringify(
         String.fromCharCode((query.value >> 16) & 255, (query.value >> 8) & 255, query.value & 255),
       );

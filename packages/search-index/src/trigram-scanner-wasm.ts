@@ -1,23 +1,16 @@
 /**
  * The index worker's trigram scanner in WebAssembly: the same scan as `TrigramCollector` in
- * trigrams.ts (three bytes, ASCII letters lowered, the hashed quadgram of every four bytes, case
- * kept, and the hashed joint gram of eight bytes around a word joint; each distinct key once until
- * cleared). The keys of 16 positions are worked out at once with SIMD instructions and then tested
- * against the seen-bitmap one by one: 1.2-1.4 s of CPU for the benchmark corpus's 231 MiB against
- * 1.5-1.9 s one byte at a time, itself about twice the JavaScript loop (no bounds check per byte).
- * Tests hold its output, in order, to the definition and to `TrigramCollector`.
+ * trigrams.ts (three bytes, ASCII letters lowered, and the hashed joint gram of eight bytes around
+ * a word joint, case kept; each distinct key once until cleared). The keys of 16 positions are
+ * worked out at once with SIMD instructions and then tested against the seen-bitmap one by one.
+ * Tests hold its output (each key once, in any order) to the definition and to `TrigramCollector`.
  *
  * Memory (imported as `env.memory`, owned by the caller):
- * - bytes 0-207: the scan's scratch area (the keys of 16 positions);
+ * - bytes 0-143: the scan's scratch area (the keys of 16 positions);
  * - from `SCANNER_SEEN_OFFSET`, 2 MiB: one bit per trigram, all zero between files;
  * - from `SCANNER_RESERVED_BYTES` on: the caller's text and found list (`u32` each).
  */
-import {
-  JOINT_GRAM_HASH_MULTIPLIER,
-  JOINT_GRAM_KEY_BASE,
-  QUADGRAM_HASH_MULTIPLIER,
-  QUADGRAM_KEY_BASE,
-} from './trigrams.js';
+import { JOINT_GRAM_HASH_MULTIPLIER, JOINT_GRAM_KEY_BASE, JOINT_GRAM_LOW_MULTIPLIER } from './trigrams.js';
 import { assembleModule, simd128, wasm, type WasmFunction } from './wasm-assembler.js';
 
 /** Where the seen-bitmap starts. */
@@ -46,11 +39,11 @@ const {
 } = wasm;
 
 // scan(text, length, out) -> out: appends each key of text[0, length) not yet seen (every
-// lowered trigram, the hashed exact-case quadgram of every four bytes, and the hashed joint gram of
-// every eight bytes with a joint in the middle), as a u32 at out, out + 4, ...; returns
-// the address after the last one appended. The keys ending at 16 positions are worked out at
-// once with SIMD instructions into the scratch area, then tested and appended one by one, in the
-// order the one-byte-at-a-time scan appended them (trigram, quadgram, joint gram per position). It
+// lowered trigram, and the hashed joint gram of every eight bytes with a joint in the middle), as
+// a u32 at out, out + 4, ...; returns the address after the last one appended. The keys ending at
+// 16 positions are worked out at once with SIMD instructions into the scratch area, then tested
+// and appended one by one: the round's trigrams, then its joint grams (in the last round, fewer
+// than 16 positions, one position's keys after another). It
 // reads up to 32 bytes past the text's end and 5 before its start (the found list follows the
 // text, the seen-bitmap precedes it); keys of those bytes are never appended.
 const TEXT = 0;
@@ -69,21 +62,23 @@ const POSITION = 9;
 const INDEX = 10;
 /** POSITION - 7: every vector is loaded at a constant offset from it. */
 const BASE = 11;
-const LOWERED = 12;
-const LOWERED_NEXT = 13;
-const FROM_THIRD = 14;
-const FROM_THIRD_NEXT = 15;
-const FROM_SEVENTH = 16;
-const FROM_SEVENTH_NEXT = 17;
-const FROM_FOURTH = 18;
-const QUAD_PRODUCT = 19;
-const JOINT_PRODUCT = 20;
+/** In a round of 16 positions, bit n: whether position n ends a joint gram not yet tested. */
+const JOINT_MASK = 12;
+const LOWERED = 13;
+const LOWERED_NEXT = 14;
+const FROM_THIRD = 15;
+const FROM_THIRD_NEXT = 16;
+const FROM_SEVENTH = 17;
+const FROM_SEVENTH_NEXT = 18;
+const FROM_FOURTH = 19;
+/** The joint gram's last four bytes times JOINT_GRAM_LOW_MULTIPLIER. */
+const LOW_PRODUCT = 20;
+const JOINT_PRODUCT = 21;
 
 // The scratch area: 16 keys of each kind, and for each position whether it ends a joint gram
 // (0xff) or not (0).
 const TRIGRAMS_AT = 0;
-const QUADGRAMS_AT = TRIGRAMS_AT + 64;
-const JOINT_GRAMS_AT = QUADGRAMS_AT + 64;
+const JOINT_GRAMS_AT = TRIGRAMS_AT + 64;
 const JOINTS_AT = JOINT_GRAMS_AT + 64;
 
 // Appends the key in local KEY unless seen, and marks it seen.
@@ -153,21 +148,18 @@ const inRange = (low: number, count: number) => [
   simd128.i8x16LtU,
 ];
 
-// The keys ending at POSITION + 0 ... 15 into the scratch area. The vectors are the bytes from
-// POSITION - 2 (lowered, for trigrams), - 3 (quadgrams), - 7 (the four bytes before a quadgram)
-// and - 4 (the byte before a joint), each followed by the next 16.
-const keysOfSixteen: (readonly number[])[] = [
+// The keys ending at POSITION + 0 ... 15 into the scratch area, in three steps: the trigrams, the
+// joint test of each position, and the joint grams (worked out only for a round with a joint when
+// 16 positions are left). The vectors are the bytes from POSITION - 2 (lowered, for trigrams), - 3
+// (a joint gram's last four bytes), - 7 (its first four) and - 4 (the byte before a joint), each
+// followed by the next 16, all loaded at a constant offset from BASE.
+const trigramsOfSixteen: (readonly number[])[] = [
   localGet(POSITION),
   i32Const(7),
   wasm.i32Sub,
   localSet(BASE),
   ...loadLowered(LOWERED, 5),
   ...loadLowered(LOWERED_NEXT, 21),
-  ...loadBytes(FROM_THIRD, 4),
-  ...loadBytes(FROM_THIRD_NEXT, 20),
-  ...loadBytes(FROM_SEVENTH, 0),
-  ...loadBytes(FROM_SEVENTH_NEXT, 16),
-  ...loadBytes(FROM_FOURTH, 3),
   ...[0, 1, 2, 3].flatMap((group) => [
     // trigram = lowered bytes -2, -1, 0 of the position, big-endian
     i32Const(0),
@@ -177,45 +169,14 @@ const keysOfSixteen: (readonly number[])[] = [
     simd128.splatI32(0xffffff),
     simd128.and,
     simd128.store(TRIGRAMS_AT + 16 * group),
-    // quadgram key = BASE + ((h ^ h >>> 16) >>> 12), h = quad * MULTIPLIER
-    i32Const(0),
-    localGet(FROM_THIRD),
-    localGet(FROM_THIRD_NEXT),
-    simd128.shuffle(wordLanes(group)),
-    simd128.splatI32(QUADGRAM_HASH_MULTIPLIER),
-    simd128.i32x4Mul,
-    localTee(QUAD_PRODUCT),
-    localGet(QUAD_PRODUCT),
-    i32Const(16),
-    simd128.i32x4ShrU,
-    simd128.xor,
-    i32Const(12),
-    simd128.i32x4ShrU,
-    simd128.splatI32(QUADGRAM_KEY_BASE),
-    simd128.i32x4Add,
-    simd128.store(QUADGRAMS_AT + 16 * group),
-    // joint gram key = BASE + ((h ^ h >>> 16) >>> 13), h = (high ^ quad * MULTIPLIER) * JOINT_MULTIPLIER
-    i32Const(0),
-    localGet(FROM_SEVENTH),
-    localGet(FROM_SEVENTH_NEXT),
-    simd128.shuffle(wordLanes(group)),
-    localGet(QUAD_PRODUCT),
-    simd128.xor,
-    simd128.splatI32(JOINT_GRAM_HASH_MULTIPLIER),
-    simd128.i32x4Mul,
-    localTee(JOINT_PRODUCT),
-    localGet(JOINT_PRODUCT),
-    i32Const(16),
-    simd128.i32x4ShrU,
-    simd128.xor,
-    i32Const(13),
-    simd128.i32x4ShrU,
-    simd128.splatI32(JOINT_GRAM_KEY_BASE),
-    simd128.i32x4Add,
-    simd128.store(JOINT_GRAMS_AT + 16 * group),
   ]),
-  // A joint between the fourth and fifth byte of eight (bytes -4 and -3 of the position): a
-  // lower-case letter or digit then an upper-case letter, or '_' on one side only (JOINTS).
+];
+
+// A joint between the fourth and fifth byte of eight (bytes -4 and -3 of the position): a
+// lower-case letter or digit then an upper-case letter, or '_' on one side only (JOINTS).
+const jointsOfSixteen: (readonly number[])[] = [
+  ...loadBytes(FROM_THIRD, 4),
+  ...loadBytes(FROM_FOURTH, 3),
   i32Const(0),
   localGet(FROM_FOURTH),
   ...inRange(97, 26),
@@ -236,14 +197,90 @@ const keysOfSixteen: (readonly number[])[] = [
   simd128.store(JOINTS_AT),
 ];
 
+// After jointsOfSixteen (which loads FROM_THIRD).
+const jointGramsOfSixteen: (readonly number[])[] = [
+  ...loadBytes(FROM_THIRD_NEXT, 20),
+  ...loadBytes(FROM_SEVENTH, 0),
+  ...loadBytes(FROM_SEVENTH_NEXT, 16),
+  ...[0, 1, 2, 3].flatMap((group) => [
+    // joint gram key = BASE + ((h ^ h >>> 16) >>> 13), h = (high ^ low * LOW_MULTIPLIER) * HASH_MULTIPLIER
+    localGet(FROM_THIRD),
+    localGet(FROM_THIRD_NEXT),
+    simd128.shuffle(wordLanes(group)),
+    simd128.splatI32(JOINT_GRAM_LOW_MULTIPLIER),
+    simd128.i32x4Mul,
+    localSet(LOW_PRODUCT),
+    i32Const(0),
+    localGet(FROM_SEVENTH),
+    localGet(FROM_SEVENTH_NEXT),
+    simd128.shuffle(wordLanes(group)),
+    localGet(LOW_PRODUCT),
+    simd128.xor,
+    simd128.splatI32(JOINT_GRAM_HASH_MULTIPLIER),
+    simd128.i32x4Mul,
+    localTee(JOINT_PRODUCT),
+    localGet(JOINT_PRODUCT),
+    i32Const(16),
+    simd128.i32x4ShrU,
+    simd128.xor,
+    i32Const(13),
+    simd128.i32x4ShrU,
+    simd128.splatI32(JOINT_GRAM_KEY_BASE),
+    simd128.i32x4Add,
+    simd128.store(JOINT_GRAMS_AT + 16 * group),
+  ]),
+];
+
 /** Loads the key of kind `at` (a scratch array) for the position at INDEX into KEY. */
 const keyAt = (at: number) => [localGet(INDEX), i32Load(at), localSet(KEY)];
+
+// A round of all 16 positions, unrolled: each trigram from its constant place in the scratch area
+// (no index to count, no branch to loop), then the joint grams of the positions whose bits are set
+// in JOINT_MASK (few: no branch per position for them, and none worked out in a round without). The keys of a file are then found in
+// another order than one position at a time, but each once: the posting sort orders them.
+const fullRound: (readonly number[])[] = [
+  ...Array.from({ length: 16 }, (_, position) => [
+    i32Const(0),
+    i32Load(TRIGRAMS_AT + 4 * position),
+    localSet(KEY),
+    ...appendIfNew,
+  ]).flat(),
+  i32Const(0),
+  simd128.load(JOINTS_AT),
+  simd128.i8x16Bitmask,
+  localTee(JOINT_MASK),
+  wasm.if,
+  ...jointGramsOfSixteen,
+  wasm.end,
+  wasm.block,
+  wasm.loop,
+  localGet(JOINT_MASK),
+  i32Eqz,
+  wasm.brIf(1),
+  localGet(JOINT_MASK),
+  wasm.i32Ctz,
+  i32Const(2),
+  i32Shl,
+  i32Load(JOINT_GRAMS_AT),
+  localSet(KEY),
+  ...appendIfNew,
+  // The lowest bit set, cleared.
+  localGet(JOINT_MASK),
+  localGet(JOINT_MASK),
+  i32Const(1),
+  wasm.i32Sub,
+  i32And,
+  localSet(JOINT_MASK),
+  wasm.br(0),
+  wasm.end,
+  wasm.end,
+];
 
 const scan: WasmFunction = {
   name: 'scan',
   params: 3,
   results: 1,
-  locals: 9,
+  locals: 10,
   vectorLocals: 9,
   body: [
     // Fewer than three bytes hold no trigram.
@@ -265,9 +302,9 @@ const scan: WasmFunction = {
     localSet(POSITION),
     wasm.block,
     wasm.loop,
-    ...keysOfSixteen,
-    // In the first round, no quadgram ends before text + 3 (the first position's is made its
-    // trigram, seen by then) and no joint gram before text + 7.
+    ...trigramsOfSixteen,
+    ...jointsOfSixteen,
+    // In the first round, no joint gram ends before text + 7.
     localGet(POSITION),
     localGet(TEXT),
     i32Const(2),
@@ -277,16 +314,13 @@ const scan: WasmFunction = {
     wasm.if,
     i32Const(0),
     i32Const(0),
-    i32Load(TRIGRAMS_AT),
-    i32Store(QUADGRAMS_AT),
-    i32Const(0),
-    i32Const(0),
     i32Store(JOINTS_AT),
     i32Const(0),
     i32Const(0),
     i32Store8(JOINTS_AT + 4),
     wasm.end,
-    // stop = 4 * min(16, end - position)
+    // All 16 positions in the text, or the last round: stop = 4 * (end - position) positions
+    // tested one at a time.
     localGet(END),
     localGet(POSITION),
     wasm.i32Sub,
@@ -294,9 +328,9 @@ const scan: WasmFunction = {
     i32Const(16),
     i32GeU,
     wasm.if,
-    i32Const(16),
-    localSet(STOP),
-    wasm.end,
+    ...fullRound,
+    wasm.else,
+    ...jointGramsOfSixteen,
     localGet(STOP),
     i32Const(2),
     i32Shl,
@@ -305,8 +339,6 @@ const scan: WasmFunction = {
     localSet(INDEX),
     wasm.loop,
     ...keyAt(TRIGRAMS_AT),
-    ...appendIfNew,
-    ...keyAt(QUADGRAMS_AT),
     ...appendIfNew,
     localGet(INDEX),
     i32Const(2),
@@ -323,6 +355,7 @@ const scan: WasmFunction = {
     localGet(STOP),
     i32Ne,
     wasm.brIf(0),
+    wasm.end,
     wasm.end,
     // the next round, if any position is left
     localGet(POSITION),

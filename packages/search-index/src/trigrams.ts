@@ -3,21 +3,20 @@
  * `b0 << 16 | b1 << 8 | b2`. Lowering makes one index serve case-sensitive and case-insensitive
  * searches alike (the index narrows; the real matcher decides).
  *
- * Beside them, every four bytes are kept as a hashed quadgram key, case and all. Trigrams alone
- * let through files that hold all of a literal's trigrams apart, or in another case (37
- * candidates for `certificateDetail` on the benchmark corpus, most of them holding
- * `CertificateDetail`); an exact-case quadgram ties neighbouring trigrams together, and a
- * case-sensitive literal search requires them. Lowered trigrams never start with the bytes
- * 0x41-0x5a ("A"-"Z"), so quadgram keys live there (`QUADGRAM_KEY_BASE` plus a 20-bit hash), in
- * the same posting lists. A hash collision only adds candidates; it never drops one.
+ * Trigrams alone let through files that hold a compound identifier's words apart, or in another
+ * case (367 candidates for `certificateDetail` on the benchmark corpus, many holding
+ * `CertificateDetail`). So eight bytes whose middle is a word joint (a lower-case letter or digit
+ * then an upper-case letter, or `_` on one side only) are kept too, case and all, as a hashed
+ * joint-gram key (`JOINT_GRAM_KEY_BASE` plus a 19-bit hash; lowered trigrams never start with
+ * the bytes 0x41-0x5a, "A"-"Z", so the key lives there, in the same posting lists). Whether
+ * eight bytes are kept depends on those bytes alone, so every joint gram of a literal is in each
+ * file that holds the literal; they are few (joints are rare among a text's positions). A hash
+ * collision only adds candidates; it never drops one.
  *
- * Quadgrams still let through a file that holds a compound identifier's words joined otherwise
- * (`CertificateDetail` and `certificate` for `certificateDetail`: 29 candidates, too many for the
- * read budget). So eight bytes whose middle is a word joint (a lower-case letter or digit then an
- * upper-case letter, or `_` on one side only) are kept too, case and all, as a hashed joint-gram key
- * (`JOINT_GRAM_KEY_BASE` plus a 19-bit hash, in the rest of the "A"-"Z" range). Whether eight bytes
- * are kept depends on those bytes alone, so every joint gram of a literal is in each file that
- * holds the literal; they are few (joints are rare among a text's positions).
+ * Format 3 also kept every four bytes as a hashed exact-case quadgram: 60 % of a build's keys
+ * (33 of 55.7 million on the benchmark corpus), and so of its sorting, joining and memory, for
+ * no recall on the benchmark's rare identifiers (53 of 53 files either way; the searches read
+ * about a quarter more candidate bytes without them). Format 4 keeps trigrams and joint grams.
  *
  * The index thread scans with the same definition in WebAssembly (trigram-scanner-wasm.ts, its
  * folding in part-scanner.ts); tests hold both to this collector's output.
@@ -26,13 +25,13 @@
 const LOWER = new Uint8Array(256);
 for (let byte = 0; byte < 256; byte += 1) LOWER[byte] = byte >= 65 && byte <= 90 ? byte + 32 : byte;
 
-/** The lowest quadgram key: "A" as the first byte, which no lowered trigram has. */
-export const QUADGRAM_KEY_BASE = 0x41 << 16;
-/** The multiplier of the quadgram hash (Fibonacci hashing), shared with the WebAssembly scanner. */
-export const QUADGRAM_HASH_MULTIPLIER = 0x9e3779b1;
-
-/** The lowest joint-gram key ("R" as the first byte: above every quadgram key). */
+/**
+ * The lowest joint-gram key ("R" as the first byte, which no lowered trigram has; format 3 kept
+ * its quadgram keys below it, from "A").
+ */
 export const JOINT_GRAM_KEY_BASE = 0x52 << 16;
+/** The multiplier of the joint gram's last four bytes (Fibonacci hashing), shared with the WebAssembly scanner. */
+export const JOINT_GRAM_LOW_MULTIPLIER = 0x9e3779b1;
 /** The second multiplier of the joint-gram hash, shared with the WebAssembly scanner. */
 export const JOINT_GRAM_HASH_MULTIPLIER = 0x85ebca6b;
 
@@ -61,24 +60,13 @@ export function isJoint(left: number, right: number): boolean {
  * 4-7), case kept. Only eight bytes whose fourth and fifth bytes are a joint get one.
  */
 export function jointGramKeyOf(high: number, low: number): number {
-  const product = Math.imul(high ^ Math.imul(low, QUADGRAM_HASH_MULTIPLIER), JOINT_GRAM_HASH_MULTIPLIER);
+  const product = Math.imul(high ^ Math.imul(low, JOINT_GRAM_LOW_MULTIPLIER), JOINT_GRAM_HASH_MULTIPLIER);
   return JOINT_GRAM_KEY_BASE + ((product ^ (product >>> 16)) >>> 13);
 }
 
-/** The key of the quadgram packed as `b0 << 24 | b1 << 16 | b2 << 8 | b3` (bytes as they are). */
-export function quadgramKeyOf(packed: number): number {
-  const product = Math.imul(packed, QUADGRAM_HASH_MULTIPLIER);
-  return QUADGRAM_KEY_BASE + ((product ^ (product >>> 16)) >>> 12);
-}
-
-/** The quadgram key of four bytes, case kept. */
-export function packQuadgram(first: number, second: number, third: number, fourth: number): number {
-  return quadgramKeyOf((first << 24) | (second << 16) | (third << 8) | fourth);
-}
-
-/** Whether an index key is a quadgram's or a joint gram's (else a trigram's). */
-export function isQuadgramKey(key: number): boolean {
-  return key >= QUADGRAM_KEY_BASE && key < 0x5b << 16;
+/** Whether an index key is a joint gram's (else a trigram's). */
+export function isJointGramKey(key: number): boolean {
+  return key >= JOINT_GRAM_KEY_BASE && key < 0x5a << 16;
 }
 
 /** Packs three bytes (already lowered) into a trigram. */
@@ -115,7 +103,7 @@ function foldedCopy(bytes: Uint8Array): Uint8Array | undefined {
   return out.subarray(0, used);
 }
 
-/** Collects distinct trigram and quadgram keys with a bitmap of all 2^24 values, cleared after each use. */
+/** Collects distinct trigram and joint-gram keys with a bitmap of all 2^24 values, cleared after each use. */
 export class TrigramCollector {
   private readonly seen = new Uint8Array(1 << 21);
   private found = new Uint32Array(1024);
@@ -131,16 +119,15 @@ export class TrigramCollector {
   private scan(bytes: Uint8Array): void {
     if (bytes.length < 3) return;
     let trigram = (LOWER[bytes[0]!]! << 8) | LOWER[bytes[1]!]!;
-    let quad = (bytes[0]! << 8) | bytes[1]!;
-    // The four bytes before `quad`'s, once there are eight.
+    // The last four bytes as they are, and the four before them, once there are eight.
+    let low = (bytes[0]! << 8) | bytes[1]!;
     let high = 0;
     for (let index = 2; index < bytes.length; index += 1) {
       trigram = ((trigram << 8) | LOWER[bytes[index]!]!) & 0xffffff;
-      high = (high << 8) | (quad >>> 24);
-      quad = (quad << 8) | bytes[index]!;
+      high = (high << 8) | (low >>> 24);
+      low = (low << 8) | bytes[index]!;
       this.note(trigram);
-      if (index >= 3) this.note(quadgramKeyOf(quad));
-      if (index >= 7 && isJoint(high & 0xff, quad >>> 24)) this.note(jointGramKeyOf(high, quad));
+      if (index >= 7 && isJoint(high & 0xff, low >>> 24)) this.note(jointGramKeyOf(high, low));
     }
   }
 

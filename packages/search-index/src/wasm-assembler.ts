@@ -69,10 +69,13 @@ export const wasm = {
   i32Xor: [0x73],
   i32Shl: [0x74],
   i32ShrU: [0x76],
+  /** The count of trailing zero bits. */
+  i32Ctz: [0x68],
   /** `block` / `loop` / `if` without a result; each is closed by `end`. */
   block: [0x02, 0x40],
   loop: [0x03, 0x40],
   if: [0x04, 0x40],
+  else: [0x05],
   end: [0x0b],
   br: (depth: number) => [0x0c, ...unsigned(depth)],
   brIf: (depth: number) => [0x0d, ...unsigned(depth)],
@@ -113,6 +116,10 @@ export const simd128 = {
   or: simd(0x50),
   xor: simd(0x51),
   i8x16Sub: simd(0x71),
+  /** An `i32` whose bit n is the top bit of byte n of the vector. */
+  i8x16Bitmask: simd(0x64),
+  /** 1 if any bit of the vector is set, else 0. */
+  anyTrue: simd(0x53),
   /** Shifts each `i32` lane right (unsigned) by the `i32` on the stack. */
   i32x4ShrU: simd(0xad),
   i32x4Add: simd(0xae),
