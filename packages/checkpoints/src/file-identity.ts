@@ -48,3 +48,28 @@ export function stillSameFile(root: string, path: string, identity: FileIdentity
   }
   return false;
 }
+
+/**
+ * What the workspace wall's `expect` mutation compares for the version `identity` describes: the
+ * very numbers `lstatSync` gives for it (its `mtimeMs` is computed the same way, from seconds and
+ * nanoseconds), so a rename can require the path to still be the version a check read.
+ */
+export function expectedFigures(identity: FileIdentity): {
+  readonly device: number;
+  readonly inode: number;
+  readonly size: number;
+  readonly mtimeMs: number;
+} {
+  let seconds = identity.mtimeNs / 1_000_000_000n;
+  let nanoseconds = identity.mtimeNs % 1_000_000_000n;
+  if (nanoseconds < 0n) {
+    seconds -= 1n;
+    nanoseconds += 1_000_000_000n;
+  }
+  return {
+    device: Number(identity.device),
+    inode: Number(identity.inode),
+    size: Number(identity.size),
+    mtimeMs: Number(seconds) * 1000 + Number(nanoseconds) / 1_000_000,
+  };
+}

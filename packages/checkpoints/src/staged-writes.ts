@@ -18,8 +18,8 @@ export interface StagedWrite {
   readonly temporary: string;
   readonly absolutePath: string;
   /**
-   * The `lstat` figures of what the path held when the copy was written (undefined: nothing):
-   * the copy replaces only that very file, unchanged.
+   * The `lstat` figures of what the path held when it was checked just before its copy was
+   * written (undefined: nothing): the copy replaces only that very file, unchanged.
    */
   readonly held:
     { readonly device: number; readonly inode: number; readonly size: number; readonly mtimeMs: number } | undefined;
