@@ -451,7 +451,7 @@ async function renameStaged(wall: WorkspaceWall, write: StagedWrite): Promise<En
 /**
  * Settles a group of staged writes: their copies synced together, each renamed over its path if
  * the path is still what it was when the copy was written (else a conflict, the copy removed),
- * the replaced files released together, then the folders that gained names synced.
+ * then the folders that gained names synced while the replaced files are freed.
  */
 async function settleStaged(
   wall: WorkspaceWall,
@@ -460,7 +460,7 @@ async function settleStaged(
   await syncTemporaries(writes);
   const settled: { write: StagedWrite; outcome: EntryOutcome }[] = [];
   const replaced = holdReplaced(writes);
-  let released: Promise<void> | undefined;
+  let releasing = false;
   try {
     for (const write of writes) settled.push({ write, outcome: await renameStaged(wall, write) });
     // The folders' syncs are queued on the thread pool before the replaced files are freed: the
@@ -469,10 +469,13 @@ async function settleStaged(
     const foldersSynced = syncFoldersOf(
       settled.filter(({ outcome }) => outcome === 'restored').map(({ write }) => write.absolutePath),
     );
-    released = releaseReplaced(replaced);
+    // Not awaited: the renamed-over files have no name left, nothing waits for their space, and
+    // the release never fails (see releaseReplaced).
+    void releaseReplaced(replaced);
+    releasing = true;
     await foldersSynced;
   } finally {
-    await (released ?? releaseReplaced(replaced));
+    if (!releasing) await releaseReplaced(replaced);
   }
   return settled;
 }

@@ -148,7 +148,10 @@ export function holdReplaced(writes: readonly StagedWrite[]): number[] {
   return held;
 }
 
-/** Releases the references {@link holdReplaced} took, all at once (the thread pool closes them). */
+/**
+ * Releases the references {@link holdReplaced} took, all at once (the thread pool closes them).
+ * Never rejects: a reference that fails to close is gone all the same.
+ */
 export async function releaseReplaced(held: readonly number[]): Promise<void> {
   await Promise.all(held.map((descriptor) => new Promise<void>((resolve) => close(descriptor, () => resolve()))));
 }
