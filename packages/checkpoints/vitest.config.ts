@@ -13,6 +13,7 @@ export default defineConfig(
       'src/large-bodies.test.ts',
       'src/turn-checkpoint.test.ts',
       'src/undo-files.test.ts',
+      'src/undo-late-changes.test.ts',
     ],
     { sharedWorkerModules: true },
   ),

@@ -119,9 +119,18 @@ export interface RegularFile {
  * Reads what `path` (workspace-relative) holds below `root` without following symlinks: every
  * folder on the way must be a real folder. A file is hashed piece by piece, never held whole;
  * `identity` then tells that version of it from any later one (taken before the bytes are read).
+ *
+ * `walked`, shared by the inspections of one precheck, holds the absolute paths (the root
+ * included) already found to be real folders in it, so each is `lstat`ed once rather than once per
+ * file below it. Only for a check that reports: whatever writes walks every folder again just
+ * before (see `stillSameFile`).
  */
-export function inspectPath(root: string, path: string): { found: FoundState; identity?: FileIdentity } {
-  return inspect(root, path, false);
+export function inspectPath(
+  root: string,
+  path: string,
+  walked?: Set<string>,
+): { found: FoundState; identity?: FileIdentity } {
+  return inspect(root, path, false, walked);
 }
 
 /** {@link inspectPath}, and the bytes when the path holds a file (read whole). */
@@ -133,7 +142,52 @@ function inspect(
   root: string,
   path: string,
   withContent: boolean,
+  walked?: Set<string>,
 ): { found: FoundState; file?: RegularFile; identity?: FileIdentity } {
+  if (walked?.has(root) !== true) {
+    assertWorkspaceFolder(root);
+    walked?.add(root);
+  }
+  const segments = path.split('/');
+  let current = root;
+  for (let index = 0; index < segments.length; index += 1) {
+    current = join(current, segments[index]!);
+    const last = index === segments.length - 1;
+    if (!last && walked?.has(current) === true) continue;
+    let stats;
+    try {
+      stats = lstatSync(current);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { found: { state: 'absent' } };
+      throw error;
+    }
+    if (stats.isSymbolicLink()) {
+      const target = readLinkTarget(current);
+      // Swapped between lstat and readlink: the path is changing under us, which undo treats
+      // as a conflict rather than guessing.
+      if (target === undefined) return { found: { state: 'other' } };
+      return { found: last ? { state: 'symlink', target } : { state: 'symlink', target, onTheWay: true } };
+    }
+    if (!last) {
+      if (!stats.isDirectory()) return { found: { state: 'other' } };
+      walked?.add(current);
+      continue;
+    }
+    if (stats.isDirectory()) return { found: { state: 'directory', mode: stats.mode & 0o7777 } };
+    if (!stats.isFile()) return { found: { state: 'other' } };
+  }
+  if (!withContent) {
+    const hashed = hashRegularFile(current);
+    if (hashed === undefined) return { found: { state: 'other' } };
+    return { found: { state: 'file', sha256: hashed.sha256, mode: hashed.mode }, identity: hashed.identity };
+  }
+  const file = readRegularFile(current);
+  if (file === undefined) return { found: { state: 'other' } };
+  return { found: { state: 'file', sha256: sha256Hex(file.content), mode: file.mode }, file };
+}
+
+/** Throws `checkpoint_workspace_unavailable` unless `root` is a folder. */
+function assertWorkspaceFolder(root: string): void {
   let rootStats;
   try {
     rootStats = lstatSync(root);
@@ -150,40 +204,6 @@ function inspect(
       `The workspace ${root} is not a folder any more; nothing can be restored into it.`,
     );
   }
-  const segments = path.split('/');
-  let current = root;
-  for (let index = 0; index < segments.length; index += 1) {
-    current = join(current, segments[index]!);
-    let stats;
-    try {
-      stats = lstatSync(current);
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { found: { state: 'absent' } };
-      throw error;
-    }
-    const last = index === segments.length - 1;
-    if (stats.isSymbolicLink()) {
-      const target = readLinkTarget(current);
-      // Swapped between lstat and readlink: the path is changing under us, which undo treats
-      // as a conflict rather than guessing.
-      if (target === undefined) return { found: { state: 'other' } };
-      return { found: last ? { state: 'symlink', target } : { state: 'symlink', target, onTheWay: true } };
-    }
-    if (!last) {
-      if (stats.isDirectory()) continue;
-      return { found: { state: 'other' } };
-    }
-    if (stats.isDirectory()) return { found: { state: 'directory', mode: stats.mode & 0o7777 } };
-    if (!stats.isFile()) return { found: { state: 'other' } };
-  }
-  if (!withContent) {
-    const hashed = hashRegularFile(current);
-    if (hashed === undefined) return { found: { state: 'other' } };
-    return { found: { state: 'file', sha256: hashed.sha256, mode: hashed.mode }, identity: hashed.identity };
-  }
-  const file = readRegularFile(current);
-  if (file === undefined) return { found: { state: 'other' } };
-  return { found: { state: 'file', sha256: sha256Hex(file.content), mode: file.mode }, file };
 }
 
 /** Bytes read at a time when a file is hashed without being kept. */

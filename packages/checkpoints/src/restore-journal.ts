@@ -17,7 +17,7 @@ import {
   syncTemporaries,
   type StagedWrite,
 } from './staged-writes.js';
-import { stillSameFile } from './file-identity.js';
+import { expectedFigures, stillSameFile, type FileIdentity } from './file-identity.js';
 import type { PlannedRestore, RestoreTarget, UndoPlan } from './undo-plan.js';
 import { writeTransaction } from './write-transaction.js';
 import { writeJournalDone, writeJournalStart, type JournalDatabase } from './journal-writes.js';
@@ -286,7 +286,8 @@ async function applyEntry(
   // The plan has just hashed this file: while it is still that very version (one lstat per
   // folder and one for the file), its hash is known and reading it again would only cost time.
   const unchanged = seen !== undefined && stillSameFile(root, entry.path, seen.identity);
-  const found = unchanged ? seen.found : inspectPath(root, entry.path).found;
+  const checked = unchanged ? seen : inspectPath(root, entry.path);
+  const { found } = checked;
   const temporary = temporaryName(absolutePath, journalId);
   // A process killed between writing the temporary file and renaming it leaves that file behind.
   // A journal this process just started has none (its id is new): nothing to remove, one
@@ -355,10 +356,33 @@ async function applyEntry(
     await wall.apply({ workspaceRoot: root, mutations: [], cleanup: [temporary] });
     return outcome;
   }
-  const left = clearFolder.length > 0 ? undefined : lstatSync(absolutePath, { throwIfNoEntry: false });
-  const held = left && { device: left.dev, inode: left.ino, size: left.size, mtimeMs: left.mtimeMs };
-  staged.add({ entry, index, temporary, absolutePath, held, isFile: target.state === 'file' });
+  staged.add({
+    entry,
+    index,
+    temporary,
+    absolutePath,
+    held: heldAtPath(absolutePath, found, checked.identity, clearFolder.length > 0),
+    isFile: target.state === 'file',
+  });
   return 'staged';
+}
+
+/**
+ * What the copy of an entry may replace at its path: the very version of the file the check just
+ * read (its identity), so a change made since is a late conflict, never overwritten unread;
+ * nothing when the path held nothing (or a folder, removed before the copy was written); else,
+ * for a link, whatever `lstat` finds there now.
+ */
+function heldAtPath(
+  absolutePath: string,
+  found: FoundState,
+  identity: FileIdentity | undefined,
+  folderCleared: boolean,
+): StagedWrite['held'] {
+  if (folderCleared || found.state === 'absent') return undefined;
+  if (identity !== undefined) return expectedFigures(identity);
+  const left = lstatSync(absolutePath, { throwIfNoEntry: false });
+  return left && { device: left.dev, inode: left.ino, size: left.size, mtimeMs: left.mtimeMs };
 }
 
 /** Appends the remaining pieces of a body to its temporary copy, the mode with the last; a refusal is a conflict. */
@@ -427,7 +451,7 @@ async function renameStaged(wall: WorkspaceWall, write: StagedWrite): Promise<En
 /**
  * Settles a group of staged writes: their copies synced together, each renamed over its path if
  * the path is still what it was when the copy was written (else a conflict, the copy removed),
- * the replaced files released together, then the folders that gained names synced.
+ * then the folders that gained names synced while the replaced files are freed.
  */
 async function settleStaged(
   wall: WorkspaceWall,
@@ -436,14 +460,22 @@ async function settleStaged(
   await syncTemporaries(writes);
   const settled: { write: StagedWrite; outcome: EntryOutcome }[] = [];
   const replaced = holdReplaced(writes);
-  let released: Promise<void> | undefined;
+  let releasing = false;
   try {
     for (const write of writes) settled.push({ write, outcome: await renameStaged(wall, write) });
-    // The replaced files are freed on the thread pool while the folders are synced: neither waits for the other.
-    released = releaseReplaced(replaced);
-    await syncFoldersOf(settled.filter(({ outcome }) => outcome === 'restored').map(({ write }) => write.absolutePath));
+    // The folders' syncs are queued on the thread pool before the replaced files are freed: the
+    // pool runs its jobs in order, four at a time, and freeing a file can wait for the disk (a
+    // discard), so queued behind a hundred frees the few syncs the journal waits for started last.
+    const foldersSynced = syncFoldersOf(
+      settled.filter(({ outcome }) => outcome === 'restored').map(({ write }) => write.absolutePath),
+    );
+    // Not awaited: the renamed-over files have no name left, nothing waits for their space, and
+    // the release never fails (see releaseReplaced).
+    void releaseReplaced(replaced);
+    releasing = true;
+    await foldersSynced;
   } finally {
-    await (released ?? releaseReplaced(replaced));
+    if (!releasing) await releaseReplaced(replaced);
   }
   return settled;
 }

@@ -18,8 +18,8 @@ export interface StagedWrite {
   readonly temporary: string;
   readonly absolutePath: string;
   /**
-   * The `lstat` figures of what the path held when the copy was written (undefined: nothing):
-   * the copy replaces only that very file, unchanged.
+   * The `lstat` figures of what the path held when it was checked just before its copy was
+   * written (undefined: nothing): the copy replaces only that very file, unchanged.
    */
   readonly held:
     { readonly device: number; readonly inode: number; readonly size: number; readonly mtimeMs: number } | undefined;
@@ -148,7 +148,10 @@ export function holdReplaced(writes: readonly StagedWrite[]): number[] {
   return held;
 }
 
-/** Releases the references {@link holdReplaced} took, all at once (the thread pool closes them). */
+/**
+ * Releases the references {@link holdReplaced} took, all at once (the thread pool closes them).
+ * Never rejects: a reference that fails to close is gone all the same.
+ */
 export async function releaseReplaced(held: readonly number[]): Promise<void> {
   await Promise.all(held.map((descriptor) => new Promise<void>((resolve) => close(descriptor, () => resolve()))));
 }

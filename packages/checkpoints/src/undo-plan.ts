@@ -156,6 +156,8 @@ export async function planUndo(
   }
   const restores: PlannedRestore[] = [];
   const conflicts: UndoConflict[] = [];
+  // Folders (and workspaces) found real in this precheck: each is lstat'ed once, not once per file.
+  const walked = new Set<string>();
   const belowLinks: string[] = [];
   const notUndoable: string[] = [];
   for (const chain of byPath.values()) {
@@ -173,7 +175,7 @@ export async function planUndo(
         conflicts.push({ path: first.path, expected, found, reason: 'changed_between_turns' });
     }
     const expected = afterState(last);
-    const { found, identity } = inspectPath(workspaceRoot, first.path);
+    const { found, identity } = inspectPath(workspaceRoot, first.path, walked);
     if (!sameState(expected, found)) {
       if (expected.state === 'absent' && found.state === 'symlink' && 'onTheWay' in found) belowLinks.push(first.path);
       else conflicts.push({ path: first.path, expected, found, reason: 'changed_on_disk' });
@@ -201,7 +203,7 @@ export async function planUndo(
       conflicts.push({
         path,
         expected: restore.expected,
-        found: inspectPath(restore.workspaceRoot, path).found,
+        found: inspectPath(restore.workspaceRoot, path, walked).found,
         reason: 'changed_on_disk',
       });
   }
