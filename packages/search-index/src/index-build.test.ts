@@ -1,3 +1,4 @@
+import { lstatSync, utimesSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { testdir } from '@clawsmith/test-utils';
 import { buildIndex, type PartHelper } from './index-build.js';
@@ -6,14 +7,20 @@ import type { JoinRequest, PartRequest } from './index-thread-protocol.js';
 import { walkedFiles } from './index-walk.js';
 import { mergeChunks } from './posting-merge.js';
 import { readStoredIndex } from './stored-index-file.js';
-import { parseStoredIndex } from './stored-index.js';
+import { FILE_FLAG, parseStoredIndex } from './stored-index.js';
 
+// Every seventh file is modified in the future (not settled, and its modification time apart from
+// its change time), so the files' flags and times differ from one file to the next.
 function workspace(files: number): string {
   const contents: Record<string, string> = {};
+  const name = (number: number) => `src/file${String(number).padStart(4, '0')}.ts`;
   for (let number = 0; number < files; number += 1) {
-    contents[`src/file${String(number).padStart(4, '0')}.ts`] = `export const value${number} = ${number};\n`;
+    contents[name(number)] = `export const value${number} = ${number};\n`;
   }
-  return testdir(contents);
+  const root = testdir(contents);
+  const future = new Date(Date.now() + 3_600_000);
+  for (let number = 0; number < files; number += 7) utimesSync(`${root}/${name(number)}`, future, future);
+  return root;
 }
 
 // Helpers that index their part and join their keys on this thread (the real work), counting
@@ -77,10 +84,27 @@ describe('buildIndex', () => {
       expect(counts).toEqual({ started: parts - 1, indexed: parts - 1, joined: parts - 1, stopped: parts - 1 });
       const alone = await build(root, 1, minimum, helpers().start);
       expect(index.filePaths).toEqual(alone.index.filePaths);
+      // Each file's figures beside its path (a helper taking its range from the end reverses them).
+      expect([...index.fileStats]).toEqual([...alone.index.fileStats]);
+      expect([...index.fileFlags]).toEqual([...alone.index.fileFlags]);
       expect([...index.trigrams]).toEqual([...alone.index.trigrams]);
       expect([...index.postingStarts]).toEqual([...alone.index.postingStarts]);
       expect(Buffer.from(index.postings)).toEqual(Buffer.from(alone.index.postings));
       expect(index.filePaths.length).toBe(403);
+      expect(index.fileFlags.filter((flags) => flags === 0).length).toBeGreaterThanOrEqual(58);
+      // The figures are each file's own (what a sweep compares with lstat later), its flag settled
+      // when both its times were before the build's (settledMs 0): not those modified in the future.
+      index.filePaths.forEach((relative, number) => {
+        const stats = lstatSync(`${root}/${relative}`);
+        expect([...index.fileStats.subarray(number * 4, number * 4 + 4)]).toEqual([
+          stats.ino,
+          stats.size,
+          stats.mtimeMs,
+          stats.ctimeMs,
+        ]);
+        const settled = Math.max(stats.mtimeMs, stats.ctimeMs) < index.figures.builtAtMs;
+        expect(index.fileFlags[number]).toBe(settled ? FILE_FLAG.settled : 0);
+      });
     },
   );
 });

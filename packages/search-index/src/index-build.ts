@@ -4,6 +4,7 @@
 import { DEFAULT_CHUNK_KEYS, indexPart, type IndexedPart, type SharedRange } from './index-part.js';
 import type { BuildRequest, BuildStats, JoinRequest, PartRequest } from './index-thread-protocol.js';
 import { joinedPaths, walkForIndex, type WalkedFile, type WalkedFolder } from './index-walk.js';
+import { FILE_FIGURES, type PartFiles } from './part-files.js';
 import { PartScanner } from './part-scanner.js';
 import { concatenatedJoins, mergeChunks, splitJoin, type MergedPostings } from './posting-merge.js';
 import { writeStoredIndex } from './stored-index-file.js';
@@ -118,20 +119,11 @@ function writeBuild(
 ): BuildStats {
   const { path, key } = request;
   const partCount = parts.length;
-  const entries = parts.flatMap((part) => part.entries);
   const postings = parts.reduce((sum, part) => sum + part.postings, 0);
   const textBytes = parts.reduce((sum, part) => sum + part.textBytes, 0);
   const joinedAt = Date.now();
-  const count = entries.length;
-  const fileStats = new Float64Array(count * 4);
-  const flags = new Uint8Array(count);
-  entries.forEach((entry, index) => {
-    fileStats[index * 4] = entry.ino;
-    fileStats[index * 4 + 1] = entry.size;
-    fileStats[index * 4 + 2] = entry.mtimeMs;
-    fileStats[index * 4 + 3] = entry.ctimeMs;
-    flags[index] = entry.flags;
-  });
+  const { relative, stats: fileStats, flags } = joinedFiles(parts.map((part) => part.files));
+  const count = relative.length;
   const folderStats = new Float64Array(folders.length * 3);
   folders.forEach((folder, index) => {
     folderStats[index * 3] = folder.ino;
@@ -154,7 +146,7 @@ function writeBuild(
   const bytesOnDisk = writeStoredIndex(path, description, [
     ['fileStats', fileStats],
     ['fileFlags', flags],
-    ['filePaths', joinedStrings(entries.map((entry) => entry.relative))],
+    ['filePaths', joinedStrings(relative)],
     ['folderStats', folderStats],
     ['folderPaths', joinedStrings(folders.map((folder) => folder.relative))],
     ['trigrams', merged.trigramList],
@@ -178,6 +170,21 @@ function writeBuild(
       write: Date.now() - joinedAt,
     },
   };
+}
+
+// The parts' files one after another, as one part would have held them.
+function joinedFiles(parts: readonly PartFiles[]): PartFiles {
+  if (parts.length === 1) return parts[0]!;
+  const relative = parts.flatMap((part) => part.relative);
+  const stats = new Float64Array(relative.length * FILE_FIGURES);
+  const flags = new Uint8Array(relative.length);
+  let count = 0;
+  for (const part of parts) {
+    stats.set(part.stats, count * FILE_FIGURES);
+    flags.set(part.flags, count);
+    count += part.relative.length;
+  }
+  return { relative, stats, flags };
 }
 
 function joinedStrings(strings: readonly string[]): Uint8Array {

@@ -64,6 +64,8 @@ describe('a build split across helper threads', () => {
     expect(split.parts).toBe(threads);
     expect(split.index.filePaths).toEqual(single.index.filePaths);
     expect([...split.index.fileFlags]).toEqual([...single.index.fileFlags]);
+    // Each file's inode, size and times, where the parts put them (a part taken from its end reverses them).
+    expect([...split.index.fileStats]).toEqual([...single.index.fileStats]);
     expect([...split.index.trigrams]).toEqual([...single.index.trigrams]);
     expect(split.index.figures.postings).toBe(single.index.figures.postings);
     for (const trigram of single.index.trigrams) {

@@ -60,6 +60,11 @@ export class PartScanner {
     return (this.exports.scan(this.textStart, length, this.foundStart + 4 * at) - this.foundStart) / 4;
   }
 
+  /** Whether text[0, length) holds a 0 byte (a backwards native search: no view per file). */
+  holdsNul(length: number): boolean {
+    return length > 0 && this.text.lastIndexOf(0, length - 1) >= 0;
+  }
+
   /** Clears the seen-bits of found trigrams [from, to). */
   forget(from: number, to: number): void {
     this.exports.clear(this.foundStart + 4 * from, this.foundStart + 4 * to);
@@ -88,26 +93,40 @@ export class PartScanner {
   }
 }
 
+/** What each of `FOLDABLE` folds to: "k", "s" and "i". */
+const FOLDED = [0x6b, 0x73, 0x69];
+// Where the next of each foldable sequence starts (reused: a scan allocates nothing per file).
+const nextFoldable = new Int32Array(FOLDABLE.length);
+
 // Replaces the foldable sequences in place (the copy is never longer); returns its length, or -1
-// if none occurs (native searches first: almost every text holds none of the three).
+// if none occurs. Native searches find each sequence and the text between them is moved natively:
+// almost every text holds none of the three, and a few large ones hold many. No two sequences
+// overlap (none of their later bytes starts one), so this is the left-to-right replacement.
 function foldInPlace(bytes: Buffer, length: number): number {
   const view = bytes.subarray(0, length);
-  if (!FOLDABLE.some((sequence) => view.indexOf(sequence) >= 0)) return -1;
-  let used = 0;
-  for (let index = 0; index < length; index += 1) {
-    const byte = bytes[index]!;
-    if (byte === 0xe2 && index + 2 < length && bytes[index + 1] === 0x84 && bytes[index + 2] === 0xaa) {
-      bytes[used++] = 0x6b;
-      index += 2;
-    } else if (byte === 0xc5 && index + 1 < length && bytes[index + 1] === 0xbf) {
-      bytes[used++] = 0x73;
-      index += 1;
-    } else if (byte === 0xc4 && index + 1 < length && bytes[index + 1] === 0xb0) {
-      bytes[used++] = 0x69;
-      index += 1;
-    } else bytes[used++] = byte;
+  let some = false;
+  for (let sequence = 0; sequence < FOLDABLE.length; sequence += 1) {
+    const at = view.indexOf(FOLDABLE[sequence]!);
+    nextFoldable[sequence] = at < 0 ? length : at;
+    some ||= at >= 0;
   }
-  return used;
+  if (!some) return -1;
+  let read = 0;
+  let used = 0;
+  for (;;) {
+    let sequence = 0;
+    for (let other = 1; other < FOLDABLE.length; other += 1) {
+      if (nextFoldable[other]! < nextFoldable[sequence]!) sequence = other;
+    }
+    const at = nextFoldable[sequence]!;
+    bytes.copyWithin(used, read, at);
+    used += at - read;
+    if (at === length) return used;
+    bytes[used++] = FOLDED[sequence]!;
+    read = at + FOLDABLE[sequence]!.length;
+    const next = view.indexOf(FOLDABLE[sequence]!, read);
+    nextFoldable[sequence] = next < 0 ? length : next;
+  }
 }
 
 /** Adds the trigrams of text[0, length) and of its folded copy after the first `at`; returns the count now. */
