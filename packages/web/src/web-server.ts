@@ -12,6 +12,7 @@ import { AttemptThrottle } from './security/attempt-throttle.js';
 import { allowedHostsFor } from './security/request-guard.js';
 import { SignInCodes } from './security/sign-in-codes.js';
 import { TurnRunner } from './turns/turn-runner.js';
+import { sharedEventReadsOf } from './live/shared-event-reads.js';
 import { createWebApp } from './web-app.js';
 import type { WebContext } from './web-context.js';
 
@@ -174,6 +175,8 @@ export async function startWebServer(options: WebServerOptions): Promise<WebServ
     createLoginUrl,
     close() {
       closing ??= (async () => {
+        // Streams end first: a stream woken by the feed's last wake-up would read on meanwhile.
+        sharedEventReadsOf(context).close();
         await watcher.close();
         await turns.close();
         await new Promise<void>((resolve) => {
