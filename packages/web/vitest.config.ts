@@ -9,6 +9,7 @@ import { packageTestConfigOnBothEngines } from '../../vitest.shared.ts';
 export default defineConfig(
   packageTestConfigOnBothEngines(
     [
+      'src/http/server-close.test.ts',
       'src/routes/artifact-routes.test.ts',
       'src/routes/checkpoint-routes.test.ts',
       'src/routes/event-routes.test.ts',

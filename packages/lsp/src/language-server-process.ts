@@ -18,10 +18,13 @@ import {
 } from 'vscode-languageserver-protocol';
 import { LSP_ERROR_CODES, LspError } from './lsp-error.js';
 import { clientCapabilities } from './client-capabilities.js';
+import { waitForProcessGroupEnd } from './process-group.js';
 import { serverEnvironment } from './server-environment.js';
 import type { LanguageServerSpec } from './server-spec.js';
 
 const STDERR_TAIL = 4_000;
+/** How long {@link LanguageServerProcess.stop} waits for the killed process group to be gone. */
+const GROUP_END_TIMEOUT_MS = 5_000;
 
 /** The diagnostics a server last published for one document, numbered in arrival order. */
 export interface PublishedDiagnostics {
@@ -288,7 +291,11 @@ export class LanguageServerProcess {
     }
   }
 
-  /** Asks the server to shut down, then ends its whole process group. */
+  /**
+   * Asks the server to shut down, then kills its whole process group and resolves once none of
+   * its processes runs any more (at most 5 s after the kill), so a caller that stops the server
+   * and then exits, or deletes the workspace, leaves no tsserver behind.
+   */
   async stop(timeoutMs: number): Promise<void> {
     if (!this.exited) {
       try {
@@ -299,6 +306,7 @@ export class LanguageServerProcess {
       }
     }
     this.kill();
+    if (this.child.pid !== undefined) await waitForProcessGroupEnd(this.child.pid, GROUP_END_TIMEOUT_MS);
   }
 
   /** Kills the process group at once (the server and everything it spawned). */

@@ -1,4 +1,4 @@
-import { writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { testdir } from '@clawsmith/test-utils';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -23,6 +23,21 @@ function alive(pid: number): boolean {
   } catch {
     return false;
   }
+}
+
+/** Live (not zombie) processes of group `groupId`, read from /proc: the server and what it spawned. */
+function groupMembers(groupId: number): string[] {
+  const members: string[] = [];
+  for (const entry of readdirSync('/proc').filter((name) => /^\d+$/.test(name))) {
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+      const [state, , group] = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      if (Number(group) === groupId && state !== 'Z') members.push(stat.slice(0, stat.lastIndexOf(')') + 1));
+    } catch {
+      // Ended while we looked.
+    }
+  }
+  return members;
 }
 
 async function until(condition: () => boolean, what: string): Promise<void> {
@@ -65,8 +80,11 @@ describe('language server lifecycle', () => {
     await runTool(lspTool(lsp, 'lsp_symbols'), { path: 'src/math.ts' }, testContext(root));
     const [running] = lsp.runningServers();
     expect(alive(running!.pid)).toBe(true);
+    // The server and the tsserver it spawned.
+    expect(groupMembers(running!.pid).length).toBeGreaterThanOrEqual(2);
     await lsp.close();
-    await until(() => !alive(running!.pid), 'the server to end');
+    // Gone when close() resolves, not some time later: a caller exits or deletes the workspace next.
+    expect(groupMembers(running!.pid)).toEqual([]);
     const later = await runTool(lspTool(lsp, 'lsp_symbols'), { path: 'src/math.ts' }, testContext(root));
     expect(later.code).toBe('lsp_server_unavailable');
   });

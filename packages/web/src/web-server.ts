@@ -12,6 +12,7 @@ import { AttemptThrottle } from './security/attempt-throttle.js';
 import { allowedHostsFor } from './security/request-guard.js';
 import { SignInCodes } from './security/sign-in-codes.js';
 import { TurnRunner } from './turns/turn-runner.js';
+import { sharedEventReadsOf } from './live/shared-event-reads.js';
 import { createWebApp } from './web-app.js';
 import type { WebContext } from './web-context.js';
 
@@ -105,7 +106,10 @@ export interface WebServer {
    * making more expires the oldest.
    */
   createLoginUrl(): string;
-  /** Cancels the turns it runs, ends every stream and stops listening. */
+  /**
+   * Cancels the turns it runs, ends every stream and stops listening; resolves once no request's
+   * handler still runs, so the database may be closed next.
+   */
   close(): Promise<void>;
 }
 
@@ -152,9 +156,18 @@ export async function startWebServer(options: WebServerOptions): Promise<WebServ
     },
   };
   const app = createWebApp(context);
+  // Requests whose handler still runs: close() waits for them, so its caller may close the
+  // database next without a handler failing on it (an event stream's body is not waited for).
+  const answering = new Set<Promise<unknown>>();
+  const fetch: typeof app.fetch = (request, ...rest) => {
+    const answer = Promise.resolve(app.fetch(request, ...rest));
+    answering.add(answer);
+    void answer.finally(() => answering.delete(answer)).catch(() => {});
+    return answer;
+  };
   let server: Server;
   const port = await new Promise<number>((resolve, reject) => {
-    server = serve({ fetch: app.fetch, hostname: host, port: options.port ?? 0 }) as Server;
+    server = serve({ fetch, hostname: host, port: options.port ?? 0 }) as Server;
     server.once('error', reject);
     server.once('listening', () => resolve((server.address() as AddressInfo).port));
   }).catch(async (error: unknown) => {
@@ -174,12 +187,15 @@ export async function startWebServer(options: WebServerOptions): Promise<WebServ
     createLoginUrl,
     close() {
       closing ??= (async () => {
+        // Streams end first: a stream woken by the feed's last wake-up would read on meanwhile.
+        sharedEventReadsOf(context).close();
         await watcher.close();
         await turns.close();
         await new Promise<void>((resolve) => {
           server.close(() => resolve());
           server.closeAllConnections();
         });
+        await Promise.allSettled([...answering]);
       })();
       return closing;
     },

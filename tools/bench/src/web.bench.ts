@@ -1,7 +1,7 @@
 // The web server on a session of 100,000 events: one page of 200 events, the delay before an
 // event appended by another process reaches an SSE client, and the CPU that 50 idle SSE clients
-// (in this process) and 200 (in four other processes) cost. Each figure is printed beside a
-// reference measured in the same run.
+// (in this process) and 200 (in four other processes) cost, and the server's CPU while those 200
+// follow a burst of appends. Each figure is printed beside a reference measured in the same run.
 import { readSessionEvent } from '@clawsmith/session-protocol';
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -166,6 +166,30 @@ console.log(
 );
 await Promise.all(clients.map((reader) => reader.cancel().catch(() => {})));
 
+// 5. (measured around 4) A burst of 1,000 events, 200 appends of 5 from a second connection
+// 5 ms apart, and then until every client has them: this process's CPU (the server's, and the
+// appends'). The reference is the same burst with no client; the difference is what serving the
+// 200 clients costs.
+const BURST_APPENDS = 200;
+async function burstCpuMs(clientGroups: readonly { until(sequence: number): Promise<void> }[]): Promise<number> {
+  const start = process.cpuUsage();
+  for (let append = 0; append < BURST_APPENDS; append += 1) {
+    await secondStore.appendEvents(
+      session.id,
+      Array.from({ length: 5 }, (_, index) => ({
+        type: 'todos.updated' as const,
+        todos: [{ content: `burst ${append} item ${index}`, status: 'pending' }],
+      })),
+    );
+    await new Promise((resolve) => setTimeout(resolve, 5));
+  }
+  const last = await store.lastSequence(session.id);
+  await Promise.all(clientGroups.map((group) => group.until(last)));
+  const used = process.cpuUsage(start);
+  return (used.user + used.system) / 1_000;
+}
+const burstAlone = await burstCpuMs([]);
+
 // 4. 200 idle clients in four other processes: only the server's CPU is in this process now.
 const lastSequence = String(await store.lastSequence(session.id));
 const groups = await Promise.all(
@@ -184,14 +208,22 @@ const groups = await Promise.all(
       { stdio: ['pipe', 'pipe', 'inherit'] },
     );
     let output = '';
+    let answered = () => {};
     await new Promise<void>((resolve, reject) => {
       child.stdout.on('data', (chunk: Buffer) => {
         output += chunk.toString();
         if (output.includes('ready')) resolve();
+        answered();
       });
       child.on('close', (code) => reject(new Error(`a client process ended early (exit ${code})`)));
     });
-    return child;
+    return {
+      child,
+      async until(sequence: number): Promise<void> {
+        child.stdin.write(`until ${sequence}\n`);
+        while (!output.includes(`reached ${sequence}\n`)) await new Promise<void>((resolve) => (answered = resolve));
+      },
+    };
   }),
 );
 await new Promise((resolve) => setTimeout(resolve, 1_000));
@@ -199,8 +231,16 @@ const idleWithRemoteClients = await cpuPercent(5);
 console.log(
   `| server with 200 idle SSE clients in four other processes (server only) | ${idleWithRemoteClients.toFixed(2)} |`,
 );
+const burstWithClients = await burstCpuMs(groups);
+console.log(`\n## CPU of a burst of ${BURST_APPENDS * 5} events (this process: server and appends)`);
+console.log('| what | CPU ms | ratio |');
+console.log('|---|---:|---:|');
+console.log(`| reference: the burst, no client | ${burstAlone.toFixed(0)} | 1.00x |`);
+console.log(
+  `| the burst, followed to its last event by 200 SSE clients in four other processes | ${burstWithClients.toFixed(0)} | ${(burstWithClients / burstAlone).toFixed(2)}x |`,
+);
 await Promise.all(
-  groups.map(async (child) => {
+  groups.map(async ({ child }) => {
     const closed = new Promise((resolve) => child.once('close', resolve));
     child.stdin.end();
     await closed;

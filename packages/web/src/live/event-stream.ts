@@ -1,8 +1,12 @@
-import type { SessionChangeFeed, SessionEvent, SessionReader } from '@clawsmith/core';
+import type { SessionChangeFeed } from '@clawsmith/core';
+import type { SharedEventReads } from './shared-event-reads.js';
 
 /** Options of {@link createEventStream}. */
 export interface EventStreamOptions {
-  readonly store: SessionReader;
+  /** The server's reads of the event log, shared by streams at the same place. */
+  readonly reads: SharedEventReads;
+  /** The session's last sequence now (what a reset tells the client). */
+  readonly lastSequence: (sessionId: string) => Promise<number>;
   /** Wakes the stream when the session changes, whoever changed it (core's `openSessionChangeFeed`). */
   readonly watcher: SessionChangeFeed;
   readonly sessionId: string;
@@ -25,13 +29,6 @@ export interface EventStreamOptions {
 
 const encoder = new TextEncoder();
 
-/** One SSE message per event: `id` is the sequence (what `Last-Event-ID` sends back), `data` the event as JSON. */
-export function formatEvents(events: readonly SessionEvent[]): string {
-  let text = '';
-  for (const event of events) text += `id: ${event.sequence}\ndata: ${JSON.stringify(event)}\n\n`;
-  return text;
-}
-
 /**
  * A Server-Sent Events body that follows one session from `afterSequence`. It is pulled, not
  * pushed: a page of events is read from the store only when the client has taken the previous
@@ -45,9 +42,11 @@ export function createEventStream(options: EventStreamOptions): ReadableStream<U
   const heartbeatMs = options.heartbeatMs ?? 15_000;
   const stallTimeoutMs = options.stallTimeoutMs ?? 30_000;
   let cursor = options.afterSequence;
-  let anchor: { sequence: number; createdAt: string; type: string } | undefined;
+  let anchor: { createdAt: string; type: string } | undefined;
   let wake: (() => void) | undefined;
   let changed = true;
+  // When this stream last heard of a change: it reads only what was read after that.
+  let changeHeardAt = options.reads.mark();
   let ended = false;
   let lastPullAt = Date.now();
   let pulling = false;
@@ -55,16 +54,19 @@ export function createEventStream(options: EventStreamOptions): ReadableStream<U
 
   const unwatch = options.watcher.watch(options.sessionId, () => {
     changed = true;
+    changeHeardAt = options.reads.mark();
     wake?.();
   });
   const end = () => {
     if (ended) return;
     ended = true;
     unwatch();
+    unfollow();
     clearInterval(stallTimer);
     wake?.();
     options.onEnd();
   };
+  const unfollow = options.reads.follow(options.sessionId, end);
 
   const waitForChange = () =>
     new Promise<'changed' | 'quiet'>((resolve) => {
@@ -77,16 +79,6 @@ export function createEventStream(options: EventStreamOptions): ReadableStream<U
       };
       wake = () => done('changed');
     });
-
-  /** Whether the session still holds the last event sent (a restore may have cut it away). */
-  const anchorHolds = async (): Promise<boolean> => {
-    if (!anchor) return true;
-    const [event] = await options.store.listEvents(options.sessionId, {
-      afterSequence: anchor.sequence - 1,
-      limit: 1,
-    });
-    return event?.sequence === anchor.sequence && event.createdAt === anchor.createdAt && event.type === anchor.type;
-  };
 
   return new ReadableStream<Uint8Array>(
     {
@@ -110,15 +102,21 @@ export function createEventStream(options: EventStreamOptions): ReadableStream<U
           for (;;) {
             if (ended) return controller.close();
             changed = false;
-            const events = await options.store.listEvents(options.sessionId, {
-              afterSequence: cursor,
-              limit: pageSize,
-            });
-            const cutBack = anchor
-              ? !(await anchorHolds())
-              : events.length === 0 && cursor > 0 && (await options.store.lastSequence(options.sessionId)) < cursor;
+            const window = await options.reads
+              .read(options.sessionId, cursor, pageSize, changeHeardAt)
+              // Once the stream has ended (the server closes), its store may be closed under the read.
+              .catch((error: unknown) => (ended ? undefined : Promise.reject(error)));
+            // Ended meanwhile (the client left, the server closes): nothing more to send or read.
+            if (ended || window === undefined) return controller.close();
+            // The last event sent, or the one the client resumed from, is gone or another one now.
+            const cutBack =
+              cursor > 0 &&
+              (window.atPlace === undefined ||
+                (anchor !== undefined &&
+                  (window.atPlace.createdAt !== anchor.createdAt || window.atPlace.type !== anchor.type)));
             if (cutBack) {
-              const lastSequence = await options.store.lastSequence(options.sessionId);
+              const lastSequence = await options.lastSequence(options.sessionId);
+              if (ended) return controller.close();
               controller.enqueue(
                 encoder.encode(
                   `event: reset\ndata: ${JSON.stringify({ reason: 'session_restored', lastSequence })}\n\n`,
@@ -127,11 +125,12 @@ export function createEventStream(options: EventStreamOptions): ReadableStream<U
               end();
               return controller.close();
             }
+            const { events } = window;
             if (events.length > 0) {
               const last = events.at(-1)!;
               cursor = last.sequence;
-              anchor = { sequence: last.sequence, createdAt: last.createdAt, type: last.type };
-              controller.enqueue(encoder.encode(formatEvents(events)));
+              anchor = { createdAt: last.createdAt, type: last.type };
+              controller.enqueue(window.encoded());
               if (events.length === pageSize) changed = true;
               return;
             }

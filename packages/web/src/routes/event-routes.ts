@@ -2,6 +2,7 @@ import { eventPageQuerySchema, eventStreamQuerySchema, MAX_SEQUENCE } from '../a
 import { parseId, parseQuery } from '../http/parse-request.js';
 import { WebError } from '../http/web-error.js';
 import { createEventStream } from '../live/event-stream.js';
+import { sharedEventReadsOf } from '../live/shared-event-reads.js';
 import type { Route } from './route.js';
 
 function lastEventId(header: string | undefined): number | undefined {
@@ -57,7 +58,8 @@ export const eventRoutes: readonly Route[] = [
       web.streams.open += 1;
       const outgoing = (c.env as { outgoing?: { destroy(): void } } | undefined)?.outgoing;
       const stream = createEventStream({
-        store: web.store,
+        reads: sharedEventReadsOf(web),
+        lastSequence: (id) => web.store.lastSequence(id),
         watcher: web.watcher,
         sessionId,
         afterSequence: resumeFrom ?? query.afterSequence,
