@@ -1,11 +1,7 @@
-import {
-  DiagnosticSeverity,
-  DocumentDiagnosticRequest,
-  ExecuteCommandRequest,
-  type Diagnostic,
-} from 'vscode-languageserver-protocol';
+import type { Diagnostic, DiagnosticSeverity as Severity } from 'vscode-languageserver-protocol';
 import type { RunningServer } from './managed-server.js';
 import type { LspLimits } from './lsp-limits.js';
+import { DiagnosticSeverity, documentDiagnosticRequest, executeCommandRequest } from './protocol-values.js';
 
 /** Diagnostics of one document, and how fresh they are. */
 export interface DocumentDiagnostics {
@@ -23,7 +19,7 @@ interface TsserverDiagnostic {
   readonly endLocation: { readonly line: number; readonly offset: number };
 }
 
-const TSSERVER_SEVERITY: Readonly<Record<string, DiagnosticSeverity>> = {
+const TSSERVER_SEVERITY: Readonly<Record<string, Severity>> = {
   error: DiagnosticSeverity.Error,
   warning: DiagnosticSeverity.Warning,
   suggestion: DiagnosticSeverity.Hint,
@@ -44,20 +40,20 @@ export async function fetchDiagnostics(
   const mode =
     server.process.spec.diagnostics === 'auto'
       ? server.process.capabilities.diagnosticProvider ||
-        server.process.registeredMethods.has(DocumentDiagnosticRequest.method)
+        server.process.registeredMethods.has(documentDiagnosticRequest.method)
         ? 'pull'
         : 'publish'
       : server.process.spec.diagnostics;
   const timing = { timeoutMs: limits.requestTimeoutMs, signal };
   if (mode === 'pull') {
-    const report = await server.process.request(DocumentDiagnosticRequest.type, { textDocument: { uri } }, timing);
+    const report = await server.process.request(documentDiagnosticRequest, { textDocument: { uri } }, timing);
     return { diagnostics: report.kind === 'full' ? report.items : [] };
   }
   if (mode === 'tsserver') {
     const diagnostics: Diagnostic[] = [];
     for (const command of ['syntacticDiagnosticsSync', 'semanticDiagnosticsSync']) {
       const response = (await server.process.request(
-        ExecuteCommandRequest.type,
+        executeCommandRequest,
         { command: 'typescript.tsserverRequest', arguments: [command, { file: uri, includeLinePosition: true }] },
         timing,
       )) as { body?: TsserverDiagnostic[] } | null;

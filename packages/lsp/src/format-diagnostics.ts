@@ -1,4 +1,5 @@
-import { DiagnosticSeverity, type Diagnostic } from 'vscode-languageserver-protocol';
+import type { Diagnostic } from 'vscode-languageserver-protocol';
+import { DiagnosticSeverity } from './protocol-values.js';
 
 /** A diagnostic with the workspace-relative path of its file. */
 export interface FileDiagnostic {

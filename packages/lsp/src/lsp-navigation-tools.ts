@@ -1,15 +1,9 @@
 import { defineTool, type ToolExecutionContext } from '@clawsmith/tool-protocol';
-import {
-  DefinitionRequest,
-  HoverRequest,
-  ReferencesRequest,
-  type Hover,
-  type MarkedString,
-  type MarkupContent,
-} from 'vscode-languageserver-protocol';
+import type { Hover, MarkedString, MarkupContent } from 'vscode-languageserver-protocol';
 import { z } from 'zod';
 import { formatLocations, plainLocations, sortLocations } from './format-locations.js';
 import type { LspService, PreparedDocument } from './lsp-service.js';
+import { definitionRequest, hoverRequest, referencesRequest } from './protocol-values.js';
 import { positionInputSchema, toPosition, type PositionInput } from './position-input.js';
 
 const SEARCH_TAGS = ['lsp', 'code', 'navigation', 'typescript', 'python'];
@@ -42,7 +36,7 @@ export function createLspDefinitionTool(service: LspService) {
     async execute(input, context) {
       const { prepared, position, where, timing } = await atPosition(service, context, input);
       const result = await prepared.server.process.request(
-        DefinitionRequest.type,
+        definitionRequest,
         { textDocument: { uri: prepared.uri }, position },
         timing,
       );
@@ -77,7 +71,7 @@ export function createLspReferencesTool(service: LspService) {
     async execute(input, context) {
       const { prepared, position, where, timing } = await atPosition(service, context, input);
       const result = await prepared.server.process.request(
-        ReferencesRequest.type,
+        referencesRequest,
         { textDocument: { uri: prepared.uri }, position, context: { includeDeclaration: true } },
         timing,
       );
@@ -135,7 +129,7 @@ export function createLspHoverTool(service: LspService) {
     async execute(input, context) {
       const { prepared, position, where, timing } = await atPosition(service, context, input);
       const hover = await prepared.server.process.request(
-        HoverRequest.type,
+        hoverRequest,
         { textDocument: { uri: prepared.uri }, position },
         timing,
       );

@@ -1,15 +1,9 @@
 import { defineTool } from '@clawsmith/tool-protocol';
-import {
-  DocumentSymbolRequest,
-  SymbolKind,
-  WorkspaceSymbolRequest,
-  type DocumentSymbol,
-  type SymbolInformation,
-  type WorkspaceSymbol,
-} from 'vscode-languageserver-protocol';
+import type { DocumentSymbol, SymbolInformation, WorkspaceSymbol } from 'vscode-languageserver-protocol';
 import { z } from 'zod';
 import { LSP_ERROR_CODES, LspError } from './lsp-error.js';
 import type { LspService } from './lsp-service.js';
+import { documentSymbolRequest, SymbolKind, workspaceSymbolRequest } from './protocol-values.js';
 import { displayLocation } from './workspace-path.js';
 
 const inputSchema = z
@@ -80,7 +74,7 @@ export function createLspSymbolsTool(service: LspService) {
       if (input.query === undefined) {
         const prepared = await service.prepare(context, input.path!);
         const result = await prepared.server.process.request(
-          DocumentSymbolRequest.type,
+          documentSymbolRequest,
           { textDocument: { uri: prepared.uri } },
           timing,
         );
@@ -96,11 +90,8 @@ export function createLspSymbolsTool(service: LspService) {
         );
       }
       const prepared = await service.prepare(context, input.path);
-      const result = (await prepared.server.process.request(
-        WorkspaceSymbolRequest.type,
-        { query: input.query },
-        timing,
-      )) as (SymbolInformation | WorkspaceSymbol)[] | null;
+      const result = (await prepared.server.process.request(workspaceSymbolRequest, { query: input.query }, timing)) as
+        (SymbolInformation | WorkspaceSymbol)[] | null;
       const symbols = (result ?? []).map((symbol) => {
         const location = symbol.location;
         const shown = displayLocation(prepared.workspaceRoot, location.uri);

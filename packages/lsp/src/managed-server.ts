@@ -1,5 +1,5 @@
-import { DocumentSync } from './document-sync.js';
-import { LanguageServerProcess } from './language-server-process.js';
+import type { DocumentSync } from './document-sync.js';
+import type { LanguageServerProcess } from './language-server-process.js';
 import { LSP_ERROR_CODES, LspError } from './lsp-error.js';
 import type { LspLimits } from './lsp-limits.js';
 import type { LanguageServerSpec } from './server-spec.js';
@@ -57,6 +57,12 @@ export class ManagedServer {
   }
 
   private async start(): Promise<RunningServer> {
+    // vscode-jsonrpc and the protocol library load with the first server, not with the tools: most
+    // runs of an agent that has the lsp tools never start one.
+    const [{ LanguageServerProcess }, { DocumentSync }] = await Promise.all([
+      import('./language-server-process.js'),
+      import('./document-sync.js'),
+    ]);
     let process: LanguageServerProcess;
     try {
       process = await LanguageServerProcess.start(this.spec, this.workspaceRoot, this.limits);

@@ -14,10 +14,20 @@ const RECORDER = fileURLToPath(new URL('./__fixtures__/record-loaded-modules.mjs
 const BUNDLE_FOLDER = dirname(BIN);
 const BUNDLED_MODULE = /^\/\/ (?:\.\.\/)+node_modules\/((?:@[^/\n]+\/)?[^/\n]+)\/(.*)$/gm;
 
+// The modules of this repository's packages are `// ../<package>/dist/…` (the cli's own have no comment).
+const BUNDLED_WORKSPACE_MODULE = /^\/\/ (?:\.\.\/)+([a-z-]+)\/dist\/(.*)$/gm;
+
 /** The bundled modules of `files`, as `package/path inside it`. */
 function bundledModules(files: readonly string[]): string[] {
   return files.flatMap((file) =>
     [...readFileSync(file, 'utf8').matchAll(BUNDLED_MODULE)].map(([, name, path]) => `${name}/${path}`),
+  );
+}
+
+/** The modules of workspace packages bundled in `files`, as `package/path inside its dist`. */
+function bundledWorkspaceModules(files: readonly string[]): string[] {
+  return files.flatMap((file) =>
+    [...readFileSync(file, 'utf8').matchAll(BUNDLED_WORKSPACE_MODULE)].map(([, name, path]) => `${name}/${path}`),
   );
 }
 
@@ -46,14 +56,20 @@ async function filesLoadedByRun(workspace: string): Promise<{ stderr: string; fi
 
 const loadsMcpSdk = (files: readonly string[]) =>
   bundledModules(files).some((module) => module.startsWith('@modelcontextprotocol/sdk/'));
+const loadsLanguageServerProtocol = (files: readonly string[]) =>
+  bundledModules(files).some((module) =>
+    /^vscode-(jsonrpc|languageserver-protocol|languageserver-types)\//.test(module),
+  );
 
 describe('what the clawsmith command loads', { timeout: 120_000 }, () => {
-  it('runs a turn without the MCP client and SDK when no MCP server is configured', async () => {
+  it('runs a turn without the MCP client and SDK when no MCP server is configured, and without the language-server protocol when no server starts', async () => {
     const { files } = await filesLoadedByRun(testdir({ 'README.md': '# a workspace\n' }));
     expect(files).toContain(BIN);
-    // The probe sees bundled packages: zod is in every turn.
+    // The probe sees bundled packages: zod is in every turn, and so are the lsp tools themselves.
     expect(bundledModules(files).some((module) => module.startsWith('zod/'))).toBe(true);
+    expect(bundledWorkspaceModules(files)).toContain('lsp/create-lsp-tools.js');
     expect(loadsMcpSdk(files)).toBe(false);
+    expect(loadsLanguageServerProtocol(files)).toBe(false);
   });
 
   it('loads them once the workspace configures a server (an untrusted one is still not started)', async () => {

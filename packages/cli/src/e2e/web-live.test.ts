@@ -101,12 +101,21 @@ describe('clawsmith web', () => {
     const received: number[] = [];
     let buffer = '';
     let finalSequence = Number.POSITIVE_INFINITY;
-    void run.then((result) => {
+    let runEnded = false;
+    const ended = run.then((result) => {
       const events = parseJsonLines(result.stdout);
       finalSequence = Number(events.at(-1)!.sequence);
+      runEnded = true;
     });
+    // The stream often delivers the last event before the run's process has exited: once the run
+    // ends, the loop looks again at what it has instead of waiting for a next chunk, which would
+    // be the stream's keep-alive, 15 s later.
+    let nextChunk = reader.read();
     while (received.at(-1) !== finalSequence) {
-      const { value, done } = await reader.read();
+      const chunk = await (runEnded ? nextChunk : Promise.race([nextChunk, ended.then(() => undefined)]));
+      if (chunk === undefined) continue;
+      nextChunk = reader.read();
+      const { value, done } = chunk;
       if (done) break;
       buffer += decoder.decode(value, { stream: true });
       let boundary: number;

@@ -183,7 +183,10 @@ export class McpServerConnection {
     let transport: Transport;
     try {
       if (isStdioEntry(entry)) {
-        const { StdioClientTransport } = await import('@modelcontextprotocol/sdk/client/stdio.js');
+        const [{ StdioClientTransport }, { useStdioReadBuffer }] = await Promise.all([
+          import('@modelcontextprotocol/sdk/client/stdio.js'),
+          import('./stdio-read-buffer.js'),
+        ]);
         const env: Record<string, string> = {};
         for (const [key, value] of Object.entries(entry.env ?? {}))
           env[key] = expandReferences(value, environment, name);
@@ -198,6 +201,7 @@ export class McpServerConnection {
           stderr: 'ignore',
           maxBufferSize: MAX_STDIO_MESSAGE_BYTES,
         });
+        useStdioReadBuffer(stdio, MAX_STDIO_MESSAGE_BYTES);
         transport = stdio;
         this.#starts += 1;
         await client.connect(stdio, { timeout: STARTUP_TIMEOUT_MS });
