@@ -4,6 +4,7 @@
 // failed task, any failed test, or when no test ran at all.
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 import { join, resolve } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { commandLineOf } from './installed-command.mjs';
@@ -98,7 +99,10 @@ const [formatStatus, lintStatus, typecheckStatus] = await Promise.all([
   typecheckHere ? typecheckEverything() : 0,
 ]);
 // Nx runs with the longest chains of tasks started first (critical-path-first.mjs): the long
-// test tasks at the top of the graph no longer wait for every small task below them.
+// test tasks at the top of the graph no longer wait for every small task below them. One task
+// more than there are processors: a test task often waits (for a child process, a browser, a
+// lease), and with one task per processor a seventh of the processors' time went idle.
+const taskLanes = Number(process.env.CLAWSMITH_TEST_PARALLEL ?? availableParallelism() + 1);
 const nx =
   nxTargets.length === 0
     ? { status: 0 }
@@ -112,7 +116,7 @@ const nx =
           '-t',
           nxTargets.join(','),
           '--outputStyle=static',
-          '--parallel=2',
+          `--parallel=${taskLanes}`,
           ...nxArguments,
         ],
         { cwd: root, env, stdio: 'inherit' },
