@@ -89,7 +89,7 @@ export async function buildIndex(request: BuildRequest, startHelper: () => PartH
     // Before the write: what the helpers joined stays, in their shared memories.
     for (const helper of helpers) helper.stop();
   }
-  return writeBuild(request, { started, now, indexedAt, walkMs }, files, folders, parts, joined);
+  return writeBuild(request, { started, now, indexedAt, walkMs }, folders, parts, joined);
 }
 
 function settledValues<Value>(outcomes: readonly PromiseSettledResult<Value>[]): Value[] {
@@ -112,7 +112,6 @@ interface BuildTimes {
 function writeBuild(
   request: BuildRequest,
   { started, now, indexedAt, walkMs }: BuildTimes,
-  files: readonly WalkedFile[],
   folders: readonly WalkedFolder[],
   parts: readonly IndexedPart[],
   merged: ReturnType<typeof concatenatedJoins>,
