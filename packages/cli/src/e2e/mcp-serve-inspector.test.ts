@@ -7,8 +7,9 @@ import { describe, expect, it } from 'vitest';
 import { BIN, childEnvironment, parseJsonLines, runCli } from './cli-harness.js';
 
 const require = createRequire(import.meta.url);
-// The MCP Inspector's command-line mode: a client nobody here wrote.
-const inspector = join(dirname(require.resolve('@modelcontextprotocol/inspector/package.json')), 'cli/build/cli.js');
+// The MCP Inspector's command-line mode: a client nobody here wrote. Its own package, the one the
+// whole Inspector runs for `--cli` (the web client and proxy it also installs are not used here).
+const inspector = join(dirname(require.resolve('@modelcontextprotocol/inspector-cli/package.json')), 'build/cli.js');
 
 function runInspector(
   home: string,
