@@ -3,9 +3,10 @@
 // then the trigrams found in every file of the part so far, one list after another, which the
 // posting lists are sorted from without a copy. Must stay identical to TrigramCollector
 // (trigrams.ts): indexed-search.test.ts holds the stored postings to its output.
-import { SCANNER_RESERVED_BYTES, TRIGRAM_SCANNER_WASM } from './trigram-scanner-wasm.js';
+import { SCANNER_RESERVED_BYTES } from './trigram-scanner-wasm.js';
 import { FOLDABLE } from './trigrams.js';
 import { sharedMemory, webAssembly, type WasmMemory } from './wasm-api.js';
+import { compiledModules } from './wasm-modules.js';
 
 /** Trigrams in a WebAssembly memory: `count` u32 values from byte `address` on. */
 export interface FoundList {
@@ -14,7 +15,6 @@ export interface FoundList {
   readonly count: number;
 }
 
-const SCANNER_MODULE = new webAssembly.Module(TRIGRAM_SCANNER_WASM);
 const PAGE = 65536;
 
 /**
@@ -37,7 +37,7 @@ export class PartScanner {
     const textBytes = Math.max(fileLimit, 1 << 16);
     this.foundStart = this.textStart + Math.ceil(textBytes / 4) * 4;
     this.memory = sharedMemory(Math.ceil((this.foundStart + 4 * (1 << 20)) / PAGE));
-    this.exports = new webAssembly.Instance(SCANNER_MODULE, { env: { memory: this.memory } })
+    this.exports = new webAssembly.Instance(compiledModules().scanner, { env: { memory: this.memory } })
       .exports as unknown as PartScanner['exports'];
     this.text = Buffer.from(this.memory.buffer, this.textStart, textBytes);
   }

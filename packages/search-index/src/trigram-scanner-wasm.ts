@@ -466,8 +466,12 @@ const clear: WasmFunction = {
   ],
 };
 
-/** The scanner module's bytes (exports `scan` and `clear`; imports `env.memory`). */
-export const TRIGRAM_SCANNER_WASM: Uint8Array = assembleModule(Math.ceil(SCANNER_RESERVED_BYTES / 65536), [
-  scan,
-  clear,
-]);
+let scannerBytes: Uint8Array | undefined;
+
+/**
+ * The scanner module's bytes (exports `scan` and `clear`; imports `env.memory`), assembled on first
+ * use: a build's helper threads are given the compiled module instead (wasm-modules.ts).
+ */
+export function trigramScannerWasm(): Uint8Array {
+  return (scannerBytes ??= assembleModule(Math.ceil(SCANNER_RESERVED_BYTES / 65536), [scan, clear]));
+}
