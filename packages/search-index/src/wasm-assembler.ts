@@ -58,6 +58,7 @@ export const wasm = {
   i32Store8: (offset: number) => [0x3a, 0, ...unsigned(offset)],
   i32Store16: (offset: number) => [0x3b, 1, ...unsigned(offset)],
   i32Eqz: [0x45],
+  i32Eq: [0x46],
   i32Ne: [0x47],
   i32LtU: [0x49],
   i32GeU: [0x4f],
