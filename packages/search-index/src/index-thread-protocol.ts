@@ -5,6 +5,7 @@ import type { IndexedPart, PartSettings, SharedRange } from './index-part.js';
 import type { HighByteRange, MergedPostings, PostingChunk } from './posting-merge.js';
 import type { StoredIndexRead } from './stored-index-file.js';
 import type { IndexKey } from './stored-index.js';
+import type { CompiledModules } from './wasm-modules.js';
 
 /** Walk the workspace, index it and write the stored index to `path`. */
 export interface BuildRequest {
@@ -107,4 +108,6 @@ export type JoinReply =
 /** `workerData` of the index thread ('index') and of its helper threads ('part'). */
 export interface IndexThreadData {
   readonly role: 'index' | 'part';
+  /** A helper's WebAssembly modules, compiled by the index thread. */
+  readonly modules?: CompiledModules;
 }

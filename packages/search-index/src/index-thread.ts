@@ -19,6 +19,7 @@ import { walkedFiles } from './index-walk.js';
 import { PartScanner } from './part-scanner.js';
 import { mergeChunks, type MergedPostings } from './posting-merge.js';
 import { readStoredIndex } from './stored-index-file.js';
+import { adoptCompiledModules, compiledModules } from './wasm-modules.js';
 
 const port = parentPort!;
 
@@ -29,7 +30,7 @@ function reasonOf(error: unknown): string {
 // Starts a helper thread that indexes one part and then joins a range of keys once asked (a fresh
 // one per build: builds are rare).
 function startHelper(): PartHelper {
-  const data: IndexThreadData = { role: 'part' };
+  const data: IndexThreadData = { role: 'part', modules: compiledModules() };
   const helper = new Worker(new URL(import.meta.url), { workerData: data });
   // The helper's answers in order; a failure (or an exit) fails whatever is still unanswered.
   const waiting: { resolve(reply: PartReply | JoinReply): void; reject(error: Error): void }[] = [];
@@ -117,5 +118,8 @@ function serveRequests(): void {
   });
 }
 
-if ((workerData as IndexThreadData | undefined)?.role === 'part') servePart();
-else serveRequests();
+const data = workerData as IndexThreadData | undefined;
+if (data?.role === 'part') {
+  if (data.modules) adoptCompiledModules(data.modules);
+  servePart();
+} else serveRequests();

@@ -89,6 +89,20 @@ describe('scanText', () => {
     }
   });
 
+  it('folds a character at every place in texts of every length up to 40', () => {
+    // The scan works 16 positions at a time and tells whether to fold: a character at a round's
+    // edge, or in the text's first or last bytes, must be folded all the same.
+    for (const character of [kelvin, longS, dottedI])
+      for (let length = 3; length <= 40; length += 1)
+        for (let at = 0; at + character.length <= length; at += 1) {
+          const text = Buffer.alloc(length, 0x65);
+          character.copy(text, at);
+          expect(scannedKeys(text, Buffer.alloc(0)), `${length} bytes, ${character.toString()} at ${at}`).toEqual(
+            collectedKeys(text),
+          );
+        }
+  });
+
   it('never folds what lies past the text, where an earlier file was read', () => {
     const text = Buffer.from('the text ends here\n');
     const stale = Buffer.concat([Buffer.alloc(text.length + 5, 0x61), kelvin, Buffer.from('ept'), longS, dottedI]);
@@ -96,6 +110,41 @@ describe('scanText', () => {
     expect(scannedKeys(text, stale)).toEqual(collectedKeys(text));
     // The rest of the sequence is past the end: not a sequence of this text.
     expect(scannedKeys(halfway, Buffer.concat([Buffer.alloc(halfway.length), kelvin]))).toEqual(collectedKeys(halfway));
+  });
+});
+
+describe('PartScanner.mayHoldFoldable', () => {
+  it('is false after a text without the three characters, ASCII or not, so it is not folded', () => {
+    const scanner = new PartScanner(1 << 16);
+    for (const text of [
+      'plain ASCII text, long enough for a few rounds of the scan',
+      'caf\u00e9 \u00c4\u00e4 \u65e5\u672c \u2014 \u0131',
+    ]) {
+      const bytes = Buffer.from(text);
+      scanner.text.set(bytes);
+      scanner.scan(bytes.length, 0);
+      expect(scanner.mayHoldFoldable(), text).toBe(false);
+    }
+  });
+
+  it('is true after a text holding one of them, wherever it is', () => {
+    const scanner = new PartScanner(1 << 16);
+    for (const character of ['\u212A', '\u017F', '\u0130'])
+      for (let at = 0; at < 40; at += 1) {
+        const text = Buffer.concat([Buffer.alloc(at, 0x61), Buffer.from(character), Buffer.alloc(40 - at, 0x62)]);
+        scanner.text.set(text);
+        scanner.scan(text.length, 0);
+        expect(scanner.mayHoldFoldable(), `${character} at ${at}`).toBe(true);
+        // False again after the next text, which holds none (too short to hold a trigram, or not).
+        scanner.text.fill(0x63, 0, text.length);
+        scanner.scan(at % 3, 0);
+        expect(scanner.mayHoldFoldable(), `after ${character} at ${at}, ${at % 3} bytes`).toBe(false);
+        scanner.text.set(text);
+        scanner.scan(text.length, 0);
+        scanner.text.fill(0x63, 0, text.length);
+        scanner.scan(text.length, 0);
+        expect(scanner.mayHoldFoldable(), `after ${character} at ${at}`).toBe(false);
+      }
   });
 });
 

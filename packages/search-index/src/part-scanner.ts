@@ -3,9 +3,10 @@
 // then the trigrams found in every file of the part so far, one list after another, which the
 // posting lists are sorted from without a copy. Must stay identical to TrigramCollector
 // (trigrams.ts): indexed-search.test.ts holds the stored postings to its output.
-import { SCANNER_RESERVED_BYTES, TRIGRAM_SCANNER_WASM } from './trigram-scanner-wasm.js';
+import { SCANNER_FOLDABLE_OFFSET, SCANNER_RESERVED_BYTES } from './trigram-scanner-wasm.js';
 import { FOLDABLE } from './trigrams.js';
 import { sharedMemory, webAssembly, type WasmMemory } from './wasm-api.js';
+import { compiledModules } from './wasm-modules.js';
 
 /** Trigrams in a WebAssembly memory: `count` u32 values from byte `address` on. */
 export interface FoundList {
@@ -14,7 +15,6 @@ export interface FoundList {
   readonly count: number;
 }
 
-const SCANNER_MODULE = new webAssembly.Module(TRIGRAM_SCANNER_WASM);
 const PAGE = 65536;
 
 /**
@@ -31,15 +31,18 @@ export class PartScanner {
   private readonly foundStart: number;
   /** Where a file's text is read to (a view of the scanner's memory: shared, so it outlives growing). */
   readonly text: Buffer;
+  /** Where the last scan left whether its text may hold a foldable sequence. */
+  private readonly foldable: Int32Array;
 
   /** A scanner whose text area holds `fileLimit` bytes (at least 64 KiB). */
   constructor(fileLimit: number) {
     const textBytes = Math.max(fileLimit, 1 << 16);
     this.foundStart = this.textStart + Math.ceil(textBytes / 4) * 4;
     this.memory = sharedMemory(Math.ceil((this.foundStart + 4 * (1 << 20)) / PAGE));
-    this.exports = new webAssembly.Instance(SCANNER_MODULE, { env: { memory: this.memory } })
+    this.exports = new webAssembly.Instance(compiledModules().scanner, { env: { memory: this.memory } })
       .exports as unknown as PartScanner['exports'];
     this.text = Buffer.from(this.memory.buffer, this.textStart, textBytes);
+    this.foldable = new Int32Array(this.memory.buffer, SCANNER_FOLDABLE_OFFSET, 1);
   }
 
   /**
@@ -58,6 +61,14 @@ export class PartScanner {
   /** Scans text[0, length), appending new trigrams after the first `at`; returns the count now. */
   scan(length: number, at: number): number {
     return (this.exports.scan(this.textStart, length, this.foundStart + 4 * at) - this.foundStart) / 4;
+  }
+
+  /**
+   * Whether the text of the last scan may hold one of the sequences `FOLDABLE`: if not, it folds to
+   * itself.
+   */
+  mayHoldFoldable(): boolean {
+    return this.foldable[0] !== 0;
   }
 
   /** Whether text[0, length) holds a 0 byte (a backwards native search: no view per file). */
@@ -132,6 +143,7 @@ function foldInPlace(bytes: Buffer, length: number): number {
 /** Adds the trigrams of text[0, length) and of its folded copy after the first `at`; returns the count now. */
 export function scanText(scanner: PartScanner, length: number, at: number): number {
   const found = scanner.scan(length, at);
+  if (!scanner.mayHoldFoldable()) return found;
   const folded = foldInPlace(scanner.text, length);
   return folded < 0 ? found : scanner.scan(folded, found);
 }

@@ -5,13 +5,8 @@
 // passes are stable, so each trigram's files stay in walk order. Each bucket's lists are encoded
 // as soon as it is sorted, while they are in the cache.
 import type { FoundList } from './part-scanner.js';
-import { POSTING_SORT_WASM } from './posting-sort-wasm.js';
 import { webAssembly } from './wasm-api.js';
-
-const POSTING_SORT_MODULES = {
-  wide: new webAssembly.Module(POSTING_SORT_WASM.wide),
-  narrow: new webAssembly.Module(POSTING_SORT_WASM.narrow),
-};
+import { compiledModules } from './wasm-modules.js';
 const PAGE = 65536;
 
 /**
@@ -101,7 +96,8 @@ export function sortPostings(found: FoundList, fileStarts: readonly number[], ad
     words[ranges / 4 + 2 * file] = found.address + 4 * fileStarts[added]!;
     words[ranges / 4 + 2 * file + 1] = found.address + 4 * end;
   }
-  const sort = new webAssembly.Instance(narrow ? POSTING_SORT_MODULES.narrow : POSTING_SORT_MODULES.wide, {
+  const modules = compiledModules();
+  const sort = new webAssembly.Instance(narrow ? modules.sortNarrow : modules.sortWide, {
     env: { memory },
   }).exports as unknown as PostingSort;
   sort.countHigh(found.address, found.address + 4 * pairs, highStarts + 4);

@@ -464,9 +464,9 @@ const moduleFor = (fileBytes: FileNumberBytes) =>
 /**
  * The module's bytes (imports `env.memory`; exports the six functions above), with file numbers
  * in `fileOf` of 4 bytes (`wide`) or 2 (`narrow`, for parts of at most 65,536 files: 2 bytes less
- * memory per file-trigram pair).
+ * memory per file-trigram pair), assembled when asked for: a build's helper threads are given the
+ * compiled modules instead (wasm-modules.ts).
  */
-export const POSTING_SORT_WASM: { readonly wide: Uint8Array; readonly narrow: Uint8Array } = {
-  wide: moduleFor(4),
-  narrow: moduleFor(2),
-};
+export function postingSortWasm(width: 'wide' | 'narrow'): Uint8Array {
+  return moduleFor(width === 'wide' ? 4 : 2);
+}

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { SCANNER_RESERVED_BYTES, SCANNER_SEEN_OFFSET, TRIGRAM_SCANNER_WASM } from './trigram-scanner-wasm.js';
+import { SCANNER_RESERVED_BYTES, SCANNER_SEEN_OFFSET, trigramScannerWasm } from './trigram-scanner-wasm.js';
 import { isJoint, JOINT_GRAM_KEY_BASE, jointGramKeyOf, packTrigram, TrigramCollector } from './trigrams.js';
 import { sharedMemory } from './wasm-api.js';
 
@@ -22,7 +22,7 @@ const TEXT = FOUND + 4 * (1 << 20);
 /** The scanner as the index worker sets it up: its own memory. */
 function scanner() {
   const memory = sharedMemory(Math.ceil((TEXT + (1 << 20)) / 65536));
-  const instance = new WebAssembly.Instance(new WebAssembly.Module(TRIGRAM_SCANNER_WASM), { env: { memory } });
+  const instance = new WebAssembly.Instance(new WebAssembly.Module(trigramScannerWasm()), { env: { memory } });
   const { scan, clear } = instance.exports as unknown as {
     scan(text: number, length: number, out: number): number;
     clear(from: number, to: number): void;
@@ -85,10 +85,10 @@ function expectSameList(actual: number[], expected: number[]): void {
   });
 }
 
-describe('TRIGRAM_SCANNER_WASM', () => {
+describe('trigramScannerWasm', () => {
   it('is a valid module that imports its memory and exports scan and clear', () => {
-    expect(WebAssembly.validate(TRIGRAM_SCANNER_WASM)).toBe(true);
-    const module = new WebAssembly.Module(TRIGRAM_SCANNER_WASM);
+    expect(WebAssembly.validate(trigramScannerWasm())).toBe(true);
+    const module = new WebAssembly.Module(trigramScannerWasm());
     expect(WebAssembly.Module.imports(module)).toEqual([{ module: 'env', name: 'memory', kind: 'memory' }]);
     expect(WebAssembly.Module.exports(module).map((entry) => entry.name)).toEqual(['scan', 'clear']);
   });

@@ -14,10 +14,13 @@ export interface WasmMemory {
   grow(pages: number): number;
 }
 
+/** A compiled module: instantiated any number of times, and posted to other threads as it is. */
+export type WasmModule = object;
+
 export interface WasmApi {
   readonly Memory: new (descriptor: { initial: number; maximum: number; shared: true }) => WasmMemory;
-  readonly Module: new (bytes: Uint8Array) => object;
-  readonly Instance: new (module: object, imports: object) => { readonly exports: Record<string, unknown> };
+  readonly Module: new (bytes: Uint8Array) => WasmModule;
+  readonly Instance: new (module: WasmModule, imports: object) => { readonly exports: Record<string, unknown> };
 }
 
 /** Node's `WebAssembly` global, typed. */

@@ -58,6 +58,7 @@ export const wasm = {
   i32Store8: (offset: number) => [0x3a, 0, ...unsigned(offset)],
   i32Store16: (offset: number) => [0x3b, 1, ...unsigned(offset)],
   i32Eqz: [0x45],
+  i32Eq: [0x46],
   i32Ne: [0x47],
   i32LtU: [0x49],
   i32GeU: [0x4f],
@@ -111,15 +112,19 @@ export const simd128 = {
   /** Byte `n` of the result is byte `lanes[n]` of the two operands laid end to end (0-31). */
   shuffle: (lanes: readonly number[]) => simd(0x0d, ...lanes),
   i8x16Eq: simd(0x23),
+  i8x16LtS: simd(0x25),
   i8x16LtU: simd(0x26),
   and: simd(0x4e),
   or: simd(0x50),
   xor: simd(0x51),
+  i8x16Add: simd(0x6e),
   i8x16Sub: simd(0x71),
   /** An `i32` whose bit n is the top bit of byte n of the vector. */
   i8x16Bitmask: simd(0x64),
   /** 1 if any bit of the vector is set, else 0. */
   anyTrue: simd(0x53),
+  /** The `i32` in lane `lane` (0-3). */
+  i32x4ExtractLane: (lane: number) => simd(0x1b, lane),
   /** Shifts each `i32` lane right (unsigned) by the `i32` on the stack. */
   i32x4ShrU: simd(0xad),
   i32x4Add: simd(0xae),
