@@ -25,6 +25,11 @@ export interface StagedWrite {
     { readonly device: number; readonly inode: number; readonly size: number; readonly mtimeMs: number } | undefined;
   /** A symbolic link's copy has no data to sync (its folder's sync covers it). */
   readonly isFile: boolean;
+  /**
+   * Written in place over the very file the check read (the wall's `overwrite`): no copy, no
+   * rename; only its data to sync. `temporary` is then unused.
+   */
+  readonly inPlace?: boolean;
   /** Settles when the copy's data is durable (at once for a link); rejects when the sync failed. */
   readonly synced: Promise<void>;
 }
@@ -41,7 +46,10 @@ export class StagedWrites {
 
   /** Adds a staged write whose copy is wholly written, and starts making that copy durable. */
   add(staged: Omit<StagedWrite, 'synced'>): void {
-    const write = { ...staged, synced: staged.isFile ? startSync(staged.temporary) : Promise.resolve() };
+    const synced = staged.isFile
+      ? startSync(staged.inPlace === true ? staged.absolutePath : staged.temporary)
+      : Promise.resolve();
+    const write = { ...staged, synced };
     this.writes.push(write);
     const { path } = write.entry;
     this.paths.add(path);
