@@ -458,7 +458,7 @@ async function overwriteInPlace(
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code ?? '';
     if (code === 'EMLINK' || code === 'EACCES' || code === 'EPERM') return 'by copy';
-    if (code === 'ECHANGED') return conflict(inspectPath(root, entry.path).found);
+    if (code === 'ECHANGED' || code === 'ENOENT') return conflict(inspectPath(root, entry.path).found);
     if (REFUSED_BY_WALL.has(code)) return conflict({ state: 'other' });
     throw error;
   }
