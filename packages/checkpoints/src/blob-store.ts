@@ -130,6 +130,16 @@ export async function findBlobs(
   return found;
 }
 
+/** Which of `hashes` name a body kept whole in its row (not in pieces), without reading the bodies. */
+export async function bodiesKeptWhole(db: Kysely<CheckpointTables>, hashes: readonly string[]): Promise<Set<string>> {
+  const unique = [...new Set(hashes)];
+  if (unique.length === 0) return new Set();
+  const { rows } = await sql<{
+    sha256: string;
+  }>`select sha256 from checkpoint_blob where chunks = 0 and sha256 in (${sql.join(unique)})`.execute(db);
+  return new Set(rows.map((row) => row.sha256));
+}
+
 /**
  * The pieces of a body stored in chunks, one query and one piece at a time (so at most one piece
  * is in memory on this side). Throws `checkpoint_blob_missing` when a piece is gone.

@@ -6,6 +6,7 @@ import { createInterface } from 'node:readline';
 import { bundledFixture, snapshotTree, testdir } from '@clawsmith/test-utils';
 import { beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { beginTurn, openStore } from './__fixtures__/tool-simulator.js';
+import { isInterruptedOverwrite } from './interrupted-overwrite.js';
 
 const packageRoot = new URL('..', import.meta.url).pathname;
 let childProgram: string;
@@ -89,10 +90,35 @@ async function largeTurn() {
   );
   await turn.complete();
   const after = snapshotTree(root);
-  return { root, before, after, ...opened };
+  // The bytes behind the snapshots' digests, to tell an in-place write cut short.
+  const texts = new Map(
+    [...changes].map(([path, written]) => {
+      const index = Number(/file(\d+)\.txt$/.exec(path)?.[1] ?? Number.NaN);
+      return [path, { before: Number.isNaN(index) ? undefined : original(index), after: written }] as const;
+    }),
+  );
+  return { root, before, after, texts, ...opened };
 }
 
-function assertEachFileWhollyOldOrNew(root: string, before: Record<string, string>, after: Record<string, string>) {
+type Texts = ReadonlyMap<string, { readonly before?: string; readonly after?: string }>;
+
+/** Whether the file at `path` is what an in-place write of its earlier bytes over the agent's leaves when cut short. */
+function cutShort(root: string, path: string, texts: Texts): boolean {
+  const { before, after } = texts.get(path) ?? {};
+  if (before === undefined || after === undefined) return false;
+  return isInterruptedOverwrite(readFileSync(join(root, path)), Buffer.from(before), Buffer.from(after));
+}
+
+/**
+ * Each file is wholly old, wholly new, or (written in place when the kill came) the old bytes up
+ * to a point followed by the agent's, which finishing the undo completes. Returns how many are old.
+ */
+function assertEachFileOldNewOrCutShort(
+  root: string,
+  before: Record<string, string>,
+  after: Record<string, string>,
+  texts: Texts,
+) {
   const now = snapshotTree(root);
   let old = 0;
   for (const path of new Set([...Object.keys(before), ...Object.keys(after), ...Object.keys(now)])) {
@@ -100,7 +126,7 @@ function assertEachFileWhollyOldOrNew(root: string, before: Record<string, strin
     // A kill between writing a file's temporary copy and renaming it over the file leaves the
     // copy; the file itself is still old. Finishing the undo removes it (checked by the callers).
     if (/\.clawsmith-undo-[0-9a-f]{8}$/.test(path) && before[path] === undefined) continue;
-    if (now[path] !== after[path]) {
+    if (now[path] !== after[path] && (now[path] === before[path] || !cutShort(root, path, texts))) {
       expect(now[path], path).toBe(before[path]);
       old += 1;
     }
@@ -113,13 +139,13 @@ function assertEachFileWhollyOldOrNew(root: string, before: Record<string, strin
 // 30 s default. The guarantees checked do not depend on time.
 describe('undo killed with SIGKILL', { timeout: 120_000 }, () => {
   it('leaves every file wholly old or wholly new, and resumeInterruptedUndo finishes it', async () => {
-    const { root, before, after, store, file } = await largeTurn();
+    const { root, before, after, texts, store, file } = await largeTurn();
     const run = startChild(['undo', file, 'session-1', 't1', '150']);
     await run.waitFor('paused');
     run.child.kill('SIGKILL');
     expect((await run.exited).signal).toBe('SIGKILL');
 
-    const restoredBeforeKill = assertEachFileWhollyOldOrNew(root, before, after);
+    const restoredBeforeKill = assertEachFileOldNewOrCutShort(root, before, after, texts);
     expect(restoredBeforeKill).toBeGreaterThan(100);
     expect(restoredBeforeKill).toBeLessThan(FILES);
     expect((await store.getRestorePoint('session-1', 't1')).undone).toBe(true);
@@ -134,12 +160,12 @@ describe('undo killed with SIGKILL', { timeout: 120_000 }, () => {
   });
 
   it('finishes the killed undo when the same undo is simply run again, leaving no temporary files', async () => {
-    const { root, before, after, store, file } = await largeTurn();
+    const { root, before, after, texts, store, file } = await largeTurn();
     const run = startChild(['undo', file, 'session-1', 't1']);
     await run.waitFor('started');
     run.child.kill('SIGKILL');
     await run.exited;
-    assertEachFileWhollyOldOrNew(root, before, after);
+    assertEachFileOldNewOrCutShort(root, before, after, texts);
 
     const result = await store.undoFiles('session-1', 't1');
     expect(result.lateConflicts).toEqual([]);
@@ -150,6 +176,31 @@ describe('undo killed with SIGKILL', { timeout: 120_000 }, () => {
       expect(readdirSync(join(root, `dir${index}`)).filter((name) => name.includes('clawsmith-undo'))).toEqual([]);
     }
     await expect(store.undoFiles('session-1', 't1')).rejects.toMatchObject({ code: 'checkpoint_already_undone' });
+  });
+
+  it('finishes a file the killed undo left half written in place, and only such a file', async () => {
+    const { root, after, texts, store, file } = await largeTurn();
+    const run = startChild(['undo', file, 'session-1', 't1', '10']);
+    await run.waitFor('paused');
+    run.child.kill('SIGKILL');
+    await run.exited;
+    // Two files the undo had not reached: one as an in-place write killed half way leaves it (the
+    // earlier bytes up to a point, then the agent's), one a byte off that (a person's edit).
+    const now = snapshotTree(root);
+    const [interrupted, edited] = [...texts]
+      .filter(([path, text]) => text.before !== undefined && text.after !== undefined && now[path] === after[path])
+      .map(([path, text]) => ({ path, before: text.before!, after: text.after! }))
+      .slice(-2);
+    const cut = Math.floor(interrupted!.before.length / 2);
+    writeFileSync(join(root, interrupted!.path), interrupted!.before.slice(0, cut) + interrupted!.after.slice(cut));
+    const nearMiss = edited!.before.slice(0, cut) + edited!.after.slice(cut + 1);
+    writeFileSync(join(root, edited!.path), nearMiss);
+
+    const [result] = await store.resumeInterruptedUndo('session-1');
+    expect(result!.lateConflicts.map((conflict) => conflict.path)).toEqual([edited!.path]);
+    expect(readFileSync(join(root, edited!.path), 'utf8')).toBe(nearMiss);
+    expect(readFileSync(join(root, interrupted!.path), 'utf8')).toBe(interrupted!.before);
+    expect(result!.restored).toContain(interrupted!.path);
   });
 
   it('never overwrites a file a person edited while the killed undo waited to be resumed', async () => {

@@ -56,16 +56,28 @@ export function expectedFigures(identity: FileIdentity): {
   readonly size: number;
   readonly mtimeMs: number;
 } {
-  let seconds = identity.mtimeNs / 1_000_000_000n;
-  let nanoseconds = identity.mtimeNs % 1_000_000_000n;
-  if (nanoseconds < 0n) {
-    seconds -= 1n;
-    nanoseconds += 1_000_000_000n;
-  }
   return {
     device: Number(identity.device),
     inode: Number(identity.inode),
     size: Number(identity.size),
-    mtimeMs: Number(seconds) * 1000 + Number(nanoseconds) / 1_000_000,
+    mtimeMs: millisecondsOf(identity.mtimeNs),
   };
+}
+
+/** {@link expectedFigures} and the change time, as the wall's `overwrite` compares them with `fstat`'s. */
+export function overwriteFigures(identity: FileIdentity): ReturnType<typeof expectedFigures> & {
+  readonly ctimeMs: number;
+} {
+  return { ...expectedFigures(identity), ctimeMs: millisecondsOf(identity.ctimeNs) };
+}
+
+/** A time in nanoseconds as Node's `Stats` gives it in milliseconds (from seconds and nanoseconds). */
+function millisecondsOf(timeNs: bigint): number {
+  let seconds = timeNs / 1_000_000_000n;
+  let nanoseconds = timeNs % 1_000_000_000n;
+  if (nanoseconds < 0n) {
+    seconds -= 1n;
+    nanoseconds += 1_000_000_000n;
+  }
+  return Number(seconds) * 1000 + Number(nanoseconds) / 1_000_000;
 }

@@ -5,10 +5,19 @@ import { basename, dirname, join } from 'node:path';
 import { processIsAlive } from '@clawsmith/platform';
 import type { WorkspaceMutation, WorkspaceWall } from '@clawsmith/tool-protocol';
 import { sql, type Kysely } from 'kysely';
-import { BLOBS_PER_FETCH, findBlobs, readBlobChunks, type StoredBlob } from './blob-store.js';
+import { BLOBS_PER_FETCH, bodiesKeptWhole, findBlobs, readBlobChunks, type StoredBlob } from './blob-store.js';
 import { CheckpointError } from './checkpoint-errors.js';
 import type { CheckpointTables, RestoreEntryRow, RestoreJournalRow } from './checkpoint-schema.js';
-import { inspectPath, sameMode, sameState, symlinkDigest, type FoundState, type UndoConflict } from './file-state.js';
+import {
+  inspectPath,
+  readRegularFile,
+  sameMode,
+  sameState,
+  symlinkDigest,
+  type FoundState,
+  type UndoConflict,
+} from './file-state.js';
+import { isInterruptedOverwrite } from './interrupted-overwrite.js';
 import {
   holdReplaced,
   releaseReplaced,
@@ -17,7 +26,7 @@ import {
   syncTemporaries,
   type StagedWrite,
 } from './staged-writes.js';
-import { expectedFigures, stillSameFile, type FileIdentity } from './file-identity.js';
+import { expectedFigures, overwriteFigures, stillSameFile, type FileIdentity } from './file-identity.js';
 import type { PlannedRestore, RestoreTarget, UndoPlan } from './undo-plan.js';
 import { writeTransaction } from './write-transaction.js';
 import { writeJournalDone, writeJournalStart, type JournalDatabase } from './journal-writes.js';
@@ -278,6 +287,7 @@ async function applyEntry(
   staged: StagedWrites,
   resumed: boolean,
   seen: PlannedRestore['seen'],
+  keptWhole: ReadonlySet<string>,
 ): Promise<EntryOutcome | 'staged'> {
   const root = entry.workspace_root;
   const absolutePath = join(root, ...entry.path.split('/'));
@@ -287,7 +297,12 @@ async function applyEntry(
   // folder and one for the file), its hash is known and reading it again would only cost time.
   const unchanged = seen !== undefined && stillSameFile(root, entry.path, seen.identity);
   const checked = unchanged ? seen : inspectPath(root, entry.path);
-  const { found } = checked;
+  // A file the killed process left half written in place is its own work, finished like the
+  // version the journal expected.
+  const found =
+    resumed && (await interruptedOverwriteAt(db, bodies, absolutePath, checked.found, expected, target))
+      ? expected
+      : checked.found;
   const temporary = temporaryName(absolutePath, journalId);
   // A process killed between writing the temporary file and renaming it leaves that file behind.
   // A journal this process just started has none (its id is new): nothing to remove, one
@@ -331,6 +346,23 @@ async function applyEntry(
     return run([...makeFolders, ...make, { kind: 'chmod', path: absolutePath, mode: target.mode }], 'restored');
   }
   const body = requireBody(bodies, entry, target.sha256);
+  // In place when a write cut short could be recognised after a crash: the agent's bytes are
+  // kept whole (see interrupted-overwrite.ts). No new inode, no freed blocks, no rename.
+  if (
+    target.state === 'file' &&
+    found.state === 'file' &&
+    body.content !== undefined &&
+    checked.identity !== undefined &&
+    expected.state === 'file' &&
+    keptWhole.has(expected.sha256)
+  ) {
+    const written = await overwriteInPlace(wall, entry, absolutePath, body.content, target.mode, checked.identity);
+    if (written === 'written') {
+      staged.add({ entry, index, temporary, absolutePath, held: undefined, isFile: true, inPlace: true });
+      return 'staged';
+    }
+    if (written !== 'by copy') return written;
+  }
   const clearFolder: WorkspaceMutation[] = found.state === 'directory' ? removal : [];
   // The copy is synced and renamed over the path with the rest of its group (staged-writes.ts).
   // A body stored in pieces is written as its first piece, then one append per piece read, the
@@ -365,6 +397,71 @@ async function applyEntry(
     isFile: target.state === 'file',
   });
   return 'staged';
+}
+
+/**
+ * On resume: whether the file at `absolutePath` is what this journal's in-place write of the
+ * target over the expected file leaves when the process dies during it (both bodies kept whole).
+ */
+async function interruptedOverwriteAt(
+  db: Kysely<CheckpointTables>,
+  bodies: ReadonlyMap<string, StoredBlob>,
+  absolutePath: string,
+  found: FoundState,
+  expected: FoundState,
+  target: RestoreTarget,
+): Promise<boolean> {
+  if (found.state !== 'file' || expected.state !== 'file' || target.state !== 'file') return false;
+  if (sameState(found, expected) || sameState(found, target)) return false;
+  const targetBody = bodies.get(target.sha256)?.content;
+  const writtenBody = (await findBlobs(db, [expected.sha256])).get(expected.sha256)?.content;
+  if (targetBody === undefined || writtenBody === undefined) return false;
+  const file = readRegularFile(absolutePath);
+  return file !== undefined && isInterruptedOverwrite(file.content, targetBody, writtenBody);
+}
+
+/**
+ * Writes `content` over the file at `absolutePath` if it is still the very version `identity`
+ * describes (else a late conflict, nothing written). `by copy`: it has other names, or this
+ * process may not write it or set its mode, and nothing was written: the copy and rename take over.
+ */
+async function overwriteInPlace(
+  wall: WorkspaceWall,
+  entry: RestoreEntryRow,
+  absolutePath: string,
+  content: Buffer,
+  mode: number | undefined,
+  identity: FileIdentity,
+): Promise<'written' | 'by copy' | UndoConflict> {
+  const root = entry.workspace_root;
+  const conflict = (found: FoundState): UndoConflict => ({
+    path: entry.path,
+    expected: decodeExpected(entry),
+    found,
+    reason: 'changed_on_disk',
+  });
+  try {
+    await wall.apply({
+      workspaceRoot: root,
+      mutations: [
+        {
+          kind: 'overwrite',
+          path: absolutePath,
+          content,
+          ...(mode === undefined ? {} : { mode }),
+          sync: false,
+          ...overwriteFigures(identity),
+        },
+      ],
+    });
+    return 'written';
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code ?? '';
+    if (code === 'EMLINK' || code === 'EACCES' || code === 'EPERM') return 'by copy';
+    if (code === 'ECHANGED' || code === 'ENOENT') return conflict(inspectPath(root, entry.path).found);
+    if (REFUSED_BY_WALL.has(code)) return conflict({ state: 'other' });
+    throw error;
+  }
 }
 
 /**
@@ -462,12 +559,15 @@ async function settleStaged(
   const replaced = holdReplaced(writes);
   let releasing = false;
   try {
-    for (const write of writes) settled.push({ write, outcome: await renameStaged(wall, write) });
+    for (const write of writes)
+      settled.push({ write, outcome: write.inPlace === true ? 'restored' : await renameStaged(wall, write) });
     // The folders' syncs are queued on the thread pool before the replaced files are freed: the
     // pool runs its jobs in order, four at a time, and freeing a file can wait for the disk (a
     // discard), so queued behind a hundred frees the few syncs the journal waits for started last.
     const foldersSynced = syncFoldersOf(
-      settled.filter(({ outcome }) => outcome === 'restored').map(({ write }) => write.absolutePath),
+      settled
+        .filter(({ write, outcome }) => outcome === 'restored' && write.inPlace !== true)
+        .map(({ write }) => write.absolutePath),
     );
     // Not awaited: the renamed-over files have no name left, nothing waits for their space, and
     // the release never fails (see releaseReplaced).
@@ -509,6 +609,7 @@ export async function applyJournal(
         .execute());
     if (written === undefined) await assertTrustedEntries(db, journal, entries, now());
     let bodies = new Map<string, StoredBlob>();
+    let keptWhole = new Set<string>();
     const outcomes: EntryOutcome[] = [];
     const staged = new StagedWrites();
     const settle = async () => {
@@ -530,10 +631,29 @@ export async function applyJournal(
               : [],
           ),
         );
+        keptWhole = await bodiesKeptWhole(
+          db,
+          upcoming.flatMap((next) =>
+            next.expected_state === 'file' && next.target_state === 'file' && next.expected_sha256 !== null
+              ? [next.expected_sha256]
+              : [],
+          ),
+        );
       }
       if (staged.mustFlushBefore(entry.path)) await settle();
       const seen = started?.seen[index];
-      const outcome = await applyEntry(db, wall, bodies, journal.journal_id, entry, index, staged, resumed, seen);
+      const outcome = await applyEntry(
+        db,
+        wall,
+        bodies,
+        journal.journal_id,
+        entry,
+        index,
+        staged,
+        resumed,
+        seen,
+        keptWhole,
+      );
       if (outcome === 'staged') continue;
       outcomes[index] = outcome;
       await options.onProgress?.({ path: entry.path, index, total: entries.length });

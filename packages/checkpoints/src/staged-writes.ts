@@ -1,12 +1,13 @@
-// Undo's batched write path: every restored file's temporary copy is written, and its fsync is
-// queued on the thread pool as soon as it is written (so the disk works while the next copies are
-// written); once every copy of a group is durable, each is renamed over its path (if that still
-// holds what was found) while the files it replaces are held open, so that they are freed
-// together after the renames rather than one by one inside them; then the folders that gained a
-// name are made durable, and only then may the journal say `done`. One fsync per file in turn
-// cost about 1 ms each; issued together, the file system commits them in a few groups. A crash
-// at any step leaves each file wholly old or wholly new and the journal `applying`: resuming
-// removes leftover temporaries and redoes what is missing.
+// Undo's batched write path: every restored file is written (in place over the file, or as a
+// temporary copy), and its fsync is queued on the thread pool as soon as it is written (so the
+// disk works while the next files are written); once every file of a group is durable, each copy
+// is renamed over its path (if that still holds what was found) while the files it replaces are
+// held open, so that they are freed together after the renames rather than one by one inside
+// them; then the folders that gained a name are made durable, and only then may the journal say
+// `done`. One fsync per file in turn cost about 1 ms each; issued together, the file system
+// commits them in a few groups. A crash at any step leaves each copied file wholly old or wholly
+// new, a file written in place old, new or cut short (interrupted-overwrite.ts), and the journal
+// `applying`: resuming removes leftover temporaries and redoes what is missing.
 import { close, closeSync, constants, fsync, openSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { RestoreEntryRow } from './checkpoint-schema.js';
@@ -25,6 +26,11 @@ export interface StagedWrite {
     { readonly device: number; readonly inode: number; readonly size: number; readonly mtimeMs: number } | undefined;
   /** A symbolic link's copy has no data to sync (its folder's sync covers it). */
   readonly isFile: boolean;
+  /**
+   * Written in place over the very file the check read (the wall's `overwrite`): no copy, no
+   * rename; only its data to sync. `temporary` is then unused.
+   */
+  readonly inPlace?: boolean;
   /** Settles when the copy's data is durable (at once for a link); rejects when the sync failed. */
   readonly synced: Promise<void>;
 }
@@ -41,7 +47,10 @@ export class StagedWrites {
 
   /** Adds a staged write whose copy is wholly written, and starts making that copy durable. */
   add(staged: Omit<StagedWrite, 'synced'>): void {
-    const write = { ...staged, synced: staged.isFile ? startSync(staged.temporary) : Promise.resolve() };
+    const synced = staged.isFile
+      ? startSync(staged.inPlace === true ? staged.absolutePath : staged.temporary)
+      : Promise.resolve();
+    const write = { ...staged, synced };
     this.writes.push(write);
     const { path } = write.entry;
     this.paths.add(path);

@@ -5,7 +5,8 @@ import type { WorkspaceMutation, WorkspaceMutationBatch, WorkspaceMutationOutcom
 export type WireMutation =
   | WorkspaceMutation
   | (Omit<Extract<WorkspaceMutation, { kind: 'create' }>, 'content'> & { readonly content: string })
-  | (Omit<Extract<WorkspaceMutation, { kind: 'append' }>, 'content'> & { readonly content: string });
+  | (Omit<Extract<WorkspaceMutation, { kind: 'append' }>, 'content'> & { readonly content: string })
+  | (Omit<Extract<WorkspaceMutation, { kind: 'overwrite' }>, 'content'> & { readonly content: string });
 
 /** A batch as the applier takes it, in this process (bytes) or in the helper (base64 text). */
 export interface WireMutationBatch extends Omit<WorkspaceMutationBatch, 'mutations'> {
@@ -48,10 +49,7 @@ export function createWorkspaceMutationApplier(
     try {
       if (!creating && !fs.fstatSync(descriptor).isFile())
         throw failure('EINVAL', mutation.path + ' is not a regular file');
-      if (mutation.root !== undefined && fs.existsSync('/proc/self/fd')) {
-        const real = fs.readlinkSync('/proc/self/fd/' + descriptor);
-        if (!inside(mutation.root, real)) throw failure('EOUTSIDE', mutation.path + ' resolved outside the workspace');
-      }
+      assertInside(mutation.root, descriptor, mutation.path);
       const content = bytes(mutation.content);
       let written = 0;
       while (written < content.length) written += fs.writeSync(descriptor, content, written, content.length - written);
@@ -64,6 +62,44 @@ export function createWorkspaceMutationApplier(
       throw error;
     }
     fs.closeSync(descriptor);
+  }
+
+  function assertInside(root: string | undefined, descriptor: number, path: string) {
+    if (root === undefined || !fs.existsSync('/proc/self/fd')) return;
+    const real = fs.readlinkSync('/proc/self/fd/' + descriptor);
+    if (!inside(root, real)) throw failure('EOUTSIDE', path + ' resolved outside the workspace');
+  }
+
+  function overwrite(mutation: Extract<WireMutation, { kind: 'overwrite' }>) {
+    const { O_WRONLY, O_NOFOLLOW, O_NONBLOCK } = fs.constants;
+    // O_NONBLOCK: a FIFO swapped in at the path fails the open rather than wait for a reader.
+    const descriptor = fs.openSync(mutation.path, O_WRONLY | O_NOFOLLOW | O_NONBLOCK);
+    try {
+      const found = fs.fstatSync(descriptor);
+      if (
+        !found.isFile() ||
+        found.dev !== mutation.device ||
+        found.ino !== mutation.inode ||
+        found.size !== mutation.size ||
+        found.mtimeMs !== mutation.mtimeMs ||
+        found.ctimeMs !== mutation.ctimeMs
+      )
+        throw failure('ECHANGED', mutation.path + ' changed');
+      // Writing in place would change every other name of the file too.
+      if (found.nlink !== 1) throw failure('EMLINK', mutation.path + ' has other names');
+      assertInside(mutation.root, descriptor, mutation.path);
+      // The mode first: a refusal (someone else's file) leaves the file unwritten.
+      if (mutation.mode !== undefined && (found.mode & 0o7777) !== mutation.mode)
+        fs.fchmodSync(descriptor, mutation.mode);
+      const content = bytes(mutation.content);
+      let written = 0;
+      while (written < content.length)
+        written += fs.writeSync(descriptor, content, written, content.length - written, written);
+      if (found.size > content.length) fs.ftruncateSync(descriptor, content.length);
+      if (mutation.sync !== false) fs.fsyncSync(descriptor);
+    } finally {
+      fs.closeSync(descriptor);
+    }
   }
 
   function expectUnchanged(mutation: Extract<WireMutation, { kind: 'expect' }>) {
@@ -82,6 +118,8 @@ export function createWorkspaceMutationApplier(
       case 'create':
       case 'append':
         return write(mutation);
+      case 'overwrite':
+        return overwrite(mutation);
       case 'link':
         return fs.linkSync(mutation.from, mutation.to);
       case 'rename':

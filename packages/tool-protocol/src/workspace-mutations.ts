@@ -29,6 +29,30 @@ export type WorkspaceMutation =
       readonly root?: string;
       readonly sync?: boolean;
     }
+  /**
+   * Rewrites an existing regular file in place, keeping its inode: opens it (`O_WRONLY |
+   * O_NOFOLLOW`, never created here) and requires the open file to be this very version (device,
+   * inode, size, `mtimeMs` and `ctimeMs` as `fstat` gives them), else `ECHANGED` with nothing
+   * written; a file with other names (hard links) fails with `EMLINK`, also unwritten. Then applies
+   * `mode` (when it differs), writes `content` from the first byte, cuts the file to its length and
+   * fsyncs (unless `sync` is false). No new inode, no freed blocks, no name changes: the cheapest
+   * restore of a file, but a process killed during the write leaves the new bytes up to some point
+   * followed by the old ones, so only a caller that can recognise and finish such a file after a
+   * crash may use it (undo's journal does). With `root`, the opened file must lie inside it.
+   */
+  | {
+      readonly kind: 'overwrite';
+      readonly path: string;
+      readonly content: Uint8Array;
+      readonly mode?: number;
+      readonly root?: string;
+      readonly sync?: boolean;
+      readonly device: number;
+      readonly inode: number;
+      readonly size: number;
+      readonly mtimeMs: number;
+      readonly ctimeMs: number;
+    }
   /** A new name for an existing file; fails with `EEXIST` rather than replace anything. */
   | { readonly kind: 'link'; readonly from: string; readonly to: string }
   /** Replaces `to` by `from` atomically. */
@@ -68,7 +92,8 @@ export interface WorkspaceMutationBatch {
  * command that swaps folders for symbolic links can make one land outside: the kernel refuses
  * it (`EROFS`). `none` applies them in this process, guarded only by the callers' path checks.
  * A failed mutation rejects with an `Error` whose `code` is the system error (`EEXIST`, `EROFS`,
- * …), `ECHANGED` for a failed `expect`, `EOUTSIDE` for a created file found outside `root`.
+ * …), `ECHANGED` for a failed `expect` or `overwrite`, `EMLINK` for an `overwrite` of a file with other
+ * names, `EOUTSIDE` for a created file found outside `root`.
  */
 export interface WorkspaceWall {
   readonly kind: 'bubblewrap' | 'none';

@@ -146,7 +146,7 @@ export class WallHelper {
   exchange(batch: WorkspaceMutationBatch): WorkspaceMutationOutcome | 'undelivered' {
     if (this.endReason !== undefined) return 'undelivered';
     const mutations = batch.mutations.map((mutation) =>
-      mutation.kind === 'create' || mutation.kind === 'append'
+      mutation.kind === 'create' || mutation.kind === 'append' || mutation.kind === 'overwrite'
         ? { ...mutation, content: Buffer.from(mutation.content).toString('base64') }
         : mutation,
     );

@@ -1,6 +1,15 @@
 import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, readdirSync, readFileSync, readlinkSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  readlinkSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { testdir } from '@clawsmith/test-utils';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createWorkspaceWall } from '../index.js';
@@ -26,6 +35,34 @@ describe('createWorkspaceWall', () => {
     expect(readFileSync(`${workspace}/src/moved.txt`, 'utf8')).toBe('old');
     expect(existsSync(`${workspace}/src/.t`)).toBe(false);
     expect(existsSync(`${workspace}/made`)).toBe(true);
+  });
+
+  it('overwrites a file in place only while it is the version given', async () => {
+    const workspace = testdir({ 'notes.txt': 'the agent wrote a long line\n' });
+    const path = `${workspace}/notes.txt`;
+    const found = lstatSync(path);
+    const figures = {
+      device: found.dev,
+      inode: found.ino,
+      size: found.size,
+      mtimeMs: found.mtimeMs,
+      ctimeMs: found.ctimeMs,
+    };
+    const overwrite = {
+      kind: 'overwrite',
+      path,
+      content: Buffer.from('earlier\n'),
+      root: workspace,
+      ...figures,
+    } as const;
+    await wall.apply({ workspaceRoot: workspace, mutations: [overwrite] });
+    expect(readFileSync(path, 'utf8')).toBe('earlier\n');
+    expect(lstatSync(path).ino).toBe(found.ino);
+    // The same figures again: the file is no longer that version, and stays as it is.
+    await expect(wall.apply({ workspaceRoot: workspace, mutations: [overwrite] })).rejects.toMatchObject({
+      code: 'ECHANGED',
+    });
+    expect(readFileSync(path, 'utf8')).toBe('earlier\n');
   });
 
   it('appends to a file in later batches (a large body sent piece by piece)', async () => {
