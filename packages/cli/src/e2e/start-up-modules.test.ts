@@ -11,6 +11,7 @@ import { describe, expect, it } from 'vitest';
 import { BIN, runCli, writeScript } from './cli-harness.js';
 
 const RECORDER = fileURLToPath(new URL('./__fixtures__/record-loaded-modules.mjs', import.meta.url));
+const FUNCTION_RECORDER = fileURLToPath(new URL('./__fixtures__/record-compiled-functions.mjs', import.meta.url));
 const BUNDLE_FOLDER = dirname(BIN);
 const BUNDLED_MODULE = /^\/\/ (?:\.\.\/)+node_modules\/((?:@[^/\n]+\/)?[^/\n]+)\/(.*)$/gm;
 
@@ -31,11 +32,18 @@ function bundledWorkspaceModules(files: readonly string[]): string[] {
   );
 }
 
-/** Runs `clawsmith run` of a one-write script in `workspace`; the bundle files it loaded. */
-async function filesLoadedByRun(workspace: string): Promise<{ stderr: string; files: string[] }> {
+/**
+ * Runs `clawsmith run` of a one-write script in `workspace`; the bundle files it loaded and the
+ * functions it compiled from source text.
+ */
+async function filesLoadedByRun(
+  workspace: string,
+): Promise<{ stderr: string; files: string[]; compiledFunctions: string[] }> {
   const home = testdir();
   const log = join(home, 'loaded-modules.txt');
+  const functionLog = join(home, 'compiled-functions.txt');
   writeFileSync(log, '');
+  writeFileSync(functionLog, '');
   const script = writeScript(home, [
     { toolCalls: [{ name: 'write_file', arguments: { path: 'notes.txt', content: 'written\n' } }] },
     { text: 'done' },
@@ -43,7 +51,11 @@ async function filesLoadedByRun(workspace: string): Promise<{ stderr: string; fi
   const run = await runCli(['run', '--json', '--permission-mode', 'accept-edits', '--script', script, 'go'], {
     home,
     cwd: workspace,
-    env: { NODE_OPTIONS: `--import=${RECORDER}`, CLAWSMITH_TEST_MODULE_LOG: log },
+    env: {
+      NODE_OPTIONS: `--import=${RECORDER} --import=${FUNCTION_RECORDER}`,
+      CLAWSMITH_TEST_MODULE_LOG: log,
+      CLAWSMITH_TEST_FUNCTION_LOG: functionLog,
+    },
   });
   expect(run.code, run.stderr).toBe(0);
   const files = readFileSync(log, 'utf8')
@@ -51,7 +63,8 @@ async function filesLoadedByRun(workspace: string): Promise<{ stderr: string; fi
     .filter((url) => url.startsWith('file:'))
     .map((url) => fileURLToPath(url))
     .filter((file) => file.startsWith(`${BUNDLE_FOLDER}/`));
-  return { stderr: run.stderr, files: [...new Set(files)] };
+  const compiledFunctions = readFileSync(functionLog, 'utf8').split('\n').filter(Boolean);
+  return { stderr: run.stderr, files: [...new Set(files)], compiledFunctions };
 }
 
 const loadsMcpSdk = (files: readonly string[]) =>
@@ -61,15 +74,25 @@ const loadsLanguageServerProtocol = (files: readonly string[]) =>
     /^vscode-(jsonrpc|languageserver-protocol|languageserver-types)\//.test(module),
   );
 
+// One run in a workspace that configures nothing, read by every test that needs one: a start of
+// the command costs a few tenths of a processor-second.
+let plainWorkspaceRun: ReturnType<typeof filesLoadedByRun> | undefined;
+const runInPlainWorkspace = () => (plainWorkspaceRun ??= filesLoadedByRun(testdir({ 'README.md': '# a workspace\n' })));
+
 describe('what the clawsmith command loads', { timeout: 120_000 }, () => {
   it('runs a turn without the MCP client and SDK when no MCP server is configured, and without the language-server protocol when no server starts', async () => {
-    const { files } = await filesLoadedByRun(testdir({ 'README.md': '# a workspace\n' }));
+    const { files } = await runInPlainWorkspace();
     expect(files).toContain(BIN);
     // The probe sees bundled packages: zod is in every turn, and so are the lsp tools themselves.
     expect(bundledModules(files).some((module) => module.startsWith('zod/'))).toBe(true);
     expect(bundledWorkspaceModules(files)).toContain('lsp/create-lsp-tools.js');
     expect(loadsMcpSdk(files)).toBe(false);
     expect(loadsLanguageServerProtocol(files)).toBe(false);
+  });
+
+  it('runs a turn without compiling a parser for any zod schema (a command that runs once interprets them)', async () => {
+    const { compiledFunctions } = await runInPlainWorkspace();
+    expect(compiledFunctions).toEqual([]);
   });
 
   it('loads them once the workspace configures a server (an untrusted one is still not started)', async () => {
