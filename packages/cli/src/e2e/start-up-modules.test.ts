@@ -9,6 +9,7 @@ import { fileURLToPath } from 'node:url';
 import { testdir } from '@clawsmith/test-utils';
 import { describe, expect, it } from 'vitest';
 import { BIN, runCli, writeScript } from './cli-harness.js';
+import { connectServe } from './mcp-serve-harness.js';
 
 const RECORDER = fileURLToPath(new URL('./__fixtures__/record-loaded-modules.mjs', import.meta.url));
 const FUNCTION_RECORDER = fileURLToPath(new URL('./__fixtures__/record-compiled-functions.mjs', import.meta.url));
@@ -58,13 +59,18 @@ async function filesLoadedByRun(
     },
   });
   expect(run.code, run.stderr).toBe(0);
+  const compiledFunctions = readFileSync(functionLog, 'utf8').split('\n').filter(Boolean);
+  return { stderr: run.stderr, files: bundleFilesIn(log), compiledFunctions };
+}
+
+/** The bundle files a module log of the recorder names, each once. */
+function bundleFilesIn(log: string): string[] {
   const files = readFileSync(log, 'utf8')
     .split('\n')
     .filter((url) => url.startsWith('file:'))
     .map((url) => fileURLToPath(url))
     .filter((file) => file.startsWith(`${BUNDLE_FOLDER}/`));
-  const compiledFunctions = readFileSync(functionLog, 'utf8').split('\n').filter(Boolean);
-  return { stderr: run.stderr, files: [...new Set(files)], compiledFunctions };
+  return [...new Set(files)];
 }
 
 const loadsMcpSdk = (files: readonly string[]) =>
@@ -90,6 +96,12 @@ describe('what the clawsmith command loads', { timeout: 120_000 }, () => {
     expect(loadsLanguageServerProtocol(files)).toBe(false);
   });
 
+  it('runs a turn from one-byte files only (no character above U+00FF, which makes V8 hold a file as two-byte text)', async () => {
+    const { files } = await runInPlainWorkspace();
+    const twoByte = files.filter((file) => /[^\u0000-\u00ff]/u.test(readFileSync(file, 'utf8')));
+    expect(twoByte).toEqual([]);
+  });
+
   it('runs a turn without compiling a parser for any zod schema (a command that runs once interprets them)', async () => {
     const { compiledFunctions } = await runInPlainWorkspace();
     expect(compiledFunctions).toEqual([]);
@@ -102,6 +114,24 @@ describe('what the clawsmith command loads', { timeout: 120_000 }, () => {
     const { stderr, files } = await filesLoadedByRun(workspace);
     expect(stderr).toContain('clawsmith mcp trust repo');
     expect(loadsMcpSdk(files)).toBe(true);
+  });
+
+  it('serves MCP over stdio without the Streamable HTTP transport and its HTTP adapter', async () => {
+    const home = testdir();
+    const log = join(home, 'loaded-modules.txt');
+    writeFileSync(log, '');
+    const serve = await connectServe({
+      home,
+      workspace: testdir({ 'README.md': '# a workspace\n' }),
+      env: { NODE_OPTIONS: `--import=${RECORDER}`, CLAWSMITH_TEST_MODULE_LOG: log },
+    });
+    const { tools } = await serve.client.listTools();
+    expect(tools.map((tool) => tool.name)).toContain('read_file');
+    const modules = bundledModules(bundleFilesIn(log));
+    expect(modules.some((module) => module.startsWith('@modelcontextprotocol/sdk/dist/esm/server/'))).toBe(true);
+    expect(
+      modules.filter((module) => module.startsWith('@hono/') || module.includes('/server/streamableHttp.js')),
+    ).toEqual([]);
   });
 
   it("bundles zod's English messages and none of its other locales", () => {
