@@ -7,7 +7,7 @@ import { transformSync } from 'esbuild';
 // its first call) reads twice the bytes. esbuild escapes such characters in the code it prints
 // (`charset: 'ascii'`, its default) but keeps the comments it preserves as written, so a single
 // `…` or `—` in a package's doc comment made a whole chunk two-byte.
-const WIDE_CHARACTER = /[^\u0000-\u00ff]/u;
+const WIDE_CHARACTER = /[\u0100-\u{10ffff}]/u;
 const WIDE_CHARACTERS = new RegExp(WIDE_CHARACTER.source, 'gu');
 
 // The printed code holds no wide character outside comments and regular expression literals, and
