@@ -6,6 +6,7 @@ import { chmodSync, existsSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join, relative } from 'node:path';
 import { build } from 'esbuild';
+import { rewriteWideCommentCharacters } from './one-byte-comments.mjs';
 
 const require = createRequire(import.meta.url);
 const packageFolder = (name) => dirname(require.resolve(`${name}/package.json`));
@@ -88,4 +89,6 @@ for (const [output, { inputs }] of Object.entries(result.metafile.outputs)) {
 }
 for (const { name } of THREAD_PROGRAMS.filter(({ name }) => !name.endsWith('-starter')))
   if (!existsSync(join(chunks, `${name}.js`))) throw new Error(`bundle-bin: ${name}.js is missing from ${chunks}`);
+for (const output of Object.keys(result.metafile.outputs))
+  if (output.endsWith('.js')) rewriteWideCommentCharacters(output);
 chmodSync(join('dist', 'bin.js'), 0o755);

@@ -95,8 +95,14 @@ const TRACEPARENT_OPTION = [
 
 type Action = (options: Record<string, unknown>, command: Command, ...operands: string[]) => Promise<number>;
 
+/**
+ * How long a command's process lives: `one-shot` commands run once and exit, `serving` ones
+ * (chat, web, mcp serve, acp) answer for as long as they are used.
+ */
+type Lifetime = 'one-shot' | 'serving';
+
 /** Runs a lazily imported action and stores its exit code. */
-function lazy(load: () => Promise<Action>) {
+function lazy(load: () => Promise<Action>, lifetime: Lifetime = 'one-shot') {
   return async (...parameters: unknown[]) => {
     const command = parameters.at(-1) as Command;
     const options = command.opts();
@@ -107,6 +113,8 @@ function lazy(load: () => Promise<Action>) {
     // command starts (a background delegation, the web server's turns): the flag is passed on there.
     if (typeof options.databaseUrl === 'string' && options.databaseUrl !== '')
       process.env.CLAWSMITH_DATABASE_URL = options.databaseUrl;
+    // Before the action's modules build their schemas: zod reads the setting as each is built.
+    if (lifetime === 'one-shot') (await import('./one-shot-parsing.js')).useInterpretedParsers();
     const action = await load();
     process.exitCode = await action(options, command, ...operands);
   };
@@ -132,7 +140,7 @@ export function createProgram(): Command {
       'after',
       '\nIn the session: /help lists the slash commands; Ctrl-C cancels a turn, a second Ctrl-C exits.',
     )
-    .action(lazy(async () => (await import('./chat/chat-command.js')).chatCommand));
+    .action(lazy(async () => (await import('./chat/chat-command.js')).chatCommand, 'serving'));
 
   modelOptions(homeOption(program.command('run')))
     .description('run one turn non-interactively and exit (0 when the turn completed)')
@@ -229,7 +237,7 @@ export function createProgram(): Command {
         'Ctrl-C stops the server.\n' +
         'Example: clawsmith web --port 4280 --provider openai --model gpt-4.1',
     )
-    .action(lazy(async () => (await import('./commands/web-command.js')).webCommand));
+    .action(lazy(async () => (await import('./commands/web-command.js')).webCommand, 'serving'));
 
   const lsp = program
     .command('lsp')
@@ -304,7 +312,7 @@ export function createProgram(): Command {
       'after',
       '\nA desktop client launches it: { "command": "clawsmith", "args": ["mcp", "serve", "--workspace", "/path/to/project"] }',
     )
-    .action(lazy(async () => (await import('./mcp/mcp-serve-command.js')).mcpServeCommand));
+    .action(lazy(async () => (await import('./mcp/mcp-serve-command.js')).mcpServeCommand, 'serving'));
 
   settingsOptions(homeOption(program.command('acp')))
     .description('be the agent of an editor that speaks the Agent Client Protocol (Zed and others), over stdio')
@@ -325,7 +333,7 @@ export function createProgram(): Command {
       'after',
       '\nAn editor launches it: { "command": "clawsmith", "args": ["acp", "--provider", "openai", "--model", "gpt-4.1"] }',
     )
-    .action(lazy(async () => (await import('./acp/acp-command.js')).acpCommand));
+    .action(lazy(async () => (await import('./acp/acp-command.js')).acpCommand, 'serving'));
 
   homeOption(program.command('skills'))
     .description('list the skills the agent sees (home, .clawsmith/skills, .agents/skills) and any that are invalid')

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server as HttpServer, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import type { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { isInitializeRequest, type JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { createServedMcpServer, type ServedMcpServerOptions } from './served-mcp-server.js';
 
@@ -121,6 +121,9 @@ function requestIds(messages: readonly JSONRPCMessage[]): (string | number)[] {
  * that call cancelled; `DELETE` ends the session.
  */
 export async function serveMcpOverHttp(options: ServeMcpOverHttpOptions): Promise<ServedHttpEndpoint> {
+  // Imported here, not with this module: the SDK's HTTP transport brings an HTTP adapter whose
+  // load makes Node load its fetch implementation, which a stdio server never needs.
+  const { StreamableHTTPServerTransport } = await import('@modelcontextprotocol/sdk/server/streamableHttp.js');
   const host = options.host ?? '127.0.0.1';
   const maxSessions = options.maxSessions ?? SERVED_HTTP_MAX_SESSIONS;
   const idleMs = options.sessionIdleMs ?? SERVED_HTTP_SESSION_IDLE_MS;
