@@ -114,7 +114,9 @@ describe('serveMcpOverHttp bounds', () => {
 
   it('closes a session idle past sessionIdleMs, ending its clawsmith session; the client must initialize again', async () => {
     const closed: string[] = [];
-    const endpoint = await serve({ sessionIdleMs: 300 }, closed);
+    // Long enough that the client's next request always comes first, however loaded the machine
+    // (with 300 ms, a run at load 26 saw the session expire between initialize and tools/list).
+    const endpoint = await serve({ sessionIdleMs: 2_000 }, closed);
     const client = await connect(endpoint.url);
     // The clawsmith session opens with the first request after initialize.
     expect((await client.listTools()).tools.length).toBeGreaterThan(0);
