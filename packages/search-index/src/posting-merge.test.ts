@@ -167,6 +167,7 @@ describe('mergeChunks', () => {
     expect(joinedLists(upper)).toEqual(new Map([[last, expected.get(last)!]]));
     const middle = mergeChunks(chunks, undefined, { fromHigh: 0x7f, toHigh: 0x80 });
     expect([...joinedLists(middle).keys()]).toEqual([every, ...runs.map(({ key }) => key)]);
+    expect(joinedLists(mergeChunks([]))).toEqual(new Map());
   });
 });
 

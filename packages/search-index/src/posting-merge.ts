@@ -74,11 +74,12 @@ export function splitJoin(chunks: readonly PostingChunk[], threads: number): Hig
  * up by the files of the chunks before it, so only the first delta of each chunk's list changes
  * (it now counts from the previous chunk's last file); the rest of its bytes are copied as they
  * are, up to the 0 byte that ends it. The join runs in WebAssembly (posting-join-wasm.ts) over a
- * copy of the range's lists after the space for its results: the copy costs a tenth of what the
- * join in JavaScript cost per list. The results are views of arrays laid out for the worst case
- * from the start of `memory` when given (a scanner's memory, whose pages are already touched: a
- * fresh page costs tens of microseconds on a virtual machine), else of a new memory: pages never
- * written cost no memory, and a copy to the exact size would touch as many fresh pages again.
+ * copy of the range's lists after the space for its results: copy and join take a third of the
+ * CPU the join in JavaScript took on the benchmark corpus. The results are views of arrays laid
+ * out for the worst case from the start of `memory` when given (a scanner's memory, whose pages
+ * are already touched: a fresh page costs tens of microseconds on a virtual machine), else of a
+ * new memory: pages never written cost no memory, and a copy to the exact size would touch as many
+ * fresh pages again.
  */
 export function mergeChunks(
   chunks: readonly PostingChunk[],
