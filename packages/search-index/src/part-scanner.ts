@@ -92,10 +92,10 @@ export class PartScanner {
    * microseconds on a virtual machine. Shared, so a helper thread's join is read where it is. The
    * scanner must not scan again.
    */
-  spareMemory(bytes: number): SharedArrayBuffer {
+  spareMemory(bytes: number): WasmMemory {
     const size = this.memory.buffer.byteLength;
     if (bytes > size) this.memory.grow(Math.ceil((bytes - size) / PAGE));
-    return this.memory.buffer;
+    return this.memory;
   }
 
   /** Where the first `count` trigrams found are: the posting sort works on them in place. */

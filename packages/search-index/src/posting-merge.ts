@@ -1,6 +1,11 @@
 // Joining the posting lists of a build's chunks: each thread sorts its files in chunks, and the
 // threads' chunks are joined once, in walk order.
+import { JOIN_ENTRY, JOIN_ENTRY_BYTES, JOIN_NO_KEY, JOIN_OVERRUN_BYTES } from './posting-join-wasm.js';
 import type { PartPostings } from './posting-lists.js';
+import { sharedMemory, webAssembly, type WasmMemory } from './wasm-api.js';
+import { compiledModules } from './wasm-modules.js';
+
+const PAGE = 65536;
 
 /** The posting lists of a run of consecutive files, numbered from 0 within the chunk. */
 export interface PostingChunk extends PartPostings {
@@ -15,8 +20,8 @@ export interface MergedPostings {
   readonly encoded: Uint8Array;
 }
 
-/** Where a join lays out its results: a buffer of at least `bytes`, used from its start. */
-export type JoinMemory = (bytes: number) => ArrayBufferLike;
+/** Where a join lays out its results: a memory of at least `bytes`, used from its start. */
+export type JoinMemory = (bytes: number) => WasmMemory;
 
 /** The keys whose high byte (`key >>> 16`) is in [`fromHigh`, `toHigh`): what one thread joins. */
 export interface HighByteRange {
@@ -27,18 +32,36 @@ export interface HighByteRange {
 const EVERY_KEY: HighByteRange = { fromHigh: 0, toHigh: 256 };
 
 /**
- * Splits the keys into `threads` consecutive ranges of about equal bytes of the chunks' lists, at
- * high bytes (a range may be empty): each thread joins one, at the same time. The join after both
- * parts was a sixth of a two-thread build, with the other core idle.
+ * What the join costs, fitted to its time over ranges of 16 high bytes of the benchmark corpus'
+ * chunks (nanoseconds, the copy into its memory included): most of it is per list, not per byte.
+ * Only the ratio matters to a split.
+ */
+const JOIN_COST = { perList: 17, perByte: 0.3 } as const;
+
+/**
+ * Splits the keys into `threads` consecutive ranges of about equal cost to join (by the lists and
+ * bytes of the chunks in each), at high bytes (a range may be empty): each thread joins one, at
+ * the same time. A split by bytes alone gave the first of two threads twice the second's time: the
+ * joint grams (high bytes 82-89 on the corpus) are many short lists.
  */
 export function splitJoin(chunks: readonly PostingChunk[], threads: number): HighByteRange[] {
-  const bytesBefore = (high: number) => chunks.reduce((sum, chunk) => sum + chunk.highByteStarts[2 * high + 1]!, 0);
-  const total = bytesBefore(256);
+  const costBefore = new Float64Array(257);
+  for (let high = 0; high < 256; high += 1) {
+    let cost = 0;
+    for (const { highByteStarts: starts } of chunks) {
+      cost += JOIN_COST.perList * (starts[2 * high + 2]! - starts[2 * high]!);
+      cost += JOIN_COST.perByte * (starts[2 * high + 3]! - starts[2 * high + 1]!);
+    }
+    costBefore[high + 1] = costBefore[high]! + cost;
+  }
   const ranges: HighByteRange[] = [];
   let fromHigh = 0;
   for (let thread = 1; thread < threads; thread += 1) {
+    const share = (costBefore[256]! * thread) / threads;
     let toHigh = fromHigh;
-    while (toHigh < 256 && bytesBefore(toHigh) < (total * thread) / threads) toHigh += 1;
+    while (toHigh < 256 && costBefore[toHigh + 1]! <= share) toHigh += 1;
+    // The high byte that crosses the share goes to whichever side it leaves nearer to it.
+    if (toHigh < 256 && costBefore[toHigh + 1]! - share < share - costBefore[toHigh]!) toHigh += 1;
     ranges.push({ fromHigh, toHigh });
     fromHigh = toHigh;
   }
@@ -50,36 +73,25 @@ export function splitJoin(chunks: readonly PostingChunk[], threads: number): Hig
  * Joins chunks (in walk order), the keys in `range` (all by default): a chunk's file numbers move
  * up by the files of the chunks before it, so only the first delta of each chunk's list changes
  * (it now counts from the previous chunk's last file); the rest of its bytes are copied as they
- * are, up to the 0 byte that ends it. The results are views of arrays laid out for the worst case,
- * in `memory` when given (a scanner's memory, whose pages are already touched: a fresh page costs
- * tens of microseconds on a virtual machine), else in a new buffer: pages never written cost no
- * memory, and a copy to the exact size would touch as many fresh pages again.
+ * are, up to the 0 byte that ends it. The join runs in WebAssembly (posting-join-wasm.ts) over a
+ * copy of the range's lists after the space for its results: copy and join take a third of the
+ * CPU the join in JavaScript took on the benchmark corpus. The results are views of arrays laid
+ * out for the worst case from the start of `memory` when given (a scanner's memory, whose pages
+ * are already touched: a fresh page costs tens of microseconds on a virtual machine), else of a
+ * new memory: pages never written cost no memory, and a copy to the exact size would touch as many
+ * fresh pages again.
  */
 export function mergeChunks(
   chunks: readonly PostingChunk[],
   memory?: JoinMemory,
   range: HighByteRange = EVERY_KEY,
 ): MergedPostings {
-  // The chunks' arrays, taken out of the chunk objects once (a chunk from a helper thread is a
-  // deserialized object of another shape, and property loads in the loop cost a third of a join).
-  const lists = chunks.map((chunk) => chunk.trigramList);
-  const bytes = chunks.map((chunk) => chunk.encoded);
-  const lasts = chunks.map((chunk) => chunk.lastFiles);
-  const bases: number[] = [];
-  // Each chunk's next list (its slot and where its bytes start), and the slot after the range.
-  const slots: number[] = [];
-  const positions: number[] = [];
-  const ends: number[] = [];
   let files = 0;
   let bound = 0;
   let records = 0;
   for (const chunk of chunks) {
-    bases.push(files);
     files += chunk.files;
     const starts = chunk.highByteStarts;
-    slots.push(starts[2 * range.fromHigh]!);
-    positions.push(starts[2 * range.fromHigh + 1]!);
-    ends.push(starts[2 * range.toHigh]!);
     bound += starts[2 * range.toHigh + 1]! - starts[2 * range.fromHigh + 1]!;
     records += starts[2 * range.toHigh]! - starts[2 * range.fromHigh]!;
   }
@@ -87,71 +99,74 @@ export function mergeChunks(
   // (and its 0 byte is not copied).
   const encodedBound = bound + records * (varintBytes(files) - 1);
   const mostDistinct = Math.min(records, 1 << 24);
-  const listsAt = Math.ceil(encodedBound / 4) * 4;
+  const listsAt = align(encodedBound + JOIN_OVERRUN_BYTES, 4);
   const startsAt = listsAt + 4 * mostDistinct;
-  const size = startsAt + 4 * (mostDistinct + 1);
-  const buffer = memory ? memory(size) : new ArrayBuffer(size);
-  const encoded = new Uint8Array(buffer, 0, encodedBound);
-  const trigramList = new Uint32Array(buffer, listsAt, mostDistinct);
-  const postingStarts = new Uint32Array(buffer, startsAt, mostDistinct + 1);
-  let distinct = 0;
-  let written = 0;
-  for (;;) {
-    let smallest = -1;
-    for (let number = 0; number < chunks.length; number += 1) {
-      const list = lists[number]!;
-      const slot = slots[number]!;
-      if (slot < ends[number]! && (smallest < 0 || list[slot]! < smallest)) smallest = list[slot]!;
-    }
-    if (smallest < 0) break;
-    trigramList[distinct] = smallest;
-    postingStarts[distinct] = written;
-    distinct += 1;
-    let previous = -1;
-    for (let number = 0; number < chunks.length; number += 1) {
-      const slot = slots[number]!;
-      const list = lists[number]!;
-      if (slot >= ends[number]! || list[slot] !== smallest) continue;
-      const source = bytes[number]!;
-      // The first delta counts from -1 within the chunk: it is the first file plus one.
-      let index = positions[number]!;
-      let first = 0;
-      let scale = 1;
-      let byte: number;
-      do {
-        byte = source[index++]!;
-        first += (byte & 127) * scale;
-        scale *= 128;
-      } while (byte >= 128);
-      let delta = bases[number]! + first - 1 - previous;
-      while (delta >= 128) {
-        encoded[written++] = (delta & 127) | 128;
-        delta >>>= 7;
-      }
-      encoded[written++] = delta;
-      // Most lists are a few bytes: a loop costs less than a search for the end and a set.
-      const shortEnd = Math.min(index + 64, source.length);
-      while (index < shortEnd && (byte = source[index]!) !== 0) {
-        encoded[written++] = byte;
-        index += 1;
-      }
-      if (index === shortEnd) {
-        const end = source.indexOf(0, index);
-        encoded.set(source.subarray(index, end), written);
-        written += end - index;
-        index = end;
-      }
-      positions[number] = index + 1;
-      previous = bases[number]! + lasts[number]![slot]!;
-      slots[number] = slot + 1;
-    }
+  const tableAt = align(startsAt + 4 * (mostDistinct + 1), JOIN_ENTRY_BYTES);
+  // Then each chunk's keys (and the key after its last), last files and list bytes in the range.
+  let size = tableAt + JOIN_ENTRY_BYTES * Math.max(chunks.length, 1);
+  const inputsAt = size;
+  for (const chunk of chunks) {
+    const starts = chunk.highByteStarts;
+    size += 4 * (2 * (starts[2 * range.toHigh]! - starts[2 * range.fromHigh]!) + 1);
+    size += align(starts[2 * range.toHigh + 1]! - starts[2 * range.fromHigh + 1]!, 4);
   }
-  postingStarts[distinct] = written;
-  return {
-    trigramList: trigramList.subarray(0, distinct),
-    postingStarts: postingStarts.subarray(0, distinct + 1),
-    encoded: encoded.subarray(0, written),
+  size += JOIN_OVERRUN_BYTES;
+  const lent = memory ? memory(size) : sharedMemory(Math.ceil(size / PAGE));
+  const buffer = lent.buffer;
+  const words = new Uint32Array(buffer);
+  const bytes = new Uint8Array(buffer);
+  let at = inputsAt;
+  let base = 0;
+  chunks.forEach((chunk, number) => {
+    const starts = chunk.highByteStarts;
+    const [fromSlot, toSlot] = [starts[2 * range.fromHigh]!, starts[2 * range.toHigh]!];
+    const [fromByte, toByte] = [starts[2 * range.fromHigh + 1]!, starts[2 * range.toHigh + 1]!];
+    const entry = (tableAt + JOIN_ENTRY_BYTES * number) / 4;
+    words[entry + JOIN_ENTRY.key / 4] = at;
+    words.set(chunk.trigramList.subarray(fromSlot, toSlot), at / 4);
+    at += 4 * (toSlot - fromSlot);
+    words[at / 4] = JOIN_NO_KEY;
+    at += 4;
+    words[entry + JOIN_ENTRY.last / 4] = at;
+    words.set(chunk.lastFiles.subarray(fromSlot, toSlot), at / 4);
+    at += 4 * (toSlot - fromSlot);
+    words[entry + JOIN_ENTRY.bytes / 4] = at;
+    bytes.set(chunk.encoded.subarray(fromByte, toByte), at);
+    at += align(toByte - fromByte, 4);
+    words[entry + JOIN_ENTRY.base / 4] = base;
+    base += chunk.files;
+  });
+  if (chunks.length === 0) {
+    words[tableAt / 4 + JOIN_ENTRY.key / 4] = at;
+    words[at / 4] = JOIN_NO_KEY;
+  }
+  const { join } = new webAssembly.Instance(compiledModules().join, { env: { memory: lent } }).exports as unknown as {
+    join(
+      table: number,
+      tableEnd: number,
+      encoded: number,
+      lists: number,
+      starts: number,
+      distinct: number,
+      until: number,
+    ): number;
   };
+  const tableEnd = tableAt + JOIN_ENTRY_BYTES * Math.max(chunks.length, 1);
+  words[startsAt / 4] = 0;
+  let distinct = 0;
+  for (let high = range.fromHigh; high < range.toHigh; high += 1) {
+    distinct = join(tableAt, tableEnd, 0, listsAt, startsAt, distinct, (high + 1) << 16);
+  }
+  const written = words[startsAt / 4 + distinct]!;
+  return {
+    trigramList: new Uint32Array(buffer, listsAt, distinct),
+    postingStarts: new Uint32Array(buffer, startsAt, distinct + 1),
+    encoded: new Uint8Array(buffer, 0, written),
+  };
+}
+
+function align(value: number, to: number): number {
+  return Math.ceil(value / to) * to;
 }
 
 function varintBytes(value: number): number {

@@ -1,7 +1,9 @@
-// The package's compiled WebAssembly modules (the trigram scanner and the posting sort in its two
-// widths): assembled and compiled once, on first use, in the index thread, and handed to each build
-// helper as it starts (a compiled module crosses threads as it is, with its code). Assembling them
-// from their instructions took 12-18 ms of a helper's start, which the build waits for.
+// The package's compiled WebAssembly modules (the trigram scanner, the posting sort in its two
+// widths, the join): assembled and compiled once, on first use, in the index thread, and handed to
+// each build helper as it starts (a compiled module crosses threads as it is, with its code).
+// Assembling them from their instructions took 12-18 ms of a helper's start, which the build waits
+// for.
+import { postingJoinWasm } from './posting-join-wasm.js';
 import { postingSortWasm } from './posting-sort-wasm.js';
 import { trigramScannerWasm } from './trigram-scanner-wasm.js';
 import { webAssembly, type WasmModule } from './wasm-api.js';
@@ -13,6 +15,8 @@ export interface CompiledModules {
   readonly sortWide: WasmModule;
   /** The posting sort with file numbers of 2 bytes (parts of at most 65,536 files). */
   readonly sortNarrow: WasmModule;
+  /** The join of chunks' posting lists. */
+  readonly join: WasmModule;
 }
 
 let compiled: CompiledModules | undefined;
@@ -23,6 +27,7 @@ export function compiledModules(): CompiledModules {
     scanner: new webAssembly.Module(trigramScannerWasm()),
     sortWide: new webAssembly.Module(postingSortWasm('wide')),
     sortNarrow: new webAssembly.Module(postingSortWasm('narrow')),
+    join: new webAssembly.Module(postingJoinWasm()),
   });
 }
 
