@@ -3,7 +3,7 @@
 // write the stored index.
 import { DEFAULT_CHUNK_KEYS, indexPart, type IndexedPart, type SharedRange } from './index-part.js';
 import type { BuildRequest, BuildStats, JoinRequest, PartRequest } from './index-thread-protocol.js';
-import { joinedPaths, walkForIndex, type WalkedFile, type WalkedFolder } from './index-walk.js';
+import { IndexWalker, joinedPaths, type WalkedFile, type WalkedFolder } from './index-walk.js';
 import { FILE_FIGURES, type PartFiles } from './part-files.js';
 import { PartScanner } from './part-scanner.js';
 import { concatenatedJoins, mergeChunks, splitJoin, type MergedPostings } from './posting-merge.js';
@@ -32,11 +32,14 @@ export async function buildIndex(request: BuildRequest, startHelper: () => PartH
   let files: WalkedFile[];
   let folders: WalkedFolder[];
   try {
-    ({ files, folders } = walkForIndex(root, new Set(skipped), (found) => {
-      // The part count is min(threads, floor(files / minFilesPerPart)), so the k-th helper (from
-      // 1) is needed once (k + 1) * minFilesPerPart files are found, and never given up after.
-      if (early.length + 1 < threads && found === (early.length + 2) * minFilesPerPart) early.push(startHelper());
-    }));
+    const walker = new IndexWalker(root, new Set(skipped));
+    // The part count is min(threads, floor(files / minFilesPerPart)), so the k-th helper (from 1)
+    // is needed once (k + 1) * minFilesPerPart files are found, and never given up after.
+    while (early.length + 1 < threads && walker.walkUntil((early.length + 2) * minFilesPerPart)) {
+      early.push(startHelper());
+    }
+    walker.walkAll();
+    ({ files, folders } = walker);
   } catch (error) {
     for (const helper of early) helper.stop();
     throw error;

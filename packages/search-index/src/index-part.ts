@@ -124,6 +124,52 @@ class PartReader {
   }
 }
 
+/** The files a part takes, one at a time: all of `walked`, or with `shared` its end of them. */
+class PartQueue {
+  /** Whether the part has taken its last file. */
+  done = false;
+  private taken = 0;
+
+  constructor(
+    private readonly walked: readonly WalkedFile[],
+    private readonly shared: SharedRange | undefined,
+  ) {}
+
+  next(): WalkedFile | undefined {
+    const { walked, shared } = this;
+    if (this.taken === walked.length || (shared && Atomics.add(shared.claimed, shared.slot, 1) >= walked.length)) {
+      this.done = true;
+      return undefined;
+    }
+    const taken = this.taken++;
+    return walked[shared?.fromEnd === true ? walked.length - 1 - taken : taken];
+  }
+}
+
+// Reads and scans files from `queue` until the chunk holds `chunkKeys` keys or the files run out;
+// returns the chunk's keys, `fileStarts` filled. A loop of its own, ended only by its condition:
+// V8 optimizes it while it runs, and a path first taken later (a chunk full, in the loop that
+// also sorted) threw that code away and compiled it again.
+function fillChunk(
+  reader: PartReader,
+  scanner: PartScanner,
+  queue: PartQueue,
+  fileStarts: number[],
+  chunkKeys: number,
+): number {
+  let found = 0;
+  while (found < chunkKeys) {
+    const walked = queue.next();
+    if (walked === undefined) break;
+    const foundEnd = reader.read(walked, found);
+    if (foundEnd < 0) continue;
+    scanner.forget(found, foundEnd);
+    fileStarts.push(found);
+    found = foundEnd;
+  }
+  return found;
+}
+
 /**
  * Indexes a contiguous part of the walk's files: each kept file's figures, and for each trigram
  * the part's files holding it (numbered from 0 within the part, in walk order). With `shared`,
@@ -140,27 +186,18 @@ export function indexPart(
   const fromEnd = shared?.fromEnd === true;
   const files = new PartFilesWriter(walked.length);
   const reader = new PartReader(scanner, settings, files);
+  const queue = new PartQueue(walked, shared);
   const chunks: PostingChunk[] = [];
-  // Where each file's keys start among the keys found, in the order scanned, in this chunk.
-  let fileStarts: number[] = [];
-  let found = 0;
   let postings = 0;
-  const sortChunk = () => {
+  do {
+    // Where each file's keys start among the chunk's keys, in the order scanned.
+    const fileStarts: number[] = [];
+    const found = fillChunk(reader, scanner, queue, fileStarts, settings.chunkKeys);
+    // The last chunk is sorted if it holds a file, or if it is the only one (a part of none).
+    if (fileStarts.length === 0 && chunks.length > 0) break;
     chunks.push({ ...sortPostings(scanner.foundList(found), fileStarts, fromEnd), files: fileStarts.length });
     postings += found;
-    found = 0;
-    fileStarts = [];
-  };
-  for (let taken = 0; taken < walked.length; taken += 1) {
-    if (shared && Atomics.add(shared.claimed, shared.slot, 1) >= walked.length) break;
-    const foundEnd = reader.read(walked[fromEnd ? walked.length - 1 - taken : taken]!, found);
-    if (foundEnd < 0) continue;
-    scanner.forget(found, foundEnd);
-    fileStarts.push(found);
-    found = foundEnd;
-    if (found >= settings.chunkKeys) sortChunk();
-  }
-  if (fileStarts.length > 0 || chunks.length === 0) sortChunk();
+  } while (!queue.done);
   if (fromEnd) chunks.reverse();
   return { files: files.finish(fromEnd), chunks, postings, textBytes: reader.textBytes, ms: Date.now() - started };
 }

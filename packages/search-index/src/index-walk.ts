@@ -31,30 +31,60 @@ function byName(left: Dirent, right: Dirent): number {
   return left.name < right.name ? -1 : left.name > right.name ? 1 : 0;
 }
 
+/** More files than any walk finds, and a small integer (2^30 - 1) like every other count. */
+const EVERY_FILE = 0x3fffffff;
+
+/** A folder being listed: its entries, sorted, and the next one to look at. */
+interface ListedFolder {
+  readonly absolute: string;
+  readonly relative: string;
+  readonly entries: Dirent[];
+  next: number;
+}
+
 /**
- * Walks `root` depth-first in code-unit order of names, as walkWorkspace does; `onFile` is told
- * the count of files found so far after each one.
+ * Walks `root` depth-first in code-unit order of names, as walkWorkspace does, a stretch at a
+ * time ({@link IndexWalker.walkUntil}), so a build can start a thread once enough files are found
+ * without a callback in the walk's loop (V8 optimizes that loop early, and a path in it first
+ * taken later, such as starting a thread, threw the code away and compiled it again).
  */
-export function walkForIndex(root: string, skipped: ReadonlySet<string>, onFile?: (found: number) => void): IndexWalk {
-  const files: WalkedFile[] = [];
-  const folders: WalkedFolder[] = [];
-  const visit = (absolute: string, relative: string): void => {
-    let entries: Dirent[];
-    try {
-      const stats = lstatSync(absolute);
-      if (!stats.isDirectory()) return;
-      folders.push({ relative, ino: stats.ino, mtimeMs: stats.mtimeMs, ctimeMs: stats.ctimeMs });
-      entries = readdirSync(absolute, { withFileTypes: true }).sort(byName);
-    } catch {
-      return;
-    }
-    for (const entry of entries) {
+export class IndexWalker implements IndexWalk {
+  readonly files: WalkedFile[] = [];
+  readonly folders: WalkedFolder[] = [];
+  private readonly listing: ListedFolder[] = [];
+
+  constructor(
+    root: string,
+    private readonly skipped: ReadonlySet<string>,
+  ) {
+    this.enter(root, '');
+  }
+
+  /**
+   * Walks on until `count` files are found or the walk ends; returns whether it goes on. Counts
+   * are small integers (V8 compares them as such: see {@link IndexWalker.walkAll}).
+   */
+  walkUntil(count: number): boolean {
+    const { files, listing } = this;
+    // Left only by a return, whose path needs nothing V8 has to have seen before it optimizes
+    // the loop (the walk is one long call).
+    for (;;) {
+      if (listing.length === 0) return false;
+      if (files.length >= count) return true;
+      const folder = listing[listing.length - 1]!;
+      if (folder.next === folder.entries.length) {
+        listing.pop();
+        continue;
+      }
+      const entry = folder.entries[folder.next++]!;
       const name = entry.name;
-      const childRelative = relative === '' ? name : `${relative}/${name}`;
-      const childAbsolute = `${absolute}/${name}`;
+      const childRelative = folder.relative === '' ? name : `${folder.relative}/${name}`;
+      const childAbsolute = `${folder.absolute}/${name}`;
       let isFile = entry.isFile();
       let isFolder = entry.isDirectory();
-      if (!isFile && !isFolder && !isOtherKnownType(entry)) {
+      // Asked of every entry, not only of the rare one that is neither (a link, mostly).
+      const otherKnown = isOtherKnownType(entry);
+      if (!isFile && !isFolder && !otherKnown) {
         // The file system did not say (DT_UNKNOWN): ask without following a link.
         try {
           const stats = lstatSync(childAbsolute);
@@ -64,14 +94,29 @@ export function walkForIndex(root: string, skipped: ReadonlySet<string>, onFile?
           continue;
         }
       }
-      if (isFile) {
-        files.push({ relative: childRelative, absolute: childAbsolute, name });
-        onFile?.(files.length);
-      } else if (isFolder && !skipped.has(name)) visit(childAbsolute, childRelative);
+      if (isFile) files.push({ relative: childRelative, absolute: childAbsolute, name });
+      else if (isFolder && !this.skipped.has(name)) this.enter(childAbsolute, childRelative);
     }
-  };
-  visit(root, '');
-  return { files, folders };
+  }
+
+  /** Walks to the end. */
+  walkAll(): void {
+    this.walkUntil(EVERY_FILE);
+  }
+
+  // Records a folder and lists it next (one that is gone or not a folder is passed over).
+  private enter(absolute: string, relative: string): void {
+    let entries: Dirent[];
+    try {
+      const stats = lstatSync(absolute);
+      if (!stats.isDirectory()) return;
+      this.folders.push({ relative, ino: stats.ino, mtimeMs: stats.mtimeMs, ctimeMs: stats.ctimeMs });
+      entries = readdirSync(absolute, { withFileTypes: true }).sort(byName);
+    } catch {
+      return;
+    }
+    this.listing.push({ absolute, relative, entries, next: 0 });
+  }
 }
 
 function isOtherKnownType(entry: Dirent): boolean {

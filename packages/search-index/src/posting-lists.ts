@@ -34,9 +34,17 @@ export interface PartPostings {
   readonly highByteStarts: Uint32Array<SharedArrayBuffer>;
 }
 
+// The first passes are called in pieces: V8 first runs a WebAssembly function as compiled at
+// once and optimizes it once it has run for a while, but a call that is running keeps the code it
+// began with, so one call over a whole chunk ran the first chunk of each thread unoptimized.
+/** Keys counted per call. */
+const COUNT_PIECE = 1 << 16;
+/** Files scattered per call (about 50,000 keys on the benchmark corpus). */
+const SCATTER_PIECE = 64;
+
 interface PostingSort {
   countHigh(from: number, to: number, counts: number): void;
-  scatterHigh(ranges: number, files: number, cursors: number, lows: number, fileOf: number): void;
+  scatterHigh(ranges: number, first: number, files: number, cursors: number, lows: number, fileOf: number): void;
   countLows(from: number, to: number, lowEnds: number): void;
   listLows(lowEnds: number, high: number, list: number, distinct: number): number;
   scatterFiles(from: number, to: number, fileOf: number, lowEnds: number, bucket: number): void;
@@ -100,10 +108,14 @@ export function sortPostings(found: FoundList, fileStarts: readonly number[], ad
   const sort = new webAssembly.Instance(narrow ? modules.sortNarrow : modules.sortWide, {
     env: { memory },
   }).exports as unknown as PostingSort;
-  sort.countHigh(found.address, found.address + 4 * pairs, highStarts + 4);
+  for (let from = 0; from < pairs; from += COUNT_PIECE) {
+    sort.countHigh(found.address + 4 * from, found.address + 4 * Math.min(pairs, from + COUNT_PIECE), highStarts + 4);
+  }
   for (let high = 0; high < 256; high += 1) words[highStarts / 4 + high + 1]! += words[highStarts / 4 + high]!;
   words.copyWithin(cursors / 4, highStarts / 4, highStarts / 4 + 256);
-  sort.scatterHigh(ranges, files, cursors, lows, fileOf);
+  for (let first = 0; first < files; first += SCATTER_PIECE) {
+    sort.scatterHigh(ranges, first, Math.min(files, first + SCATTER_PIECE), cursors, lows, fileOf);
+  }
   let distinct = 0;
   let written = 0;
   const listStarts = new Uint32Array(new SharedArrayBuffer(4 * 2 * 257));

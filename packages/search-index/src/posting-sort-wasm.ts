@@ -81,15 +81,18 @@ type FileNumberBytes = 2 | 4;
 const storeFile = (bytes: FileNumberBytes) => (bytes === 2 ? store16(0) : store(0));
 const loadFile = (bytes: FileNumberBytes) => (bytes === 2 ? load16(0) : load(0));
 
-// scatterHigh(ranges, files, cursors, lows, fileOf): for each file in walk order (its trigrams at
-// the u32 addresses [ranges[2f], ranges[2f + 1])), each trigram goes to position
-// cursors[trigram >>> 16]++: its low 16 bits to lows (u16), the file's number to fileOf.
+// scatterHigh(ranges, first, files, cursors, lows, fileOf): for each file from `first` to `files`
+// in walk order (its trigrams at the u32 addresses [ranges[2f], ranges[2f + 1])), each trigram
+// goes to position cursors[trigram >>> 16]++: its low 16 bits to lows (u16), the file's number to
+// fileOf.
 const scatterHigh = (fileBytes: FileNumberBytes): WasmFunction => ({
   name: 'scatterHigh',
-  params: 5,
+  params: 6,
   results: 0,
   locals: 6,
-  body: ((RANGES, FILES, CURSORS, LOWS, FILE_OF, FILE, AT, END, TRIGRAM, CURSOR, POSITION) => [
+  body: ((RANGES, FIRST, FILES, CURSORS, LOWS, FILE_OF, FILE, AT, END, TRIGRAM, CURSOR, POSITION) => [
+    get(FIRST),
+    set(FILE),
     wasm.block,
     wasm.loop,
     get(FILE),
@@ -149,7 +152,7 @@ const scatterHigh = (fileBytes: FileNumberBytes): WasmFunction => ({
     wasm.br(0),
     wasm.end,
     wasm.end,
-  ])(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10),
+  ])(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11),
 });
 
 // countLows(from, to, lowEnds): lowEnds[low] += 1 for each u16 low in [from, to).
