@@ -6,6 +6,7 @@
  * to each key's files.
  */
 import { assembleModule, simd128, wasm, type WasmFunction } from './wasm-assembler.js';
+import { storeVarint } from './wasm-varint.js';
 
 const {
   localGet: get,
@@ -15,7 +16,6 @@ const {
   i32Load: load,
   i32Load8U: load8,
   i32Store: store,
-  i32Store8: store8,
   i32Eq: equal,
   i32Ne: notEqual,
   i32LtU: lessThan,
@@ -25,7 +25,6 @@ const {
   i32And: and,
   i32Or: or,
   i32Shl: shiftLeft,
-  i32ShrU: shiftRight,
 } = wasm;
 
 /** Bytes of one chunk's entry in the join's table: four `u32` (see {@link JOIN_ENTRY}). */
@@ -54,6 +53,30 @@ export const JOIN_NO_KEY = 0xffffffff;
  * memory after the chunks' last bytes and after the joined bytes must hold as many.
  */
 export const JOIN_OVERRUN_BYTES = 16;
+
+/** Moves local `entry` to the table's next entry, and loops again unless it is `tableEnd`. */
+const nextEntry = (entry: number, tableEnd: number) => [
+  get(entry),
+  constant(JOIN_ENTRY_BYTES),
+  add,
+  tee(entry),
+  get(tableEnd),
+  notEqual,
+  wasm.brIf(0),
+];
+
+/** starts[distinct] = written - encoded: where the list of the key at `distinct` starts. */
+const storeListStart = (starts: number, distinct: number, written: number, encoded: number) => [
+  get(starts),
+  get(distinct),
+  constant(2),
+  shiftLeft,
+  add,
+  get(written),
+  get(encoded),
+  subtract,
+  store(0),
+];
 
 // join(table, tableEnd, encoded, lists, starts, distinct, until) -> distinct: joins the keys below
 // `until` of the chunks of the entries in [table, tableEnd) (at least one), in order, key by key:
@@ -119,13 +142,7 @@ const join: WasmFunction = {
     get(KEY),
     set(SMALLEST),
     wasm.end,
-    get(ENTRY),
-    constant(JOIN_ENTRY_BYTES),
-    add,
-    tee(ENTRY),
-    get(TABLE_END),
-    notEqual,
-    wasm.brIf(0),
+    ...nextEntry(ENTRY, TABLE_END),
     wasm.end,
     get(SMALLEST),
     get(UNTIL),
@@ -138,15 +155,7 @@ const join: WasmFunction = {
     add,
     get(SMALLEST),
     store(0),
-    get(STARTS),
-    get(DISTINCT),
-    constant(2),
-    shiftLeft,
-    add,
-    get(WRITTEN),
-    get(ENCODED),
-    subtract,
-    store(0),
+    ...storeListStart(STARTS, DISTINCT, WRITTEN, ENCODED),
     get(DISTINCT),
     constant(1),
     add,
@@ -211,37 +220,7 @@ const join: WasmFunction = {
     get(PREVIOUS),
     subtract,
     set(DELTA),
-    wasm.block,
-    wasm.loop,
-    get(DELTA),
-    constant(128),
-    lessThan,
-    wasm.brIf(1),
-    get(WRITTEN),
-    get(DELTA),
-    constant(127),
-    and,
-    constant(128),
-    or,
-    store8(0),
-    get(WRITTEN),
-    constant(1),
-    add,
-    set(WRITTEN),
-    get(DELTA),
-    constant(7),
-    shiftRight,
-    set(DELTA),
-    wasm.br(0),
-    wasm.end,
-    wasm.end,
-    get(WRITTEN),
-    get(DELTA),
-    store8(0),
-    get(WRITTEN),
-    constant(1),
-    add,
-    set(WRITTEN),
+    ...storeVarint(DELTA, WRITTEN),
     // The rest up to the 0 byte, 16 bytes at a time (those after the 0 are overwritten later).
     wasm.loop,
     get(WRITTEN),
@@ -295,26 +274,12 @@ const join: WasmFunction = {
     add,
     store(JOIN_ENTRY.last),
     wasm.end,
-    get(ENTRY),
-    constant(JOIN_ENTRY_BYTES),
-    add,
-    tee(ENTRY),
-    get(TABLE_END),
-    notEqual,
-    wasm.brIf(0),
+    ...nextEntry(ENTRY, TABLE_END),
     wasm.end,
     wasm.br(0),
     wasm.end,
     wasm.end,
-    get(STARTS),
-    get(DISTINCT),
-    constant(2),
-    shiftLeft,
-    add,
-    get(WRITTEN),
-    get(ENCODED),
-    subtract,
-    store(0),
+    ...storeListStart(STARTS, DISTINCT, WRITTEN, ENCODED),
     get(DISTINCT),
   ])(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19),
 };
