@@ -128,12 +128,16 @@ class PartReader {
 class PartQueue {
   /** Whether the part has taken its last file. */
   done = false;
+  /** Whether it takes them from the last backwards. */
+  readonly fromEnd: boolean;
   private taken = 0;
 
   constructor(
     private readonly walked: readonly WalkedFile[],
     private readonly shared: SharedRange | undefined,
-  ) {}
+  ) {
+    this.fromEnd = shared?.fromEnd === true;
+  }
 
   next(): WalkedFile | undefined {
     const { walked, shared } = this;
@@ -142,7 +146,7 @@ class PartQueue {
       return undefined;
     }
     const taken = this.taken++;
-    return walked[shared?.fromEnd === true ? walked.length - 1 - taken : taken];
+    return walked[this.fromEnd ? walked.length - 1 - taken : taken];
   }
 }
 
@@ -183,10 +187,10 @@ export function indexPart(
   scanner = new PartScanner(settings.fileLimit),
 ): IndexedPart {
   const started = Date.now();
-  const fromEnd = shared?.fromEnd === true;
+  const queue = new PartQueue(walked, shared);
+  const { fromEnd } = queue;
   const files = new PartFilesWriter(walked.length);
   const reader = new PartReader(scanner, settings, files);
-  const queue = new PartQueue(walked, shared);
   const chunks: PostingChunk[] = [];
   let postings = 0;
   do {

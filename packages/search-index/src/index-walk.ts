@@ -21,12 +21,6 @@ export interface WalkedFolder {
   readonly ctimeMs: number;
 }
 
-/** What one walk found, both lists in walk order. */
-export interface IndexWalk {
-  readonly files: WalkedFile[];
-  readonly folders: WalkedFolder[];
-}
-
 function byName(left: Dirent, right: Dirent): number {
   return left.name < right.name ? -1 : left.name > right.name ? 1 : 0;
 }
@@ -48,8 +42,10 @@ interface ListedFolder {
  * without a callback in the walk's loop (V8 optimizes that loop early, and a path in it first
  * taken later, such as starting a thread, threw the code away and compiled it again).
  */
-export class IndexWalker implements IndexWalk {
+export class IndexWalker {
+  /** The files found so far, in walk order. */
   readonly files: WalkedFile[] = [];
+  /** The folders entered so far, in walk order. */
   readonly folders: WalkedFolder[] = [];
   private readonly listing: ListedFolder[] = [];
 

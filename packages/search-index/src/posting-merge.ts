@@ -86,15 +86,16 @@ export function mergeChunks(
   memory?: JoinMemory,
   range: HighByteRange = EVERY_KEY,
 ): MergedPostings {
+  const slices = chunks.map((chunk) => sliceOf(chunk, range));
   let files = 0;
   let bound = 0;
   let records = 0;
-  for (const chunk of chunks) {
+  chunks.forEach((chunk, number) => {
+    const { fromSlot, toSlot, fromByte, toByte } = slices[number]!;
     files += chunk.files;
-    const starts = chunk.highByteStarts;
-    bound += starts[2 * range.toHigh + 1]! - starts[2 * range.fromHigh + 1]!;
-    records += starts[2 * range.toHigh]! - starts[2 * range.fromHigh]!;
-  }
+    bound += toByte - fromByte;
+    records += toSlot - fromSlot;
+  });
   // A list's new first delta is at most the count of files; its old one took at least a byte
   // (and its 0 byte is not copied).
   const encodedBound = bound + records * (varintBytes(files) - 1);
@@ -102,13 +103,12 @@ export function mergeChunks(
   const listsAt = align(encodedBound + JOIN_OVERRUN_BYTES, 4);
   const startsAt = listsAt + 4 * mostDistinct;
   const tableAt = align(startsAt + 4 * (mostDistinct + 1), JOIN_ENTRY_BYTES);
+  const tableEnd = tableAt + JOIN_ENTRY_BYTES * Math.max(chunks.length, 1);
   // Then each chunk's keys (and the key after its last), last files and list bytes in the range.
-  let size = tableAt + JOIN_ENTRY_BYTES * Math.max(chunks.length, 1);
-  const inputsAt = size;
-  for (const chunk of chunks) {
-    const starts = chunk.highByteStarts;
-    size += 4 * (2 * (starts[2 * range.toHigh]! - starts[2 * range.fromHigh]!) + 1);
-    size += align(starts[2 * range.toHigh + 1]! - starts[2 * range.fromHigh + 1]!, 4);
+  const inputsAt = tableEnd;
+  let size = inputsAt;
+  for (const { fromSlot, toSlot, fromByte, toByte } of slices) {
+    size += 4 * (2 * (toSlot - fromSlot) + 1) + align(toByte - fromByte, 4);
   }
   size += JOIN_OVERRUN_BYTES;
   const lent = memory ? memory(size) : sharedMemory(Math.ceil(size / PAGE));
@@ -118,9 +118,7 @@ export function mergeChunks(
   let at = inputsAt;
   let base = 0;
   chunks.forEach((chunk, number) => {
-    const starts = chunk.highByteStarts;
-    const [fromSlot, toSlot] = [starts[2 * range.fromHigh]!, starts[2 * range.toHigh]!];
-    const [fromByte, toByte] = [starts[2 * range.fromHigh + 1]!, starts[2 * range.toHigh + 1]!];
+    const { fromSlot, toSlot, fromByte, toByte } = slices[number]!;
     const entry = (tableAt + JOIN_ENTRY_BYTES * number) / 4;
     words[entry + JOIN_ENTRY.key / 4] = at;
     words.set(chunk.trigramList.subarray(fromSlot, toSlot), at / 4);
@@ -151,7 +149,6 @@ export function mergeChunks(
       until: number,
     ): number;
   };
-  const tableEnd = tableAt + JOIN_ENTRY_BYTES * Math.max(chunks.length, 1);
   words[startsAt / 4] = 0;
   let distinct = 0;
   for (let high = range.fromHigh; high < range.toHigh; high += 1) {
@@ -162,6 +159,23 @@ export function mergeChunks(
     trigramList: new Uint32Array(buffer, listsAt, distinct),
     postingStarts: new Uint32Array(buffer, startsAt, distinct + 1),
     encoded: new Uint8Array(buffer, 0, written),
+  };
+}
+
+/** Where a chunk's lists of the keys in a range are: its slots and its bytes. */
+interface ChunkSlice {
+  readonly fromSlot: number;
+  readonly toSlot: number;
+  readonly fromByte: number;
+  readonly toByte: number;
+}
+
+function sliceOf({ highByteStarts: starts }: PostingChunk, { fromHigh, toHigh }: HighByteRange): ChunkSlice {
+  return {
+    fromSlot: starts[2 * fromHigh]!,
+    toSlot: starts[2 * toHigh]!,
+    fromByte: starts[2 * fromHigh + 1]!,
+    toByte: starts[2 * toHigh + 1]!,
   };
 }
 

@@ -4,19 +4,19 @@
 import { spawnSync } from 'node:child_process';
 import {
   copyFileSync,
-  realpathSync,
   existsSync,
   mkdtempSync,
   readdirSync,
   readFileSync,
+  realpathSync,
   rmSync,
   statSync,
   writeFileSync,
 } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { ToolExecutionContext, ToolExecutionResult } from '@clawsmith/tool-protocol';
 import { SearchIndexes } from '@clawsmith/search-index';
+import type { ToolExecutionContext, ToolExecutionResult } from '@clawsmith/tool-protocol';
 import { createWorkspaceTools, DEFAULT_WORKSPACE_LIMITS } from '@clawsmith/workspace-fs';
 import { corpusDir } from './corpus.js';
 import { measure, medianOf, report } from './measure.js';
