@@ -50,9 +50,7 @@ const {
 // then the joint gram of each position that ends one (in the last round, fewer than 16 positions,
 // all 16 joint grams are worked out at once and one position's keys follow another's). It
 // reads up to 32 bytes past the text's end and 5 before its start (the found list follows the
-// text, the seen-bitmap precedes it); keys of those bytes are never appended. It may write one u32
-// past the last key it appends (a round without branches stores every key and moves on past new
-// ones only), so the caller leaves room for one key more.
+// text, the seen-bitmap precedes it); keys of those bytes are never appended.
 const TEXT = 0;
 const LENGTH = 1;
 const OUT = 2;
@@ -71,28 +69,24 @@ const INDEX = 9;
 const BASE = 10;
 /** In a round of 16 positions, bit n: whether position n ends a joint gram not yet tested. */
 const JOINT_MASK = 11;
-/** OUT when the round of 16 positions began. */
-const ROUND_OUT = 12;
-/** Whether the last round of 16 positions appended a trigram (0 before the first). */
-const DENSE = 13;
-const LOWERED = 14;
-const LOWERED_NEXT = 15;
-const FROM_THIRD = 16;
-const FROM_THIRD_NEXT = 17;
-const FROM_SEVENTH = 18;
-const FROM_SEVENTH_NEXT = 19;
-const FROM_FOURTH = 20;
+const LOWERED = 12;
+const LOWERED_NEXT = 13;
+const FROM_THIRD = 14;
+const FROM_THIRD_NEXT = 15;
+const FROM_SEVENTH = 16;
+const FROM_SEVENTH_NEXT = 17;
+const FROM_FOURTH = 18;
 /** The joint gram's last four bytes times JOINT_GRAM_LOW_MULTIPLIER. */
-const LOW_PRODUCT = 21;
-const JOINT_PRODUCT = 22;
+const LOW_PRODUCT = 19;
+const JOINT_PRODUCT = 20;
 /** Four trigrams of a round. */
-const TRIGRAMS = 23;
+const TRIGRAMS = 21;
 /** The eight bytes of one joint gram, big-endian in lanes 0 and 1. */
-const JOINT_BYTES = 24;
+const JOINT_BYTES = 22;
 /** The bytes from POSITION - 1 (each following its byte in LOWERED). */
-const FROM_FIRST = 25;
+const FROM_FIRST = 23;
 /** Bytes n set where a foldable sequence's first two bytes start, in any round so far. */
-const FOLDABLE_PAIRS = 26;
+const FOLDABLE_PAIRS = 24;
 
 // The scratch area: 16 keys of each kind, for each position whether it ends a joint gram (0xff)
 // or not (0), and the seen-bitmap word of each trigram.
@@ -105,20 +99,6 @@ const TRIGRAM_WORDS_AT = JOINTS_AT + 32;
 // does, so testing the word's bit needs no mask (with the byte and 1 << (key & 7), the test took a
 // third more instructions). Little-endian, bit k & 31 of the word at (k >>> 5) * 4 is bit k & 7 of
 // byte k >>> 3, so the bitmap is the same either way.
-
-// Sets KEY's bit in its bitmap word (SEEN_WORD, at SLOT) and stores KEY at OUT.
-const markSeenAndStore: (readonly number[])[] = [
-  localGet(SLOT),
-  localGet(SEEN_WORD),
-  i32Const(1),
-  localGet(KEY),
-  i32Shl,
-  i32Or,
-  i32Store(SCANNER_SEEN_OFFSET),
-  localGet(OUT),
-  localGet(KEY),
-  i32Store(0),
-];
 
 // Appends the key in local KEY unless seen, and marks it seen; its bitmap word's address is in SLOT.
 function appendIfNewAtSlot(): (readonly number[])[] {
@@ -133,38 +113,21 @@ function appendIfNewAtSlot(): (readonly number[])[] {
     i32And,
     i32Eqz,
     wasm.if,
-    ...markSeenAndStore,
+    localGet(SLOT),
+    localGet(SEEN_WORD),
+    i32Const(1),
+    localGet(KEY),
+    i32Shl,
+    i32Or,
+    i32Store(SCANNER_SEEN_OFFSET),
+    localGet(OUT),
+    localGet(KEY),
+    i32Store(0),
     localGet(OUT),
     i32Const(4),
     i32Add,
     localSet(OUT),
     wasm.end,
-  ];
-}
-
-// Appends the key in KEY unless seen, without a branch: the key is stored at OUT either way and
-// OUT moves past it only if it was not seen; its bit is set either way. Dearer than the test when
-// the key was seen (two stores and the arithmetic), cheaper when it was not: the branch of
-// appendIfNewAtSlot is mispredicted about once per key it appends.
-function appendWithoutBranchAtSlot(): (readonly number[])[] {
-  return [
-    localGet(SLOT),
-    i32Load(SCANNER_SEEN_OFFSET),
-    localSet(SEEN_WORD),
-    ...markSeenAndStore,
-    // out += 4 * (1 - ((seenWord >>> key) & 1))
-    localGet(OUT),
-    localGet(SEEN_WORD),
-    localGet(KEY),
-    i32ShrU,
-    i32Const(1),
-    i32And,
-    i32Const(1),
-    wasm.i32Xor,
-    i32Const(2),
-    i32Shl,
-    i32Add,
-    localSet(OUT),
   ];
 }
 
@@ -393,39 +356,21 @@ const storeFoldable: (readonly number[])[] = [
 /** Loads the key of kind `at` (a scratch array) for the position at INDEX into KEY. */
 const keyAt = (at: number) => [localGet(INDEX), i32Load(at), localSet(KEY)];
 
-// The 16 trigrams of a round, unrolled: each with its bitmap word from their constant places in the
-// scratch area (no index to count, no branch to loop), appended by `append`.
-const trigramsOfRound = (append: () => (readonly number[])[]) =>
-  Array.from({ length: 16 }, (_, position) => [
+// A round of all 16 positions, unrolled: each trigram and its bitmap word from their constant places
+// in the scratch area (no index to count, no branch to loop), then the joint gram of each position
+// whose bit is set in JOINT_MASK, worked out there (few: no branch per position for them). The
+// keys of a file are then found in another order than one position at a time, but each once: the
+// posting sort orders them.
+const fullRound: (readonly number[])[] = [
+  ...Array.from({ length: 16 }, (_, position) => [
     i32Const(0),
     i32Load(TRIGRAMS_AT + 4 * position),
     localSet(KEY),
     i32Const(0),
     i32Load(TRIGRAM_WORDS_AT + 4 * position),
     localSet(SLOT),
-    ...append(),
-  ]).flat();
-
-// A round of all 16 positions: the trigrams, then the joint gram of each position whose bit is set
-// in JOINT_MASK, worked out there (few: no branch per position for them). The keys of a file are
-// then found in another order than one position at a time, but each once: the posting sort orders
-// them. New trigrams come in runs (a file's first rounds, new code; on the benchmark corpus 30 %
-// of rounds hold one, and those 4.3 on average), so a round after one that appended a trigram
-// appends without branches, and any other tests each trigram with a branch that is then well
-// predicted (a pass over the corpus: more instructions, 6-12 % less time).
-const fullRound: (readonly number[])[] = [
-  localGet(OUT),
-  localSet(ROUND_OUT),
-  localGet(DENSE),
-  wasm.if,
-  ...trigramsOfRound(appendWithoutBranchAtSlot),
-  wasm.else,
-  ...trigramsOfRound(appendIfNewAtSlot),
-  wasm.end,
-  localGet(OUT),
-  localGet(ROUND_OUT),
-  i32Ne,
-  localSet(DENSE),
+    ...appendIfNewAtSlot(),
+  ]).flat(),
   i32Const(0),
   simd128.load(JOINTS_AT),
   simd128.i8x16Bitmask,
@@ -453,7 +398,7 @@ const scan: WasmFunction = {
   name: 'scan',
   params: 3,
   results: 1,
-  locals: 11,
+  locals: 9,
   vectorLocals: 13,
   body: [
     i32Const(0),
