@@ -6,26 +6,25 @@
  * to each key's files.
  */
 import { assembleModule, simd128, wasm, type WasmFunction } from './wasm-assembler.js';
+import {
+  add,
+  and,
+  atLeast,
+  constant,
+  equal,
+  get,
+  lessThan,
+  load,
+  load8,
+  notEqual,
+  or,
+  set,
+  shiftLeft,
+  store,
+  subtract,
+  tee,
+} from './wasm-short-names.js';
 import { storeVarint } from './wasm-varint.js';
-
-const {
-  localGet: get,
-  localSet: set,
-  localTee: tee,
-  i32Const: constant,
-  i32Load: load,
-  i32Load8U: load8,
-  i32Store: store,
-  i32Eq: equal,
-  i32Ne: notEqual,
-  i32LtU: lessThan,
-  i32GeU: atLeast,
-  i32Add: add,
-  i32Sub: subtract,
-  i32And: and,
-  i32Or: or,
-  i32Shl: shiftLeft,
-} = wasm;
 
 /** Bytes of one chunk's entry in the join's table: four `u32` (see {@link JOIN_ENTRY}). */
 export const JOIN_ENTRY_BYTES = 16;

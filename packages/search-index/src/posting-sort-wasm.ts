@@ -5,27 +5,26 @@
  * byte addresses in the imported `env.memory`; tests hold the stored index to TrigramCollector.
  */
 import { assembleModule, simd128, wasm, type WasmFunction } from './wasm-assembler.js';
+import {
+  add,
+  and,
+  atLeast,
+  constant,
+  get,
+  load,
+  load16,
+  notEqual,
+  or,
+  set,
+  shiftLeft,
+  shiftRight,
+  store,
+  store16,
+  store8,
+  subtract,
+  tee,
+} from './wasm-short-names.js';
 import { storeVarint } from './wasm-varint.js';
-
-const {
-  localGet: get,
-  localSet: set,
-  localTee: tee,
-  i32Const: constant,
-  i32Load: load,
-  i32Load16U: load16,
-  i32Store: store,
-  i32Store16: store16,
-  i32Store8: store8,
-  i32Ne: notEqual,
-  i32GeU: atLeast,
-  i32Add: add,
-  i32Sub: subtract,
-  i32And: and,
-  i32Or: or,
-  i32Shl: shiftLeft,
-  i32ShrU: shiftRight,
-} = wasm;
 
 /** `base + (index << shift)` */
 const address = (base: number, index: number, shift: number) => [

@@ -114,15 +114,18 @@ for (let again = 0; again < 2; again += 1) {
     new Set(skipped),
     DEFAULT_WORKSPACE_LIMITS.searchFileBytes,
   );
-  const index = indexes.forRoot(realpathSync(corpus));
-  // The index thread is never referenced (a process that is done may exit mid-build): wait on a timer.
-  const waiting = setInterval(() => undefined, 1000);
-  await index.start().finally(() => clearInterval(waiting));
-  if (index.state !== 'ready') throw new Error(`the index build failed: ${index.failure}`);
-  const [sub] = readdirSync(folder);
-  buildsMs.push(storedDescription(join(folder, sub!, 'index.bin')).buildMs);
-  await indexes.close();
-  rmSync(folder, { recursive: true, force: true });
+  try {
+    const index = indexes.forRoot(realpathSync(corpus));
+    // The index thread is never referenced (a process that is done may exit mid-build): wait on a timer.
+    const waiting = setInterval(() => undefined, 1000);
+    await index.start().finally(() => clearInterval(waiting));
+    if (index.state !== 'ready') throw new Error(`the index build failed: ${index.failure}`);
+    const [sub] = readdirSync(folder);
+    buildsMs.push(storedDescription(join(folder, sub!, 'index.bin')).buildMs);
+  } finally {
+    await indexes.close();
+    rmSync(folder, { recursive: true, force: true });
+  }
 }
 const buildMedianMs = medianOf(buildsMs);
 const text = indexedText();
