@@ -1,6 +1,7 @@
 // A whole build in the index thread: walk, split the files into contiguous parts indexed by
 // helper threads (one part stays on this thread), join them (each thread a range of keys) and
 // write the stored index.
+import { sampleCommonKeys } from './common-keys.js';
 import { DEFAULT_CHUNK_KEYS, indexPart, type IndexedPart, type SharedRange } from './index-part.js';
 import type { BuildRequest, BuildStats, JoinRequest, PartRequest } from './index-thread-protocol.js';
 import { IndexWalker, joinedPaths, type WalkedFile, type WalkedFolder } from './index-walk.js';
@@ -47,7 +48,11 @@ export async function buildIndex(request: BuildRequest, startHelper: () => PartH
   const now = Date.now();
   const walkMs = now - started;
   const partCount = Math.max(1, Math.min(threads, Math.floor(files.length / minFilesPerPart)));
-  const settings = { fileLimit, now, settledMs, chunkKeys: request.chunkKeys ?? DEFAULT_CHUNK_KEYS };
+  const chunkKeys = request.chunkKeys ?? DEFAULT_CHUNK_KEYS;
+  // This thread's scanner samples the common keys before its part (a helper is told them).
+  const scanner = new PartScanner(fileLimit);
+  const commonKeys = sampleCommonKeys(files, { fileLimit, now, settledMs, chunkKeys }, scanner);
+  const settings = { fileLimit, now, settledMs, chunkKeys, commonKeys };
   const jobs = planParts(files, partCount);
   const helpers = jobs.slice(1).map((_, number) => early[number] ?? startHelper());
   let joined: ReturnType<typeof concatenatedJoins>;
@@ -66,7 +71,6 @@ export async function buildIndex(request: BuildRequest, startHelper: () => PartH
       ),
     );
     let first: IndexedPart;
-    const scanner = new PartScanner(fileLimit);
     try {
       first = indexPart(jobs[0]!.files, settings, jobs[0]!.shared, scanner);
     } finally {
@@ -92,7 +96,7 @@ export async function buildIndex(request: BuildRequest, startHelper: () => PartH
     // Before the write: what the helpers joined stays, in their shared memories.
     for (const helper of helpers) helper.stop();
   }
-  return writeBuild(request, { started, now, indexedAt, walkMs }, folders, parts, joined);
+  return writeBuild(request, { started, now, indexedAt, walkMs }, folders, parts, joined, commonKeys);
 }
 
 function settledValues<Value>(outcomes: readonly PromiseSettledResult<Value>[]): Value[] {
@@ -118,6 +122,7 @@ function writeBuild(
   folders: readonly WalkedFolder[],
   parts: readonly IndexedPart[],
   merged: ReturnType<typeof concatenatedJoins>,
+  commonKeys: Uint32Array,
 ): BuildStats {
   const { path, key } = request;
   const partCount = parts.length;
@@ -140,6 +145,7 @@ function writeBuild(
     files: count,
     folders: folders.length,
     trigrams: distinct,
+    commonKeys: commonKeys.length,
     postings,
     textBytes,
     buildMs: Date.now() - started,
@@ -154,11 +160,13 @@ function writeBuild(
     ['trigrams', merged.trigramList],
     ['postingStarts', merged.postingStarts],
     ['postings', merged.encoded],
+    ['commonKeys', commonKeys],
   ]);
   return {
     files: count,
     folders: folders.length,
     trigrams: distinct,
+    commonKeys: commonKeys.length,
     postings,
     textBytes,
     bytesOnDisk,

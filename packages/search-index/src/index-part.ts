@@ -32,6 +32,12 @@ export interface PartSettings {
    * scanner's memory is used again for the next: see {@link DEFAULT_CHUNK_KEYS}.
    */
   readonly chunkKeys: number;
+  /**
+   * Keys the stored index does not list (held by so many files that they narrow no search:
+   * common-keys.ts), marked seen in the scanner before the part's first file so no file appends
+   * them; sorted.
+   */
+  readonly commonKeys: Uint32Array;
 }
 
 /**
@@ -61,7 +67,7 @@ export interface SharedRange {
 const OPEN_FLAGS = constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK;
 
 /** Reads a part's files one by one into its scanner, recording each file's figures. */
-class PartReader {
+export class PartReader {
   /** Bytes of text read so far. */
   textBytes = 0;
 
@@ -187,6 +193,7 @@ export function indexPart(
   scanner = new PartScanner(settings.fileLimit),
 ): IndexedPart {
   const started = Date.now();
+  scanner.markCommon(settings.commonKeys);
   const queue = new PartQueue(walked, shared);
   const { fromEnd } = queue;
   const files = new PartFilesWriter(walked.length);

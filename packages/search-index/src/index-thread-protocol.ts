@@ -53,6 +53,8 @@ export interface BuildStats {
   readonly files: number;
   readonly folders: number;
   readonly trigrams: number;
+  /** Keys left out as common (held by so many files that they narrow no search). */
+  readonly commonKeys: number;
   readonly postings: number;
   readonly textBytes: number;
   readonly bytesOnDisk: number;

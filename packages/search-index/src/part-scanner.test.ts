@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { PartScanner, scanText } from './part-scanner.js';
-import { TrigramCollector } from './trigrams.js';
+import { packTrigram, TrigramCollector } from './trigrams.js';
 
 describe('PartScanner', () => {
   it('finds every key of its first file, even one holding the sample a new scanner folds to warm up', () => {
@@ -175,5 +175,39 @@ describe('PartScanner.holdsNul', () => {
     scanner.text[57] = 0;
     expect(scanner.holdsNul(57)).toBe(false);
     expect(scanner.holdsNul(58)).toBe(true);
+  });
+  it('never appends a common key, and forgetting a file leaves the common keys marked and no other', () => {
+    const scanner = new PartScanner(1 << 16);
+    // "abc" is common; "abd" (the next key, in the same byte of the seen-bitmap) and "bcx" are not.
+    const common = packTrigram(0x61, 0x62, 0x63);
+    scanner.markCommon(Uint32Array.of(common));
+    const keysOf = (text: string) => {
+      scanner.text.write(text, 0, 'latin1');
+      const count = scanText(scanner, text.length, 0);
+      const keys = [...scanner.found(count)].sort((left, right) => left - right);
+      scanner.forget(0, count);
+      return keys;
+    };
+    const expected = [packTrigram(0x61, 0x62, 0x64), packTrigram(0x62, 0x63, 0x78)].sort((left, right) => left - right);
+    // Twice: after the first file is forgotten, "abd" is new again and "abc" still seen.
+    expect(keysOf('abcxabd')).toEqual(
+      [
+        packTrigram(0x62, 0x63, 0x78),
+        packTrigram(0x63, 0x78, 0x61),
+        packTrigram(0x78, 0x61, 0x62),
+        packTrigram(0x61, 0x62, 0x64),
+      ].sort((left, right) => left - right),
+    );
+    expect(keysOf('abd bcx abc')).toEqual(
+      [
+        ...expected,
+        packTrigram(0x62, 0x64, 0x20),
+        packTrigram(0x64, 0x20, 0x62),
+        packTrigram(0x20, 0x62, 0x63),
+        packTrigram(0x63, 0x78, 0x20),
+        packTrigram(0x78, 0x20, 0x61),
+        packTrigram(0x20, 0x61, 0x62),
+      ].sort((left, right) => left - right),
+    );
   });
 });

@@ -3,7 +3,7 @@
 // then the trigrams found in every file of the part so far, one list after another, which the
 // posting lists are sorted from without a copy. Must stay identical to TrigramCollector
 // (trigrams.ts): indexed-search.test.ts holds the stored postings to its output.
-import { SCANNER_FOLDABLE_OFFSET, SCANNER_RESERVED_BYTES } from './trigram-scanner-wasm.js';
+import { SCANNER_FOLDABLE_OFFSET, SCANNER_RESERVED_BYTES, SCANNER_SEEN_OFFSET } from './trigram-scanner-wasm.js';
 import { FOLDABLE } from './trigrams.js';
 import { sharedMemory, webAssembly, type WasmMemory } from './wasm-api.js';
 import { compiledModules } from './wasm-modules.js';
@@ -75,6 +75,15 @@ export class PartScanner {
   /** Whether text[0, length) holds a 0 byte (a backwards native search: no view per file). */
   holdsNul(length: number): boolean {
     return length > 0 && this.text.lastIndexOf(0, length - 1) >= 0;
+  }
+
+  /**
+   * Marks `keys` seen for good: no later scan appends them, and {@link forget} leaves them marked
+   * (the build's common keys, which the stored index does not list). Only between files.
+   */
+  markCommon(keys: Uint32Array): void {
+    const seen = new Uint8Array(this.memory.buffer, SCANNER_SEEN_OFFSET, SCANNER_RESERVED_BYTES - SCANNER_SEEN_OFFSET);
+    for (const key of keys) seen[key >>> 3]! |= 1 << (key & 7);
   }
 
   /** Clears the seen-bits of found trigrams [from, to). */

@@ -22,6 +22,6 @@ describe('@clawsmith/search-index public surface', () => {
 
   it('keeps the stored format that other processes of the same index folder must agree on', () => {
     // Another version reading this file refuses and rebuilds it instead of trusting it.
-    expect(api.STORED_INDEX_FORMAT).toEqual({ magic: 'CLWSIDX1', version: 4, headerBytes: 64 });
+    expect(api.STORED_INDEX_FORMAT).toEqual({ magic: 'CLWSIDX1', version: 5, headerBytes: 64 });
   });
 });

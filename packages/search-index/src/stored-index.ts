@@ -1,14 +1,17 @@
+import { hasTrigram } from './trigrams.js';
+
 /**
  * The file layout: a 64-byte header (the magic, the format version as a u32 at 8, the body's
  * length as a double at 16, the SHA-256 of the body at 24), then the body: a u32 length and a
  * JSON description (the key, figures and each section's place), padded to 8 bytes, then the
  * sections, each 8-byte aligned.
  */
-// Version 2 added hashed quadgram keys, version 3 the joint-gram keys, and version 4 drops the
-// quadgram keys (60 % of the keys; the benchmark's rare identifiers are found as before): an
-// index of another version is rebuilt, never trusted (an older reader would require quadgram
-// keys a version 4 index lacks).
-export const STORED_INDEX_FORMAT = { magic: 'CLWSIDX1', version: 4, headerBytes: 64 } as const;
+// Version 2 added hashed quadgram keys, version 3 the joint-gram keys, version 4 dropped the
+// quadgram keys (60 % of the keys; the benchmark's rare identifiers are found as before), and
+// version 5 leaves out the workspace's common keys, listing them in a section of their own (an
+// older reader would take a common key's missing list for "no file holds it"): an index of
+// another version is rebuilt, never trusted.
+export const STORED_INDEX_FORMAT = { magic: 'CLWSIDX1', version: 5, headerBytes: 64 } as const;
 
 /** Flag bits of a stored file. */
 export const FILE_FLAG = { settled: 1, unreadable: 2 } as const;
@@ -26,6 +29,8 @@ export interface StoredIndexFigures {
   readonly files: number;
   readonly folders: number;
   readonly trigrams: number;
+  /** Keys left out as common (common-keys.ts). */
+  readonly commonKeys: number;
   readonly postings: number;
   readonly textBytes: number;
 }
@@ -47,6 +52,11 @@ export interface StoredIndex {
   readonly trigrams: Uint32Array;
   readonly postingStarts: Uint32Array;
   readonly postings: Uint8Array;
+  /**
+   * Keys held by so many of the files that the build left them out (sorted): a search counts
+   * every file as holding them ({@link isCommonKey}).
+   */
+  readonly commonKeys: Uint32Array;
   readonly bodyBytes: number;
 }
 
@@ -91,6 +101,7 @@ export function parseStoredIndex(body: ArrayBuffer): StoredIndex {
       files: description.files,
       folders: description.folders,
       trigrams: description.trigrams,
+      commonKeys: description.commonKeys,
       postings: description.postings,
       textBytes: description.textBytes,
     },
@@ -102,6 +113,7 @@ export function parseStoredIndex(body: ArrayBuffer): StoredIndex {
     folderPaths,
     folderStats: doubles('folderStats'),
     postingStarts: words('postingStarts'),
+    commonKeys: words('commonKeys'),
     bodyBytes: body.byteLength,
   };
   if (filePaths.length !== description.files || folderPaths.length !== description.folders)
@@ -109,7 +121,15 @@ export function parseStoredIndex(body: ArrayBuffer): StoredIndex {
   return index;
 }
 
-/** The files (by number, ascending) whose stored trigrams include `trigram`. */
+/** Whether `key` is one the build left out as common (every file counts as holding it). */
+export function isCommonKey(index: StoredIndex, key: number): boolean {
+  return hasTrigram(index.commonKeys, key);
+}
+
+/**
+ * The files (by number, ascending) whose stored trigrams include `trigram`; none for a common
+ * key, whose files are not listed ({@link isCommonKey}).
+ */
 export function postingsOf(index: StoredIndex, trigram: number): Uint32Array {
   const { trigrams } = index;
   let low = 0;

@@ -73,6 +73,23 @@ export function literalQuery(text: string, ignoreCase: boolean): TrigramQuery {
   return bytesQuery(Buffer.from(text, 'utf8'), ignoreCase, !ignoreCase);
 }
 
+/**
+ * `query` with every key that `held` says all files hold (a stored index's common keys) taken as
+ * `all`: the AND and OR around it simplified as {@link andQuery} and {@link orQuery} do.
+ */
+export function withoutKeysHeldByAll(query: TrigramQuery, held: (key: number) => boolean): TrigramQuery {
+  switch (query.kind) {
+    case 'all':
+      return query;
+    case 'trigram':
+      return held(query.value) ? MATCH_ALL : query;
+    case 'and':
+      return andQuery(query.parts.map((part) => withoutKeysHeldByAll(part, held)));
+    case 'or':
+      return orQuery(query.parts.map((part) => withoutKeysHeldByAll(part, held)));
+  }
+}
+
 /** Whether a sorted trigram list satisfies `query`. */
 export function satisfies(query: TrigramQuery, has: (trigram: number) => boolean): boolean {
   switch (query.kind) {

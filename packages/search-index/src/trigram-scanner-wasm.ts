@@ -9,7 +9,8 @@
  * - bytes 0-223: the scan's scratch area (the keys of 16 positions, and their bitmap words);
  * - bytes 224-227 (`SCANNER_FOLDABLE_OFFSET`): after a scan, 0 if the text holds none of the
  *   sequences case-insensitive matching folds to ASCII (`FOLDABLE`), else not 0;
- * - from `SCANNER_SEEN_OFFSET`, 2 MiB: one bit per trigram, all zero between files;
+ * - from `SCANNER_SEEN_OFFSET`, 2 MiB: one bit per key, between files set only for the common
+ *   keys (`PartScanner.markCommon`), which a scan therefore never appends;
  * - from `SCANNER_RESERVED_BYTES` on: the caller's text and found list (`u32` each).
  */
 import { JOINT_GRAM_HASH_MULTIPLIER, JOINT_GRAM_KEY_BASE, JOINT_GRAM_LOW_MULTIPLIER } from './trigrams.js';
@@ -494,15 +495,18 @@ const scan: WasmFunction = {
   ],
 };
 
-// clear(from, to): forgets the trigrams listed as u32 in [from, to), so the bitmap is all zero
-// again for the next file (cheaper than zeroing 2 MiB).
+// clear(from, to): forgets the keys listed as u32 in [from, to), so the bitmap is as it was
+// before the file (cheaper than zeroing 2 MiB): each key's own bit is cleared, not its byte, so
+// the bits of common keys (marked seen before the first file, never listed) stay set.
 const FROM = 0;
 const TO = 1;
+const KEY_TO_CLEAR = 2;
+const BYTE_TO_CLEAR = 3;
 const clear: WasmFunction = {
   name: 'clear',
   params: 2,
   results: 0,
-  locals: 0,
+  locals: 2,
   body: [
     localGet(FROM),
     localGet(TO),
@@ -511,11 +515,23 @@ const clear: WasmFunction = {
     wasm.return,
     wasm.end,
     wasm.loop,
+    // seen[key >>> 3] &= ~(1 << (key & 7))
     localGet(FROM),
     i32Load(0),
+    localTee(KEY_TO_CLEAR),
     i32Const(3),
     i32ShrU,
-    i32Const(0),
+    localTee(BYTE_TO_CLEAR),
+    localGet(BYTE_TO_CLEAR),
+    i32Load8U(SCANNER_SEEN_OFFSET),
+    i32Const(1),
+    localGet(KEY_TO_CLEAR),
+    i32Const(7),
+    i32And,
+    i32Shl,
+    i32Const(-1),
+    wasm.i32Xor,
+    i32And,
     i32Store8(SCANNER_SEEN_OFFSET),
     localGet(FROM),
     i32Const(4),

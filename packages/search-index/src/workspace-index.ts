@@ -18,13 +18,14 @@ import { processIsAlive } from '@clawsmith/platform';
 import type { IndexWorker } from './index-worker.js';
 import {
   FILE_FLAG,
+  isCommonKey,
   parseStoredIndex,
   STORED_INDEX_FORMAT,
   postingsOf,
   type IndexKey,
   type StoredIndex,
 } from './stored-index.js';
-import { satisfies, type TrigramQuery } from './trigram-query.js';
+import { satisfies, withoutKeysHeldByAll, type TrigramQuery } from './trigram-query.js';
 import { hasTrigram, TrigramCollector } from './trigrams.js';
 import { compareWalkOrder, isUnder, rangeUnder } from './walk-order.js';
 
@@ -552,7 +553,9 @@ export class WorkspaceIndex {
   ): IndexCandidates {
     const stored = this.stored!;
     const [start, end] = rangeUnder(stored.filePaths, folder);
-    const matching = this.evaluate(query, start, end);
+    // A common key's files are not listed: every file, stored or changed since, counts as holding it.
+    const narrowing = withoutKeysHeldByAll(query, (key) => isCommonKey(stored, key));
+    const matching = this.evaluate(narrowing, start, end);
     const numbers: number[] = [];
     let direct = 0;
     for (const number of matching) if (!this.overlay.has(stored.filePaths[number]!)) numbers.push(number);
@@ -575,7 +578,7 @@ export class WorkspaceIndex {
       if (entry.kind === 'direct') {
         changed.push(path);
         direct += 1;
-      } else if (satisfies(query, (trigram) => hasTrigram(entry.trigrams, trigram))) changed.push(path);
+      } else if (satisfies(narrowing, (trigram) => hasTrigram(entry.trigrams, trigram))) changed.push(path);
     }
     this.scheduleReindex();
     this.rebuildIfLarge();

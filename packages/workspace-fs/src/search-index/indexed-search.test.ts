@@ -111,4 +111,26 @@ describe('search_files with a search index', () => {
     expect((await workspace.search({ query: 'binary' })).content).toContain('binary.bin: (file name matches)');
     writeFileSync(`${root}/plain.txt`, 'changed');
   });
+  it('counts every file as holding a key the index left out as common, changed files too', async () => {
+    // 2,100 files (enough for common keys): all hold "shared marker", one in thirty "zqxjvw".
+    const tree: Record<string, string> = {};
+    for (let number = 0; number < 2100; number += 1)
+      tree[`src/f${number}.txt`] = `shared marker ${number}\n${number % 30 === 0 ? 'zqxjvw shared\n' : ''}`;
+    const root = testdir(tree);
+    const workspace = indexedWorkspace(root, { watch: false });
+    await workspace.ready();
+    // All of its keys are common: every file is a candidate (the first 100 hold it and end the search).
+    const common = await workspace.search({ query: 'shared marker', maxResults: 100 });
+    expect(common.content).toContain('Used the search index: searched 100 of 2,100 candidate files');
+    expect(lines(common.content)).toHaveLength(100);
+    // Common keys and rare ones: the rare ones narrow it to their files.
+    const mixed = await workspace.search({ query: 'zqxjvw shared', maxResults: 100 });
+    expect(mixed.content).toContain('searched 70 of 70 candidate files');
+    expect(lines(mixed.content)).toHaveLength(70);
+    // A file changed since the build is searched when it holds the literal's other keys.
+    writeFileSync(`${root}/src/f1.txt`, 'zqxjvw shared, now\n');
+    const changed = await workspace.search({ query: 'zqxjvw shared', maxResults: 100 });
+    expect(lines(changed.content)).toContain('src/f1.txt:1: zqxjvw shared, now');
+    expect(lines(changed.content)).toHaveLength(71);
+  });
 });
