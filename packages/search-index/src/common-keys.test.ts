@@ -1,16 +1,11 @@
 import { readFileSync } from 'node:fs';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { testdir } from '@clawsmith/test-utils';
+import { buildInWorker } from './__fixtures__/worker-build.js';
 import { COMMON_KEY_MIN_FILES } from './common-keys.js';
-import { IndexWorker } from './index-worker.js';
-import { isCommonKey, parseStoredIndex, postingsOf, type StoredIndex } from './stored-index.js';
+import { isCommonKey, postingsOf, type StoredIndex } from './stored-index.js';
 import { andQuery, literalQuery, MATCH_ALL, orQuery, withoutKeysHeldByAll } from './trigram-query.js';
 import { hasTrigram, packTrigram, TrigramCollector } from './trigrams.js';
-
-const workers: IndexWorker[] = [];
-afterEach(async () => {
-  for (const worker of workers.splice(0)) await worker.close();
-});
 
 // Every file holds "shared marker line", every third "tertiary", every twentieth "zqxjvw" (5 %,
 // under the common share of an eighth), and each its own number.
@@ -26,24 +21,7 @@ function workspace(files: number): string {
 }
 
 async function build(root: string, threads: number): Promise<StoredIndex> {
-  const worker = new IndexWorker();
-  workers.push(worker);
-  const path = `${testdir()}/index.bin`;
-  const key = { root, skippedFolders: ['.git', 'node_modules'], fileLimit: 1024 * 1024 };
-  await worker.request({
-    type: 'build',
-    root,
-    skipped: key.skippedFolders,
-    fileLimit: key.fileLimit,
-    path,
-    key,
-    settledMs: 0,
-    threads,
-    minFilesPerPart: 1000,
-  });
-  const loaded = await worker.request<{ buffer?: ArrayBuffer; reason?: string }>({ type: 'load', path, key });
-  expect(loaded.reason).toBeUndefined();
-  return parseStoredIndex(loaded.buffer!);
+  return (await buildInWorker(root, threads, 1000)).index;
 }
 
 const trigramsOf = (text: string) =>

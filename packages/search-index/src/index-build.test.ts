@@ -1,6 +1,7 @@
 import { lstatSync, utimesSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { testdir } from '@clawsmith/test-utils';
+import { buildRequest } from './__fixtures__/worker-build.js';
 import { buildIndex, type PartHelper } from './index-build.js';
 import { indexPart } from './index-part.js';
 import type { JoinRequest, PartRequest } from './index-thread-protocol.js';
@@ -47,22 +48,8 @@ function helpers() {
 }
 
 async function build(root: string, threads: number, minFilesPerPart: number, start: () => PartHelper) {
-  const path = `${testdir()}/index.bin`;
-  const key = { root, skippedFolders: ['.git'], fileLimit: 1 << 20 };
-  const stats = await buildIndex(
-    {
-      type: 'build',
-      root,
-      skipped: key.skippedFolders,
-      fileLimit: key.fileLimit,
-      path,
-      key,
-      settledMs: 0,
-      threads,
-      minFilesPerPart,
-    },
-    start,
-  );
+  const { request, key, path } = buildRequest(root, threads, minFilesPerPart);
+  const stats = await buildIndex(request, start);
   const read = readStoredIndex(path, key);
   if (!('buffer' in read)) throw new Error(read.reason);
   return { stats, index: parseStoredIndex(read.buffer) };

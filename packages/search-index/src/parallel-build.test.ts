@@ -1,12 +1,7 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { testdir } from '@clawsmith/test-utils';
-import { IndexWorker } from './index-worker.js';
-import { parseStoredIndex, postingsOf, type StoredIndex } from './stored-index.js';
-
-const workers: IndexWorker[] = [];
-afterEach(async () => {
-  for (const worker of workers.splice(0)) await worker.close();
-});
+import { buildInWorker } from './__fixtures__/worker-build.js';
+import { postingsOf } from './stored-index.js';
 
 // A workspace whose files share some trigrams and not others, with a binary file, a folded
 // character, a file whose name alone matches, and enough files that a part's first file number
@@ -24,33 +19,6 @@ function workspace(): string {
   return testdir(files);
 }
 
-async function build(
-  root: string,
-  threads: number,
-  minFilesPerPart: number,
-  chunkKeys?: number,
-): Promise<{ index: StoredIndex; parts: number }> {
-  const worker = new IndexWorker();
-  workers.push(worker);
-  const path = `${testdir()}/index.bin`;
-  const key = { root, skippedFolders: ['.git', 'node_modules'], fileLimit: 1024 * 1024 };
-  const built = await worker.request<{ stats: { parts: number } }>({
-    type: 'build',
-    root,
-    skipped: key.skippedFolders,
-    fileLimit: key.fileLimit,
-    path,
-    key,
-    settledMs: 0,
-    threads,
-    minFilesPerPart,
-    ...(chunkKeys === undefined ? {} : { chunkKeys }),
-  });
-  const loaded = await worker.request<{ buffer?: ArrayBuffer; reason?: string }>({ type: 'load', path, key });
-  expect(loaded.reason).toBeUndefined();
-  return { index: parseStoredIndex(loaded.buffer!), parts: built.stats.parts };
-}
-
 describe('a build split across helper threads', () => {
   it.each([
     ['three threads', 3, undefined],
@@ -58,8 +26,8 @@ describe('a build split across helper threads', () => {
     ['one thread sorting each file alone', 1, 1],
   ])('stores exactly what a build on one thread stores (%s)', async (_name, threads, chunkKeys) => {
     const root = workspace();
-    const single = await build(root, 1, 1);
-    const split = await build(root, threads, 1, chunkKeys);
+    const single = await buildInWorker(root, 1, 1);
+    const split = await buildInWorker(root, threads, 1, chunkKeys);
     expect(single.parts).toBe(1);
     expect(split.parts).toBe(threads);
     expect(split.index.filePaths).toEqual(single.index.filePaths);
@@ -76,7 +44,7 @@ describe('a build split across helper threads', () => {
 
   it('stays on one thread when the parts would be smaller than the minimum', async () => {
     const root = workspace();
-    expect((await build(root, 4, 500)).parts).toBe(1);
-    expect((await build(root, 4, 150)).parts).toBe(2);
+    expect((await buildInWorker(root, 4, 500)).parts).toBe(1);
+    expect((await buildInWorker(root, 4, 150)).parts).toBe(2);
   });
 });
