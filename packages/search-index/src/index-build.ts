@@ -49,16 +49,17 @@ export async function buildIndex(request: BuildRequest, startHelper: () => PartH
   const walkMs = now - started;
   const partCount = Math.max(1, Math.min(threads, Math.floor(files.length / minFilesPerPart)));
   const chunkKeys = request.chunkKeys ?? DEFAULT_CHUNK_KEYS;
-  // This thread's scanner samples the common keys before its part (a helper is told them).
-  const scanner = new PartScanner(fileLimit);
-  const commonKeys = sampleCommonKeys(files, { fileLimit, now, settledMs, chunkKeys }, scanner);
-  const settings = { fileLimit, now, settledMs, chunkKeys, commonKeys };
   const jobs = planParts(files, partCount);
   const helpers = jobs.slice(1).map((_, number) => early[number] ?? startHelper());
   let joined: ReturnType<typeof concatenatedJoins>;
   let parts: IndexedPart[];
   let indexedAt: number;
+  let commonKeys: Uint32Array;
   try {
+    // This thread's scanner samples the common keys before its part (a helper is told them).
+    const scanner = new PartScanner(fileLimit);
+    commonKeys = sampleCommonKeys(files, { fileLimit, now, settledMs, chunkKeys }, scanner);
+    const settings = { fileLimit, now, settledMs, chunkKeys, commonKeys };
     // Started before this thread indexes its own part, and always awaited, so none is left running.
     const helperParts = Promise.allSettled(
       jobs.slice(1).map(({ files: range, shared }, number) =>
