@@ -6,7 +6,7 @@
 // pairs the scans no longer append and the threads no longer sort and join (4 % of a two-thread
 // build's CPU), and long lists a search no longer decodes.
 import type { WalkedFile } from './index-walk.js';
-import { PartReader, type PartSettings } from './index-part.js';
+import { PartReader, type ReadSettings } from './index-part.js';
 import { PartFilesWriter } from './part-files.js';
 import type { PartScanner } from './part-scanner.js';
 
@@ -25,17 +25,13 @@ export const COMMON_KEY_MIN_FILES = 2048;
  */
 export function sampleCommonKeys(
   files: readonly WalkedFile[],
-  settings: Omit<PartSettings, 'commonKeys'>,
+  settings: ReadSettings,
   scanner: PartScanner,
 ): Uint32Array {
   if (files.length < COMMON_KEY_MIN_FILES) return new Uint32Array(0);
   const stride = files.length / COMMON_KEY_SAMPLE_FILES;
-  const reader = new PartReader(
-    scanner,
-    { ...settings, commonKeys: new Uint32Array(0) },
-    // The figures the reader records of each file; a sample keeps none of them.
-    new PartFilesWriter(COMMON_KEY_SAMPLE_FILES),
-  );
+  // The figures the reader records of each file go to a writer of their own: a sample keeps none.
+  const reader = new PartReader(scanner, settings, new PartFilesWriter(COMMON_KEY_SAMPLE_FILES));
   const counts = new KeyCounts();
   let sampled = 0;
   for (let index = 0; index < COMMON_KEY_SAMPLE_FILES; index += 1) {

@@ -58,7 +58,7 @@ export async function buildIndex(request: BuildRequest, startHelper: () => PartH
   try {
     // This thread's scanner samples the common keys before its part (a helper is told them).
     const scanner = new PartScanner(fileLimit);
-    commonKeys = sampleCommonKeys(files, { fileLimit, now, settledMs, chunkKeys }, scanner);
+    commonKeys = sampleCommonKeys(files, { fileLimit, now, settledMs }, scanner);
     const settings = { fileLimit, now, settledMs, chunkKeys, commonKeys };
     // Started before this thread indexes its own part, and always awaited, so none is left running.
     const helperParts = Promise.allSettled(

@@ -66,6 +66,9 @@ export interface SharedRange {
 
 const OPEN_FLAGS = constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK;
 
+/** What reading a file needs of a part's settings: how much of it, and when it counts as settled. */
+export type ReadSettings = Pick<PartSettings, 'fileLimit' | 'now' | 'settledMs'>;
+
 /** Reads a part's files one by one into its scanner, recording each file's figures. */
 export class PartReader {
   /** Bytes of text read so far. */
@@ -73,7 +76,7 @@ export class PartReader {
 
   constructor(
     private readonly scanner: PartScanner,
-    private readonly settings: PartSettings,
+    private readonly settings: ReadSettings,
     private readonly files: PartFilesWriter,
   ) {}
 
